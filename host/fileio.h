@@ -1,0 +1,19 @@
+/* Files are written atomically and never overwrite earlier results.
+ * file_write_new: writes to a temporary file in the target's directory, fsyncs it, then links it
+ * to the final name with link(2), which fails if the name exists (EEXIST): a concurrent or
+ * earlier file is never replaced, and a reader never sees a half-written file. */
+#ifndef FILEIO_H
+#define FILEIO_H
+
+#include <stddef.h>
+
+/* Returns 0, or -1 with errno set (EEXIST if path exists) and a message in err (may be NULL). */
+int file_write_new(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* Same, but replaces an existing file atomically (rename(2)); for generated, derived files only. */
+int file_write_replace(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
+char *file_read_all(const char *path, size_t *len);
+/* mkdir -p; 0 or -1 with errno. */
+int mkdir_p(const char *path);
+
+#endif

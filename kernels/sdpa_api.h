@@ -1,0 +1,113 @@
+/* The C interface between the host and the kernels: one struct of arguments, one launcher per
+ * variant, status codes. Plain C (no CUDA types) so that C11 host code, nvcc and the emulator
+ * build (clang++) all include it.
+ *
+ * Layout: Q, K, V are uint8 codes [B,H,S,D] contiguous; q/k/v_scale are float32 per head
+ * (length H, shared by all batch elements); O is fp16 [B,H,S,D] (IEEE binary16 bits).
+ * Pointers are device pointers on the CUDA backend and host pointers on the emulator; all must be
+ * 16-byte aligned (cp.async copies 16 bytes; cudaMalloc gives 256).
+ * Semantics: O = softmax(softmax_scale * Qd Kd^T) Vd, non-causal, where Xd is the decoded input
+ * (codec_decode in host/fp8.h). */
+#ifndef SDPA_API_H
+#define SDPA_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SDPA_HEAD_DIM 64   /* the only supported D */
+#define SDPA_TILE_M   32   /* query rows per CTA */
+#define SDPA_TILE_N   32   /* keys per KV tile */
+#define SDPA_WARPS    4
+#define SDPA_THREADS  (32 * SDPA_WARPS)
+#define SDPA_MAX_GRID_YZ 65535 /* gridDim.y (H) and gridDim.z (B) limits */
+
+typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
+
+typedef enum {
+    SDPA_OK = 0,
+    SDPA_ERR_NULL,       /* a required pointer is NULL */
+    SDPA_ERR_HEAD_DIM,   /* D != 64 */
+    SDPA_ERR_EMPTY,      /* B, H or S < 1 */
+    SDPA_ERR_TOO_LARGE,  /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
+    SDPA_ERR_CODEC,      /* unknown codec */
+    SDPA_ERR_ALIGNMENT,  /* a pointer is not 16-byte aligned */
+    SDPA_ERR_LAUNCH,     /* the launch failed (CUDA error, or the emulator detected a fault) */
+} sdpa_status_t;
+
+typedef struct {
+    const uint8_t *q, *k, *v;
+    const float *q_scale, *k_scale, *v_scale;
+    uint16_t *o;
+    int32_t B, H, S, D;
+    float softmax_scale;
+    sdpa_codec_t codec;
+    void *stream;        /* cudaStream_t on the CUDA backend; ignored by the emulator */
+} sdpa_args_t;
+
+typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
+
+/* Switches of a variant (kernels/variants.def). */
+typedef struct {
+    int cp_async;        /* USE_CP_ASYNC: cp.async double-buffered K/V staging */
+    int wmma_pv;         /* USE_WMMA_PV: P.V on WMMA with P in fp16 */
+    int fused_softmax_pv;/* USE_FUSED_SOFTMAX_PV: P written in place into the score buffer */
+    int smem_pad;        /* USE_SMEM_PAD: padded shared-memory rows against bank conflicts */
+} sdpa_switches_t;
+
+typedef struct {
+    const char *id;          /* "stage2" */
+    const char *parent;      /* "stage1", "" for the root */
+    sdpa_switches_t sw;
+    const char *summary;     /* one line */
+    sdpa_launch_fn launch;   /* the launcher of this build (CUDA or emulator) */
+    const char *kernel_name; /* the __global__ function's name in ptxas output (mangled) */
+} sdpa_kernel_entry_t;
+
+/* One table per build of kernels/stages.cu: the nvcc build defines sdpa_kernels_cuda, the
+ * emulator build sdpa_kernels_emu. A table ends with an entry whose id is NULL. */
+extern const sdpa_kernel_entry_t sdpa_kernels_cuda[];
+extern const sdpa_kernel_entry_t sdpa_kernels_emu[];
+
+static inline const char *sdpa_status_str(sdpa_status_t s) {
+    switch (s) {
+    case SDPA_OK: return "ok";
+    case SDPA_ERR_NULL: return "a required pointer is NULL";
+    case SDPA_ERR_HEAD_DIM: return "unsupported head dimension (only D = 64)";
+    case SDPA_ERR_EMPTY: return "empty problem (B, H and S must be >= 1)";
+    case SDPA_ERR_TOO_LARGE: return "problem too large (B*H*S*D must be < 2^31, B and H <= 65535)";
+    case SDPA_ERR_CODEC: return "unknown codec";
+    case SDPA_ERR_ALIGNMENT: return "a pointer is not 16-byte aligned";
+    case SDPA_ERR_LAUNCH: return "kernel launch failed";
+    }
+    return "unknown status";
+}
+
+/* Shape check shared by the launchers and the CLI (so both reject the same inputs). */
+static inline sdpa_status_t sdpa_check_shape(int64_t B, int64_t H, int64_t S, int64_t D) {
+    if (B < 1 || H < 1 || S < 1) return SDPA_ERR_EMPTY;
+    if (D != SDPA_HEAD_DIM) return SDPA_ERR_HEAD_DIM;
+    if (B > SDPA_MAX_GRID_YZ || H > SDPA_MAX_GRID_YZ || S > INT32_MAX / D) return SDPA_ERR_TOO_LARGE;
+    if (B * H > INT32_MAX / (S * D)) return SDPA_ERR_TOO_LARGE; /* no product can overflow here */
+    return SDPA_OK;
+}
+
+static inline sdpa_status_t sdpa_check_args(const sdpa_args_t *a) {
+    if (!a || !a->q || !a->k || !a->v || !a->q_scale || !a->k_scale || !a->v_scale || !a->o)
+        return SDPA_ERR_NULL;
+    sdpa_status_t st = sdpa_check_shape(a->B, a->H, a->S, a->D);
+    if (st != SDPA_OK) return st;
+    if (a->codec != SDPA_CODEC_E4M3 && a->codec != SDPA_CODEC_SEED_LINEAR) return SDPA_ERR_CODEC;
+    if (((uintptr_t)a->q | (uintptr_t)a->k | (uintptr_t)a->v | (uintptr_t)a->o) & 15u)
+        return SDPA_ERR_ALIGNMENT;
+    return SDPA_OK;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,52 @@
+# Toolchain detection and flags shared by every fragment.
+# Everything here is overridable from the command line (make CC=clang ...).
+
+BUILD      ?= build
+GEN        := $(BUILD)/gen
+BIN        := $(BUILD)/bin
+
+CC         ?= gcc
+ifeq ($(origin CC),default)
+CC         := gcc
+endif
+# The emulator needs clang++: GCC 12 ignores section attributes on static locals of templates
+# (../shared/reference/emulator-notes.md section 3, item 2).
+EMU_CXX    ?= clang++
+HOST_CXX   ?= g++
+
+# nvcc: from PATH, else $(CUDA_HOME)/bin. Absent nvcc is not an error: GPU builds are skipped and
+# the test runner says so.
+CUDA_HOME  ?= /usr/local/cuda
+NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
+HAVE_NVCC  := $(if $(NVCC),1,0)
+CUDA_ROOT  := $(if $(NVCC),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC))),$(CUDA_HOME))
+CUDA_INC   := $(CUDA_ROOT)/include
+CUDA_LIB   := $(firstword $(wildcard $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/lib))
+
+# The architectures every kernel is built for; PTX of the newest is embedded for forward compatibility.
+CUDA_ARCHS ?= 80 89 90
+
+# Host code: C11, warnings are errors. -ffp-contract=off keeps the RNG and the fp64 reference
+# bit-reproducible across compilers and machines (no silent FMA contraction).
+CSTD       := -std=c11
+WARN       := -Wall -Wextra -Werror
+COMMON_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ihost -Ikernels -I$(GEN)
+HOST_CFLAGS ?= -O2 -g -ffp-contract=off
+CFLAGS_ALL := $(CSTD) $(WARN) $(HOST_CFLAGS) $(COMMON_CPPFLAGS)
+
+# AddressSanitizer + UBSan flavour of the host code, run in `make test`.
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+JSON_LIBS  := -lcjson
+CMOCKA_LIBS := -lcmocka
+MATH_LIBS  := -lm
+
+# Quiet rules by default; `make V=1` shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Order-only prerequisite of every compile: installs missing Debian packages once per make run.
+DEPS_STAMP := $(BUILD)/.deps-checked

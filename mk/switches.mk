@@ -1,0 +1,16 @@
+# Kernel switches that may be set from the command line for a custom variant
+# (make build USE_CP_ASYNC=1 USE_WMMA_PV=1 ...), as in the original study. An unknown USE_* switch
+# is an error: the original measured toggles that never reached the compiler (seed-system.md 6.8).
+SWITCH_NAMES := USE_CP_ASYNC USE_WMMA_PV USE_FUSED_SOFTMAX_PV USE_SMEM_PAD
+
+_cmdline_switches := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(filter USE_%,$(v))))
+_unknown_switches := $(filter-out $(SWITCH_NAMES),$(_cmdline_switches))
+ifneq ($(_unknown_switches),)
+$(error unknown kernel switch(es): $(_unknown_switches); known switches: $(SWITCH_NAMES))
+endif
+$(foreach v,$(filter $(SWITCH_NAMES),$(_cmdline_switches)),\
+  $(if $(filter 0 1,$($(v))),,$(error switch $(v)=$($(v)): must be 0 or 1)))
+
+# A custom variant exists when at least one switch was given; unset switches default to 0.
+CUSTOM_SWITCHES := $(filter $(SWITCH_NAMES),$(_cmdline_switches))
+CUSTOM_DEFINES  := $(if $(CUSTOM_SWITCHES),-DSDPA_CUSTOM_VARIANT=1 $(foreach v,$(SWITCH_NAMES),-D$(v)=$(or $($(v)),0)))

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make deps: install the Debian packages the artifact needs, only those that are missing.
+#   - does nothing (quietly) when everything is present;
+#   - runs `apt-get update` once, then one `apt-get install`, when it can (root, apt-get present);
+#   - otherwise prints the one command to run and exits 1.
+# The CUDA toolkit is not a Debian package here: it is detected (nvcc on PATH or under CUDA_HOME)
+# and its absence only disables the GPU builds (see README, "What needs a GPU").
+set -u
+
+PKGS=(
+  make gcc g++ clang libclang-rt-14-dev    # host C11, emulator (clang++), sanitizer runtimes
+  libcjson-dev libcmocka-dev               # JSON results, unit tests
+  gnuplot-nox                              # figures (pngcairo)
+  pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern  # reports
+  poppler-utils                            # pdftotext for report tests
+  git ca-certificates                      # provenance (git SHA) in every result
+)
+
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "deps: not a Debian-based system; install the equivalents of: ${PKGS[*]}" >&2
+  # Not fatal when the tools are there anyway (checked by the build itself).
+  exit 0
+fi
+
+missing=()
+for p in "${PKGS[@]}"; do have_pkg "$p" || missing+=("$p"); done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: run this once as root, then run make again:" >&2
+  echo "  sudo sh -c '$cmd'" >&2
+  exit 1
+fi
+echo "deps: installing missing Debian packages: ${missing[*]}" >&2
+if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >&2; then
+  echo "deps: apt-get failed; run by hand: $cmd" >&2
+  exit 1
+fi
+echo "deps: done" >&2
