@@ -13,4 +13,12 @@ $(foreach v,$(filter $(SWITCH_NAMES),$(_cmdline_switches)),\
 
 # A custom variant exists when at least one switch was given; unset switches default to 0.
 CUSTOM_SWITCHES := $(filter $(SWITCH_NAMES),$(_cmdline_switches))
-CUSTOM_DEFINES  := $(if $(CUSTOM_SWITCHES),-DSDPA_CUSTOM_VARIANT=1 $(foreach v,$(SWITCH_NAMES),-D$(v)=$(or $($(v)),0)))
+
+# $(GEN)/sdpa_custom.h carries them to every file that includes kernels/variants.def (kernels and
+# host); rewritten only when the switches change, so exactly the dependent objects rebuild.
+SDPA_CUSTOM_H := $(GEN)/sdpa_custom.h
+$(SDPA_CUSTOM_H): FORCE
+	$(Q){ echo "/* Generated from make's command line (mk/switches.mk): do not edit. */"; \
+	  echo "#ifndef SDPA_CUSTOM_H"; echo "#define SDPA_CUSTOM_H"; \
+	  $(if $(CUSTOM_SWITCHES),echo "#define SDPA_CUSTOM_VARIANT 1";) \
+	  $(foreach v,$(SWITCH_NAMES),echo "#define $(v) $(or $($(v)),0)";) echo "#endif"; } | tools/write-if-changed.sh $@

@@ -1,0 +1,32 @@
+/* Theoretical occupancy from ptxas resources and an architecture's limits, as the CUDA occupancy
+ * calculator computes it, so that reports never guess it (the original claimed "~50%" where the
+ * figures give 17%; seed-system.md 6.11).
+ * Model: registers are allocated per warp in units of 256 (per-thread count rounded up to 8);
+ * shared memory per block is rounded up to 128 bytes plus 1 KiB reserved by the system per block,
+ * against the largest shared-memory carveout of the SM; blocks per SM are the minimum over
+ * registers, shared memory, warps and the block limit. */
+#ifndef OCCUPANCY_H
+#define OCCUPANCY_H
+
+typedef struct {
+    int arch;                /* 80, 86, 89, 90 */
+    const char *example;     /* a GPU of that architecture */
+    int max_warps_per_sm, max_blocks_per_sm;
+    int regs_per_sm, max_regs_per_thread;
+    long smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
+} arch_limits_t;
+
+const arch_limits_t *arch_limits(int arch); /* NULL if unknown */
+
+typedef struct {
+    int blocks_per_sm, warps_per_sm, max_warps_per_sm;
+    double occupancy;            /* warps_per_sm / max_warps_per_sm */
+    const char *limited_by;      /* "registers", "shared_memory", "warps" or "blocks" */
+    int by_registers, by_smem, by_warps, by_blocks; /* blocks each resource allows */
+} occupancy_t;
+
+/* Returns 0, or -1 for an unknown arch or a kernel that cannot launch (too many registers or
+ * too much shared memory: blocks_per_sm = 0). */
+int occupancy_compute(int arch, int threads_per_block, int registers, long smem_bytes, occupancy_t *out);
+
+#endif

@@ -1,0 +1,406 @@
+// sdpa_fp8.cuh: the FP8 SDPA forward kernel as building blocks, each chosen by a compile-time
+// switch of one Config. kernels/stages.cu instantiates one kernel per row of variants.def; the
+// stages differ only by their switches, never by copied code.
+//
+// Geometry (as the original, seed-system.md 2): one CTA of 4 warps (128 threads) per 32 query rows
+// of one (batch, head); KV tiles of 32 keys; D = 64. Grid (ceil(S/32), H, B).
+//
+// Per CTA:  Q tile -> half (once);  for each KV tile t:
+//   load K/V (direct, or cp.async double-buffered uint8 staging) -> dequantise to half tiles
+//   S = Q K^T on WMMA (fp32 accumulator) -> scaled -> rounded to fp16 into sS
+//   online softmax in fp32 (running max m and sum l per row, in registers)
+//   U = alpha*U + P V (scalar with fp32 P, or WMMA with fp16 P), U unnormalised in fp32 smem
+// then O = U / l, once, rounded to fp16.
+//
+// Numerics (paper/methods.md, "Rounding budget"): codes decode exactly to fp16 (codec units);
+// the per-head steps are applied in fp32 after Q K^T (and after P V), so no product is rounded
+// before accumulation. The rounded quantities are exactly three: scores, P (WMMA P.V only), O.
+#pragma once
+
+#include "prims.cuh"
+#include "sdpa_api.h"
+
+namespace sdpa {
+
+using nvcuda::wmma::accumulator;
+using nvcuda::wmma::col_major;
+using nvcuda::wmma::fragment;
+using nvcuda::wmma::matrix_a;
+using nvcuda::wmma::matrix_b;
+using nvcuda::wmma::row_major;
+
+constexpr int D = SDPA_HEAD_DIM;
+constexpr int TM = SDPA_TILE_M;
+constexpr int TN = SDPA_TILE_N;
+constexpr int WARPS = SDPA_WARPS;
+constexpr int THREADS = SDPA_THREADS;
+constexpr int CHUNK = 16; // bytes per vector load / cp.async copy = 16 codes
+
+static_assert(TM == 32 && TN == 32 && D == 64 && WARPS == 4,
+              "the thread mappings below assume 32x32 tiles, D = 64 and 4 warps");
+
+// One variant = one Config. Switch names are the make variables of mk/switches.mk.
+template <bool CP_ASYNC, bool WMMA_PV, bool FUSED_SOFTMAX_PV, bool SMEM_PAD>
+struct Config {
+    static constexpr bool kCpAsync = CP_ASYNC;
+    static constexpr bool kWmmaPV = WMMA_PV;
+    static constexpr bool kFusedSoftmaxPV = FUSED_SOFTMAX_PV;
+    static constexpr bool kSmemPad = SMEM_PAD;
+    static_assert(!FUSED_SOFTMAX_PV || WMMA_PV, "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
+    // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
+    // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
+    // by 16 B (8 halves, 4 floats) shifts consecutive rows by 4 banks and keeps every tile a plain
+    // strided matrix, which WMMA requires (ldm must stay a multiple of 16 bytes).
+    static constexpr int LD = SMEM_PAD ? D + 8 : D;    // halves per row of sQ, sK, sV
+    static constexpr int LDS = SMEM_PAD ? TN + 8 : TN; // halves per row of sS / sP
+    static constexpr int LDU = SMEM_PAD ? D + 4 : D;   // floats per row of U
+};
+
+// Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
+// use them (the empty-base optimisation gives them size zero), so ptxas's smem figure is exactly
+// the sum of the buffers a variant declares.
+template <class Cfg, bool HAS> struct Staging {};       // no cp.async: nothing
+template <class Cfg> struct Staging<Cfg, true> {
+    alignas(128) uint8_t k8[2][TN][D];                   // uint8 K/V tiles as copied, ping-pong
+    alignas(128) uint8_t v8[2][TN][D];
+};
+template <class Cfg, bool HAS> struct PBuffer {};
+template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[TM][Cfg::LDS]; };
+
+template <class Cfg>
+struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV> {
+    alignas(128) __half q[TM][Cfg::LD];
+    alignas(128) __half k[TN][Cfg::LD];                  // K stored [n][d]; read as col-major K^T
+    alignas(128) __half v[TN][Cfg::LD];
+    alignas(128) __half s[TM][Cfg::LDS];                 // scores (fp16); P in place if fused
+    alignas(128) float u[TM][Cfg::LDU];                  // unnormalised output, fp32
+    // Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment
+    // cannot be converted to a half fragment element-wise without relying on the unspecified
+    // register layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator.
+    alignas(128) float scratch[WARPS][16 * 16];
+};
+
+__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
+// ---- codecs: one 16-byte chunk of codes -> 16 exact halves ---------------------------------
+// E4M3: the OCP format (hardware cvt on sm_89+). Seed-linear: the original's linear code,
+// unit u - 128 (exact in fp16); its step scale*448/127 is applied in fp32 by the caller.
+template <sdpa_codec_t C> struct Codec;
+template <> struct Codec<SDPA_CODEC_E4M3> {
+    static __device__ __forceinline__ float step(float scale) { return scale; }
+    static __device__ __forceinline__ __half2 pair(uint32_t two) { return prims::e4m3x2_to_half2((uint16_t)two); }
+};
+template <> struct Codec<SDPA_CODEC_SEED_LINEAR> {
+    static __device__ __forceinline__ float step(float scale) { return scale * (448.0f / 127.0f); }
+    static __device__ __forceinline__ __half2 pair(uint32_t two) {
+        return __halves2half2(__int2half_rn((int)(two & 0xffu) - 128), __int2half_rn((int)((two >> 8) & 0xffu) - 128));
+    }
+};
+
+// Decodes 16 codes and stores them as 16 halves (two 16-byte stores) at dst (16-byte aligned).
+template <sdpa_codec_t C>
+__device__ __forceinline__ void decode_chunk(const uint4 codes, __half *dst) {
+    const uint32_t w[4] = {codes.x, codes.y, codes.z, codes.w};
+    alignas(16) __half2 h[8];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        h[2 * i] = Codec<C>::pair(w[i] & 0xffffu);
+        h[2 * i + 1] = Codec<C>::pair(w[i] >> 16);
+    }
+    uint4 *out = reinterpret_cast<uint4 *>(dst);
+    out[0] = *reinterpret_cast<const uint4 *>(&h[0]);
+    out[1] = *reinterpret_cast<const uint4 *>(&h[4]);
+}
+
+__device__ __forceinline__ void store_zero_chunk(__half *dst) {
+    uint4 *out = reinterpret_cast<uint4 *>(dst);
+    out[0] = make_uint4(0, 0, 0, 0);
+    out[1] = make_uint4(0, 0, 0, 0);
+}
+
+// Thread -> (row, 16-code chunk) of a 32x64 tile: 128 threads, 128 chunks, one each.
+struct ChunkMap {
+    int row, col; // col in codes/halves
+    __device__ __forceinline__ explicit ChunkMap(int tid) : row(tid >> 2), col((tid & 3) * CHUNK) {}
+};
+
+// ---- tile loads ------------------------------------------------------------------------------
+// Synchronous: global codes -> half tile; rows >= valid are zero (partial tiles, zero-padded so
+// that WMMA never multiplies stale or poisoned values).
+template <sdpa_codec_t C, int LD>
+__device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, int valid, __half (*tile)[LD]) {
+    const ChunkMap m(threadIdx.x);
+    if (m.row < valid)
+        decode_chunk<C>(*reinterpret_cast<const uint4 *>(g + m.row * D + m.col), &tile[m.row][m.col]);
+    else
+        store_zero_chunk(&tile[m.row][m.col]);
+}
+
+// Asynchronous: issue this thread's 16-byte copies of one K and one V tile into staging buffer
+// `buf`, then commit one group (also when rows are out of range: every thread commits every
+// tile, so group counting is uniform across threads).
+template <class Cfg>
+__device__ __forceinline__ void issue_kv_copy(Smem<Cfg> &sm, int buf, const uint8_t *__restrict__ gk,
+                                              const uint8_t *__restrict__ gv, int valid) {
+    const ChunkMap m(threadIdx.x);
+    if (m.row < valid) {
+        prims::cp_async_16(&sm.k8[buf][m.row][m.col], gk + m.row * D + m.col);
+        prims::cp_async_16(&sm.v8[buf][m.row][m.col], gv + m.row * D + m.col);
+    }
+    prims::cp_async_commit();
+}
+
+// Staging (uint8, landed) -> half tiles. Rows >= valid are zero; their staging bytes are stale.
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int buf, int valid) {
+    const ChunkMap m(threadIdx.x);
+    if (m.row < valid) {
+        decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.k8[buf][m.row][m.col]), &sm.k[m.row][m.col]);
+        decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.v8[buf][m.row][m.col]), &sm.v[m.row][m.col]);
+    } else {
+        store_zero_chunk(&sm.k[m.row][m.col]);
+        store_zero_chunk(&sm.v[m.row][m.col]);
+    }
+}
+
+// ---- S = Q K^T on WMMA ------------------------------------------------------------------------
+// Warp w owns the 16x16 quadrant (rows (w/2)*16, keys (w%2)*16). The fp32 accumulator goes through
+// the warp's scratch and is scaled by qk_mult = step_q*step_k*softmax_scale before rounding to
+// fp16: rounding raw code products would overflow fp16 (|q.k| reaches 64*448^2). A quadrant wholly
+// past the tile's valid keys is skipped; the softmax never reads it.
+template <class Cfg>
+__device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int kv_valid, float qk_mult) {
+    const int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    if (wn >= kv_valid) return;
+    fragment<matrix_a, 16, 16, 16, __half, row_major> a;
+    fragment<matrix_b, 16, 16, 16, __half, col_major> b;
+    fragment<accumulator, 16, 16, 16, float> acc;
+    nvcuda::wmma::fill_fragment(acc, 0.0f);
+#pragma unroll
+    for (int k = 0; k < D; k += 16) {
+        nvcuda::wmma::load_matrix_sync(a, &sm.q[wm][k], Cfg::LD);
+        nvcuda::wmma::load_matrix_sync(b, &sm.k[wn][k], Cfg::LD); // (k, n) at k[n][k]: col-major K^T
+        nvcuda::wmma::mma_sync(acc, a, b, acc);
+    }
+    float *scr = sm.scratch[warp];
+    nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
+    __syncwarp();
+    // lane -> (row lane/2, 8 consecutive keys): one 16-byte store of 8 halves
+    const int i = lane >> 1, j0 = (lane & 1) * 8;
+    alignas(16) __half2 h[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        h[j] = __floats2half2_rn(scr[i * 16 + j0 + 2 * j] * qk_mult, scr[i * 16 + j0 + 2 * j + 1] * qk_mult);
+    *reinterpret_cast<uint4 *>(&sm.s[wm + i][wn + j0]) = *reinterpret_cast<const uint4 *>(h);
+}
+
+// ---- online softmax ---------------------------------------------------------------------------
+// Warp w serves rows r = w + 4*i (i = 0..7, the original's row-to-warp assignment); lane = 4*i + c
+// holds row i's keys 8c..8c+7, so a row's max and sum take two xor-shuffles within 4 lanes. The
+// running max m and sum l of row r stay in that lane group's registers for the whole CTA.
+struct RowState {
+    float m = -INFINITY; // running max of the fp16 scores
+    float l = 0.0f;      // running sum of exp(s - m), fp32 (also when P is rounded to fp16)
+};
+
+struct SoftmaxMap {
+    int i, c, row;
+    __device__ __forceinline__ SoftmaxMap(int warp, int lane) : i(lane >> 2), c(lane & 3), row(warp + 4 * (lane >> 2)) {}
+};
+
+// Updates rs with keys [8c, 8c+8) of this tile; returns alpha = exp(m_old - m_new) and writes the
+// 8 probabilities p (0 for keys past kv_valid).
+template <class Cfg>
+__device__ __forceinline__ float softmax_update(const Smem<Cfg> &sm, const SoftmaxMap &mp, int kv_valid,
+                                                RowState &rs, float p[8]) {
+    const uint4 raw = *reinterpret_cast<const uint4 *>(&sm.s[mp.row][mp.c * 8]);
+    const __half2 *h = reinterpret_cast<const __half2 *>(&raw);
+    float s[8];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float2 f = __half22float2(h[j]);
+        s[2 * j] = f.x;
+        s[2 * j + 1] = f.y;
+    }
+    float tmax = -INFINITY;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        if (mp.c * 8 + j >= kv_valid) s[j] = -INFINITY;
+        tmax = fmaxf(tmax, s[j]);
+    }
+    tmax = fmaxf(tmax, __shfl_xor_sync(0xffffffffu, tmax, 1));
+    tmax = fmaxf(tmax, __shfl_xor_sync(0xffffffffu, tmax, 2));
+    const float m_new = fmaxf(rs.m, tmax);              // finite: every tile has >= 1 valid key
+    const float alpha = __expf(rs.m - m_new);           // exp(-inf) = 0 on the first tile
+    float psum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        p[j] = (mp.c * 8 + j < kv_valid) ? __expf(s[j] - m_new) : 0.0f;
+        psum += p[j];
+    }
+    psum += __shfl_xor_sync(0xffffffffu, psum, 1);
+    psum += __shfl_xor_sync(0xffffffffu, psum, 2);
+    rs.l = rs.l * alpha + psum;
+    rs.m = m_new;
+    return alpha;
+}
+
+// ---- P V, scalar (stages 0-1): P stays fp32 ----------------------------------------------------
+// The lane group's 8 fp32 probabilities go to the warp's scratch (row i of the warp: 32 floats),
+// then each lane accumulates U[r][16c .. 16c+15] += sum_n p[n] v[n][.] in registers.
+template <class Cfg>
+__device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const SoftmaxMap &mp, int kv_valid,
+                                          float alpha, const float p[8]) {
+    float *prow = &sm.scratch[warp][mp.i * TN];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) prow[mp.c * 8 + j] = p[j];
+    __syncwarp();
+    float *u = &sm.u[mp.row][mp.c * 16];
+    float acc[16];
+#pragma unroll
+    for (int d = 0; d < 16; ++d) acc[d] = u[d] * alpha;
+    for (int n = 0; n < kv_valid; ++n) {
+        const float pn = prow[n];
+        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[n][mp.c * 16]);
+#pragma unroll
+        for (int d = 0; d < 8; ++d) {
+            const float2 f = __half22float2(v[d]);
+            acc[2 * d] += pn * f.x;
+            acc[2 * d + 1] += pn * f.y;
+        }
+    }
+#pragma unroll
+    for (int d = 0; d < 16; ++d) u[d] = acc[d];
+}
+
+// ---- P V on WMMA (stage 2+): P rounded to fp16 --------------------------------------------------
+// The softmax step rescales its rows of U and writes fp16 P (into sP, or into sS in place when
+// fused: each lane overwrites exactly the 8 scores it alone has read, so no other lane is racing).
+template <class Cfg>
+__device__ __forceinline__ __half (*p_buffer(Smem<Cfg> &sm))[Cfg::LDS] {
+    if constexpr (Cfg::kFusedSoftmaxPV) return sm.s;
+    else return sm.p;
+}
+
+template <class Cfg>
+__device__ __forceinline__ void rescale_and_store_p(Smem<Cfg> &sm, const SoftmaxMap &mp, float alpha, const float p[8]) {
+    float *u = &sm.u[mp.row][mp.c * 16];
+#pragma unroll
+    for (int d = 0; d < 16; ++d) u[d] *= alpha;
+    alignas(16) __half2 h[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) h[j] = __floats2half2_rn(p[2 * j], p[2 * j + 1]);
+    *reinterpret_cast<uint4 *>(&p_buffer(sm)[mp.row][mp.c * 8]) = *reinterpret_cast<const uint4 *>(h);
+}
+
+// Warp w: rows (w/2)*16, output column tiles {w%2, w%2+2}; a fresh fp32 accumulator per tile is
+// stored to the warp's scratch and added into U (as the original; the accumulator does not
+// persist across KV tiles).
+template <class Cfg>
+__device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane) {
+    const int pm = (warp >> 1) * 16;
+    __half (*pb)[Cfg::LDS] = p_buffer(sm);
+    float *scr = sm.scratch[warp];
+    fragment<matrix_a, 16, 16, 16, __half, row_major> a;
+    fragment<matrix_b, 16, 16, 16, __half, row_major> b;
+    fragment<accumulator, 16, 16, 16, float> acc;
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+        const int d0 = ((warp & 1) + 2 * t) * 16;
+        nvcuda::wmma::fill_fragment(acc, 0.0f);
+#pragma unroll
+        for (int k = 0; k < TN; k += 16) {
+            nvcuda::wmma::load_matrix_sync(a, &pb[pm][k], Cfg::LDS);
+            nvcuda::wmma::load_matrix_sync(b, &sm.v[k][d0], Cfg::LD);
+            nvcuda::wmma::mma_sync(acc, a, b, acc);
+        }
+        nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
+        __syncwarp();
+        const int i = lane >> 1, j0 = (lane & 1) * 8;
+        float *u = &sm.u[pm + i][d0 + j0];
+#pragma unroll
+        for (int j = 0; j < 8; ++j) u[j] += scr[i * 16 + j0 + j];
+        __syncwarp(); // the scratch is overwritten by the next column tile
+    }
+}
+
+// ---- epilogue: O = U / l * step_v, rounded to fp16 once -------------------------------------------
+template <class Cfg>
+__device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxMap &mp, const RowState &rs,
+                                             float v_step, __half *__restrict__ o_tile, int q_valid) {
+    if (mp.row >= q_valid) return;
+    const float *u = &sm.u[mp.row][mp.c * 16];
+    const float inv = v_step / rs.l;
+    alignas(16) __half2 h[8];
+#pragma unroll
+    for (int d = 0; d < 8; ++d) h[d] = __floats2half2_rn(u[2 * d] * inv, u[2 * d + 1] * inv);
+    uint4 *dst = reinterpret_cast<uint4 *>(o_tile + mp.row * D + mp.c * 16);
+    dst[0] = *reinterpret_cast<const uint4 *>(&h[0]);
+    dst[1] = *reinterpret_cast<const uint4 *>(&h[4]);
+}
+
+// ---- the kernel body ----------------------------------------------------------------------------
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
+                                             const uint8_t *__restrict__ V, const float *__restrict__ q_scale,
+                                             const float *__restrict__ k_scale, const float *__restrict__ v_scale,
+                                             __half *__restrict__ O, int H, int S, float softmax_scale) {
+    __shared__ Smem<Cfg> sm;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int h = blockIdx.y, b = blockIdx.z;
+    const int q0 = blockIdx.x * TM;
+    const int q_valid = imin(TM, S - q0);
+    const size_t head = ((size_t)b * H + h) * (size_t)S * D; // first element of this (b, h)
+    const float qk_mult = Codec<C>::step(q_scale[h]) * Codec<C>::step(k_scale[h]) * softmax_scale;
+    const float v_step = Codec<C>::step(v_scale[h]);
+    const uint8_t *gk = K + head, *gv = V + head;
+    const int n_tiles = (S + TN - 1) / TN;
+
+    load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
+    for (int e = threadIdx.x; e < TM * Cfg::LDU; e += THREADS) (&sm.u[0][0])[e] = 0.0f;
+    const SoftmaxMap mp(warp, lane);
+    RowState rs;
+
+    if constexpr (Cfg::kCpAsync) issue_kv_copy(sm, 0, gk, gv, imin(TN, S));
+
+    for (int t = 0; t < n_tiles; ++t) {
+        const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
+        if constexpr (Cfg::kCpAsync) {
+            if (t + 1 < n_tiles) {
+                // Prefetch tile t+1 into the other buffer (last read by tile t-1's dequant, which
+                // every thread finished before tile t-1's closing barrier), then wait for tile t:
+                // at most the group just committed may stay in flight.
+                const int nx = kv0 + TN;
+                issue_kv_copy(sm, (t + 1) & 1, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
+                prims::cp_async_wait<1>();
+            } else {
+                // Tail: no newer group was committed, so wait_prior(1) would let tile t itself stay
+                // in flight (the original's race, seed-system.md 6.6). Drain everything.
+                prims::cp_async_wait<0>();
+            }
+            __syncthreads(); // every thread's copies of tile t are visible to every thread
+            dequant_kv_staged<Cfg, C>(sm, t & 1, kv_valid);
+        } else {
+            load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k);
+            load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v);
+        }
+        __syncthreads(); // K, V (and, on the first tile, Q and U) complete
+
+        qk_scores(sm, warp, lane, kv_valid, qk_mult);
+        __syncthreads(); // the softmax reads rows assembled by two warps
+
+        float p[8];
+        const float alpha = softmax_update(sm, mp, kv_valid, rs, p);
+        if constexpr (Cfg::kWmmaPV) {
+            rescale_and_store_p(sm, mp, alpha, p);
+            __syncthreads(); // P rows and rescaled U rows are read/updated by other warps
+            pv_wmma(sm, warp, lane);
+        } else {
+            pv_scalar(sm, warp, mp, kv_valid, alpha, p);
+        }
+        __syncthreads(); // sS, sK, sV, U and the scratch are reused by the next tile
+    }
+    store_output(sm, mp, rs, v_step, O + head + (size_t)q0 * D, q_valid);
+}
+
+} // namespace sdpa

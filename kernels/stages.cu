@@ -1,0 +1,56 @@
+// stages.cu: one kernel and one launcher per row of kernels/variants.def, and the table of them.
+//
+// Each row's switches select the building blocks of sdpa_fp8.cuh through a Config; the rows' own
+// comments (in variants.def) say what changed, the hypothesis and what the original measured.
+// Every variant exists twice, once per codec: E4M3 (the default, what the gates and timings use)
+// and the original's seed-linear code (to reproduce its published error figures). The kernels
+// have C names, sdpa_<variant>_<codec>, so ptxas output and profiles name them plainly.
+#include "sdpa_fp8.cuh"
+
+namespace {
+
+using KernelFn = void (*)(const uint8_t *, const uint8_t *, const uint8_t *, const float *, const float *,
+                          const float *, __half *, int, int, float);
+
+sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_linear) {
+    const sdpa_status_t st = sdpa_check_args(a);
+    if (st != SDPA_OK) return st;
+    const dim3 grid((unsigned)((a->S + SDPA_TILE_M - 1) / SDPA_TILE_M), (unsigned)a->H, (unsigned)a->B);
+    const dim3 block(SDPA_THREADS);
+    const KernelFn k = a->codec == SDPA_CODEC_E4M3 ? e4m3 : seed_linear;
+    const int rc = SDPA_LAUNCH(k, grid, block, 0, a->stream, a->q, a->k, a->v, a->q_scale, a->k_scale,
+                               a->v_scale, reinterpret_cast<__half *>(a->o), a->H, a->S, a->softmax_scale);
+    return rc == 0 ? SDPA_OK : SDPA_ERR_LAUNCH;
+}
+
+} // namespace
+
+#define SDPA_KERNEL_PARAMS                                                                              \
+    const uint8_t *__restrict__ q, const uint8_t *__restrict__ k, const uint8_t *__restrict__ v,        \
+        const float *__restrict__ qs, const float *__restrict__ ks, const float *__restrict__ vs,       \
+        __half *__restrict__ o, int H, int S, float softmax_scale
+
+// (128, 4): the original's launch bounds; 4 CTAs per SM caps registers at 128 per thread.
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, codec, cfg)                                                \
+    extern "C" __global__ void __launch_bounds__(SDPA_THREADS, 4)                                       \
+        SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS) {                              \
+        sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                   \
+    }
+
+#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                    \
+    using config_##ident = sdpa::Config<cp, pv, fused, pad>;                                            \
+    SDPA_DEFINE_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                    \
+    SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                          \
+    static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                         \
+        return launch_with(a, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), SDPA_BACKEND_SYM(sdpa_##ident##_seedlin)); \
+    }
+#include "variants.def"
+#undef SDPA_VARIANT
+
+#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary) \
+    {id, parent, {cp, pv, fused, pad}, summary, launch_##ident, "sdpa_" #ident "_e4m3"},
+extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {
+#include "variants.def"
+    {nullptr, nullptr, {0, 0, 0, 0}, nullptr, nullptr, nullptr},
+};
+#undef SDPA_VARIANT

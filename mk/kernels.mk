@@ -1,0 +1,87 @@
+# Kernels: the nvcc build (every variant for every architecture in CUDA_ARCHS, plus PTX of the
+# newest for forward compatibility), its ptxas resources as JSON, and PTX listings for the static
+# checks. The emulator build of the same source is further down.
+
+KERNEL_SRC  := kernels/stages.cu
+KERNEL_HDRS := kernels/sdpa_fp8.cuh kernels/prims.cuh kernels/sdpa_api.h kernels/variants.def
+KCUDA       := $(BUILD)/kernels/cuda
+PTXAS_DIR   := $(BUILD)/ptxas
+PTXAS_LOG   := $(PTXAS_DIR)/stages.log
+# Empty without nvcc: consumers (sdpa-bench, experiments) then record "not evaluated: nvcc not found".
+PTXAS_JSON  := $(if $(NVCC),$(PTXAS_DIR)/ptxas.json)
+PUBLISHED_JSON := data/published/seed-l4.json
+
+_newest_arch   := $(lastword $(CUDA_ARCHS))
+NVCC_GENCODE   := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+                  -gencode arch=compute_$(_newest_arch),code=compute_$(_newest_arch)
+# No --use_fast_math: the kernels call the fast intrinsics they mean (__expf) explicitly, and
+# nothing else (division, denormals) changes behind the source's back.
+NVCC_KERNEL_FLAGS := -std=c++17 -O3 -lineinfo -Ikernels -I$(GEN) \
+                     -Xptxas -v,--warn-on-spills,--warn-on-local-memory-usage
+
+ifneq ($(NVCC),)
+KERNELS_CUDA_OBJS := $(KCUDA)/stages.o
+KERNEL_PTX        := $(foreach a,$(CUDA_ARCHS),$(KCUDA)/stages_sm$(a).ptx)
+BUILD_TARGETS     += $(KERNELS_CUDA_OBJS) $(KERNEL_PTX) $(PTXAS_JSON)
+
+# One compile gives the fat object and the ptxas report (stderr), kept as a log for ptxas-json.
+$(KCUDA)/stages.o $(PTXAS_LOG) &: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
+	@echo "  NVCC    $(KERNEL_SRC) [$(CUDA_ARCHS:%=sm_%)]"
+	$(Q)mkdir -p $(KCUDA) $(PTXAS_DIR)
+	$(Q)$(NVCC) $(NVCC_KERNEL_FLAGS) $(NVCC_GENCODE) -c $(KERNEL_SRC) -o $(KCUDA)/stages.o 2> $(PTXAS_LOG).tmp \
+	  || { cat $(PTXAS_LOG).tmp >&2; rm -f $(PTXAS_LOG).tmp; exit 1; }
+	$(Q)grep -iE 'warning|error' $(PTXAS_LOG).tmp >&2 || true
+	$(Q)mv -f $(PTXAS_LOG).tmp $(PTXAS_LOG)
+
+$(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -ptx $(KERNEL_SRC) -o $@
+endif
+
+# ptxas-json: log -> JSON (+ the published figures of the original), also a readable table.
+PTXAS_SRCS      := host/ptxas.c host/occupancy.c
+PTXAS_OBJ_DIR   := $(BUILD)/obj/ptxas
+PTXAS_OBJS      := $(PTXAS_SRCS:host/%.c=$(PTXAS_OBJ_DIR)/%.o)
+PTXAS_TOOL_OBJS := $(PTXAS_OBJS) $(PTXAS_OBJ_DIR)/ptxas_json.o
+$(PTXAS_TOOL_OBJS): $(PTXAS_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(HOST_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
+BUILD_TARGETS += $(BIN)/ptxas-json
+
+ifneq ($(NVCC),)
+# The build output is derived data: replaced on every rebuild of the log (results_write never
+# overwrites, so the old file is removed first).
+$(PTXAS_JSON): $(PTXAS_LOG) $(BIN)/ptxas-json $(wildcard $(PUBLISHED_JSON))
+	$(Q)rm -f $@
+	$(Q)$(BIN)/ptxas-json --log $(PTXAS_LOG) --out $@ $(if $(wildcard $(PUBLISHED_JSON)),--published $(PUBLISHED_JSON)) \
+	  || [ $$? -eq 1 ]   # a failing gate is reported by the static-gate tests, not by the build
+
+endif
+
+## ptxas: print registers, spills, shared memory and occupancy of every kernel beside the original's published figures
+ptxas: $(PTXAS_JSON)
+	$(Q)$(if $(NVCC),rm -f $(PTXAS_DIR)/.print.json && $(BIN)/ptxas-json --log $(PTXAS_LOG) --out $(PTXAS_DIR)/.print.json \
+	  --print $(if $(wildcard $(PUBLISHED_JSON)),--published $(PUBLISHED_JSON)); rm -f $(PTXAS_DIR)/.print.json,\
+	  echo "ptxas: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME))")
+.PHONY: ptxas
+
+# ---- tests ---------------------------------------------------------------------------------
+KTEST_DIR := $(BUILD)/tests/kernels
+$(KTEST_DIR)/test_ptxas: tests/kernels/test_ptxas.c $(PTXAS_OBJS) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS)
+TEST_DEPS   += $(KTEST_DIR)/test_ptxas
+TEST_SUITES += $(KTEST_DIR)/test_ptxas "bash tests/kernels/make-switches.sh"
+
+ifneq ($(NVCC),)
+TEST_DEPS   += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
+TEST_SUITES += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
+               "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)"
+else
+TEST_SUITES += "bash tests/kernels/skip-nvcc.sh"
+endif
+
+-include $(PTXAS_TOOL_OBJS:.o=.d) $(KTEST_DIR)/test_ptxas.d
