@@ -48,6 +48,11 @@ int inputs_generate(sdpa_inputs_t *in, sdpa_shape_t shape, dist_t dist, sdpa_cod
                     uint64_t seed);
 void inputs_free(sdpa_inputs_t *in);
 
+/* Added: the per-head quantisation of inputs_generate on its own, for one float tensor x of the
+ * given shape: scales[h] = amax_h/448 (1 for an all-zero head), codes[i] = codec_encode. */
+void inputs_quantise(const float *x, sdpa_shape_t shape, sdpa_codec_t codec, uint8_t *codes,
+                     float *scales);
+
 /* Dequantised tensor (codec_decode of every code with its head's scale) as doubles; which is
  * 'q', 'k' or 'v'. out has in->n elements. */
 void inputs_dequantised(const sdpa_inputs_t *in, char which, double *out);

@@ -32,7 +32,8 @@ double tol_kernel_atol(double smax, double vmax);
 
 typedef struct {
     size_t n;           /* elements compared */
-    size_t nonfinite;   /* outputs that are NaN or +-inf (excluded from the sums below) */
+    size_t nonfinite;   /* outputs that are NaN or +-inf (excluded from the sums below); an element
+                           whose reference is non-finite counts here too */
     size_t n_bad;       /* elements with |err| > atol + rtol*|ref| (non-finite outputs count as bad) */
     double pct_bad;     /* 100 * n_bad / n */
     double max_abs;     /* max |o - ref| over finite outputs */
@@ -42,6 +43,9 @@ typedef struct {
     double cosine;      /* <o, ref> / (||o|| ||ref||) */
     size_t worst_index; /* index of the element with the largest |err| / (atol + rtol*|ref|) */
     double worst_ratio; /* that ratio (<= 1 means within tolerance) */
+    /* Added: the tolerances the comparison used (data/SCHEMA.md METRICS), so that a result file
+     * carries them: smallest and largest atol over the blocks, and rtol. */
+    double atol_min, atol_max, rtol;
 } err_metrics_t;
 
 /* Compare out (n values, converted to double) with ref. Elements are grouped in blocks of

@@ -19,7 +19,16 @@
 int npy_write(const char *path, const char *descr, const size_t *shape, int ndim, const void *data,
               char *err, size_t errlen);
 
-typedef struct { char descr[8]; int fortran_order; int ndim; size_t shape[8]; size_t header_len; } npy_header_t;
+/* header_len is the HEADER_LEN field (the dict, its padding and the '\n'); data_offset (added) is
+ * where the data start: 10 + header_len for version 1.0, 12 + header_len for 2.0. */
+typedef struct {
+    char descr[8];
+    int fortran_order;
+    int ndim;
+    size_t shape[8];
+    size_t header_len;
+    size_t data_offset;
+} npy_header_t;
 /* Parses the header of an .npy file; 0 or -1 with a message. */
 int npy_read_header(const char *path, npy_header_t *h, char *err, size_t errlen);
 

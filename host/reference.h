@@ -15,7 +15,8 @@ typedef struct {
 } reference_bounds_t;
 
 /* out: [B,H,S,D]. bounds may be NULL; otherwise its arrays (B*H each) are filled.
- * Returns 0, -1 on a bad shape. */
+ * softmax_scale <= 0 (or not finite) selects the default 1/sqrt(D).
+ * Returns 0, -1 on a bad shape (or, with errno ENOMEM, when the row buffer cannot be allocated). */
 int reference_attention(const double *q, const double *k, const double *v, sdpa_shape_t shape,
                         double softmax_scale, double *out, reference_bounds_t *bounds);
 

@@ -12,6 +12,10 @@
 #include "metrics.h"
 
 #define RESULTS_SCHEMA_VERSION "1.0.0"
+/* Added: meta.tool_version of every file the artifact's tools write (override with -D). */
+#ifndef RESULTS_TOOL_VERSION
+#define RESULTS_TOOL_VERSION "0.1.0"
+#endif
 
 /* --- writing ------------------------------------------------------------------------------ */
 /* A new document: {"schema_version": ..., "kind": kind, "meta": {...}}. meta holds the tool name
@@ -40,7 +44,8 @@ cJSON *results_load(const char *path, const char *expected_kind, char *err, size
 
 /* Field access by dotted path ("meta.device.name", "timing.0.summary.median"); on a missing field
  * or wrong type they return -1/NULL and write "<file>: field '<path>' missing" (or "... is not a
- * number|string|...") into err. file is only used in the message. */
+ * number|string|...") into err. file is only used in the message. A path component made of digits
+ * indexes an array. json_get_num reads null as NaN (non-finite numbers are written as null). */
 const cJSON *json_get(const cJSON *root, const char *path, const char *file, char *err, size_t errlen);
 int json_get_num(const cJSON *root, const char *path, double *out, const char *file, char *err, size_t errlen);
 const char *json_get_str(const cJSON *root, const char *path, const char *file, char *err, size_t errlen);

@@ -50,6 +50,9 @@ typedef struct {
 #define AB_DEFAULT_SEED      0x5eedab5eedULL
 #define AB_DEFAULT_EPSILON   0.02
 
+/* Added: the verdict rule alone, for a ratio CI [lo, hi] and band epsilon (see ab_result_t). */
+verdict_t stats_verdict(double lo, double hi, double epsilon);
+
 /* rounds >= 2; all samples finite and > 0. Returns 0 or -1. */
 int stats_ab_compare(const double *base, const double *cand, size_t rounds, double epsilon,
                      unsigned resamples, uint64_t seed, ab_result_t *out);

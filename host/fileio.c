@@ -1,0 +1,197 @@
+/* Atomic, no-clobber file writes (fileio.h). The data go to a temporary file in the target's own
+ * directory (so that link/rename stay within one file system), named "<path>.tmp.<pid>.<n>"
+ * (ignored by git: *.tmp.*) and created with O_EXCL, so two writers never share one. It is
+ * fsynced before it gets its final name, and removed on every path out. */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Formats "<path>: <what>: <strerror>" into err, keeping errno. */
+static void set_err(char *err, size_t errlen, const char *path, const char *what, int e) {
+    if (err && errlen) snprintf(err, errlen, "%s: %s: %s", path, what, strerror(e));
+    errno = e;
+}
+
+static int write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* fsync of the directory holding path, so that the new name itself is durable. Best effort: some
+ * file systems refuse fsync on a directory, which does not make the write fail. */
+static void sync_parent(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir) return;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/* Creates and fills the temporary file; its name goes to tmp (size tmplen). */
+static int write_temp(const char *path, const void *data, size_t len, char *tmp, size_t tmplen,
+                      char *err, size_t errlen) {
+    static atomic_uint counter; /* distinct names for concurrent writers in one process */
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        unsigned k = atomic_fetch_add(&counter, 1u);
+        int n = snprintf(tmp, tmplen, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+        if (n < 0 || (size_t)n >= tmplen) {
+            set_err(err, errlen, path, "path too long", ENAMETOOLONG);
+            return -1;
+        }
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            set_err(err, errlen, path, "cannot create a temporary file beside it", errno);
+            return -1;
+        }
+    }
+    if (fd < 0) {
+        set_err(err, errlen, path, "no free temporary file name beside it", EEXIST);
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        set_err(err, errlen, path, "cannot write the temporary file", e);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        set_err(err, errlen, path, "cannot close the temporary file", e);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes a temporary file, then gives it the final name: link(2) (fails with EEXIST if the name
+ * is taken) or rename(2) (replaces). The temporary name is removed in both cases. */
+static int write_atomic(const char *path, const void *data, size_t len, int replace, char *err,
+                        size_t errlen) {
+    if (!path || !*path || (!data && len)) {
+        set_err(err, errlen, path ? path : "(null)", "invalid arguments", EINVAL);
+        return -1;
+    }
+    size_t tmplen = strlen(path) + 64;
+    char *tmp = malloc(tmplen);
+    if (!tmp) {
+        set_err(err, errlen, path, "out of memory", ENOMEM);
+        return -1;
+    }
+    int rc = write_temp(path, data, len, tmp, tmplen, err, errlen);
+    if (rc == 0) {
+        if (replace) {
+            rc = rename(tmp, path);
+            if (rc != 0) set_err(err, errlen, path, "cannot rename the temporary file to it", errno);
+        } else {
+            rc = link(tmp, path);
+            if (rc != 0 && errno == EEXIST)
+                set_err(err, errlen, path, "exists; refusing to overwrite it", EEXIST);
+            else if (rc != 0)
+                set_err(err, errlen, path, "cannot create", errno);
+        }
+        int e = errno;
+        if (!replace || rc != 0) unlink(tmp);
+        errno = e;
+        if (rc == 0) sync_parent(path);
+    }
+    free(tmp);
+    return rc == 0 ? 0 : -1;
+}
+
+int file_write_new(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+    return write_atomic(path, data, len, 0, err, errlen);
+}
+
+int file_write_replace(const char *path, const void *data, size_t len, char *err, size_t errlen) {
+    return write_atomic(path, data, len, 1, err, errlen);
+}
+
+char *file_read_all(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                errno = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - 1 - n, f);
+        n += r;
+        if (r == 0) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(buf);
+                buf = NULL;
+                errno = e;
+            }
+            break;
+        }
+    }
+    int e = errno;
+    fclose(f);
+    if (!buf) {
+        errno = e ? e : ENOMEM;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+/* Creates each missing component from the left; an existing component must be a directory. */
+int mkdir_p(const char *path) {
+    if (!path || !*path) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *p = strdup(path);
+    if (!p) return -1;
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0') continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0) {
+            struct stat st;
+            if (errno != EEXIST || stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                if (errno == EEXIST) errno = ENOTDIR;
+                rc = -1;
+            }
+        }
+        *s = c;
+        if (rc != 0 || c == '\0') break;
+    }
+    free(p);
+    return rc;
+}

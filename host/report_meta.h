@@ -1,0 +1,15 @@
+/* meta.yaml: the pandoc metadata block of one experiment report (title, date from the run's own
+ * meta.utc_time so that rebuilding never changes it, verdict, backend, device) and a per-report
+ * \pdftrailerid, which makes the PDF byte-reproducible (pandoc compiles in a random directory). */
+#ifndef REPORT_META_H
+#define REPORT_META_H
+
+#include "report_buf.h"
+#include "report_gates.h"
+#include "report_run.h"
+
+int meta_yaml(report_t *r, const gates_t *g);
+/* `key: 'value'` with YAML single-quote escaping; shared with the paper mode. */
+void yaml_str(rbuf_t *b, const char *key, const char *value);
+
+#endif

@@ -1,0 +1,59 @@
+/* One experiment run as sdpa-report sees it: the run directory's result files, loaded and
+ * checked (schema version, kind), plus the experiment's declared parameters (experiment.mk).
+ *
+ *   run.json         sdpa-bench --check-only over every shape and seed: config, correctness,
+ *                    cross_variant (required)
+ *   run-timing.json  sdpa-bench on the timing shape: timing, comparisons (optional: without it
+ *                    the timing and comparisons of run.json are used)
+ *   ptxas.json       ptxas resources of the build (optional: else run.json's "ptxas"; else the
+ *                    static gates are NOT EVALUATED with a reason)
+ *   published        data/published/seed-l4.json, the original study's figures */
+#ifndef REPORT_RUN_H
+#define REPORT_RUN_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+
+#include "report_json.h"
+
+#define REPORT_PATH_MAX 1024
+
+typedef struct {
+    /* from the command line (experiment.mk) */
+    const char *dir, *experiment, *run_id, *title, *baseline, *candidate;
+    double gate_speedup;
+    /* static budgets of experiment.mk (registers, spill bytes, local bytes, static smem bytes);
+     * without them the budgets recorded in ptxas.json's "gates" apply */
+    double budget[4];
+    bool have_budget;
+    /* loaded documents; T aliases R when there is no run-timing.json */
+    cJSON *run, *timing, *ptxas_doc, *pub;
+    rj_t R, T, P, PUB;
+    bool have_ptxas;
+    const char *ptxas_missing;   /* reason when !have_ptxas */
+    char run_path[REPORT_PATH_MAX], timing_path[REPORT_PATH_MAX];
+    char ptxas_path[REPORT_PATH_MAX], pub_path[REPORT_PATH_MAX];
+    char err[2048];
+} report_t;
+
+/* Loads dir/run.json, dir/run-timing.json (if present), dir/ptxas.json (if present) and the
+ * published figures; checks that baseline and candidate are the run's variants. 0 or -1 with
+ * r->err naming the file and field. */
+int report_load(report_t *r, const char *published_path);
+void report_free(report_t *r);
+
+/* Static budget k (STATIC_BUDGET_*): experiment.mk's, else ptxas.json's; 0 or -1 (err set). */
+enum { STATIC_BUDGET_REGS, STATIC_BUDGET_SPILL, STATIC_BUDGET_LOCAL, STATIC_BUDGET_SMEM };
+int report_static_budget(report_t *r, int k, double *out);
+
+/* Lookups; -1 when absent (never an error). */
+int report_find_timing(const report_t *r, const char *variant, const char *shape);
+int report_find_published_resource(const report_t *r, const char *variant, const char *arch);
+/* "(B,H,S,D)" of a shape named in config.shapes, or "" when unknown. */
+const char *report_shape_dims(const report_t *r, const char *shape, char *dst, size_t n);
+/* "emulated", "gpu" or "none": meta.timing of the timing document. */
+const char *report_timing_kind(const report_t *r);
+/* Human label of where the run executed: "NVIDIA L4 (cc 8.9, 58 SMs)" or "CPU emulator on ...". */
+const char *report_device_label(const report_t *r, char *dst, size_t n);
+
+#endif

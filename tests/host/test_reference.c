@@ -1,0 +1,178 @@
+/* fp64 reference attention (host/reference.c): properties that pin the definition, and the bounds
+ * on a case small enough to do by hand. */
+#include "testutil.h"
+
+#include "reference.h"
+#include "rng.h"
+
+static double *random_tensor(size_t n, uint64_t seed) {
+    double *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    rng_t r;
+    rng_seed(&r, seed, 0);
+    for (size_t i = 0; i < n; i++) x[i] = rng_normal(&r);
+    return x;
+}
+
+/* Q = 0: all logits 0, uniform weights, every output row is the mean of V's rows. */
+static void test_zero_q_gives_mean(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {2, 2, 5, 8};
+    size_t n = shape_numel(sh), S = 5, D = 8;
+    double *q = calloc(n, sizeof *q), *k = random_tensor(n, 1), *v = random_tensor(n, 2);
+    double *o = malloc(n * sizeof *o);
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, o, NULL), 0);
+    for (size_t bh = 0; bh < 4; bh++)
+        for (size_t d = 0; d < D; d++) {
+            double mean = 0.0;
+            for (size_t j = 0; j < S; j++) mean += v[bh * S * D + j * D + d];
+            mean /= (double)S;
+            for (size_t i = 0; i < S; i++) assert_close(o[bh * S * D + i * D + d], mean, 1e-14);
+        }
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+}
+
+/* A key far larger than the others along q takes all the weight: o = its value row. */
+static void test_dominant_key_selects_value(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {1, 1, 6, 4};
+    size_t n = shape_numel(sh);
+    double *q = calloc(n, sizeof *q), *k = random_tensor(n, 3), *v = random_tensor(n, 4);
+    double *o = malloc(n * sizeof *o);
+    for (size_t i = 0; i < 6; i++) q[i * 4] = 1.0;         /* every query along e1 */
+    for (size_t d = 0; d < 4; d++) k[3 * 4 + d] = d == 0 ? 500.0 : 0.0;
+    assert_int_equal(reference_attention(q, k, v, sh, 1.0, o, NULL), 0);
+    for (size_t i = 0; i < 6; i++)
+        for (size_t d = 0; d < 4; d++) assert_close(o[i * 4 + d], v[3 * 4 + d], 1e-12);
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+}
+
+/* Permuting keys and values together leaves the output unchanged (up to summation order). */
+static void test_key_permutation_invariance(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {1, 2, 37, 64};
+    size_t n = shape_numel(sh), S = 37, D = 64;
+    double *q = random_tensor(n, 5), *k = random_tensor(n, 6), *v = random_tensor(n, 7);
+    double *kp = malloc(n * sizeof *kp), *vp = malloc(n * sizeof *vp);
+    double *o = malloc(n * sizeof *o), *op = malloc(n * sizeof *op);
+    rng_t r;
+    rng_seed(&r, 8, 0);
+    size_t perm[37];
+    for (size_t j = 0; j < S; j++) perm[j] = j;
+    for (size_t j = S - 1; j > 0; j--) { /* Fisher-Yates */
+        size_t t = (size_t)rng_below(&r, j + 1), tmp = perm[j];
+        perm[j] = perm[t];
+        perm[t] = tmp;
+    }
+    for (size_t bh = 0; bh < 2; bh++)
+        for (size_t j = 0; j < S; j++) {
+            memcpy(kp + bh * S * D + j * D, k + bh * S * D + perm[j] * D, D * sizeof *kp);
+            memcpy(vp + bh * S * D + j * D, v + bh * S * D + perm[j] * D, D * sizeof *vp);
+        }
+    reference_bounds_t b1, b2;
+    double sm1[2], vm1[2], sm2[2], vm2[2];
+    b1 = (reference_bounds_t){sm1, vm1};
+    b2 = (reference_bounds_t){sm2, vm2};
+    assert_int_equal(reference_attention(q, k, v, sh, 0.125, o, &b1), 0);
+    assert_int_equal(reference_attention(q, kp, vp, sh, 0.125, op, &b2), 0);
+    for (size_t i = 0; i < n; i++) assert_close(op[i], o[i], 1e-12);
+    for (int i = 0; i < 2; i++) {
+        assert_same_double(sm1[i], sm2[i]);
+        assert_same_double(vm1[i], vm2[i]);
+    }
+    free(q);
+    free(k);
+    free(v);
+    free(kp);
+    free(vp);
+    free(o);
+    free(op);
+}
+
+/* One key: the weight is exp(0)/exp(0) = 1 exactly, so O = V bit for bit. */
+static void test_single_key_gives_v(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {2, 3, 1, 64};
+    size_t n = shape_numel(sh);
+    double *q = random_tensor(n, 9), *k = random_tensor(n, 10), *v = random_tensor(n, 11);
+    double *o = malloc(n * sizeof *o);
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, o, NULL), 0);
+    assert_memory_equal(o, v, n * sizeof *o);
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+}
+
+/* S = 2, D = 2, scale 1/2, by hand: q0 = (1,0), q1 = (0,2); k0 = (3,0), k1 = (0,-1).
+ * Logits: q0.k0 = 3, q0.k1 = 0, q1.k0 = 0, q1.k1 = -2, times 1/2: 1.5, 0, 0, -1 -> Smax = 1.5.
+ * V = ((1,-4), (2,3)) -> Vmax = 4. Row 0: w0 = e^1.5/(e^1.5 + 1); row 1: w0 = 1/(1 + e^-1). */
+static void test_hand_case_and_bounds(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {1, 1, 2, 2};
+    const double q[] = {1, 0, 0, 2}, k[] = {3, 0, 0, -1}, v[] = {1, -4, 2, 3};
+    double o[4], smax, vmax;
+    reference_bounds_t b = {&smax, &vmax};
+    assert_int_equal(reference_attention(q, k, v, sh, 0.5, o, &b), 0);
+    assert_same_double(smax, 1.5);
+    assert_same_double(vmax, 4.0);
+    double w0 = exp(1.5) / (exp(1.5) + 1.0), w1 = 1.0 / (1.0 + exp(-1.0));
+    assert_close(o[0], w0 * 1 + (1 - w0) * 2, 1e-15);
+    assert_close(o[1], w0 * -4 + (1 - w0) * 3, 1e-15);
+    assert_close(o[2], w1 * 1 + (1 - w1) * 2, 1e-15);
+    assert_close(o[3], w1 * -4 + (1 - w1) * 3, 1e-15);
+    /* Default scale (0 given): 1/sqrt(D) = 1/sqrt(2). */
+    double o2[4];
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, o2, &b), 0);
+    assert_close(smax, 3.0 / sqrt(2.0), 1e-15);
+    double o3[4];
+    assert_int_equal(reference_attention(q, k, v, sh, 1.0 / sqrt(2.0), o3, NULL), 0);
+    assert_memory_equal(o2, o3, sizeof o2);
+}
+
+/* Bounds are per (b, h) slice: each slice sees only its own data. */
+static void test_bounds_per_slice(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {2, 2, 3, 2};
+    size_t n = shape_numel(sh);
+    double q[24], k[24], v[24], o[24], smax[4], vmax[4];
+    for (size_t i = 0; i < n; i++) {
+        size_t bh = i / 6;
+        q[i] = (double)(bh + 1);   /* every q element = bh + 1 */
+        k[i] = 1.0;
+        v[i] = (i % 6 == 4) ? -10.0 * (double)(bh + 1) : 0.5;
+    }
+    reference_bounds_t b = {smax, vmax};
+    assert_int_equal(reference_attention(q, k, v, sh, 1.0, o, &b), 0);
+    for (size_t bh = 0; bh < 4; bh++) {
+        assert_same_double(smax[bh], 2.0 * (double)(bh + 1)); /* q.k = 2 (bh + 1) */
+        assert_same_double(vmax[bh], 10.0 * (double)(bh + 1));
+    }
+}
+
+static void test_bad_shape(void **state) {
+    (void)state;
+    double x[4] = {0};
+    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 0, 4}, 1.0, x, NULL), -1);
+    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 1, -4}, 1.0, x, NULL), -1);
+    assert_int_equal(reference_attention(NULL, x, x, (sdpa_shape_t){1, 1, 1, 4}, 1.0, x, NULL), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_q_gives_mean),
+        cmocka_unit_test(test_dominant_key_selects_value),
+        cmocka_unit_test(test_key_permutation_invariance),
+        cmocka_unit_test(test_single_key_gives_v),
+        cmocka_unit_test(test_hand_case_and_bounds),
+        cmocka_unit_test(test_bounds_per_slice),
+        cmocka_unit_test(test_bad_shape),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
