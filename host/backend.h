@@ -35,6 +35,7 @@ typedef struct {
     bool l2_cold;                 /* flush L2 before every timed sample (CUDA) */
     bool schedule_given;          /* false: keep the emulator's own setting (SIMT_SCHED, SIMT_SEED) */
     emu_schedule_t schedule;      /* fiber resume order between barriers (emulator) */
+    bool schedule_seed_given;     /* false: keep the emulator's seed */
     uint64_t schedule_seed;       /* seed of the "rand" schedule */
 } backend_options_t;
 

@@ -42,6 +42,7 @@ uint64_t bench_bytes_min(sdpa_shape_t s);
  * (the DRAM term alone is still a lower bound); NaN when neither is known. */
 double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
 
+cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
                  double throttle_threshold);
 cJSON *bj_device(const backend_device_t *d);   /* sm_clock_measured_mhz starts null (bj_set_measured_clock) */

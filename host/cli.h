@@ -42,7 +42,8 @@ typedef struct {
     size_t warmup, iters;
     double min_time_s, max_time_s;
     emu_schedule_t schedule;
-    bool schedule_given;
+    bool schedule_given;                    /* --schedule (and with it --schedule-seed) */
+    bool schedule_seed_given;
     uint64_t schedule_seed;
     const char *out, *dump, *ptxas;         /* NULL when not given */
 } cli_opts_t;

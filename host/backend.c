@@ -1,0 +1,86 @@
+/* Backend selection and the small helpers every backend shares (names, clock, pause). */
+#include "backend.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const kind_names[] = {"auto", "cuda", "emu"};
+static const char *const sched_names[] = {"fwd", "rev", "rand"};
+
+static int index_of(const char *const *names, int n, const char *name) {
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0) return i;
+    return -1;
+}
+
+const char *backend_kind_name(backend_kind_t kind) {
+    return (unsigned)kind < 3 ? kind_names[kind] : "?";
+}
+
+int backend_kind_from_name(const char *name, backend_kind_t *out) {
+    const int i = index_of(kind_names, 3, name);
+    if (i < 0) return -1;
+    *out = (backend_kind_t)i;
+    return 0;
+}
+
+const char *emu_schedule_name(emu_schedule_t s) {
+    return (unsigned)s < 3 ? sched_names[s] : "?";
+}
+
+int emu_schedule_from_name(const char *name, emu_schedule_t *out) {
+    const int i = index_of(sched_names, 3, name);
+    if (i < 0) return -1;
+    *out = (emu_schedule_t)i;
+    return 0;
+}
+
+double backend_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void backend_pause_s(double seconds) {
+    if (!(seconds > 0)) return;
+    struct timespec req = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)}, rem;
+    while (nanosleep(&req, &rem) != 0 && errno == EINTR) req = rem;
+}
+
+const sdpa_kernel_entry_t *backend_kernels(backend_kind_t kind) {
+    const backend_ops_t *ops = kind == BACKEND_CUDA ? &backend_cuda_ops : &backend_emu_ops;
+    return ops->kernels ? ops->kernels() : NULL;
+}
+
+static int open_ops(const backend_ops_t *ops, const backend_options_t *opt, backend_t *out, char *err,
+                    size_t errlen) {
+    out->ops = ops;
+    out->self = ops->open(opt, err, errlen);
+    return out->self ? 0 : 3;
+}
+
+int backend_select(backend_kind_t kind, const backend_options_t *opt, backend_t *out, char *err,
+                   size_t errlen) {
+    char why[512] = "";
+    out->ops = NULL;
+    out->self = NULL;
+    if (kind == BACKEND_EMU) return open_ops(&backend_emu_ops, opt, out, err, errlen);
+    if (backend_cuda_ops.probe(why, sizeof why)) return open_ops(&backend_cuda_ops, opt, out, err, errlen);
+    if (kind == BACKEND_CUDA) {
+        snprintf(err, errlen, "--backend cuda: %s; use --backend emu (or auto) for the CPU emulator", why);
+        return 2;
+    }
+    /* auto: the fallback is announced whatever --quiet says; the reason follows on its own line. */
+    fprintf(stderr, "%s\n", BACKEND_FALLBACK_MSG);
+    fprintf(stderr, "sdpa-bench: (CUDA unavailable: %s)\n", why);
+    return open_ops(&backend_emu_ops, opt, out, err, errlen);
+}
+
+void backend_close(backend_t *b) {
+    if (b->ops && b->self) b->ops->close(b->self);
+    b->ops = NULL;
+    b->self = NULL;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# sdpa-bench end to end on the emulator backend with the test kernel table: exit statuses (0 all
+# checks pass, 1 a check failed), the JSON file against the schema (check_run_json), --vs
+# comparisons, --check-only, --force, --dump files (check_dump), progress and --quiet.
+# Usage: run.sh SDPA_BENCH_BINARY DIR   (DIR holds check_run_json and check_dump)
+. "$(dirname "$0")/../lib/tap.sh"
+bin=$(realpath "$1")
+dir=$(realpath "$2")
+check=$dir/check_run_json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fast=(--backend emu --iters 6 --min-time 0 --max-time 5 --l2 warm)
+n=0
+
+# bench NAME EXPECTED_STATUS ARGS...: runs with --out $tmp/<k>.json; sets $out.
+bench() {
+  local name=$1 want=$2; shift 2
+  n=$((n + 1)); out=$tmp/$n.json
+  "$bin" "$@" --out "$out" >"$tmp/$n.stdout" 2>"$tmp/$n.stderr"
+  local rc=$?
+  [ $rc -eq "$want" ] || tap_diag "$name: exit $rc, expected $want; stderr: $(tail -3 "$tmp/$n.stderr")"
+  tap_ok "$name: exit status $want" test $rc -eq "$want"
+  tap_ok "$name: the JSON validates against the schema" "$check" "$out"
+}
+
+# value PATH: the value at PATH in the last run's JSON
+value() { "$check" "$out" "$1"; }
+is() { [ "$(value "$1")" = "$2" ] || { tap_diag "$1 = $(value "$1"), expected $2"; return 1; }; }
+
+bench "three correct variants, two seeds" 0 "${fast[@]}" --shape small --seeds 0,1 \
+  --variant stage1 --variant stage2 --variant stage3a
+tap_ok "meta.backend is emu" is meta.backend emu
+tap_ok "meta.timing is emulated" is meta.timing emulated
+tap_ok "meta.device is null" is meta.device null
+tap_ok "meta.emulator.schedule is recorded" is meta.emulator.schedule fwd
+tap_ok "config.variants in the order given" is config.variants.2 stage3a
+tap_ok "config.seeds are strings" is config.seeds.1 1
+tap_ok "one correctness entry per variant x seed" is correctness "array 6"
+tap_ok "every check passed" bash -c '! grep -q "^check .* FAIL" "$1"' _ "$tmp/$n.stdout"
+tap_ok "kernel-only atol is per slice" is correctness.0.kernel_only.rtol 0.0009765625
+tap_ok "cross-variant pairs on every seed" is cross_variant "array 6"
+tap_ok "stage2 vs stage3a expected identical" is cross_variant.2.expected identical
+tap_ok "stage1 vs stage2 expected bounded" is cross_variant.0.expected bounded
+tap_ok "one timing entry per variant" is timing "array 3"
+tap_ok "timing is labelled emulated" is timing.0.timing emulated
+tap_ok "the emulator's samples are recorded as warm L2" is timing.0.l2 warm
+tap_ok "no SM clock on the emulator" is timing.0.sm_clock_mhz null
+tap_ok "no roofline for emulated timings" is timing.0.roofline_floor_us null
+tap_ok "FLOPs follow 4*B*H*S*S*D" is timing.0.flops 262144
+tap_ok "at least --iters samples" bash -c '[ "$("$1" "$2" timing.0.summary.n)" -ge 6 ]' _ "$check" "$out"
+tap_ok "stdout labels the timings EMULATED" grep -q "EMULATED" "$tmp/$n.stdout"
+tap_ok "progress on stderr names variant, shape and seed" grep -q "checking stage2 on small (1,1,32,64), seed 1" "$tmp/$n.stderr"
+tap_ok "no comparison without --vs" is comparisons "array 0"
+
+bench "a wrong kernel" 1 "${fast[@]}" --shape small --seeds 0 --variant stage2 --variant test-wrong
+tap_ok "its check failed" is correctness.1.pass false
+tap_ok "its kernel-only gate failed" is correctness.1.gates.kernel_only false
+tap_ok "it was not timed" is not_timed.0.variant test-wrong
+tap_ok "only the correct variant was timed" is timing "array 1"
+tap_ok "stdout says it was not timed" grep -q "test-wrong .*not timed: failed correctness" "$tmp/$n.stdout"
+
+bench "--force times a failed variant" 1 "${fast[@]}" --shape small --seeds 0 --variant test-wrong --force
+tap_ok "it was timed" is timing.0.variant test-wrong
+tap_ok "config.force recorded" is config.force true
+
+bench "an unwritten output element" 1 "${fast[@]}" --check-only --shape ragged --seeds 0 --variant test-nowrite
+tap_ok "all_written is false" is correctness.0.all_written false
+bench "a kernel modifying its input" 1 "${fast[@]}" --check-only --shape ragged --seeds 0 --variant test-clobber
+tap_ok "inputs_unmodified is false" is correctness.0.inputs_unmodified false
+bench "a launcher reporting failure" 1 "${fast[@]}" --check-only --shape small --seeds 0 --variant test-status
+tap_ok "status carries the launcher's message" is correctness.0.status "kernel launch failed"
+bench "1 ulp off a variant that must be identical" 1 "${fast[@]}" --check-only --shape small --seeds 0 \
+  --variant stage2 --variant test-ulp
+tap_ok "each passes its own check" is correctness.1.pass true
+tap_ok "the identical cross-check fails" is cross_variant.0.pass false
+tap_ok "with one element differing by 1 ulp" is cross_variant.0.max_ulp 1
+
+n=$((n + 1)); out=$tmp/$n.json
+"$bin" "${fast[@]}" --shape small --seeds 0 --variant test-timefail --out "$out" >"$tmp/$n.stdout" 2>"$tmp/$n.stderr"
+tap_ok "a launch failing during timing: exit status 3" test $? -eq 3
+tap_ok "the message names the run and the failure" grep -q "timing test-timefail on small, seed 0: kernel launch failed" "$tmp/$n.stderr"
+tap_ok "no result file is written" test ! -e "$out"
+
+bench "--check-only" 0 --backend emu --check-only --shape 1,2,40,64 --seeds 5 --variant stage0 --codec seed-linear --dist uniform
+tap_ok "meta.timing is none" is meta.timing none
+tap_ok "no timing entries" is timing "array 0"
+tap_ok "a B,H,S,D shape is named custom" is config.shapes.0.name custom
+tap_ok "codec recorded" is config.codec seed-linear
+tap_ok "seed recorded as a string" is correctness.0.seed 5
+
+bench "--vs: interleaved comparison" 0 "${fast[@]}" --shape small --seeds 0 --vs stage1 \
+  --variant stage2 --variant stage3a
+tap_ok "one comparison per candidate" is comparisons "array 2"
+tap_ok "baseline named" is comparisons.0.baseline stage1
+tap_ok "candidate named" is comparisons.1.candidate stage3a
+tap_ok "config.baseline recorded" is config.baseline stage1
+tap_ok "config.variants lists the candidates" is config.variants "array 2"
+tap_ok "the baseline is checked too" is correctness "array 3"
+tap_ok "every arm has a timing entry" is timing "array 3"
+tap_ok "speedup and latency reduction both reported" bash -c \
+  '[ "$("$1" "$2" comparisons.0.speedup)" != null ] && [ "$("$1" "$2" comparisons.0.latency_reduction)" != null ]' _ "$check" "$out"
+tap_ok "a verdict" bash -c '"$1" "$2" comparisons.0.verdict | grep -qE "^(FASTER|SLOWER|SAME|AMBIGUOUS)$"' _ "$check" "$out"
+tap_ok "paired rounds equal the baseline's samples" bash -c \
+  '[ "$("$1" "$2" comparisons.0.rounds)" = "$("$1" "$2" timing.0.summary.n)" ]' _ "$check" "$out"
+
+bench "--vs with a failing baseline" 1 "${fast[@]}" --shape small --seeds 0 --vs test-wrong --variant stage2
+tap_ok "no comparison against a failed baseline" is comparisons "array 0"
+tap_ok "the reason is recorded" is not_timed.1.reason "its baseline failed correctness"
+
+bench "--quiet" 0 "${fast[@]}" --quiet --shape single --seeds 0 --variant stage2 --l2 cold
+tap_ok "--quiet: nothing on stderr" test ! -s "$tmp/$n.stderr"
+tap_ok "the emulator reports warm L2 even when cold was asked" is timing.0.l2 warm
+tap_ok "config keeps the request" is config.l2 cold
+
+bench "the stopping rule's time limit" 0 --backend emu --l2 warm --shape small --seeds 0 --variant stage2 \
+  --iters 1000000 --min-time 0 --max-time 0.2
+tap_ok "stop_reason is max_time" is timing.0.stop_reason max_time
+tap_ok "progress names the timing run" grep -q "timing stage2 on small, seed 0" "$tmp/$n.stderr"
+
+# ptxas resources: embedded from --ptxas, null with a reason when the default file is absent.
+fixture=$(dirname "$0")/fixtures/ptxas-min.json
+bench "--ptxas embeds the file" 0 --backend emu --check-only --shape single --seeds 0 --variant stage2 \
+  --ptxas "$fixture"
+tap_ok "ptxas embedded" is ptxas.kind ptxas-resources
+tap_ok "ptxas_source names the file" is ptxas_source "$fixture"
+mkdir "$tmp/elsewhere"
+n=$((n + 1)); out=$tmp/$n.json
+(cd "$tmp/elsewhere" && "$bin" --backend emu --check-only --shape single --seeds 0 --variant stage2 --out "$out" >/dev/null 2>&1)
+tap_ok "without a ptxas file: ptxas is null" is ptxas null
+tap_ok "and ptxas_source says why" bash -c '"$1" "$2" ptxas_source | grep -q "^not embedded: .* not found"' _ "$check" "$out"
+
+# --dump: the last variant, shape and seed
+bench "--dump" 0 --backend emu --check-only --shape small --shape ragged --seeds 0,3 --variant stage1 \
+  --variant stage2 --dump "$tmp/dump"
+tap_ok "dump files have the documented dtypes and shapes" "$dir/check_dump" "$tmp/dump" 2 3 33 64
+tap_ok "meta.json names the last variant" grep -q '"variant":[[:space:]]*"stage2"' "$tmp/dump/meta.json"
+tap_ok "meta.json names the last seed" grep -q '"seed":[[:space:]]*"3"' "$tmp/dump/meta.json"
+tap_ok "meta.json names the backend" grep -q '"backend":[[:space:]]*"emu"' "$tmp/dump/meta.json"
+sum=$(cat "$tmp/dump"/* | md5sum)
+"$bin" --backend emu --check-only --shape single --variant stage2 --dump "$tmp/dump" >/dev/null 2>&1
+tap_ok "a second --dump into the same directory is refused (exit 2)" test $? -eq 2
+tap_ok "and leaves the files as they were" test "$(cat "$tmp/dump"/* | md5sum)" = "$sum"
+
+# The result file is never overwritten.
+sum=$(md5sum <"$out")
+"$bin" --backend emu --check-only --shape single --variant stage2 --out "$out" >/dev/null 2>&1
+tap_ok "an existing result file is refused (exit 2)" test $? -eq 2
+tap_ok "and left as it was" test "$(md5sum <"$out")" = "$sum"
+tap_done

@@ -1,0 +1,92 @@
+/* A kernel table for testing the harness without the emulator: plain C launchers with the
+ * launcher signature, standing in for sdpa_kernels_emu in the test build of sdpa-bench.
+ *   - every row of kernels/variants.def (same ids, parents and switches, so the harness's table
+ *     check and cross-variant expectations apply): P in fp32 without WMMA P.V, fp16 with it;
+ *   - planted faults, each of which the harness must catch with exit status 1:
+ *     test-wrong (biased output), test-ulp (one element 1 ulp off stage2: correct within the
+ *     tolerances, but not bit-identical), test-nowrite (one element never written),
+ *     test-clobber (modifies an input), test-status (the launcher reports a launch failure);
+ *   - test-timefail: correct on its first launch (the check), failing on every later one, so the
+ *     run stops during timing with exit status 3 and writes no result file. */
+#include <stdint.h>
+
+#include "fp8.h"
+#include "half.h"
+#include "sdpa_api.h"
+
+#define TA_FN static inline
+#define TA_UNIT(codec, code) ((float)codec_unit((codec), (code)))
+#define TA_ROUND(x) half_to_float(half_from_float(x))
+#define TA_HALF_BITS(x) half_from_float(x)
+#include "test_attention.h"
+
+static sdpa_status_t attention(const sdpa_args_t *a, int p16) {
+    const sdpa_status_t st = sdpa_check_args(a);
+    if (st != SDPA_OK) return st;
+    const size_t S = (size_t)a->S, D = SDPA_HEAD_DIM;
+    for (int b = 0; b < a->B; b++)
+        for (int h = 0; h < a->H; h++) {
+            const size_t base = ((size_t)b * (size_t)a->H + (size_t)h) * S * D;
+            const float sq = (float)codec_step(a->codec, a->q_scale[h]), sk = (float)codec_step(a->codec, a->k_scale[h]);
+            const float factor = sq * sk * a->softmax_scale, sv = (float)codec_step(a->codec, a->v_scale[h]);
+            for (size_t i = 0; i < S; i++)
+                ta_row(a->q + base + i * D, a->k + base, a->v + base, a->S, a->codec, factor, sv, p16,
+                       a->o + base + i * D);
+        }
+    return SDPA_OK;
+}
+
+static sdpa_status_t test_p32(const sdpa_args_t *a) { return attention(a, 0); }
+static sdpa_status_t test_p16(const sdpa_args_t *a) { return attention(a, 1); }
+
+static size_t numel(const sdpa_args_t *a) { return (size_t)a->B * (size_t)a->H * (size_t)a->S * (size_t)a->D; }
+
+static sdpa_status_t test_wrong(const sdpa_args_t *a) {
+    const sdpa_status_t st = attention(a, 1);
+    for (size_t i = 0; st == SDPA_OK && i < numel(a); i++) a->o[i] = half_from_float(half_to_float(a->o[i]) + 0.1f);
+    return st;
+}
+
+static sdpa_status_t test_ulp(const sdpa_args_t *a) {
+    const sdpa_status_t st = attention(a, 1);
+    if (st == SDPA_OK) a->o[0] ^= 1u; /* the last bit: one ulp away */
+    return st;
+}
+
+static sdpa_status_t test_nowrite(const sdpa_args_t *a) {
+    const uint16_t keep = a->o[numel(a) - 1];
+    const sdpa_status_t st = attention(a, 1);
+    a->o[numel(a) - 1] = keep;
+    return st;
+}
+
+static sdpa_status_t test_clobber(const sdpa_args_t *a) {
+    const sdpa_status_t st = attention(a, 1);
+    ((uint8_t *)a->q)[0] ^= 1u;
+    return st;
+}
+
+static sdpa_status_t test_timefail(const sdpa_args_t *a) {
+    static int launches;
+    return launches++ == 0 ? attention(a, 1) : SDPA_ERR_LAUNCH;
+}
+
+static sdpa_status_t test_status(const sdpa_args_t *a) {
+    (void)a;
+    return SDPA_ERR_LAUNCH;
+}
+
+#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused, pad, summary) \
+    {id, parent, {cp_async, wmma_pv, fused, pad}, summary, (wmma_pv) ? test_p16 : test_p32, "test_" #ident},
+const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
+#include "variants.def"
+    {"test-wrong", "stage2", {1, 1, 0, 0}, "planted fault: output biased by +0.1", test_wrong, "test_wrong"},
+    {"test-ulp", "stage2", {1, 1, 0, 0}, "planted fault: one element 1 ulp off stage2", test_ulp, "test_ulp"},
+    {"test-nowrite", "stage2", {1, 1, 0, 0}, "planted fault: last element never written", test_nowrite, "test_nowrite"},
+    {"test-clobber", "stage2", {1, 1, 0, 0}, "planted fault: modifies its input q", test_clobber, "test_clobber"},
+    {"test-status", "stage2", {1, 1, 0, 0}, "planted fault: reports a launch failure", test_status, "test_status"},
+    {"test-timefail", "stage2", {1, 1, 0, 0}, "planted fault: fails after its first launch", test_timefail,
+     "test_timefail"},
+    {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
+};
+#undef SDPA_VARIANT
