@@ -16,18 +16,30 @@
 #include <mma.h>
 #include <stdint.h>
 
+// Faults found inside a wrapper are reported at the kernel line that called it, not here: every
+// wrapper takes its caller's location as default arguments (evaluated at the call site), and under
+// the emulator, whose intrinsics record SIMT_HERE, SIMT_HERE means that location in this header.
+// Under nvcc the two parameters are unused and vanish with inlining.
+#define PRIMS_CALLER                                                                               \
+    [[maybe_unused]] const char *caller_file = __builtin_FILE(), [[maybe_unused]] int caller_line = __builtin_LINE()
+#if defined(SIMT_EMU)
+#pragma push_macro("SIMT_HERE")
+#undef SIMT_HERE
+#define SIMT_HERE (::simt::rt::Site{caller_file, caller_line})
+#endif
+
 namespace prims {
 
 // ---- cp.async (Ampere+ asynchronous global -> shared copies) ---------------------------------
 // One 16-byte copy; dst (shared) and src (global) must be 16-byte aligned.
-__device__ __forceinline__ void cp_async_16(void *smem_dst, const void *gmem_src) {
+__device__ __forceinline__ void cp_async_16(void *smem_dst, const void *gmem_src, PRIMS_CALLER) {
     __pipeline_memcpy_async(smem_dst, gmem_src, 16);
 }
 // Closes the group of copies issued by this thread since the last commit.
-__device__ __forceinline__ void cp_async_commit() { __pipeline_commit(); }
+__device__ __forceinline__ void cp_async_commit(PRIMS_CALLER) { __pipeline_commit(); }
 // Waits until at most N of this thread's committed groups are still in flight. A barrier is still
 // needed before other threads read what this thread copied.
-template <int N> __device__ __forceinline__ void cp_async_wait() { __pipeline_wait_prior(N); }
+template <int N> __device__ __forceinline__ void cp_async_wait(PRIMS_CALLER) { __pipeline_wait_prior(N); }
 
 // ---- FP8 -> half (exact) -----------------------------------------------------------------------
 // Two E4M3 codes packed little-endian (low byte -> .x) to two halves.
@@ -39,18 +51,23 @@ __device__ __forceinline__ __half e4m3_to_half(uint8_t code) {
 }
 
 // ---- warp reductions (full warp, butterfly: every lane gets the result) ----------------------
-__device__ __forceinline__ float warp_max(float x) {
+__device__ __forceinline__ float warp_max(float x, PRIMS_CALLER) {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, off));
     return x;
 }
-__device__ __forceinline__ float warp_sum(float x) {
+__device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) x += __shfl_xor_sync(0xffffffffu, x, off);
     return x;
 }
 
 } // namespace prims
+
+#if defined(SIMT_EMU)
+#pragma pop_macro("SIMT_HERE")
+#endif
+#undef PRIMS_CALLER
 
 // ---- dynamic shared memory and launch ----------------------------------------------------------
 #if defined(SIMT_EMU)

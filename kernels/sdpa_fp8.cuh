@@ -39,6 +39,8 @@ constexpr int CHUNK = 16; // bytes per vector load / cp.async copy = 16 codes
 static_assert(TM == 32 && TN == 32 && D == 64 && WARPS == 4,
               "the thread mappings below assume 32x32 tiles, D = 64 and 4 warps");
 
+__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
 // One variant = one Config. Switch names are the make variables of mk/switches.mk.
 template <bool CP_ASYNC, bool WMMA_PV, bool FUSED_SOFTMAX_PV, bool SMEM_PAD>
 struct Config {
@@ -80,7 +82,6 @@ struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kF
     alignas(128) float scratch[WARPS][16 * 16];
 };
 
-__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 // ---- codecs: one 16-byte chunk of codes -> 16 exact halves ---------------------------------
 // E4M3: the OCP format (hardware cvt on sm_89+). Seed-linear: the original's linear code,
@@ -97,19 +98,35 @@ template <> struct Codec<SDPA_CODEC_SEED_LINEAR> {
     }
 };
 
+// half2 <-> 32-bit word through __half2_raw: no type punning of registers.
+__device__ __forceinline__ uint32_t pack(__half2 h) {
+    const __half2_raw r = h;
+    return (uint32_t)r.x | ((uint32_t)r.y << 16);
+}
+__device__ __forceinline__ __half2 unpack(uint32_t w) {
+    __half2_raw r;
+    r.x = (unsigned short)(w & 0xffffu);
+    r.y = (unsigned short)(w >> 16);
+    return __half2(r);
+}
+__device__ __forceinline__ uint4 pack8(float a0, float a1, float a2, float a3, float a4, float a5, float a6, float a7) {
+    return make_uint4(pack(__floats2half2_rn(a0, a1)), pack(__floats2half2_rn(a2, a3)),
+                      pack(__floats2half2_rn(a4, a5)), pack(__floats2half2_rn(a6, a7)));
+}
+
 // Decodes 16 codes and stores them as 16 halves (two 16-byte stores) at dst (16-byte aligned).
 template <sdpa_codec_t C>
 __device__ __forceinline__ void decode_chunk(const uint4 codes, __half *dst) {
     const uint32_t w[4] = {codes.x, codes.y, codes.z, codes.w};
-    alignas(16) __half2 h[8];
+    uint32_t h[8];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        h[2 * i] = Codec<C>::pair(w[i] & 0xffffu);
-        h[2 * i + 1] = Codec<C>::pair(w[i] >> 16);
+        h[2 * i] = pack(Codec<C>::pair(w[i] & 0xffffu));
+        h[2 * i + 1] = pack(Codec<C>::pair(w[i] >> 16));
     }
     uint4 *out = reinterpret_cast<uint4 *>(dst);
-    out[0] = *reinterpret_cast<const uint4 *>(&h[0]);
-    out[1] = *reinterpret_cast<const uint4 *>(&h[4]);
+    out[0] = make_uint4(h[0], h[1], h[2], h[3]);
+    out[1] = make_uint4(h[4], h[5], h[6], h[7]);
 }
 
 __device__ __forceinline__ void store_zero_chunk(__half *dst) {
@@ -187,11 +204,10 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
     __syncwarp();
     // lane -> (row lane/2, 8 consecutive keys): one 16-byte store of 8 halves
     const int i = lane >> 1, j0 = (lane & 1) * 8;
-    alignas(16) __half2 h[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-        h[j] = __floats2half2_rn(scr[i * 16 + j0 + 2 * j] * qk_mult, scr[i * 16 + j0 + 2 * j + 1] * qk_mult);
-    *reinterpret_cast<uint4 *>(&sm.s[wm + i][wn + j0]) = *reinterpret_cast<const uint4 *>(h);
+    const float *f = &scr[i * 16 + j0];
+    *reinterpret_cast<uint4 *>(&sm.s[wm + i][wn + j0]) =
+        pack8(f[0] * qk_mult, f[1] * qk_mult, f[2] * qk_mult, f[3] * qk_mult, f[4] * qk_mult, f[5] * qk_mult,
+              f[6] * qk_mult, f[7] * qk_mult);
 }
 
 // ---- online softmax ---------------------------------------------------------------------------
@@ -214,11 +230,11 @@ template <class Cfg>
 __device__ __forceinline__ float softmax_update(const Smem<Cfg> &sm, const SoftmaxMap &mp, int kv_valid,
                                                 RowState &rs, float p[8]) {
     const uint4 raw = *reinterpret_cast<const uint4 *>(&sm.s[mp.row][mp.c * 8]);
-    const __half2 *h = reinterpret_cast<const __half2 *>(&raw);
+    const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
     float s[8];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-        const float2 f = __half22float2(h[j]);
+        const float2 f = __half22float2(unpack(w[j]));
         s[2 * j] = f.x;
         s[2 * j + 1] = f.y;
     }
@@ -261,7 +277,7 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const Softmax
     for (int d = 0; d < 16; ++d) acc[d] = u[d] * alpha;
     for (int n = 0; n < kv_valid; ++n) {
         const float pn = prow[n];
-        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[n][mp.c * 16]);
+        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[n][mp.c * 16]); // smem, 4-byte aligned
 #pragma unroll
         for (int d = 0; d < 8; ++d) {
             const float2 f = __half22float2(v[d]);
@@ -287,10 +303,7 @@ __device__ __forceinline__ void rescale_and_store_p(Smem<Cfg> &sm, const Softmax
     float *u = &sm.u[mp.row][mp.c * 16];
 #pragma unroll
     for (int d = 0; d < 16; ++d) u[d] *= alpha;
-    alignas(16) __half2 h[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) h[j] = __floats2half2_rn(p[2 * j], p[2 * j + 1]);
-    *reinterpret_cast<uint4 *>(&p_buffer(sm)[mp.row][mp.c * 8]) = *reinterpret_cast<const uint4 *>(h);
+    *reinterpret_cast<uint4 *>(&p_buffer(sm)[mp.row][mp.c * 8]) = pack8(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
 // Warp w: rows (w/2)*16, output column tiles {w%2, w%2+2}; a fresh fp32 accumulator per tile is
@@ -331,12 +344,9 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
     if (mp.row >= q_valid) return;
     const float *u = &sm.u[mp.row][mp.c * 16];
     const float inv = v_step / rs.l;
-    alignas(16) __half2 h[8];
-#pragma unroll
-    for (int d = 0; d < 8; ++d) h[d] = __floats2half2_rn(u[2 * d] * inv, u[2 * d + 1] * inv);
     uint4 *dst = reinterpret_cast<uint4 *>(o_tile + mp.row * D + mp.c * 16);
-    dst[0] = *reinterpret_cast<const uint4 *>(&h[0]);
-    dst[1] = *reinterpret_cast<const uint4 *>(&h[4]);
+    dst[0] = pack8(u[0] * inv, u[1] * inv, u[2] * inv, u[3] * inv, u[4] * inv, u[5] * inv, u[6] * inv, u[7] * inv);
+    dst[1] = pack8(u[8] * inv, u[9] * inv, u[10] * inv, u[11] * inv, u[12] * inv, u[13] * inv, u[14] * inv, u[15] * inv);
 }
 
 // ---- the kernel body ----------------------------------------------------------------------------
@@ -378,7 +388,9 @@ __device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, cons
                 // in flight (the original's race, seed-system.md 6.6). Drain everything.
                 prims::cp_async_wait<0>();
             }
-            __syncthreads(); // every thread's copies of tile t are visible to every thread
+            // No barrier here: each thread dequantises exactly the chunks it copied itself (the
+            // same ChunkMap), and the wait makes a thread's own copies visible to it. The barrier
+            // below publishes the half tiles. (A different mapping would need one here.)
             dequant_kv_staged<Cfg, C>(sm, t & 1, kv_valid);
         } else {
             load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k);

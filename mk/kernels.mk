@@ -68,20 +68,26 @@ ptxas: $(PTXAS_JSON)
 	  echo "ptxas: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME))")
 .PHONY: ptxas
 
-# ---- tests ---------------------------------------------------------------------------------
-KTEST_DIR := $(BUILD)/tests/kernels
-$(KTEST_DIR)/test_ptxas: tests/kernels/test_ptxas.c $(PTXAS_OBJS) | $(DEPS_STAMP)
+# ---- the emulator build of the same source (kernels/emu, mk/emu.mk) ---------------------------
+# Three flavours, matching the emulator runtime's: plain (-O2, what sdpa-bench links), ThreadSanitizer
+# and AddressSanitizer+UBSan (the kernel tests run small shapes under both). -fno-strict-aliasing:
+# the kernels move fp16 data through 16-byte vector accesses of shared memory, the usual CUDA
+# idiom, which C++'s aliasing rules would let clang reorder.
+KEMU := $(BUILD)/kernels/emu
+KERNELS_EMU_OBJS      := $(KEMU)/stages.o
+KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
+KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
+KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN)
+$(KEMU)/stages.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	@echo "  EMU     $(KERNEL_SRC)"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS)
-TEST_DEPS   += $(KTEST_DIR)/test_ptxas
-TEST_SUITES += $(KTEST_DIR)/test_ptxas "bash tests/kernels/make-switches.sh"
+	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(KEMU)/stages-tsan.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_TSAN_FLAGS) -MMD -MP -c $< -o $@
+$(KEMU)/stages-asan.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
+BUILD_TARGETS += $(KERNELS_EMU_OBJS)
+-include $(KEMU)/stages.d $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
-ifneq ($(NVCC),)
-TEST_DEPS   += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
-TEST_SUITES += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
-               "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)"
-else
-TEST_SUITES += "bash tests/kernels/skip-nvcc.sh"
-endif
-
--include $(PTXAS_TOOL_OBJS:.o=.d) $(KTEST_DIR)/test_ptxas.d

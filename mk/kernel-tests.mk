@@ -1,0 +1,77 @@
+# Kernel tests: static gates and PTX checks (nvcc), the switch plumbing, and the correctness
+# matrix on the emulator through sdpa-bench (included after mk/bench.mk, whose objects it links).
+
+KTEST_DIR := $(BUILD)/tests/kernels
+$(KTEST_DIR)/test_ptxas: tests/kernels/test_ptxas.c $(PTXAS_OBJS) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS)
+$(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(HOST_LDLIBS)
+
+# sdpa-bench with the sanitizer builds of the kernels and the emulator runtime (the harness's own
+# objects stay uninstrumented: the point is the kernels' shared memory, barriers and accesses).
+KBENCH_SAN_OBJS = $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_NOCUDA_OBJ) $(HOST_LIB)
+$(KTEST_DIR)/sdpa-bench-tsan: $(KERNELS_EMU_TSAN_OBJS) $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_CXX) -fsanitize=thread $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
+$(KTEST_DIR)/sdpa-bench-asan: $(KERNELS_EMU_ASAN_OBJS) $(SIMT_LIB_ASAN) $(KBENCH_SAN_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_CXX) $(SAN_FLAGS) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
+
+KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
+                 $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_ptxas $(KCORRECT_DEPS)
+KERNEL_SUITES    := $(KTEST_DIR)/test_ptxas "bash tests/kernels/make-switches.sh" \
+                    "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)"
+ifneq ($(NVCC),)
+KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
+KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)"
+else
+KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
+endif
+TEST_DEPS   += $(KERNEL_TEST_DEPS)
+TEST_SUITES += $(KERNEL_SUITES)
+
+## test-kernels: run the kernel suites only (correctness matrix on the emulator, static gates, switches)
+test-kernels: $(KERNEL_TEST_DEPS)
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
+.PHONY: test-kernels
+
+-include $(PTXAS_TOOL_OBJS:.o=.d) $(KTEST_DIR)/test_ptxas.d $(KTEST_DIR)/check_matrix.d
+
+# ---- planted regressions: the suite must catch the original's bugs ----------------------------------
+# Each plant is a copy of the kernel sources with one line edited by sed (the edit must hit exactly
+# one line, or the build stops: a refactor cannot silently disarm a plant), built for the emulator
+# (plain and ThreadSanitizer) and linked into sdpa-bench. tests/kernels/planted.sh expects every
+# one of them to fail the checks that the real kernels pass.
+#   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
+#   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (seed-system.md 6.6)
+#   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
+#                scores while other warps still read them)
+KPLANT := $(KTEST_DIR)/planted
+PLANTS := qk-barrier tail-race end-barrier
+plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
+plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
+plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
+
+define plant_rule
+$(KPLANT)/$(1)/sdpa_fp8.cuh: kernels/sdpa_fp8.cuh
+	$$(Q)mkdir -p $$(@D) && cp kernels/stages.cu $$(@D)/stages.cu
+	$$(Q)sed '$(plant_sed_$(1))' $$< >$$@
+	$$(Q)n=$$$$(diff $$< $$@ | grep -c '^[<>]'); [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
+	  { echo "plant $(1): the edit must change exactly one line of $$< (changed $$$$n diff lines)" >&2; rm -f $$@; exit 1; }
+$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+$(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
+	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS)
+$(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
+	$$(Q)$$(EMU_CXX) -fsanitize=thread $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS)
+endef
+$(foreach p,$(PLANTS),$(eval $(call plant_rule,$(p))))
+PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench $(KPLANT)/$(p)/sdpa-bench-tsan)
+TEST_DEPS   += $(PLANT_BINS)
+TEST_SUITES += "bash tests/kernels/planted.sh $(KPLANT) $(PLANTS)"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Planted regressions (mk/kernel-tests.mk builds them): each must fail the correctness checks that
+# the real kernels pass, under more than one schedule, and the barrier plants must be reported by
+# ThreadSanitizer as data races at a line of the kernel source, the cp.async plant by the emulator.
+# Usage: planted.sh PLANT_DIR PLANT...
+. "$(dirname "$0")/../lib/tap.sh"
+dir=$1; shift
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
+for p in "$@"; do
+  for sched in fwd rev; do
+    "$dir/$p/sdpa-bench" --backend emu --check-only --quiet --shape small --shape ragged --shape mission \
+      --seeds 0 --schedule "$sched" --out "$tmp/$p-$sched.json" >"$tmp/$p-$sched.log" 2>&1
+    rc=$?
+    tap_ok "$p ($sched schedule): the correctness checks fail (exit 1)" test $rc -eq 1
+    tap_diag "$(grep -cE '^check .* FAIL' "$tmp/$p-$sched.log") of $(grep -c '^check ' "$tmp/$p-$sched.log") checked launches failed"
+  done
+  "$dir/$p/sdpa-bench-tsan" --backend emu --check-only --quiet --shape ragged --seeds 0 --variant stage2 \
+    --out "$tmp/$p-tsan.json" >"$tmp/$p-tsan.log" 2>&1
+  rc=$?
+  case $p in
+    *barrier)
+      tap_ok "$p: ThreadSanitizer reports a data race" grep -q 'WARNING: ThreadSanitizer: data race' "$tmp/$p-tsan.log"
+      tap_ok "$p:   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log"
+      grep -m2 -oE "[A-Za-z_:<>]*[ (].*$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log" | sed 's/^/# /' ;;
+    *)
+      tap_ok "$p: the emulator reports the fault" grep -q '^simt: ' "$tmp/$p-tsan.log"
+      tap_ok "$p:   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log"
+      grep -m1 '^simt: ' "$tmp/$p-tsan.log" | sed 's/^/# /' ;;
+  esac
+  tap_ok "$p: the sanitizer build fails too (exit $rc)" test $rc -ne 0
+done
+tap_done
