@@ -31,6 +31,10 @@ const cJSON *rj_node(const rj_t *d, const char *fmt, ...) __attribute__((format(
 /* True when the field exists and is not null; never an error. */
 bool rj_present(const rj_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* out[k] = the number at the path fmt(index, fields[k]) for every k < n, e.g.
+ * rj_nums(d, x, "timing.%d.summary.%s", i, (const char *[]){ "median", "p90" }, 2). */
+int rj_nums(const rj_t *d, double *out, const char *fmt, int index, const char *const *fields, size_t n);
+
 /* Lenient lookups for optional content (never an error): a member, its string (NULL unless a
  * string), its number (NaN unless a number), and whether its string equals s. */
 const cJSON *jo(const cJSON *obj, const char *key);

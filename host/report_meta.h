@@ -1,6 +1,7 @@
 /* meta.yaml: the pandoc metadata block of one experiment report (title, date from the run's own
  * meta.utc_time so that rebuilding never changes it, verdict, backend, device) and a per-report
- * \pdftrailerid, which makes the PDF byte-reproducible (pandoc compiles in a random directory). */
+ * pdf-trailer-id (paper/filters/format.lua sets \pdftrailerid from it), which makes the PDF
+ * byte-reproducible although pandoc compiles in a randomly named directory. */
 #ifndef REPORT_META_H
 #define REPORT_META_H
 

@@ -42,9 +42,20 @@ typedef struct {
 int report_load(report_t *r, const char *published_path);
 void report_free(report_t *r);
 
+/* The correctness bars recorded by the harness (config.tolerances of run.json). */
+typedef struct {
+    double kernel_rel_l2, e2e_rel_l2, e2e_cosine, legacy_max_abs, legacy_mean_abs, legacy_pct_bad;
+} tolerances_t;
+int report_tolerances(report_t *r, tolerances_t *t);
+
 /* Static budget k (STATIC_BUDGET_*): experiment.mk's, else ptxas.json's; 0 or -1 (err set). */
 enum { STATIC_BUDGET_REGS, STATIC_BUDGET_SPILL, STATIC_BUDGET_LOCAL, STATIC_BUDGET_SMEM };
 int report_static_budget(report_t *r, int k, double *out);
+
+/* "sm_89" or, when ptxas.json has one kernel per codec, "sm_89 e4m3": the label of kernel i. */
+const char *report_kernel_label(const report_t *r, int i, char *dst, size_t n);
+/* Kernel i of ptxas.json is the build the run used: no codec recorded, or the run's config.codec. */
+bool report_kernel_of_run(const report_t *r, int i);
 
 /* Lookups; -1 when absent (never an error). */
 int report_find_timing(const report_t *r, const char *variant, const char *shape);

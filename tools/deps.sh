@@ -12,7 +12,7 @@ PKGS=(
   libcjson-dev libcmocka-dev               # JSON results, unit tests
   gnuplot-nox                              # figures (pngcairo)
   pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern  # reports
-  poppler-utils                            # pdftotext for report tests
+  poppler-utils jq                         # pdftotext and JSON queries in the report tests
   git ca-certificates                      # provenance (git SHA) in every result
 )
 

@@ -1,0 +1,137 @@
+# Experiments: the pipeline behind `make stage1|stage2|stage3a`, `make report`, `make paper`,
+# `make all` and `make kick-the-tires` (included by the top Makefile).
+#
+#   1 build      the variants, $(BIN)/sdpa-bench, $(BIN)/sdpa-report and, with nvcc, $(PTXAS_JSON)
+#   2 run dir    $(DATA_DIR)/<experiment>/<run-id>/ (new; never reused; earlier runs untouched)
+#   3 harness    correctness on every shape and seed (run.json), then timing (run-timing.json)
+#   4 tables     sdpa-report: tables/*.md, *.tsv, meta.yaml, summary.json in the run directory
+#   5 figures    gnuplot -> $(FIG_DIR)/<experiment>/<run-id>/*.png
+#   6 report     pandoc -> $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}
+# Steps 2-3 are experiments/run.sh, steps 4-6 mk/report.mk. Each experiment is declared in
+# experiments/<name>/experiment.mk (variants, shapes, seeds, gates) with its hypothesis.md; both
+# are copied into the run directory, and `make report RUN=...` reads the copies.
+#
+# Variables (command line or environment):
+#   DATA_DIR, FIG_DIR, REPORT_DIR   where runs, figures and reports go (tests redirect all three)
+#   RUN_ID                          force the run id (refused if that directory exists)
+#   RUN                             the run directory of `make report`
+#   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters
+
+DATA_DIR   ?= data
+FIG_DIR    ?= figures
+REPORT_DIR ?= paper/build
+EXPERIMENTS := stage1-cp-async stage2-wmma-pv stage3a-fusion
+SDPA_BENCH := $(BIN)/sdpa-bench
+
+# Defaults of the parameters an experiment.mk may override.
+# Static budgets: registers, spill bytes, local-memory bytes, static shared memory bytes
+# (48 KiB: the most a block may use without opting in to dynamic shared memory).
+STATIC_BUDGET ?= 128,0,0,49152
+# Timing budgets, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", chosen by the backend the harness picked.
+# GPU: at least 200 interleaved rounds and 2 s, at most 30 s per variant.
+GPU_TIMING ?= 20 200 2 30
+# CPU emulator: a mission-shape launch takes seconds, so a few samples keep `make stage2` within
+# minutes on 2 cores; they are labelled emulated and decide no gate.
+EMU_TIMING ?= 1 6 0 40
+L2 ?= cold
+
+# The experiment being run (sub-make of a stage target) or reported (RUN=...). Only a RUN given
+# on the command line counts: a RUN variable in the user's environment must not hijack `make`.
+ifneq ($(filter command line,$(origin RUN)),)
+ifeq ($(RUN),)
+$(error RUN is empty: give a run directory, e.g. make report RUN=data/stage2-wmma-pv/<run-id>)
+endif
+override RUN := $(patsubst %/,%,$(RUN))
+RUN_GIVEN := 1
+EXPERIMENT := $(notdir $(patsubst %/,%,$(dir $(RUN))))
+include $(RUN)/experiment.mk
+else ifneq ($(EXPERIMENT),)
+include experiments/$(EXPERIMENT)/experiment.mk
+endif
+
+include mk/report.mk
+
+## stage1: run the Stage-1 experiment (stage0 -> stage1, cp.async) into a new run directory and build its report
+stage1:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage1-cp-async
+## stage2: run the Stage-2 experiment (stage1 -> stage2, WMMA P.V) into a new run directory and build its report
+stage2:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage2-wmma-pv
+## stage3a: run the Stage-3A experiment (stage2 -> stage3a, score buffer reused for P) and build its report
+stage3a:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage3a-fusion
+.PHONY: stage1 stage2 stage3a
+
+ifneq ($(EXPERIMENT),)
+ifndef RUN_GIVEN
+# Steps 1-3, then the report of the new run directory (steps 4-6) in a sub-make.
+experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
+	@echo "[$(EXPERIMENT) 1/6] build: $(SDPA_BENCH), $(SDPA_REPORT)$(if $(PTXAS_JSON), and $(PTXAS_JSON),; nvcc not found: no ptxas.json)"
+	$(Q)dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
+	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
+	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID)) && \
+	  $(MAKE) --no-print-directory report RUN=$$dir
+.PHONY: experiment
+endif
+endif
+
+# The latest run directory of an experiment (run ids sort by their UTC time), or empty.
+latest_run = $(patsubst %/run.json,%,$(lastword $(sort $(wildcard $(DATA_DIR)/$(1)/*/run.json))))
+
+## all: run every experiment, then assemble the paper
+all:
+	$(Q)for t in stage1 stage2 stage3a; do $(MAKE) --no-print-directory $$t || exit 1; done
+	$(Q)$(MAKE) --no-print-directory paper
+.PHONY: all
+
+# ---- the paper -----------------------------------------------------------------------------
+PAPER_GEN  := $(REPORT_DIR)/gen
+PAPER_FIGS := $(FIG_DIR)/paper
+PAPER_FIGURES := history published
+
+## paper: assemble the whole study from the latest run of each experiment into paper/build/paper.{pdf,html,md}
+paper: $(SDPA_REPORT)
+	$(Q)for e in $(EXPERIMENTS); do \
+	  r=$$(ls -d $(DATA_DIR)/$$e/*/run.json 2>/dev/null | sort | tail -n 1); \
+	  if [ -z "$$r" ]; then echo "[paper] $$e: no run under $(DATA_DIR)/$$e/ (make all runs it)"; continue; fi; \
+	  $(MAKE) --no-print-directory report-figures RUN=$$(dirname $$r) || exit 1; done
+	@echo "[paper] sdpa-report paper -> $(PAPER_GEN)"
+	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) \
+	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
+	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
+	$(Q)mkdir -p $(PAPER_FIGS) && for s in $(PAPER_FIGURES); do \
+	  $(GNUPLOT) -e "rundir='$(PAPER_GEN)'; figdir='$(PAPER_FIGS)'" figures/$$s.gp || exit 1; done
+	$(Q)experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
+	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
+	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) > $(PAPER_GEN)/inventory.md
+	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
+	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
+	@echo "paper: $(REPORT_DIR)/paper.pdf"
+.PHONY: paper
+
+# The kick-the-tires experiment: stage2 on the small shape only (every seed), a few emulated
+# samples; its run directory and report are real (data/stage2-wmma-pv/<run-id>/), only smaller.
+KICK_ARGS := SHAPES=small TIMING_SHAPE=small EMU_TIMING='1 6 0 10'
+
+## kick-the-tires: CPU only, minutes: build, the host and report test suites, one small Stage-2 run and its report
+kick-the-tires:
+	@echo "[kick-the-tires 1/3] build"
+	$(Q)$(MAKE) --no-print-directory $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
+	@echo "[kick-the-tires 2/3] tests: host library and report pipeline"
+	$(Q)$(MAKE) --no-print-directory test-host test-report
+	@echo "[kick-the-tires 3/3] make stage2 $(KICK_ARGS)"
+	$(Q)$(MAKE) --no-print-directory stage2 $(KICK_ARGS)
+.PHONY: kick-the-tires
+
+# ---- tests ---------------------------------------------------------------------------------
+REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
+                 "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
+                 "bash tests/report/render.sh $(SDPA_REPORT)" \
+                 "bash tests/report/run-dir.sh $(SDPA_REPORT)"
+TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
+TEST_SUITES += $(REPORT_SUITES)
+
+## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)
+test-report: $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/report $(REPORT_SUITES)
+.PHONY: test-report

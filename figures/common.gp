@@ -1,0 +1,17 @@
+# Shared style of every figure (loaded by the other scripts after the run's plot-vars.gp).
+# pngcairo only: it is byte-stable across runs (pdfcairo embeds the wall-clock date).
+set encoding utf8
+set datafile separator tab     # the TSV files of sdpa-report; labels may contain spaces
+set terminal pngcairo size 1400,620 noenhanced font "DejaVu Sans,12" linewidth 1.5
+set grid back lc rgb "#dddddd"
+set key below box lc rgb "#bbbbbb"
+set border lc rgb "#444444"
+c_base = "#1f77b4"; c_cand = "#d62728"; c_pub = "#2ca02c"; c_gate = "#555555"
+# Emulated timings must never pass for GPU timings: figures of timings (scripts that set
+# timing_figure = 1 before loading this file) carry a large label across the plot area.
+emu_text = "EMULATED (CPU) — not GPU timings"
+if (exists("timing_figure") && timing_figure && emulated) \
+    set label 99 emu_text at screen 0.5, 0.5 center front font "DejaVu Sans Bold,34" textcolor rgb "#50d00000"
+# Latencies: microseconds, or seconds for emulated wall-clock samples
+us_scale(hi) = (hi >= 1e5 ? 1e-6 : 1)
+us_unit(hi) = (hi >= 1e5 ? "s" : "µs")

@@ -1,0 +1,113 @@
+# Reports: sdpa-report (JSON -> tables, TSV, YAML, summary), gnuplot and pandoc.
+# Data flows one way: run directory (JSON) -> sdpa-report -> gnuplot / pandoc; nothing reads a
+# program's stdout. Included by experiments/common.mk.
+#
+#   make report RUN=data/<experiment>/<run-id>   re-render one run's report from its data
+#   make paper                                   the whole study from the latest run of each
+# Generated files: <run>/tables/, <run>/*.tsv, <run>/plot-vars.gp, <run>/meta.yaml,
+# <run>/summary.json (derived, rebuilt identically); $(FIG_DIR)/<experiment>/<run-id>/*.png;
+# $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}; $(REPORT_DIR)/paper.{pdf,html,md}.
+
+# ---- sdpa-report ---------------------------------------------------------------------------
+REPORT_SRCS := host/sdpa_report.c host/report_buf.c host/report_json.c host/report_run.c \
+               host/report_gates.c host/report_tables.c host/report_results.c host/report_published.c \
+               host/report_figs.c host/report_meta.c host/report_paper.c
+REPORT_OBJ_DIR := $(BUILD)/obj/report
+REPORT_OBJS    := $(REPORT_SRCS:host/%.c=$(REPORT_OBJ_DIR)/%.o)
+SDPA_REPORT    := $(BIN)/sdpa-report
+
+$(REPORT_OBJS): $(REPORT_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(SDPA_REPORT): $(REPORT_OBJS) $(HOST_LIB)
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
+
+# The same program with AddressSanitizer + UBSan (and leak checks), run by the report tests.
+REPORT_ASAN_DIR := $(BUILD)/obj/report-asan
+REPORT_ASAN_OBJS := $(REPORT_SRCS:host/%.c=$(REPORT_ASAN_DIR)/%.o)
+SDPA_REPORT_ASAN := $(BUILD)/tests/report/sdpa-report-asan
+$(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+$(SDPA_REPORT_ASAN): $(REPORT_ASAN_OBJS) $(HOST_ASAN_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) $^ -o $@ $(HOST_LDLIBS)
+
+## sdpa-report: build build/bin/sdpa-report (run JSON -> report tables, TSV, YAML, summary.json)
+sdpa-report: $(SDPA_REPORT)
+.PHONY: sdpa-report
+BUILD_TARGETS += $(SDPA_REPORT)
+-include $(REPORT_OBJS:.o=.d) $(REPORT_ASAN_OBJS:.o=.d)
+
+# ---- rendering -----------------------------------------------------------------------------
+PUBLISHED_JSON ?= data/published/seed-l4.json
+GNUPLOT ?= gnuplot
+PANDOC  ?= pandoc
+# Byte-reproducible PDF and HTML: the date comes from the commit, never from the clock
+# (methodology.md 7); each document also sets \pdftrailerid in its metadata.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+PANDOC_ENV := SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) FORCE_SOURCE_DATE=1 TZ=UTC
+REPORT_FIGURES := latency speedup correctness ptxas
+PANDOC_FORMATS := pdf html md
+pandoc_defaults_pdf  := -d paper/defaults/common.yaml -d paper/defaults/pdf.yaml
+pandoc_defaults_html := -d paper/defaults/common.yaml -d paper/defaults/html.yaml
+pandoc_defaults_md   := -d paper/defaults/common.yaml -d paper/defaults/gfm.yaml
+RENDER_DEPS := paper/report.md paper/methods.md paper/refs.bib paper/csl/numeric.csl paper/style.css \
+               paper/latex/preamble.tex $(wildcard paper/filters/*.lua paper/defaults/*.yaml figures/*.gp)
+
+# $(call gnuplot_all,RUNDIR,FIGDIR): every figure script whose TSV has data.
+define gnuplot_all
+	$(Q)mkdir -p $(2)
+	$(Q)for s in $(REPORT_FIGURES); do \
+	  case $$s in latency) grep -q '^timed_shapes = "[^"]' $(1)/plot-vars.gp || continue ;; \
+	              speedup) grep -qv '^#' $(1)/speedup.tsv || continue ;; esac; \
+	  $(GNUPLOT) -e "rundir='$(1)'; figdir='$(2)'" figures/$$s.gp || exit 1; done
+endef
+
+# $(call pandoc_all,SOURCE,OUTDIR,BASENAME,PANDOC-ARGS,FIGDIR): PDF, standalone HTML, GitHub Markdown.
+# The Markdown twin refers to the figures relative to its own directory.
+define pandoc_all
+	$(Q)for f in $(PANDOC_FORMATS); do \
+	  case $$f in pdf) d="$(pandoc_defaults_pdf)"; fd='$(5)' ;; html) d="$(pandoc_defaults_html)"; fd='$(5)' ;; \
+	              md) d="$(pandoc_defaults_md)"; fd=$$(realpath -m --relative-to=$(2) $(5)) ;; esac; \
+	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M out=$(2) -o $(2)/$(3).$$f || exit 1; done
+endef
+
+# ---- one run's report: make report RUN=data/<experiment>/<run-id> --------------------------
+# RUN_GIVEN: set by experiments/common.mk when RUN=... is on the command line.
+ifdef RUN_GIVEN
+RUN_FIGS := $(FIG_DIR)/$(EXPERIMENT)/$(notdir $(RUN))
+RUN_OUT  := $(REPORT_DIR)/$(EXPERIMENT)/$(notdir $(RUN))
+RUN_PREFIX = [$(EXPERIMENT) $(1)/6]
+
+## report: re-render a run's report from its data, nothing measured (RUN=data/<experiment>/<run-id>)
+report: report-tables report-figures
+	@echo "$(call RUN_PREFIX,6) pandoc: $(RUN_OUT)/report.{pdf,html,md}"
+	$(Q)mkdir -p $(RUN_OUT)
+	$(Q)experiments/inventory.sh run $(RUN) run.json run-timing.json ptxas.json experiment.mk hypothesis.md \
+	  $$(cd $(RUN) && ls *.tsv) -- published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
+	  -- figures $(RUN_FIGS) $$(cd $(RUN_FIGS) && ls *.png) > $(RUN_OUT)/inventory.md
+	$(call pandoc_all,paper/report.md,$(RUN_OUT),report,--metadata-file=$(RUN)/meta.yaml -M run=$(RUN),$(RUN_FIGS))
+	@echo "report: $(RUN_OUT)/report.pdf"
+
+# The tables and TSV are derived from the run's JSON only; a missing or corrupted file stops
+# here with the file and field named (sdpa-report exits 1).
+report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
+	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
+	$(Q)test -f $(RUN)/run.json || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }
+	$(Q)$(SDPA_REPORT) experiment --run $(RUN) --experiment $(EXPERIMENT) --title '$(TITLE)' \
+	  --baseline $(BASELINE) --candidate $(CANDIDATE) --gate-speedup $(GATE_SPEEDUP) \
+	  --static-budget $(STATIC_BUDGET) --published $(PUBLISHED_JSON) --make-target $(MAKE_TARGET)
+
+report-figures: report-tables
+	@echo "$(call RUN_PREFIX,5) gnuplot: $(RUN_FIGS)/*.png"
+	$(call gnuplot_all,$(RUN),$(RUN_FIGS))
+.PHONY: report report-tables report-figures
+else
+report:
+	@echo "report: give the run directory, e.g. make report RUN=data/stage2-wmma-pv/<run-id>" >&2; exit 2
+.PHONY: report
+endif

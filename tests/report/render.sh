@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `make report` on SYNTHETIC fixtures, into temporary directories only: PDF, HTML and GitHub
+# Markdown with the expected sections, the EMULATED notice on the first page, the negative-result
+# section when a gate fails, byte-identical PDF and HTML across two builds, and a non-zero exit
+# naming the file and field when a result file is corrupted.
+# Usage: tests/report/render.sh build/bin/sdpa-report
+set -u
+. tests/lib/tap.sh
+. tests/report/lib.sh
+SDPA_REPORT=$1
+for tool in pandoc gnuplot pdflatex pdftotext; do
+  command -v $tool >/dev/null || { tap_skip "render tests" "$tool not installed (make deps)"; tap_done; }
+done
+
+# render RUN NAME: make report into $TMP/NAME/{figures,out}.
+render() {
+  "${MAKE_CMD[@]}" report RUN="$1" DATA_DIR="$TMP/data" FIG_DIR="$TMP/$2/figures" REPORT_DIR="$TMP/$2/out" \
+    >"$TMP/$2.log" 2>&1 || { sed 's/^/# /' "$TMP/$2.log"; return 1; }
+}
+
+E=$(new_run emulated stage2-wmma-pv)
+tap_ok "emulated fixture: make report exits 0" render "$E" a
+D=$TMP/a/out/stage2-wmma-pv/$(basename "$E")
+tap_ok "report.pdf, report.html and report.md exist" test -s "$D/report.pdf" -a -s "$D/report.html" -a -s "$D/report.md"
+pdftotext -layout "$D/report.pdf" "$TMP/a.txt"
+missing=
+for s in "Summary" "Verdict" "Hypothesis" "What a failure would rule out" "Device and build environment" \
+         "Static resources (ptxas)" "Correctness" "Cross-variant agreement" "Performance" \
+         "The original study’s published figures" "Methods" "Rounding budget and tolerances" \
+         "How to reproduce" "Artifact inventory" "References"; do
+  grep -qF "$s" "$TMP/a.txt" || missing="$missing [$s]"
+done
+tap_ok "PDF has every section${missing:+ (missing:$missing)}" test -z "$missing"
+tap_ok "PDF page 1 carries the EMULATED notice" bash -c "pdftotext -l 1 '$D/report.pdf' - | grep -q 'EMULATED (CPU) RUN: NO GPU TIMINGS'"
+tap_ok "PDF: performance gate NOT EVALUATED: no GPU" grep -q "NOT EVALUATED" "$TMP/a.txt"
+tap_ok "PDF: emulated timings table labelled" grep -q "EMULATED (CPU) TIMINGS, NOT GPU TIMINGS" "$TMP/a.txt"
+tap_ok "PDF: legacy gate row labelled legacy" grep -q "legacy gate of the original" "$TMP/a.txt"
+tap_ok "PDF: published figures labelled with their source" grep -q "published (original study, L4)" "$TMP/a.txt"
+tap_ok "PDF: FLOP convention stated" grep -q "4·B·H·S2 ·D\|4 B H S^2 D" "$TMP/a.txt"
+tap_ok "PDF: citations resolved (no ??? or missing keys)" bash -c "! grep -q '???\|\[@' '$TMP/a.txt'"
+tap_ok "PDF: tables and figures numbered" bash -c "grep -q 'Table 1: Gates' '$TMP/a.txt' && grep -q 'Figure 1: ' '$TMP/a.txt'"
+tap_ok "HTML: self-contained (figures embedded)" bash -c "grep -q 'src=\"data:image/png;base64' '$D/report.html' && ! grep -q 'src=\"[^d][^\"]*\.png' '$D/report.html'"
+tap_ok "HTML: EMULATED notice" grep -q "EMULATED (CPU) RUN: NO GPU TIMINGS" "$D/report.html"
+tap_ok "GitHub Markdown: figures resolve relative to the file" bash -c \
+  "cd '$D' && for f in \$(grep -o 'src=\"[^\"]*\.png\"' report.md | sed 's/src=\"//; s/\"\$//'); do test -f \"\$f\" || exit 1; done"
+F=$TMP/a/figures/stage2-wmma-pv/$(basename "$E")
+tap_ok "figures: latency, speedup, correctness and ptxas PNGs" \
+  test -s "$F/latency-mission.png" -a -s "$F/speedup.png" -a -s "$F/correctness.png" -a -s "$F/ptxas.png"
+tap_ok "inventory: SHA-256 of run.json listed" grep -q "$(sha256sum "$E/run.json" | cut -d' ' -f1)" "$D/inventory.md"
+tap_ok "inventory: SHA-256 of each figure listed" bash -c \
+  "for p in '$F'/*.png; do grep -q \$(sha256sum \"\$p\" | cut -d' ' -f1) '$D/inventory.md' || exit 1; done"
+
+# Reproducible: a second build from the same data, into other directories, gives the same bytes.
+tap_ok "second build: make report exits 0" render "$E" b
+D2=$TMP/b/out/stage2-wmma-pv/$(basename "$E")
+tap_ok "PDF byte-identical across two builds" cmp -s "$D/report.pdf" "$D2/report.pdf"
+tap_ok "HTML byte-identical across two builds" cmp -s "$D/report.html" "$D2/report.html"
+tap_ok "figures byte-identical across two builds" diff -r "$F" "$TMP/b/figures/stage2-wmma-pv/$(basename "$E")"
+
+# GPU fixtures: PASS and the negative result.
+P=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-gpupass)
+tap_ok "gpu-pass: make report exits 0" render "$P" p
+pdftotext -layout "$TMP/p/out/stage2-wmma-pv/$(basename "$P")/report.pdf" "$TMP/p.txt"
+tap_ok "gpu-pass: verdict ready to merge, no EMULATED notice" \
+  bash -c "grep -q 'Verdict: ready to merge' '$TMP/p.txt' && ! grep -q 'EMULATED' '$TMP/p.txt'"
+N=$(new_run gpu-fail stage2-wmma-pv 20260102T030405Z-gpufail)
+tap_ok "gpu-fail: make report exits 0" render "$N" n
+pdftotext -layout "$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.pdf" "$TMP/n.txt"
+tap_ok "gpu-fail: merge deferred with a negative-result section" \
+  bash -c "grep -q 'Verdict: merge deferred' '$TMP/n.txt' && grep -q 'Negative result' '$TMP/n.txt' && grep -q 'What it rules out' '$TMP/n.txt'"
+
+# The paper from the latest run of each experiment (here: a GPU fixture for stage2 only).
+mkdir -p "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass"
+cp "$P"/*.json "$P/experiment.mk" "$P/hypothesis.md" "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass/"
+paper() { "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/pdata" FIG_DIR="$TMP/$1/figures" REPORT_DIR="$TMP/$1/out" >"$TMP/$1.log" 2>&1; }
+tap_ok "make paper: exits 0 with one run and two experiments not run" paper pa
+pdftotext -layout "$TMP/pa/out/paper.pdf" "$TMP/pa.txt"
+missing=
+for s in "Introduction" "Corrections to the original study" "The encoder bias" "The cp.async tail race" \
+         "Methods" "Results" "Verdicts" "Stage history" "Published versus reproduced" "Stage 2: P·V on tensor cores" \
+         "Not run yet" "The original study’s published figures" "Artifact inventory" "References"; do
+  grep -qF "$s" "$TMP/pa.txt" || missing="$missing [$s]"
+done
+tap_ok "paper PDF has every section${missing:+ (missing:$missing)}" test -z "$missing"
+tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "Table [0-9]*: Gates of this run" "$TMP/pa.txt"
+tap_ok "make paper: second build" paper pb
+tap_ok "paper PDF and HTML byte-identical across two builds" \
+  bash -c "cmp -s '$TMP/pa/out/paper.pdf' '$TMP/pb/out/paper.pdf' && cmp -s '$TMP/pa/out/paper.html' '$TMP/pb/out/paper.html'"
+
+# Corrupted data: make report stops, naming the file and the field.
+X=$(new_run emulated stage2-wmma-pv 20260102T030405Z-corrupt)
+jq 'del(.timing[0].summary.median)' "$FIXTURES/emulated/run-timing.json" > "$X/run-timing.json"
+rc=0
+"${MAKE_CMD[@]}" report RUN="$X" DATA_DIR="$TMP/data" FIG_DIR="$TMP/x/figures" REPORT_DIR="$TMP/x/out" >"$TMP/x.log" 2>&1 || rc=$?
+tap_ok "corrupted run-timing.json: make report exits non-zero" test "$rc" -ne 0
+tap_ok "corrupted run-timing.json: message names the file and the field" \
+  grep -qF "$X/run-timing.json: field 'timing.0.summary.median' missing" "$TMP/x.log"
+tap_ok "corrupted run-timing.json: no report written" test ! -e "$TMP/x/out/stage2-wmma-pv/$(basename "$X")/report.pdf"
+rc=0
+"${MAKE_CMD[@]}" report RUN="$TMP/data/stage2-wmma-pv/nonexistent" DATA_DIR="$TMP/data" >"$TMP/y.log" 2>&1 || rc=$?
+tap_ok "make report on a missing run directory: exits non-zero naming the file" \
+  bash -c "[ $rc -ne 0 ] && grep -q 'nonexistent/experiment.mk' '$TMP/y.log'"
+tap_done

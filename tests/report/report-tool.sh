@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# sdpa-report on the SYNTHETIC fixtures (tests/report/fixtures): the generated tables carry the
+# JSON's numbers, the verdict logic follows the gates (emulated -> NOT EVALUATED; GPU PASS and
+# FAIL judged on the lower CI bound, not the point estimate), and a missing or corrupted input
+# stops it with the file and the field named. Usage: tests/report/report-tool.sh build/bin/sdpa-report
+set -u
+. tests/lib/tap.sh
+. tests/report/lib.sh
+SDPA_REPORT=$1
+
+# ---- emulated run --------------------------------------------------------------------------
+E=$(new_run emulated stage2-wmma-pv)
+tap_ok "emulated fixture: sdpa-report exits 0" report_tables "$E"
+G=$E/tables/gates.md
+perf_status=$(gate_cell "$G" "speedup t_stage1/t_stage2" 5)
+tap_ok "emulated: performance gate NOT EVALUATED with the no-GPU reason" \
+  test "$perf_status" = "**NOT EVALUATED**: no GPU (emulated timings are not GPU timings)"
+tap_ok "emulated: verdict 'not evaluated' in summary.json" test "$(json "$E/summary.json" .verdict)" = "not evaluated"
+tap_ok "emulated: summary.json is an experiment-summary" test "$(json "$E/summary.json" .kind)" = experiment-summary
+tap_ok "emulated: the performance row carries no emulated number" \
+  bash -c "! grep -q '$(json "$E/run-timing.json" '.comparisons[0].speedup')' '$G'"
+tap_ok "emulated: the latency table is labelled emulated" grep -q 'EMULATED (CPU) TIMINGS, NOT GPU TIMINGS' "$E/tables/performance.md"
+tap_ok "emulated: banner says EMULATED" grep -q 'EMULATED (CPU) RUN' "$E/tables/banner.md"
+tap_ok "emulated: plot-vars marks the figures emulated" grep -qx 'emulated = 1' "$E/plot-vars.gp"
+
+# correctness counts equal the JSON
+for v in stage1 stage2; do
+  n=$(json "$E/run.json" "[.correctness[] | select(.variant == \"$v\")] | length")
+  p=$(json "$E/run.json" "[.correctness[] | select(.variant == \"$v\" and .pass)] | length")
+  tap_ok "gate table: kernel-only $v = $p/$n from run.json" \
+    test "$(gate_cell "$G" "kernel-only correctness, $v" 4)" = "$p/$n cases pass"
+done
+# static values equal ptxas.json
+for a in sm_80 sm_89 sm_90; do
+  r=$(json "$E/ptxas.json" ".kernels[] | select(.variant == \"stage2\" and .arch == \"$a\") | .registers")
+  tap_ok "gate table: registers of stage2 on $a = $r from ptxas.json" \
+    grep -q "$a $r" <<<"$(gate_cell "$G" 'registers per thread, stage2' 4)"
+done
+# correctness matrix: every kernel-only rel-L2 of the JSON appears in its row
+ok=1
+while IFS=$'\t' read -r v s seed rel; do
+  row=$(grep -E "^\| $v \| $s \([0-9,]+\) \| $seed \|" "$E/tables/correctness.md" | head -n 1)
+  cell=$(echo "$row" | awk -F' [|] ' '{ print $6 }')
+  near "$cell" "$rel" 0.005 || { ok=0; tap_diag "$v $s $seed: table $cell, json $rel"; }
+done < <(jq -r '.correctness[] | [.variant, .shape, .seed, .kernel_only.rel_l2] | @tsv' "$E/run.json")
+tap_ok "correctness table: every kernel-only rel-L2 equals run.json" test $ok = 1
+tap_ok "ECDF TSV: one line per sample, last ECDF = 1" bash -c \
+  "[ \$(grep -vc '^#' '$E/samples-stage2-mission.tsv') = $(json "$E/run-timing.json" '.timing[1].samples_us | length') ] && tail -n 1 '$E/samples-stage2-mission.tsv' | awk '{ exit !(\$2 == 1) }'"
+tap_ok "get: prints meta.backend" test "$("$SDPA_REPORT" get "$E/run.json" meta.backend)" = emu
+
+# ---- GPU runs: PASS and FAIL on the lower bound of the CI -----------------------------------
+P=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-gpupass)
+F=$(new_run gpu-fail stage2-wmma-pv 20260102T030405Z-gpufail)
+tap_ok "gpu-pass fixture: sdpa-report exits 0" report_tables "$P"
+tap_ok "gpu-fail fixture: sdpa-report exits 0 (a failing gate is a result)" report_tables "$F"
+for d in "$P" "$F"; do
+  lo=$(json "$d/run-timing.json" '.comparisons[0].speedup_ci[0]')
+  cell=$(gate_cell "$d/tables/gates.md" "speedup t_stage1/t_stage2" 4)
+  shown=$(echo "$cell" | sed -n 's/^lower CI bound \([0-9.]*\) .*/\1/p')
+  tap_ok "gate table: lower CI bound $shown equals run-timing.json's $lo ($(basename "$d"))" near "$shown" "$lo" 1e-4
+done
+tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup t_stage1/t_stage2" 5)" = "**PASS**"
+tap_ok "gpu-pass: verdict 'ready to merge'" test "$(json "$P/summary.json" .verdict)" = "ready to merge"
+tap_ok "gpu-fail: the point estimate alone would pass (fixture check)" \
+  awk -v s="$(json "$F/run-timing.json" '.comparisons[0].speedup')" 'BEGIN { exit !(s >= 1.15) }'
+tap_ok "gpu-fail: lower CI bound < 1.15 -> FAIL" \
+  grep -q '^\*\*FAIL\*\*: the lower CI bound' <<<"$(gate_cell "$F/tables/gates.md" "speedup t_stage1/t_stage2" 5)"
+tap_ok "gpu-fail: verdict 'merge deferred'" test "$(json "$F/summary.json" .verdict)" = "merge deferred"
+tap_ok "gpu-fail: negative-result section with what it rules out" \
+  bash -c "grep -q '^## Negative result' '$F/tables/verdict.md' && grep -q 'section=\"rules-out\"' '$F/tables/verdict.md'"
+tap_ok "gpu: performance table has TFLOP/s and % of roofline floor" grep -q 'TFLOP/s.*% of floor' "$P/tables/performance.md"
+tap_ok "gpu: published vs reproduced shows the reproduced ratio" \
+  grep -q "speedup ratio t_base/t_new | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
+
+# ---- other verdict paths --------------------------------------------------------------------
+C=$(new_run emulated stage2-wmma-pv 20260102T030405Z-corr)
+jq '(.correctness[] | select(.variant == "stage2" and .shape == "mission" and .seed == "1")) |= (.pass = false | .kernel_only.n_bad = 7 | .gates.kernel_only = false)' \
+  "$FIXTURES/emulated/run.json" > "$C/run.json"
+report_tables "$C" >/dev/null
+tap_ok "failed correctness case: FAIL and verdict 'merge deferred' even without a GPU" \
+  bash -c "[ \"\$(jq -r .verdict '$C/summary.json')\" = 'merge deferred' ] && grep -q 'mission seed 1: 7 elements outside' '$C/tables/gates.md'"
+B=$(new_run emulated stage2-wmma-pv 20260102T030405Z-budget)
+BUDGET=80,0,0,49152 report_tables "$B" >/dev/null
+tap_ok "static budget of experiment.mk applies (80 registers -> FAIL)" \
+  bash -c "[ \"\$(jq -r '.gates[] | select(.name == \"registers per thread, stage2\") | .status' '$B/summary.json')\" = FAIL ]"
+N=$(new_run emulated stage2-wmma-pv 20260102T030405Z-noptxas)
+rm "$N/ptxas.json"
+jq '.meta.nvcc = null' "$FIXTURES/emulated/run.json" > "$N/run.json"
+report_tables "$N" >/dev/null
+tap_ok "no ptxas.json and no nvcc: static gates NOT EVALUATED: nvcc not found" \
+  bash -c "[ \"\$(jq -r '[.gates[] | select(.group == \"static\") | .status + \": \" + .reason] | unique | .[]' '$N/summary.json')\" = 'NOT EVALUATED: nvcc not found' ]"
+
+U=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-untimed)
+jq '.timing[1].summary = null | .timing[1].samples_us = [] | .comparisons = []
+    | .not_timed = [{"variant": "stage2", "reason": "failed correctness"}]' \
+  "$FIXTURES/gpu-pass/run-timing.json" > "$U/run-timing.json"
+tap_ok "candidate not timed (summary null, not_timed): sdpa-report exits 0" report_tables "$U"
+tap_ok "candidate not timed: performance NOT EVALUATED with the harness's reason" \
+  grep -q 'NOT EVALUATED\*\*: stage2 was not timed: failed correctness' "$U/tables/gates.md"
+tap_ok "candidate not timed: no latency figure is planned" grep -qx 'timed_shapes = ""' "$U/plot-vars.gp"
+
+# The build's own ptxas.json (nvcc present): one entry per arch and codec, all gated and listed.
+if [ -s build/ptxas/ptxas.json ]; then
+  K=$(new_run emulated stage2-wmma-pv 20260102T030405Z-buildptxas)
+  cp build/ptxas/ptxas.json "$K/ptxas.json"
+  report_tables "$K" >/dev/null
+  want=$(jq '[.kernels[] | select(.variant == "stage2")] | length' "$K/ptxas.json")
+  got=$(gate_cell "$K/tables/gates.md" 'registers per thread, stage2' 4 | tr ',' '\n' | grep -c 'sm_')
+  tap_ok "build's ptxas.json: every stage2 kernel ($want) in the registers gate" test "$got" = "$want"
+else
+  tap_skip "build's ptxas.json" "no build/ptxas/ptxas.json (nvcc not found or not built)"
+fi
+
+# ---- missing and corrupted inputs: exit 1, file and field named -----------------------------
+expect_error() { # NAME RUN PATTERN...
+  local name=$1 run=$2; shift 2
+  local out rc=0
+  out=$(report_tables "$run" 2>&1 >/dev/null) || rc=$?
+  local ok=1
+  [ "$rc" -eq 1 ] || ok=0
+  for p in "$@"; do grep -qF -- "$p" <<<"$out" || ok=0; done
+  [ $ok = 1 ] || tap_diag "$name: exit $rc, message: $out"
+  tap_ok "$name" test $ok = 1
+}
+corrupt() { # FILTER FILE-IN-RUN ID: a copy of the emulated run with jq FILTER applied to one file
+  local d
+  d=$(new_run emulated stage2-wmma-pv "20260102T030405Z-$3")
+  jq "$1" "$FIXTURES/emulated/$2" > "$d/$2"
+  echo "$d"
+}
+M=$(new_run emulated stage2-wmma-pv 20260102T030405Z-missing); rm "$M/run.json"
+expect_error "missing run.json: exit 1, file named" "$M" "$M/run.json" "cannot read"
+T=$(new_run emulated stage2-wmma-pv 20260102T030405Z-trunc); head -c 3000 "$FIXTURES/emulated/run.json" > "$T/run.json"
+expect_error "truncated run.json: exit 1, file named" "$T" "$T/run.json" "not valid JSON"
+X=$(corrupt 'del(.comparisons[0].speedup_ci)' run-timing.json noci)
+expect_error "missing comparisons.0.speedup_ci: file and field named" "$X" "$X/run-timing.json" "comparisons.0.speedup_ci"
+X=$(corrupt 'del(.meta.backend)' run.json nobackend)
+expect_error "missing meta.backend: file and field named" "$X" "$X/run.json" "meta.backend"
+X=$(corrupt '.correctness[3].kernel_only.rel_l2 = "high"' run.json badtype)
+expect_error "rel_l2 of the wrong type: file and field named" "$X" "$X/run.json" "correctness.3.kernel_only.rel_l2"
+X=$(corrupt '.schema_version = "2.0.0"' run.json schema)
+expect_error "schema_version 2.0.0: refused, file named" "$X" "$X/run.json" "schema_version 2.0.0"
+X=$(corrupt 'del(.kernels[4].registers)' ptxas.json noregs)
+expect_error "corrupted ptxas.json: file and field named" "$X" "$X/ptxas.json" "kernels.4.registers"
+X=$(corrupt '.config.baseline = "stage0"' run.json wrongpair)
+expect_error "a run of another pair: refused" "$X" "config.baseline" "stage0"
+
+# ---- the paper mode -------------------------------------------------------------------------
+out=$TMP/paper-gen
+tap_ok "paper: sdpa-report paper on a GPU run and two missing runs" \
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$out" --stage stage1-cp-async - x \
+  --stage stage2-wmma-pv "$P" "$TMP/figs" --stage stage3a-fusion - x
+tap_ok "paper: verdicts table has this study's and the original's verdicts" \
+  bash -c "grep -q '| stage2-wmma-pv | stage1 -> stage2 | ready to merge | READY FOR MERGE |' '$out/verdicts.md' && grep -q '| stage1-cp-async | n/a -> n/a | not run |' '$out/verdicts.md'"
+hist_med=$(awk -F'\t' '$2 == "stage2" { print $3 }' "$out/history.tsv")
+tap_ok "paper: history TSV has two rows" test "$(grep -vc '^#' "$out/history.tsv")" = 2
+tap_ok "paper: history TSV has the candidate's median from run-timing.json" \
+  near "$hist_med" "$(json "$P/run-timing.json" '.timing[1].summary.median')" 1e-12
+tap_ok "paper: stage sections include the run's fragments with a prefix" \
+  grep -q "prefix=\"stage2-wmma-pv-\" run=\"$P\"" "$out/stage-stage2-wmma-pv.md"
+tap_done
