@@ -1,0 +1,139 @@
+// fiber.cpp: the pool of fibers (one per CUDA thread of a block, reused block after block and
+// launch after launch) and the two directions of a switch, with the sanitizer annotations.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+
+#include "internal.h"
+#include "san.h"
+
+namespace simt::rt {
+
+ThreadRegs *cur = nullptr;
+uint3 block_idx;
+dim3 block_dim, grid_dim;
+Block B;
+
+static void (*g_body)(void *);  // the launch's kernel closure
+static void *g_body_ctx;
+static const void *sched_stack_bottom;  // ASan: the scheduler's stack, learnt at the first switch
+static size_t sched_stack_size;
+
+static void fiber_main(void *p) {
+    Fiber *f = static_cast<Fiber *>(p);
+    san::asan_finish(nullptr, &sched_stack_bottom, &sched_stack_size);
+    g_body(g_body_ctx);
+    cp_thread_exit(f);  // faults if copies are still in flight
+    f->state = State::exited;
+    B.n_exited++;
+    B.warps[f->warp].exited |= 1u << f->lane;
+    leave(f);
+}
+
+void fibers_prepare(unsigned n, dim3 block) {
+    size_t old = B.fibers.size();
+    if (old < n) {
+        guard_install();
+        B.fibers.resize(n);  // only between launches: no fiber is live
+        for (size_t i = old; i < n; i++) {
+            Fiber &f = B.fibers[i];
+            f.stack_size = config.stack_bytes;
+            f.stack_lo = stack_alloc(f.stack_size);
+            f.tsan_fiber = san::tsan_create();
+            f.tsan_engine = san::tsan_create();
+        }
+    }
+    B.n = n;
+    for (unsigned i = 0; i < n; i++) {
+        Fiber &f = B.fibers[i];
+        f.linear = i;
+        f.tid = uint3{i % block.x, i / block.x % block.y, i / (block.x * block.y)};
+        f.warp = i / 32;
+        f.lane = i % 32;
+    }
+    B.nwarps = (n + 31) / 32;
+    B.warps.resize(B.nwarps);
+    for (unsigned w = 0; w < B.nwarps; w++) {
+        unsigned lanes = n - w * 32 < 32 ? n - w * 32 : 32;
+        B.warps[w].exists = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    }
+    B.ready_now.assign((n + 63) / 64, 0);
+    B.ready_next.assign((n + 63) / 64, 0);
+    B.sched_tsan = san::tsan_current();
+}
+
+void fibers_reset(void (*body)(void *), void *ctx) {
+    g_body = body;
+    g_body_ctx = ctx;
+    std::fill(B.ready_now.begin(), B.ready_now.end(), 0);
+    std::fill(B.ready_next.begin(), B.ready_next.end(), 0);
+    for (unsigned i = 0; i < B.n; i++) {
+        Fiber &f = B.fibers[i];
+        f.state = State::ready;
+        f.coll = nullptr;
+        f.copies.clear();
+        f.group = 0;
+        f.asan_fake_stack = nullptr;
+        san::asan_unpoison(f.stack_lo, f.stack_size);
+        ctx_make(&f.ctx, f.stack_lo, f.stack_size, fiber_main, &f);
+        B.ready_now[i / 64] |= 1ull << (i % 64);
+#if defined(SIMT_TSAN)
+        char who[64], name[96];  // how TSan reports name the fibers
+        snprintf(who, sizeof who, "block (%u,%u,%u) thread (%u,%u,%u)", block_idx.x, block_idx.y, block_idx.z,
+                 f.tid.x, f.tid.y, f.tid.z);
+        san::tsan_name(f.tsan_fiber, who);
+        snprintf(name, sizeof name, "cp.async copies of %s", who);
+        san::tsan_name(f.tsan_engine, name);
+#endif
+    }
+    for (unsigned w = 0; w < B.nwarps; w++) B.warps[w].exited = B.warps[w].used = 0;
+    B.n_exited = 0;
+    B.bar_gen = 0;
+    B.faulted = false;
+    B.abort_in = nullptr;
+}
+
+void resume(Fiber *f) {
+    cur = f;
+    san::tsan_switch(f->tsan_fiber, true);
+    void *fake = nullptr;
+    san::asan_start(&fake, f->stack_lo, f->stack_size);
+    ctx_swap(&B.sched_ctx, &f->ctx);
+    san::asan_finish(fake, nullptr, nullptr);
+    cur = nullptr;
+    stats.switches += 2;
+}
+
+// Everything a fiber did so far happens before the end of its block (the scheduler acquires
+// block_sync there, and only there, before it reuses shared memory for the next block).
+static void to_scheduler(Fiber *f, void **fake_save) {
+    san::release(&B.block_sync);
+    san::tsan_switch(B.sched_tsan, false);
+    san::asan_start(fake_save, sched_stack_bottom, sched_stack_size);
+    ctx_swap(&f->ctx, &B.sched_ctx);
+}
+
+void wait_here(Fiber *f) {
+    to_scheduler(f, &f->asan_fake_stack);
+    san::asan_finish(f->asan_fake_stack, &sched_stack_bottom, &sched_stack_size);
+    if (B.abort_in == f) abort();  // SIMT_ABORT: stop here, with this thread's stack
+}
+
+void leave(Fiber *f) {
+    to_scheduler(f, nullptr);
+    abort();  // an exited or faulted fiber is never resumed
+}
+
+void wake(Fiber *f) {
+    f->state = State::ready;
+    B.ready_next[f->linear / 64] |= 1ull << (f->linear % 64);
+}
+
+void yield_now() {
+    Fiber *f = current();
+    wake(f);
+    wait_here(f);
+}
+
+} // namespace simt::rt

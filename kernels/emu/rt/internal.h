@@ -1,0 +1,139 @@
+// internal.h: the runtime's shared state. One block runs at a time on one OS thread; each of its
+// CUDA threads is a Fiber that runs until it waits (barrier, warp collective), exits or faults,
+// then hands control back to the scheduler (sched.cpp), which resumes the ready fibers in the
+// order of the scheduling policy.
+#pragma once
+
+#include <stdint.h>
+
+#include <vector>
+
+#include "../simt.h"
+#include "../simt_rt.h"
+#include "ctx.h"
+
+namespace simt::rt {
+
+enum class State : uint8_t { ready, barrier, collective, exited };
+
+struct Coll;
+
+// One cp.async copy in flight: it lands when its thread retires its group.
+struct Copy {
+    void *dst;
+    const void *src;
+    uint32_t size, zfill;
+    uint64_t group;
+    Site at;
+};
+
+struct Fiber : ThreadRegs {
+    Ctx ctx;
+    State state;
+    Site site;            // where it waits
+    // __syncthreads
+    unsigned bar_gen;
+    int bar_pred;
+    // warp collectives
+    Coll *coll;           // the collective it waits in
+    void *carg;           // its own argument to it
+    // cp.async
+    std::vector<Copy> copies;
+    uint64_t group;       // id of the open (not yet committed) group
+    // stack and sanitizer state
+    void *stack_lo;
+    size_t stack_size;
+    void *tsan_fiber;
+    void *tsan_engine;    // TSan: the fiber that lands this thread's cp.async copies
+    void *asan_fake_stack;
+    // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
+    char sync_arrive, sync_wake, sync_group[16], sync_landed;
+};
+
+// A warp collective waiting for its lanes.
+struct Coll {
+    const CollOp *op;
+    Site at;
+    unsigned mask, arrived;
+    uint64_t key[3];
+};
+
+struct Warp {
+    unsigned exists;   // lanes present (a partial last warp has fewer)
+    unsigned exited;
+    unsigned used;     // records of `pending` in use
+    Coll pending[32];  // a lane waits in at most one collective
+};
+
+// The running launch and block.
+struct Block {
+    std::vector<Fiber> fibers;  // the pool; the first n belong to this launch
+    std::vector<Warp> warps;
+    unsigned n = 0, nwarps = 0;
+    std::vector<uint64_t> ready_now, ready_next;  // bitmaps by linear thread index
+    unsigned n_exited = 0;
+    unsigned bar_gen = 0;
+    unsigned bar_count[2] = {0, 0};
+    char bar_sync[2], block_sync;  // TSan happens-before objects
+    bool faulted = false;
+    Fiber *abort_in = nullptr;  // SIMT_ABORT: the fiber that aborts when resumed
+    Ctx sched_ctx;
+    void *sched_tsan = nullptr;
+};
+extern Block B;
+extern simt_stats_t stats;
+
+// Configuration (api.cpp).
+struct Config {
+    simt_sched_t policy;
+    uint64_t seed;
+    int abort_on_fault;
+    uint64_t wmma_seed;
+    size_t stack_bytes;
+};
+extern Config config;
+void config_init();  // reads the environment once
+void rng_seed(uint64_t seed);  // sched.cpp: the random policy's generator
+
+inline Fiber *current() { return static_cast<Fiber *>(cur); }
+inline bool same_site(Site a, Site b) {
+    return a.line == b.line && (a.file == b.file || __builtin_strcmp(a.file, b.file) == 0);
+}
+
+// fiber.cpp
+void fibers_prepare(unsigned n, dim3 block);  // pool, ids, warps for a launch
+void fibers_reset(void (*body)(void *), void *ctx);  // fresh stacks for a block
+void resume(Fiber *f);                        // scheduler -> fiber, until it yields
+void wait_here(Fiber *f);                     // fiber -> scheduler, until resumed
+[[noreturn]] void leave(Fiber *f);            // fiber -> scheduler, for good
+void wake(Fiber *f);                          // ready in the next round
+
+// fault.cpp: faults are formatted "simt: FILE:LINE: WHAT (block (..), thread (..))", recorded
+// for simt_last_error() and counted. This one is found by the scheduler while no fiber runs;
+// `who` is the thread it is charged to.
+void fault_waiting(Fiber *who, Site at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void report_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// barrier.cpp / warp.cpp: resolving a round in which no fiber could run.
+bool release_barrier();      // false after a fault
+void diagnose_collective();  // faults: some collective can never complete
+
+// pipeline.cpp
+void cp_thread_exit(Fiber *f);
+
+// guard.cpp: a clear message for a fiber stack overflow.
+void guard_install();
+
+// smem.cpp
+void smem_launch(size_t dynamic_bytes);
+// Whether [p, p+n) lies in shared memory; `known` is false when the build cannot tell (ASan).
+bool is_shared(const void *p, size_t n, bool *known);
+void smem_poison();
+void smem_launch_end();
+
+// wmma.cpp
+void wmma_init(uint64_t seed);
+
+// san.h wraps the sanitizer interfaces.
+
+} // namespace simt::rt

@@ -1,0 +1,130 @@
+// simt_rt.h: the part of the emulator's runtime (libsimt) that kernel code reaches through the
+// shim's inline functions and macros. Everything here is internal to the emulator: kernels use
+// CUDA names (threadIdx, __syncthreads, __shfl_sync, wmma::, __pipeline_*), never simt::rt.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vector_types.h>
+
+// Flavour of the build, so that a kernel compiled with a sanitizer cannot be linked with a
+// runtime built without it (the fiber switches would be invisible to the sanitizer).
+// The runtime library of the TSan flavour is compiled without instrumentation but with
+// SIMT_TSAN_RUNTIME: its own bookkeeping, shared by every fiber and the scheduler, must stay
+// invisible to TSan (rt/san.h announces the accesses it makes on behalf of a CUDA thread).
+#if defined(SIMT_TSAN_RUNTIME)
+#define SIMT_TSAN 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SIMT_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define SIMT_ASAN 1
+#endif
+#endif
+#if defined(SIMT_TSAN) && defined(SIMT_ASAN)
+#error "simt: build with either ThreadSanitizer or AddressSanitizer, not both"
+#endif
+#if defined(SIMT_TSAN)
+#define SIMT_FLAVOUR_SYMBOL simt_flavour_tsan
+#elif defined(SIMT_ASAN)
+#define SIMT_FLAVOUR_SYMBOL simt_flavour_asan
+#else
+#define SIMT_FLAVOUR_SYMBOL simt_flavour_plain
+#endif
+extern "C" const int SIMT_FLAVOUR_SYMBOL;
+
+// Static __shared__ variables live in the section "simt_shared" so that the runtime can find,
+// poison and bounds-check them. AddressSanitizer puts no redzones on globals in a section named
+// like a C identifier, so the ASan flavour leaves them in ordinary storage (no poisoning of
+// static shared memory, no "destination is shared" check for cp.async there).
+#if !defined(SIMT_ASAN) && !defined(SIMT_NO_SMEM_SECTION)
+#define SIMT_SMEM_SECTION 1
+#endif
+
+namespace simt {
+
+// The registers of one CUDA thread that kernel code reads (threadIdx and its derived ids).
+struct ThreadRegs {
+    uint3 tid;        // threadIdx
+    unsigned linear;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
+    unsigned warp;    // linear / 32
+    unsigned lane;    // linear % 32
+};
+
+namespace rt {
+
+extern ThreadRegs *cur;  // the running CUDA thread; null outside a kernel
+extern uint3 block_idx;
+extern dim3 block_dim, grid_dim;
+
+// A source position: every intrinsic that can fault or wait records its caller's.
+struct Site {
+    const char *file;
+    int line;
+};
+
+// Reports a fault at `at` for the current thread and abandons the launch (never returns).
+[[noreturn]] void fault(Site at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// ---- block barrier ----------------------------------------------------------------------------
+// Waits until every thread of the block arrives at the same barrier; returns how many threads
+// passed a non-zero predicate (for __syncthreads_count/_and/_or).
+unsigned block_barrier(Site at, int pred);
+
+// ---- warp collectives ---------------------------------------------------------------------------
+// What the lane that completes a collective sees: every participant's own argument (a pointer
+// into its stack frame, indexed by lane) and the arguments all of them had to pass identically.
+struct Gather {
+    unsigned mask;
+    uint64_t key[3];
+    void *arg[32];
+};
+// One kind of collective: its name in messages and the work done once all lanes have arrived.
+struct CollOp {
+    const char *name;
+    void (*complete)(const Gather &g);
+};
+// Rendezvous of exactly the lanes in `mask` at the same call (same site, op and mask); faults when
+// a named lane is elsewhere. `key` values must agree across lanes.
+void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0 = 0,
+                     uint64_t k1 = 0, uint64_t k2 = 0);
+
+enum ShflMode { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
+// Shuffles 64 bits; a source lane outside the mask yields all-ones bits (NaN as float or half).
+uint64_t shfl(Site at, unsigned mask, uint64_t bits, ShflMode mode, int b, int width);
+enum VoteMode { VOTE_BALLOT, VOTE_ANY, VOTE_ALL };
+unsigned vote(Site at, unsigned mask, int pred, VoteMode mode);
+enum ReduceOp { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR, RED_XOR };
+uint32_t reduce(Site at, unsigned mask, uint32_t v, ReduceOp op, bool is_signed);
+void syncwarp(Site at, unsigned mask);
+// Lanes of the current warp that have not exited (see README: there is no lock-step).
+unsigned active_mask();
+// A scheduling point that is not a rendezvous (__nanosleep): lets the other threads run.
+void yield_now();
+
+// ---- cp.async -----------------------------------------------------------------------------------
+void cp_async(Site at, void *dst, const void *src, size_t size, size_t zfill);
+void cp_commit(Site at);
+void cp_wait_prior(Site at, size_t prior);
+
+// ---- WMMA support -------------------------------------------------------------------------------
+enum WmmaUse { WMMA_A = 0, WMMA_B = 1, WMMA_ACC = 2 };
+// The emulator's deliberately scrambled element map: for fragment use `use`, the matrix element
+// (row * 16 + col) held by slot lane * per_lane + i.
+const uint8_t *wmma_map(WmmaUse use);
+// Pointer (256-bit aligned) and ldm (a multiple of 16 bytes) rules of load/store_matrix_sync.
+void wmma_check(Site at, const char *what, const void *p, unsigned ldm, size_t elem_bytes);
+
+// ---- shared memory --------------------------------------------------------------------------------
+void *dynamic_smem();
+
+// ---- launch ---------------------------------------------------------------------------------------
+int launch(void (*body)(void *ctx), void *ctx, dim3 grid, dim3 block, size_t smem_bytes,
+           const int *flavour);
+
+} // namespace rt
+} // namespace simt
+
+#define SIMT_HERE (::simt::rt::Site{__FILE__, __LINE__})
