@@ -129,6 +129,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
+# The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
+TEST_SUITES += "bash tests/report/e2e-stage2.sh"
 TEST_SUITES += $(REPORT_SUITES)
 
 ## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)
