@@ -23,6 +23,12 @@ CUDA_ROOT  := $(if $(NVCC),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC))),$(CUDA_H
 CUDA_INC   := $(CUDA_ROOT)/include
 CUDA_LIB   := $(firstword $(wildcard $(CUDA_ROOT)/lib64 $(CUDA_ROOT)/lib))
 
+# nvcc 13.0's front end (cicc) emits PTX that depends on the address-space layout: two identical
+# compiles can differ in register numbering and instruction order (observed here; ptxas's register
+# counts follow). With address-space randomisation off for the compiler (util-linux setarch -R),
+# builds are reproducible, and so are the PTX comparisons and ptxas figures derived from them.
+NVCC_DET   := $(if $(NVCC),$(if $(shell setarch -R true 2>/dev/null && echo y),setarch -R))
+
 # The architectures every kernel is built for; PTX of the newest is embedded for forward compatibility.
 CUDA_ARCHS ?= 80 89 90
 

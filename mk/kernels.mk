@@ -28,14 +28,14 @@ BUILD_TARGETS     += $(KERNELS_CUDA_OBJS) $(KERNEL_PTX) $(PTXAS_JSON)
 $(KCUDA)/stages.o $(PTXAS_LOG) &: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
 	@echo "  NVCC    $(KERNEL_SRC) [$(CUDA_ARCHS:%=sm_%)]"
 	$(Q)mkdir -p $(KCUDA) $(PTXAS_DIR)
-	$(Q)$(NVCC) $(NVCC_KERNEL_FLAGS) $(NVCC_GENCODE) -c $(KERNEL_SRC) -o $(KCUDA)/stages.o 2> $(PTXAS_LOG).tmp \
+	$(Q)$(NVCC_DET) $(NVCC) $(NVCC_KERNEL_FLAGS) $(NVCC_GENCODE) -c $(KERNEL_SRC) -o $(KCUDA)/stages.o 2> $(PTXAS_LOG).tmp \
 	  || { cat $(PTXAS_LOG).tmp >&2; rm -f $(PTXAS_LOG).tmp; exit 1; }
 	$(Q)grep -iE 'warning|error' $(PTXAS_LOG).tmp >&2 || true
 	$(Q)mv -f $(PTXAS_LOG).tmp $(PTXAS_LOG)
 
 $(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -ptx $(KERNEL_SRC) -o $@
+	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -ptx $(KERNEL_SRC) -o $@
 endif
 
 # ptxas-json: log -> JSON (+ the published figures of the original), also a readable table.

@@ -5,12 +5,18 @@
 # to the same code and "3A+XOR" timed identical code twice; seed-system.md 2.7.)
 # Each setting is compiled alone through the make-switch path (a custom variant, SDPA_ONLY_CUSTOM):
 # two kernels of one translation unit can differ in register numbering and vectorisation even from
-# identical source, so only isolated compiles compare meaningfully. Control: compiling the same
-# switches twice gives identical text, so a difference is never an artefact of the comparison.
+# identical source, so only isolated compiles compare meaningfully. nvcc's PTX also depends on
+# the address-space layout (mk/config.mk, NVCC_DET), so every compile runs under setarch -R.
+# Control: compiling the same switches twice gives identical text, so a difference is never an
+# artefact of the comparison.
 # Usage: ptx-switches.sh NVCC ARCH...
 . "$(dirname "$0")/../lib/tap.sh"
 nvcc=$1; shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if ! setarch -R true 2>/dev/null; then
+  tap_skip "each switch changes the PTX" "setarch -R unavailable: nvcc's PTX is not reproducible without it"
+  tap_done
+fi
 
 # PTX of the custom kernel; the shared-memory object's mangled name encodes the Config: normalised.
 ptx_of() { # ptx_of ARCH "CP PV FUSED PAD" OUT [EXTRA_DEFINE_LINE]
@@ -18,7 +24,7 @@ ptx_of() { # ptx_of ARCH "CP PV FUSED PAD" OUT [EXTRA_DEFINE_LINE]
   set -- "$1" $2 "$3" "${4:-}"
   printf '#define SDPA_CUSTOM_VARIANT 1\n#define USE_CP_ASYNC %s\n#define USE_WMMA_PV %s\n#define USE_FUSED_SOFTMAX_PV %s\n#define USE_SMEM_PAD %s\n%s\n' \
     "$2" "$3" "$4" "$5" "$7" >"$d/sdpa_custom.h"
-  "$nvcc" -std=c++17 -O3 -Ikernels -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_$1 -ptx kernels/stages.cu -o "$d/k.ptx" || return 1
+  setarch -R "$nvcc" -std=c++17 -O3 -Ikernels -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_$1 -ptx kernels/stages.cu -o "$d/k.ptx" || return 1
   awk '$0 ~ "\\.entry sdpa_custom_e4m3\\(" {on=1} on {print} on && /^}/ {exit}' "$d/k.ptx" |
     sed -E 's/_ZZN4sdpa12sdpa_forward[A-Za-z0-9_]*/SMEM/g' >"$6"
   [ -s "$6" ]
