@@ -40,7 +40,7 @@ help:
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)tools/deps.sh
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh
 	$(Q)touch $@
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)

@@ -16,17 +16,28 @@ PKGS=(
   git ca-certificates                      # provenance (git SHA) in every result
 )
 
+# The CPU emulator compiles the kernels against the CUDA toolkit's headers (cuda_fp16.h,
+# cuda_fp8.h compile in host mode), so they are needed even where nvcc and GPUs are not.
+check_cuda_headers() {
+  local inc=${CUDA_INC:-/usr/local/cuda/include}
+  [ -f "$inc/cuda_fp8.h" ] && [ -f "$inc/cuda_fp16.h" ] && return 0
+  echo "deps: the CUDA toolkit's headers were not found in $inc (cuda_fp16.h, cuda_fp8.h)." >&2
+  echo "deps: the CPU emulator compiles the kernels against them, even without nvcc or a GPU." >&2
+  echo "deps: install the CUDA toolkit (13.x; NVIDIA's Debian repository or its PyPI wheels), or set CUDA_HOME." >&2
+  return 1
+}
+
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "deps: not a Debian-based system; install the equivalents of: ${PKGS[*]}" >&2
   # Not fatal when the tools are there anyway (checked by the build itself).
-  exit 0
+  check_cuda_headers; exit $?
 fi
 
 missing=()
 for p in "${PKGS[@]}"; do have_pkg "$p" || missing+=("$p"); done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && { check_cuda_headers; exit $?; }
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -41,3 +52,4 @@ if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -
   exit 1
 fi
 echo "deps: done" >&2
+check_cuda_headers
