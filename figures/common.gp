@@ -2,7 +2,10 @@
 # pngcairo only: it is byte-stable across runs (pdfcairo embeds the wall-clock date).
 set encoding utf8
 set datafile separator tab     # the TSV files of sdpa-report; labels may contain spaces
-set terminal pngcairo size 1400,620 noenhanced font "DejaVu Sans,12" linewidth 1.5
+# noenhanced: labels such as "sm_89" and "stage3a-swz" must print as written, not as subscripts.
+# Scripts that need another size say: set terminal pngcairo size W,H @term_opts
+term_opts = 'noenhanced font "DejaVu Sans,12" linewidth 1.5'
+set terminal pngcairo size 1400,620 @term_opts
 set grid back lc rgb "#dddddd"
 set key below box lc rgb "#bbbbbb"
 set border lc rgb "#444444"

@@ -4,7 +4,7 @@
 load rundir.'/plot-vars.gp'
 timing_figure = 1
 load 'figures/common.gp'
-set terminal pngcairo size 1400,700
+set terminal pngcairo size 1400,700 @term_opts
 set output figdir.'/history.png'
 if (n_history == 0) {
     set label 1 "no timed run yet (make all)" at graph 0.5, 0.5 center font ",20"

@@ -3,7 +3,7 @@
 # Usage: gnuplot -e "rundir='RUN'; figdir='OUT'" figures/ptxas.gp
 load rundir.'/plot-vars.gp'
 load 'figures/common.gp'
-set terminal pngcairo size 1400,720
+set terminal pngcairo size 1400,720 @term_opts
 set output figdir.'/ptxas.png'
 f = rundir.'/ptxas.tsv'
 set style fill solid 0.6 noborder

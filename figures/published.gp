@@ -4,7 +4,7 @@
 # Reads <rundir>/ratios.tsv. Usage: gnuplot -e "rundir='paper/build/gen'; figdir='figures/paper'" figures/published.gp
 load rundir.'/plot-vars.gp'
 load 'figures/common.gp'
-set terminal pngcairo size 1000,700
+set terminal pngcairo size 1000,700 @term_opts
 set output figdir.'/published.png'
 f = rundir.'/ratios.tsv'
 set xrange [-0.6 : n_stages - 0.4]

@@ -4,7 +4,7 @@
 load rundir.'/plot-vars.gp'
 timing_figure = 1
 load 'figures/common.gp'
-set terminal pngcairo size 900,680
+set terminal pngcairo size 900,680 @term_opts
 set output figdir.'/speedup.png'
 f = rundir.'/speedup.tsv'
 stats f u 1 nooutput
