@@ -99,6 +99,16 @@ static int add_published(cJSON *doc, const char *path) {
     return 0;
 }
 
+/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
+static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+static int int_or(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
 static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("%-12s %-11s %-6s %5s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "regs", "smem_B",
            "stack", "spill", "occ", "limited by", "gates");
@@ -118,13 +128,9 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
     const cJSON *p;
     cJSON_ArrayForEach(p, published) {
-        const cJSON *v = cJSON_GetObjectItem(p, "variant"), *a = cJSON_GetObjectItem(p, "arch"),
-                    *src = cJSON_GetObjectItem(p, "source");
-        printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", cJSON_IsString(v) ? v->valuestring : "?", "(linear)",
-               cJSON_IsString(a) ? a->valuestring : "?", cJSON_GetObjectItem(p, "registers") ? cJSON_GetObjectItem(p, "registers")->valueint : -1,
-               cJSON_GetObjectItem(p, "static_smem_bytes") ? cJSON_GetObjectItem(p, "static_smem_bytes")->valueint : -1,
-               cJSON_GetObjectItem(p, "stack_bytes") ? cJSON_GetObjectItem(p, "stack_bytes")->valueint : -1, "-", "-", "-",
-               cJSON_IsString(src) ? src->valuestring : "");
+        printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
+               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"), int_or(p, "stack_bytes"),
+               "-", "-", "-", str_or(p, "source", ""));
     }
 }
 
