@@ -2,7 +2,7 @@
 // a per-sample SM clock. With device_probe.cu, the only host code that includes CUDA headers, so
 // the harness core stays plain C11 and cannot tell which backend it drives.
 //
-// One timed sample (methodology.md 1.4-1.5; the order of NVBench's cold measurement):
+// One timed sample (the order of NVBench's cold measurement, nvbench/detail/measure_cold*):
 //   1. cold L2: cudaMemsetAsync over a buffer of 2 x cudaDevAttrL2CacheSize bytes. Twice the size
 //      because L2 is split into address-hashed partitions: writing exactly its capacity does not
 //      guarantee that every line of the kernel's working set is evicted. (warm L2: no flush.)

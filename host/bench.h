@@ -1,5 +1,5 @@
 /* The sampling engine: warm-up, interleaved rounds, throttle discard and the stopping rule
- * (methodology.md 1.3-1.9). Pure logic over an injected clock and sampler, so the tests drive it
+ * (paper/methods.md, "Timing"; NVBench's cold measurement). Pure logic over an injected clock and sampler, so the tests drive it
  * with a fake clock and scripted samples, and no test sleeps.
  *
  * Arms and rounds: with k arms (1 for a plain timing, 1 + candidates for --vs), one round samples

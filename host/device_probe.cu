@@ -34,9 +34,9 @@ int cuda_device_probe(char *why, size_t whylen) {
 
 namespace {
 
-// Dense FP16 tensor-core peaks of the devices the study names (vendor figures quoted in
-// methodology.md section 5), matched on the exact device name: similar names (L40S, H100 PCIe,
-// H200 NVL) have other peaks, and an unknown device gets NaN rather than a guess.
+// Dense FP16 tensor-core peaks of the devices the study names (vendor datasheet figures), matched
+// on the exact device name: similar names (L40S, H100 PCIe, H200 NVL) have other peaks, and an
+// unknown device gets NaN rather than a guess.
 struct KnownPeak {
     const char *name;
     double fp16_tensor_tflops;

@@ -11,7 +11,7 @@
  * bit-exact with cuda_fp8.h's host conversions (tests/host/fp8_cuda_check.cpp proves it).
  *
  * The seed-linear codec is the original study's 8-bit format, kept only to reproduce and explain
- * its published error figures (seed-system.md 2.3): decoder (u - 128)/127 * amax, and the
+ * its published error figures (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:65-70 and f686304:tasks/fp8_sdpa_stage_c_wmma/func_forward.py): decoder (u - 128)/127 * amax, and the
  * original harness's encoder round((x/amax + 1) * 127.5), which does not match that decoder (it
  * adds a bias of about -0.5/127 * amax to every element). Never the default.
  */

@@ -23,7 +23,7 @@ typedef enum { DIST_NORMAL = 0, DIST_UNIFORM = 1, DIST_OUTLIERS = 2 } dist_t;
 const char *dist_name(dist_t d);
 int dist_from_name(const char *name, dist_t *out); /* 0 ok, -1 unknown */
 
-/* Named shapes of the study (seed-system.md 3) plus the project's ragged ones. */
+/* Named shapes of the study (the original's tasks/fp8_sdpa_stage_c_wmma/config_forward.json) plus the project's ragged ones. */
 typedef struct { const char *name; sdpa_shape_t shape; const char *note; } named_shape_t;
 extern const named_shape_t named_shapes[];
 extern const size_t named_shapes_count;

@@ -1,6 +1,6 @@
 /* Occupancy model (occupancy.h). Limits: CUDA C++ Programming Guide, "Compute Capabilities"
  * table (threads, blocks, registers, shared memory per SM and per block); cross-checked against
- * methodology.md section 5 for sm_89 (L4) and sm_90 (H100/H200). */
+ * vendor figures for sm_89 (L4) and sm_90 (H100/H200). */
 #include "occupancy.h"
 
 #include <stddef.h>

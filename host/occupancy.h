@@ -1,6 +1,6 @@
 /* Theoretical occupancy from ptxas resources and an architecture's limits, as the CUDA occupancy
  * calculator computes it, so that reports never guess it (the original claimed "~50%" where the
- * figures give 17%; seed-system.md 6.11).
+ * figures give 17% on an L4).
  * Model: registers are allocated per warp in units of 256 (per-thread count rounded up to 8);
  * shared memory per block is rounded up to 128 bytes plus 1 KiB reserved by the system per block,
  * against the largest shared-memory carveout of the SM; blocks per SM are the minimum over

@@ -1,4 +1,4 @@
-/* Latency statistics (stats.h; methodology.md 1.8-1.10). Everything is deterministic: sorting,
+/* Latency statistics (stats.h; paper/methods.md, "Timing"). Everything is deterministic: sorting,
  * exact binomial tail sums without transcendental functions, and the project RNG for the
  * bootstrap. */
 #include "stats.h"

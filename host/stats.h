@@ -1,4 +1,4 @@
-/* Statistics for latency samples (methodology.md 1.8-1.10). Pure C, deterministic.
+/* Statistics for latency samples (paper/methods.md, "Timing"). Pure C, deterministic.
  * Quantiles use linear interpolation between order statistics (Hyndman & Fan type 7, numpy's
  * default). The 95% CI of the median is distribution-free, from order statistics: the largest j
  * with P[Bin(n,1/2) <= j-1] <= 0.025 gives [x(j), x(n+1-j)] (1-based), coverage

@@ -2,7 +2,7 @@
 // switch of one Config. kernels/stages.cu instantiates one kernel per row of variants.def; the
 // stages differ only by their switches, never by copied code.
 //
-// Geometry (as the original, seed-system.md 2): one CTA of 4 warps (128 threads) per 32 query rows
+// Geometry (as the original, f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu): one CTA of 4 warps (128 threads) per 32 query rows
 // of one (batch, head); KV tiles of 32 keys; D = 64. Grid (ceil(S/32), H, B).
 //
 // Per CTA:  Q tile -> half (once);  for each KV tile t:
@@ -385,7 +385,7 @@ __device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, cons
                 prims::cp_async_wait<1>();
             } else {
                 // Tail: no newer group was committed, so wait_prior(1) would let tile t itself stay
-                // in flight (the original's race, seed-system.md 6.6). Drain everything.
+                // in flight (the original's race, f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271). Drain everything.
                 prims::cp_async_wait<0>();
             }
             // No barrier here: each thread dequantises exactly the chunks it copied itself (the

@@ -10,7 +10,7 @@ ifeq ($(origin CC),default)
 CC         := gcc
 endif
 # The emulator needs clang++: GCC 12 ignores section attributes on static locals of templates
-# (../shared/reference/emulator-notes.md section 3, item 2).
+# (observed with GCC 12; kernels/emu/README.md).
 EMU_CXX    ?= clang++
 HOST_CXX   ?= g++
 

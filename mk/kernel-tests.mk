@@ -51,7 +51,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 # (plain and ThreadSanitizer) and linked into sdpa-bench. tests/kernels/planted.sh expects every
 # one of them to fail the checks that the real kernels pass.
 #   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
-#   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (seed-system.md 6.6)
+#   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
 #   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
 #                scores while other warps still read them)
 KPLANT := $(KTEST_DIR)/planted

@@ -47,7 +47,7 @@ PUBLISHED_JSON ?= data/published/seed-l4.json
 GNUPLOT ?= gnuplot
 PANDOC  ?= pandoc
 # Byte-reproducible PDF and HTML: the date comes from the commit, never from the clock
-# (methodology.md 7); each document also sets \pdftrailerid in its metadata.
+# (pandoc 2.17 compiles in a randomly named directory, which changes the PDF /ID); each document also sets \pdftrailerid in its metadata.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 PANDOC_ENV := SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) FORCE_SOURCE_DATE=1 TZ=UTC
 REPORT_FIGURES := latency speedup correctness ptxas

@@ -1,6 +1,6 @@
 # Kernel switches that may be set from the command line for a custom variant
 # (make build USE_CP_ASYNC=1 USE_WMMA_PV=1 ...), as in the original study. An unknown USE_* switch
-# is an error: the original measured toggles that never reached the compiler (seed-system.md 6.8).
+# is an error: the original measured toggles that never reached the compiler (its USE_XOR_SWIZZLE, and Stage-5 toggles read at import time).
 SWITCH_NAMES := USE_CP_ASYNC USE_WMMA_PV USE_FUSED_SOFTMAX_PV USE_SMEM_PAD
 
 _cmdline_switches := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(filter USE_%,$(v))))

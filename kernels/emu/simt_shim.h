@@ -12,7 +12,7 @@
 #error "simt_shim.h is for the CPU emulator build; nvcc uses the CUDA toolkit's headers"
 #endif
 #if !defined(__clang__)
-// GCC ignores section attributes on static locals of templates (emulator-notes 3.2): static
+// GCC ignores section attributes on static locals of templates (observed with GCC 12): static
 // __shared__ memory would silently escape poisoning and the cp.async destination check.
 #error "simt_shim.h: use clang++"
 #endif
@@ -26,7 +26,7 @@
 #include <string.h>
 
 // The CUDA headers compile in host mode (no __CUDACC__) and must come first: they define
-// __shared__ and friends as inert annotations, which are replaced below (emulator-notes 3.1).
+// __shared__ and friends as inert annotations, which are replaced below (cuda_runtime's host headers).
 // nvcc includes cuda_runtime.h implicitly, so kernel sources may rely on it.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -60,7 +60,8 @@
 #define __shared__ static
 #endif
 
-// Built-in variables: object-like macros reading the running thread (emulator-notes 3.9).
+// Built-in variables: object-like macros reading the running thread (so they collide with
+// same-named identifiers; kernels avoid those names).
 #define threadIdx (static_cast<const uint3 &>(::simt::rt::cur->tid))
 #define blockIdx (static_cast<const uint3 &>(::simt::rt::block_idx))
 #define blockDim (static_cast<const dim3 &>(::simt::rt::block_dim))

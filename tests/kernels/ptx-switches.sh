@@ -2,7 +2,7 @@
 # Each switch must change the generated code. For every variant with a parent (one switch apart,
 # kernels/variants.def), the kernel built from the variant's switches and the one built from its
 # parent's must have different PTX, on every architecture. (The original's USE_XOR_SWIZZLE compiled
-# to the same code and "3A+XOR" timed identical code twice; seed-system.md 2.7.)
+# to the same code and "3A+XOR" timed identical code twice: c84387b, 3f2a6b2 and ed36e34 of GOATnote-Inc/periodicdent42.)
 # Each setting is compiled alone through the make-switch path (a custom variant, SDPA_ONLY_CUSTOM):
 # two kernels of one translation unit can differ in register numbering and vectorisation even from
 # identical source, so only isolated compiles compare meaningfully. nvcc's PTX also depends on

@@ -88,7 +88,7 @@ static void gates(void **state) {
 /* Hand computations (regs: per warp round_up(r*32, 256); smem: round_up(s, 128) + 1024):
  * sm_89, 84 regs, 37120 B (the original's Stage-2): regs 2688 -> 2816/warp, 11264/block ->
  *   65536/11264 = 5; smem 38144 -> 102400/38144 = 2; warps 48/4 = 12; blocks 24 -> 2 blocks,
- *   8 of 48 warps = 16.7 %, limited by shared memory (seed-system.md 6.11: "not ~50 %").
+ *   8 of 48 warps = 16.7 %, limited by shared memory (the original's reports claimed ~50 %).
  * sm_80, same kernel: smem 167936/38144 = 4 -> 4 blocks, 16 of 64 warps = 25 %.
  * sm_90, same kernel: smem 233472/38144 = 6, regs 5 -> 5 blocks by registers, 20/64 = 31.25 %.
  * sm_89, 255 regs, 1 KiB: 8160 -> 8192/warp, 32768/block -> 2 blocks by registers.

@@ -16,7 +16,7 @@ unsigned block_barrier(Site at, int pred) {
     f->bar_pred = pred;
     unsigned gen = f->bar_gen = B.bar_gen;
     // Two sync objects, alternating: a fast thread's release for the next barrier must not reach
-    // a thread still leaving this one (emulator-notes section 4).
+    // a thread still leaving this one (README.md, "ThreadSanitizer build").
     san::release(&B.bar_sync[gen & 1]);
     wait_here(f);
     san::acquire(&B.bar_sync[gen & 1]);

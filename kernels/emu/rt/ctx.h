@@ -2,7 +2,7 @@
 //
 // The default is a hand-written switch (ctx_x86_64.S, ctx_aarch64.S) that saves only the
 // callee-saved registers: about 20x faster than swapcontext, which makes a sigprocmask system
-// call on every switch (emulator-notes 2.4). -DSIMT_FIBER_UCONTEXT selects the portable
+// call on every switch (README.md, "Execution model"). -DSIMT_FIBER_UCONTEXT selects the portable
 // ucontext fallback, also used on other architectures. Neither saves the floating-point control
 // registers (MXCSR/FPCR): kernels do not change rounding modes.
 #pragma once

@@ -1,4 +1,4 @@
-// san.h: what the sanitizers must be told about fibers (emulator-notes section 4); empty
+// san.h: what the sanitizers must be told about fibers (README.md, "ThreadSanitizer build"); empty
 // functions in the plain build.
 //
 // ThreadSanitizer: every CUDA thread is a TSan fiber. The scheduler resumes a fiber with a
