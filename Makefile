@@ -19,6 +19,7 @@ TEST_SUITES   :=
 include mk/switches.mk
 include mk/buildinfo.mk
 include mk/host.mk
+include mk/format.mk
 -include mk/emu.mk
 -include mk/kernels.mk
 -include mk/bench.mk

@@ -9,6 +9,7 @@ set -u
 
 PKGS=(
   make gcc g++ clang libclang-rt-14-dev    # host C11, emulator (clang++), sanitizer runtimes
+  clang-format                             # make format and its check in make test
   libcjson-dev libcmocka-dev               # JSON results, unit tests
   gnuplot-nox                              # figures (pngcairo)
   pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern  # reports
