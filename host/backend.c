@@ -16,9 +16,7 @@ static int index_of(const char *const *names, int n, const char *name) {
     return -1;
 }
 
-const char *backend_kind_name(backend_kind_t kind) {
-    return (unsigned)kind < 3 ? kind_names[kind] : "?";
-}
+const char *backend_kind_name(backend_kind_t kind) { return (unsigned)kind < 3 ? kind_names[kind] : "?"; }
 
 int backend_kind_from_name(const char *name, backend_kind_t *out) {
     const int i = index_of(kind_names, 3, name);
@@ -27,9 +25,7 @@ int backend_kind_from_name(const char *name, backend_kind_t *out) {
     return 0;
 }
 
-const char *emu_schedule_name(emu_schedule_t s) {
-    return (unsigned)s < 3 ? sched_names[s] : "?";
-}
+const char *emu_schedule_name(emu_schedule_t s) { return (unsigned)s < 3 ? sched_names[s] : "?"; }
 
 int emu_schedule_from_name(const char *name, emu_schedule_t *out) {
     const int i = index_of(sched_names, 3, name);

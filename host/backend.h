@@ -28,51 +28,51 @@ typedef enum { BACKEND_AUTO = 0, BACKEND_CUDA = 1, BACKEND_EMU = 2 } backend_kin
 typedef enum { EMU_SCHED_FWD = 0, EMU_SCHED_REV = 1, EMU_SCHED_RAND = 2 } emu_schedule_t;
 
 /* The exact announcement of --backend auto falling back to the emulator (a documented contract). */
-#define BACKEND_FALLBACK_MSG \
+#define BACKEND_FALLBACK_MSG                                                                                 \
     "no CUDA device: running on the CPU emulator; timings are emulator timings, not GPU timings"
 
 typedef struct {
-    bool l2_cold;                 /* flush L2 before every timed sample (CUDA) */
-    bool schedule_given;          /* false: keep the emulator's own setting (SIMT_SCHED, SIMT_SEED) */
-    emu_schedule_t schedule;      /* fiber resume order between barriers (emulator) */
-    bool schedule_seed_given;     /* false: keep the emulator's seed */
-    uint64_t schedule_seed;       /* seed of the "rand" schedule */
+    bool l2_cold;             /* flush L2 before every timed sample (CUDA) */
+    bool schedule_given;      /* false: keep the emulator's own setting (SIMT_SCHED, SIMT_SEED) */
+    emu_schedule_t schedule;  /* fiber resume order between barriers (emulator) */
+    bool schedule_seed_given; /* false: keep the emulator's seed */
+    uint64_t schedule_seed;   /* seed of the "rand" schedule */
 } backend_options_t;
 
 /* One timed launch. */
 typedef struct {
-    double elapsed_us;            /* kernel time: cudaEvent interval, or emulator wall clock */
-    double sm_clock_mhz;          /* SM clock during the sample; NaN when not measured */
+    double elapsed_us;   /* kernel time: cudaEvent interval, or emulator wall clock */
+    double sm_clock_mhz; /* SM clock during the sample; NaN when not measured */
 } backend_sample_t;
 
 /* Device metadata (data/SCHEMA.md, DEVICE). Unknown numbers are NaN, unknown tri-states -1:
  * nothing is assumed. */
 typedef struct {
     char name[256];
-    char cc[16];                  /* "8.9" */
+    char cc[16]; /* "8.9" */
     int sm_count;
-    double sm_clock_default_mhz;  /* cudaDevAttrClockRate */
-    double mem_clock_mhz;         /* cudaDevAttrMemoryClockRate */
+    double sm_clock_default_mhz; /* cudaDevAttrClockRate */
+    double mem_clock_mhz;        /* cudaDevAttrMemoryClockRate */
     int mem_bus_bits;
     uint64_t l2_bytes;
     char driver_version[16], runtime_version[16]; /* "13.0" */
-    int ecc;                      /* 1, 0, or -1 unknown */
-    int clocks_locked;            /* 1, 0, or -1 unknown (needs NVML/root; never assumed) */
-    double peak_dram_gbs;         /* 2 x mem clock x bus width / 8 */
+    int ecc;                                      /* 1, 0, or -1 unknown */
+    int clocks_locked;                            /* 1, 0, or -1 unknown (needs NVML/root; never assumed) */
+    double peak_dram_gbs;                         /* 2 x mem clock x bus width / 8 */
     double peak_fp16_tensor_tflops; /* dense, from a small table of known devices; NaN otherwise */
-    uint64_t l2_flush_bytes;      /* size of the flush buffer actually memset per cold sample */
+    uint64_t l2_flush_bytes;        /* size of the flush buffer actually memset per cold sample */
 } backend_device_t;
 
 typedef struct {
-    const char *schedule;         /* "fwd", "rev", "rand" */
+    const char *schedule; /* "fwd", "rev", "rand" */
     uint64_t schedule_seed;
-    const char *build;            /* "emu", "emu-tsan", "emu-asan" */
+    const char *build; /* "emu", "emu-tsan", "emu-asan" */
 } backend_emulator_t;
 
 /* The operations of one backend. `self` is the backend's own state, created by open. */
 typedef struct backend_ops {
-    const char *name;             /* "cuda" or "emu" (meta.backend) */
-    const char *timing;           /* "gpu" or "emulated" (meta.timing) */
+    const char *name;   /* "cuda" or "emu" (meta.backend) */
+    const char *timing; /* "gpu" or "emulated" (meta.timing) */
     /* The kernel table this backend was linked with (NULL-id terminated), NULL if none. */
     const sdpa_kernel_entry_t *(*kernels)(void);
     /* 1 when usable; 0 with the reason in why ("built without CUDA ...", "cudaGetDeviceCount: ..."). */
@@ -113,9 +113,9 @@ int backend_select(backend_kind_t kind, const backend_options_t *opt, backend_t 
 void backend_close(backend_t *b);
 /* The kernel table of a backend kind (no device needed); NULL if that backend has none. */
 const sdpa_kernel_entry_t *backend_kernels(backend_kind_t kind);
-const char *backend_kind_name(backend_kind_t kind);     /* "auto", "cuda", "emu" */
+const char *backend_kind_name(backend_kind_t kind); /* "auto", "cuda", "emu" */
 int backend_kind_from_name(const char *name, backend_kind_t *out);
-const char *emu_schedule_name(emu_schedule_t s);        /* "fwd", "rev", "rand" */
+const char *emu_schedule_name(emu_schedule_t s); /* "fwd", "rev", "rand" */
 int emu_schedule_from_name(const char *name, emu_schedule_t *out);
 /* Host pause used after throttled samples (nanosleep; restarts on EINTR). */
 void backend_pause_s(double seconds);

@@ -133,7 +133,8 @@ int open_device(CudaBackend *b, char *err, size_t errlen) {
     int can_map = 0;
     CUDA_TRY(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, b->device));
     if (can_map) {
-        CUDA_TRY(cudaHostAlloc(reinterpret_cast<void **>(&b->h_flag), sizeof(BlockFlag), cudaHostAllocMapped));
+        CUDA_TRY(
+            cudaHostAlloc(reinterpret_cast<void **>(&b->h_flag), sizeof(BlockFlag), cudaHostAllocMapped));
         CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void **>(&b->d_flag), b->h_flag, 0));
     } else {
         fprintf(stderr, "sdpa-bench: the device cannot map host memory: no blocking kernel; the stream "
@@ -262,8 +263,10 @@ int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, backend_sample
     if (rc != 0) return -1;
     if (sync != cudaSuccess) return cuda_fail(err, errlen, "cudaStreamSynchronize (timed sample)", sync);
     if (b->h_flag && *reinterpret_cast<volatile int32_t *>(&b->h_flag->timed_out)) {
-        snprintf(err, errlen, "the blocking kernel timed out after %.0f s before the host released it: "
-                              "the sample cannot be trusted", kBlockTimeoutNs * 1e-9);
+        snprintf(err, errlen,
+                 "the blocking kernel timed out after %.0f s before the host released it: "
+                 "the sample cannot be trusted",
+                 kBlockTimeoutNs * 1e-9);
         return -1;
     }
     float ms = 0.0f;
@@ -290,7 +293,7 @@ int cuda_emulator(void *self, backend_emulator_t *out) {
 } // namespace
 
 extern "C" const backend_ops_t backend_cuda_ops = {
-    "cuda",         "gpu",       cuda_kernels,   cuda_device_probe, cuda_open, cuda_close, cuda_alloc,
-    cuda_release,   cuda_copy_to, cuda_copy_from, cuda_fill,  cuda_launch, cuda_sample, cuda_device,
-    cuda_emulator,
+    "cuda",     "gpu",       cuda_kernels, cuda_device_probe, cuda_open,
+    cuda_close, cuda_alloc,  cuda_release, cuda_copy_to,      cuda_copy_from,
+    cuda_fill,  cuda_launch, cuda_sample,  cuda_device,       cuda_emulator,
 };

@@ -41,7 +41,8 @@ static void emu_apply_schedule(const backend_options_t *opt) {
     static const simt_sched_t policy[] = {SIMT_SCHED_FWD, SIMT_SCHED_REV, SIMT_SCHED_RAND};
     uint64_t seed = 0;
     (void)simt_get_schedule(&seed);
-    if (opt->schedule_given) simt_set_schedule(policy[opt->schedule], opt->schedule_seed_given ? opt->schedule_seed : seed);
+    if (opt->schedule_given)
+        simt_set_schedule(policy[opt->schedule], opt->schedule_seed_given ? opt->schedule_seed : seed);
 #else
     (void)opt;
 #endif

@@ -91,7 +91,8 @@ static int one_round(const bench_plan_t *plan, const bench_clock_t *clock, bench
     return 1;
 }
 
-static int warm_up(const bench_plan_t *plan, const bench_clock_t *clock, size_t arms, char *err, size_t errlen) {
+static int warm_up(const bench_plan_t *plan, const bench_clock_t *clock, size_t arms, char *err,
+                   size_t errlen) {
     backend_sample_t ignored;
     for (size_t w = 0; w < plan->warmup; w++)
         for (size_t a = 0; a < arms; a++)

@@ -29,7 +29,7 @@
 
 typedef struct {
     void *ctx;
-    double (*now_s)(void *ctx);  /* monotonic seconds */
+    double (*now_s)(void *ctx); /* monotonic seconds */
     /* One timed launch of arm; 0, or -1 with a message (aborts the run). */
     int (*sample)(void *ctx, size_t arm, backend_sample_t *out, char *err, size_t errlen);
     void (*pause_s)(void *ctx, double seconds);
@@ -38,12 +38,12 @@ typedef struct {
 } bench_clock_t;
 
 typedef struct {
-    size_t warmup;               /* rounds before sampling, results ignored */
-    size_t min_samples;          /* --iters */
+    size_t warmup;      /* rounds before sampling, results ignored */
+    size_t min_samples; /* --iters */
     size_t max_samples;
     double min_time_s, max_time_s;
-    double throttle_threshold;   /* fraction of default_clock_mhz */
-    double default_clock_mhz;    /* NaN or <= 0: no throttle detection (emulator) */
+    double throttle_threshold; /* fraction of default_clock_mhz */
+    double default_clock_mhz;  /* NaN or <= 0: no throttle detection (emulator) */
     double recovery_s;
 } bench_plan_t;
 
@@ -51,14 +51,14 @@ typedef enum { BENCH_STOP_MIN_SAMPLES_AND_TIME, BENCH_STOP_MAX_SAMPLES, BENCH_ST
 
 typedef struct {
     size_t arms;
-    size_t rounds;                 /* kept rounds = samples per arm */
+    size_t rounds; /* kept rounds = samples per arm */
     size_t capacity;
     double *samples_us[BENCH_MAX_ARMS];
     double *clock_mhz[BENCH_MAX_ARMS];
-    size_t discarded_rounds;       /* rounds dropped for a throttled sample */
+    size_t discarded_rounds;                  /* rounds dropped for a throttled sample */
     size_t throttled_samples[BENCH_MAX_ARMS]; /* this arm's own samples under the threshold */
     bench_stop_t stop;
-    double wall_s;                 /* warm-up + sampling, pauses included */
+    double wall_s; /* warm-up + sampling, pauses included */
 } bench_result_t;
 
 /* Fills plan with the defaults above and the given options. */

@@ -149,7 +149,8 @@ static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
     c->gate_legacy = gate_legacy(&c->legacy);
 }
 
-int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err, size_t errlen) {
+int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err,
+                  size_t errlen) {
     backend_t *be = p->be;
     memset(c, 0, sizeof *c);
     c->variant = variant;
@@ -186,7 +187,8 @@ void check_free(check_t *c) {
     c->out = NULL;
 }
 
-void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical, cross_t *x) {
+void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical,
+                   cross_t *x) {
     const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
     x->a = a->variant;
     x->b = b->variant;
@@ -201,7 +203,8 @@ void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool 
         const uint32_t ulp = half_ulp_distance(ha, hb);
         if (ulp > x->max_ulp) x->max_ulp = ulp;
         const double fa = half_to_float(ha), fb = half_to_float(hb);
-        if (!isfinite(fa) || !isfinite(fb) || fabs(fa - fb) > p->atol[i / block] + TOL_RTOL * fabs(p->ref_kernel[i]))
+        if (!isfinite(fa) || !isfinite(fb) ||
+            fabs(fa - fb) > p->atol[i / block] + TOL_RTOL * fabs(p->ref_kernel[i]))
             within = false;
     }
     x->pass = expect_identical ? x->n_diff == 0 : within;

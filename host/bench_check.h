@@ -23,11 +23,11 @@ typedef struct {
     char shape_name[32];
     sdpa_shape_t shape;
     uint64_t seed;
-    size_t n;                    /* elements per tensor */
-    double softmax_scale;        /* 1/sqrt(D) */
-    sdpa_inputs_t in;            /* the pristine host copy */
+    size_t n;                     /* elements per tensor */
+    double softmax_scale;         /* 1/sqrt(D) */
+    sdpa_inputs_t in;             /* the pristine host copy */
     double *ref_kernel, *ref_e2e; /* [n], NULL when built without references (timing only) */
-    double *atol;                /* [B*H] kernel-only atol per slice */
+    double *atol;                 /* [B*H] kernel-only atol per slice */
     double atol_min, atol_max;
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
@@ -36,18 +36,18 @@ typedef struct {
 typedef struct {
     const char *variant;
     sdpa_status_t status;
-    char status_msg[256];        /* "ok" or the launcher's / runtime's message */
+    char status_msg[256]; /* "ok" or the launcher's / runtime's message */
     bool inputs_unmodified, all_written;
     err_metrics_t kernel_only, end_to_end, legacy;
     bool gate_kernel, gate_e2e, gate_legacy;
-    bool pass;                   /* status ok && inputs_unmodified && all_written && gate_kernel */
-    uint16_t *out;               /* host copy of the fp16 output [n] (cross-variant checks, dump) */
+    bool pass;     /* status ok && inputs_unmodified && all_written && gate_kernel */
+    uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
 } check_t;
 
 typedef struct {
     const char *a, *b;
-    uint32_t max_ulp;            /* UINT32_MAX when a NaN is involved */
-    size_t n_diff;               /* elements that are not bit-identical */
+    uint32_t max_ulp; /* UINT32_MAX when a NaN is involved */
+    size_t n_diff;    /* elements that are not bit-identical */
     bool expect_identical;
     bool pass;
 } cross_t;

@@ -14,8 +14,9 @@
 #include "npy.h"
 #include "results.h"
 
-const char *const dump_files[] = {"q.npy", "k.npy", "v.npy", "q_scale.npy", "k_scale.npy", "v_scale.npy",
-                                  "x_q.npy", "x_k.npy", "x_v.npy", "o.npy", "meta.json"};
+const char *const dump_files[] = {"q.npy",       "k.npy",       "v.npy",    "q_scale.npy",
+                                  "k_scale.npy", "v_scale.npy", "x_q.npy",  "x_k.npy",
+                                  "x_v.npy",     "o.npy",       "meta.json"};
 const size_t dump_files_count = sizeof dump_files / sizeof dump_files[0];
 
 static void join(char *out, size_t outlen, const char *dir, const char *file) {
@@ -28,15 +29,18 @@ int dump_check_new(const char *dir, char *err, size_t errlen) {
     for (size_t i = 0; i < dump_files_count; i++) {
         join(path, sizeof path, dir, dump_files[i]);
         if (lstat(path, &st) == 0) {
-            snprintf(err, errlen, "--dump %s: %s already exists; sdpa-bench never overwrites (choose a new "
-                     "directory)", dir, path);
+            snprintf(err, errlen,
+                     "--dump %s: %s already exists; sdpa-bench never overwrites (choose a new "
+                     "directory)",
+                     dir, path);
             return -1;
         }
     }
     return 0;
 }
 
-static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta_t *m, char *err, size_t errlen) {
+static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta_t *m, char *err,
+                      size_t errlen) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return -1;
     cJSON_AddStringToObject(o, "variant", m->variant);
@@ -66,7 +70,12 @@ int dump_write(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, cons
     }
     const size_t t4[4] = {(size_t)in->shape.B, (size_t)in->shape.H, (size_t)in->shape.S, (size_t)in->shape.D};
     const size_t h1[1] = {(size_t)in->shape.H};
-    const struct { const char *descr; const size_t *shape; int ndim; const void *data; } arrays[] = {
+    const struct {
+        const char *descr;
+        const size_t *shape;
+        int ndim;
+        const void *data;
+    } arrays[] = {
         {NPY_U1, t4, 4, in->q},       {NPY_U1, t4, 4, in->k},       {NPY_U1, t4, 4, in->v},
         {NPY_F4, h1, 1, in->q_scale}, {NPY_F4, h1, 1, in->k_scale}, {NPY_F4, h1, 1, in->v_scale},
         {NPY_F4, t4, 4, in->x_q},     {NPY_F4, t4, 4, in->x_k},     {NPY_F4, t4, 4, in->x_v},
@@ -75,7 +84,8 @@ int dump_write(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, cons
     char path[4096];
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         join(path, sizeof path, dir, dump_files[i]);
-        if (npy_write(path, arrays[i].descr, arrays[i].shape, arrays[i].ndim, arrays[i].data, err, errlen) != 0)
+        if (npy_write(path, arrays[i].descr, arrays[i].shape, arrays[i].ndim, arrays[i].data, err, errlen) !=
+            0)
             return -1;
     }
     join(path, sizeof path, dir, "meta.json");

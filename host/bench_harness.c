@@ -23,11 +23,13 @@ static void progress_check(const harness_t *h, const char *variant, const cli_sh
 /* ---- correctness ---------------------------------------------------------------------------- */
 
 static void print_check(const problem_t *p, const check_t *c) {
-    printf("check   %-12s %-8s seed %-4" PRIu64 " %s  kernel-only rel-L2 %.2e max|err| %.2e (atol %.2e..%.2e, "
+    printf("check   %-12s %-8s seed %-4" PRIu64
+           " %s  kernel-only rel-L2 %.2e max|err| %.2e (atol %.2e..%.2e, "
            "%zu bad)  e2e rel-L2 %.2e cos %.6f%s%s\n",
            c->variant, p->shape_name, p->seed, c->pass ? "PASS" : "FAIL", c->kernel_only.rel_l2,
            c->kernel_only.max_abs, p->atol_min, p->atol_max, c->kernel_only.n_bad, c->end_to_end.rel_l2,
-           c->end_to_end.cosine, c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
+           c->end_to_end.cosine,
+           c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
 }
@@ -37,10 +39,12 @@ static void cross_checks(harness_t *h, const problem_t *p, const check_t *checks
         for (size_t j = i + 1; j < h->n_run; j++) {
             if (checks[i].status != SDPA_OK || checks[j].status != SDPA_OK) continue; /* nothing to compare */
             cross_t x;
-            cross_compare(p, &checks[i], &checks[j], variants_expect_identical(&h->run[i]->sw, &h->run[j]->sw), &x);
+            cross_compare(p, &checks[i], &checks[j],
+                          variants_expect_identical(&h->run[i]->sw, &h->run[j]->sw), &x);
             cJSON_AddItemToArray(h->cross, bj_cross(p, &x));
             h->any_failed |= !x.pass;
-            printf("cross   %-12s vs %-12s %-8s seed %-4" PRIu64 " %s: %s (%zu elements differ, max %" PRIu32 " ulp)\n",
+            printf("cross   %-12s vs %-12s %-8s seed %-4" PRIu64 " %s: %s (%zu elements differ, max %" PRIu32
+                   " ulp)\n",
                    x.a, x.b, p->shape_name, p->seed, x.expect_identical ? "identical" : "bounded",
                    x.pass ? "PASS" : "FAIL", x.n_diff, x.max_ulp);
         }
@@ -49,8 +53,9 @@ static void cross_checks(harness_t *h, const problem_t *p, const check_t *checks
 static int dump_last(harness_t *h, const problem_t *p, const check_t *c) {
     const dump_meta_t m = {c->variant, p->shape_name, h->be->ops->name, p->softmax_scale};
     if (dump_write(h->opt->dump, &p->in, c->out, &m, h->err, sizeof h->err) != 0) return EXIT_RUNTIME;
-    if (!h->opt->quiet) fprintf(stderr, "sdpa-bench: dumped %s on %s seed %" PRIu64 " to %s\n", c->variant,
-                                p->shape_name, p->seed, h->opt->dump);
+    if (!h->opt->quiet)
+        fprintf(stderr, "sdpa-bench: dumped %s on %s seed %" PRIu64 " to %s\n", c->variant, p->shape_name,
+                p->seed, h->opt->dump);
     return 0;
 }
 
@@ -170,9 +175,19 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const 
     /* What was done, not what was asked: the emulator has no L2 to flush, so its samples are
      * back to back ("warm") whatever --l2 said (config.l2 keeps the request). */
     const char *timing = h->be->ops->timing, *l2 = h->opt->l2_cold && h->have_device ? "cold" : "warm";
-    const timing_rec_t t = {variant, s->name, s->shape, seed, timing, l2, r->samples_us[arm],
-                            h->have_device ? r->clock_mhz[arm] : NULL, r->rounds, r->discarded_rounds,
-                            bench_stop_name(r->stop), r->wall_s, h->have_device ? &h->dev : NULL};
+    const timing_rec_t t = {variant,
+                            s->name,
+                            s->shape,
+                            seed,
+                            timing,
+                            l2,
+                            r->samples_us[arm],
+                            h->have_device ? r->clock_mhz[arm] : NULL,
+                            r->rounds,
+                            r->discarded_rounds,
+                            bench_stop_name(r->stop),
+                            r->wall_s,
+                            h->have_device ? &h->dev : NULL};
     cJSON_AddItemToArray(h->timing, bj_timing(&t));
     print_timing(variant, s->name, r, arm, timing, l2);
     if (h->have_device) keep_clocks(h, r->clock_mhz[arm], r->rounds);
@@ -181,10 +196,10 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const 
 static void record_comparison(harness_t *h, const cli_shape_t *s, uint64_t seed, const bench_result_t *r,
                               const char *candidate, size_t arm) {
     ab_result_t ab;
-    const bool have = r->rounds >= 2 && stats_ab_compare(r->samples_us[0], r->samples_us[arm], r->rounds,
-                                                         AB_DEFAULT_EPSILON, AB_DEFAULT_RESAMPLES,
-                                                         AB_DEFAULT_SEED, &ab) == 0;
-    const comparison_rec_t c = {h->run[0]->id, candidate, s->name, h->be->ops->timing, seed,
+    const bool have = r->rounds >= 2 &&
+                      stats_ab_compare(r->samples_us[0], r->samples_us[arm], r->rounds, AB_DEFAULT_EPSILON,
+                                       AB_DEFAULT_RESAMPLES, AB_DEFAULT_SEED, &ab) == 0;
+    const comparison_rec_t c = {h->run[0]->id,    candidate,          s->name,   h->be->ops->timing, seed,
                                 r->samples_us[0], r->samples_us[arm], r->rounds, have ? &ab : NULL};
     cJSON_AddItemToArray(h->comparisons, bj_comparison(&c));
     if (!have) {
@@ -192,7 +207,8 @@ static void record_comparison(harness_t *h, const cli_shape_t *s, uint64_t seed,
                h->run[0]->id, s->name, r->rounds);
         return;
     }
-    printf("compare %-12s vs %-12s %-8s ratio %.4f [%.4f, %.4f]  speedup %.3fx  latency reduction %.1f%%  %s%s\n",
+    printf("compare %-12s vs %-12s %-8s ratio %.4f [%.4f, %.4f]  speedup %.3fx  latency reduction %.1f%%  "
+           "%s%s\n",
            candidate, h->run[0]->id, s->name, ab.ratio, ab.ratio_ci_lo, ab.ratio_ci_hi, ab.speedup,
            100.0 * ab.latency_reduction, verdict_name(ab.verdict),
            strcmp(h->be->ops->timing, "gpu") == 0 ? "" : "  (EMULATED timings)");
@@ -203,7 +219,8 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     const cli_opts_t *o = h->opt;
     const uint64_t seed = o->seeds[0];
     problem_t p;
-    if (problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, false, h->err, sizeof h->err) != 0) {
+    if (problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, false, h->err, sizeof h->err) !=
+        0) {
         problem_free(&p);
         return EXIT_RUNTIME;
     }
@@ -227,7 +244,8 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
         return EXIT_RUNTIME;
     }
     for (size_t a = 0; a < n_arms; a++) record_arm(h, s, seed, h->run[arms[a]]->id, &r, a);
-    for (size_t a = 1; o->baseline && a < n_arms; a++) record_comparison(h, s, seed, &r, h->run[arms[a]]->id, a);
+    for (size_t a = 1; o->baseline && a < n_arms; a++)
+        record_comparison(h, s, seed, &r, h->run[arms[a]]->id, a);
     bench_result_free(&r);
     return 0;
 }
@@ -245,13 +263,16 @@ int harness_timing(harness_t *h) {
     size_t arms[HARNESS_MAX_RUN], n = 0;
     const size_t first = o->baseline ? 1 : 0;
     for (size_t i = first; i < h->n_run; i++) {
-        if (h->passed[i] || o->force) arms[n++] = i;
-        else not_timed(h, h->run[i]->id, FAILED_REASON);
+        if (h->passed[i] || o->force)
+            arms[n++] = i;
+        else
+            not_timed(h, h->run[i]->id, FAILED_REASON);
     }
     if (o->baseline) {
         if (!h->passed[0] && !o->force) {
             not_timed(h, h->run[0]->id, "baseline " FAILED_REASON);
-            for (size_t a = 0; a < n; a++) not_timed(h, h->run[arms[a]]->id, "its baseline failed correctness");
+            for (size_t a = 0; a < n; a++)
+                not_timed(h, h->run[arms[a]]->id, "its baseline failed correctness");
             return 0;
         }
         if (n == 0) {

@@ -18,13 +18,13 @@ typedef struct {
     backend_t *be;
     const sdpa_kernel_entry_t *run[HARNESS_MAX_RUN]; /* the baseline first (with --vs), then the variants */
     size_t n_run;
-    bool passed[HARNESS_MAX_RUN];   /* every correctness check of run[i] passed */
-    bool any_failed;                /* some correctness or cross-variant check failed */
+    bool passed[HARNESS_MAX_RUN]; /* every correctness check of run[i] passed */
+    bool any_failed;              /* some correctness or cross-variant check failed */
     bool have_device;
     backend_device_t dev;
     /* the document's arrays (owned by the document) */
     cJSON *correctness, *cross, *timing, *comparisons, *not_timed;
-    double *clocks;                 /* every kept sample's SM clock, for sm_clock_measured_mhz */
+    double *clocks; /* every kept sample's SM clock, for sm_clock_measured_mhz */
     size_t n_clocks, cap_clocks;
     char err[1024];
 } harness_t;

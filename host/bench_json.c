@@ -63,8 +63,10 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     cJSON *c = cJSON_CreateObject();
     cJSON *v = cJSON_AddArrayToObject(c, "variants");
     for (size_t i = 0; i < n_variants; i++) cJSON_AddItemToArray(v, cJSON_CreateString(variants[i]));
-    if (o->baseline) cJSON_AddStringToObject(c, "baseline", o->baseline);
-    else cJSON_AddNullToObject(c, "baseline");
+    if (o->baseline)
+        cJSON_AddStringToObject(c, "baseline", o->baseline);
+    else
+        cJSON_AddNullToObject(c, "baseline");
     cJSON *shapes = cJSON_AddArrayToObject(c, "shapes");
     for (size_t i = 0; i < o->n_shapes; i++)
         cJSON_AddItemToArray(shapes, bj_shape(o->shapes[i].name, o->shapes[i].shape));
@@ -90,8 +92,10 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
 }
 
 static void add_tristate(cJSON *o, const char *key, int v) {
-    if (v < 0) cJSON_AddNullToObject(o, key);
-    else cJSON_AddBoolToObject(o, key, v != 0);
+    if (v < 0)
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddBoolToObject(o, key, v != 0);
 }
 
 cJSON *bj_device(const backend_device_t *d) {
@@ -115,8 +119,9 @@ cJSON *bj_device(const backend_device_t *d) {
 }
 
 void bj_set_measured_clock(cJSON *device, double mhz) {
-    if (device) cJSON_ReplaceItemInObjectCaseSensitive(device, "sm_clock_measured_mhz",
-                                                       isfinite(mhz) ? cJSON_CreateNumber(mhz) : cJSON_CreateNull());
+    if (device)
+        cJSON_ReplaceItemInObjectCaseSensitive(device, "sm_clock_measured_mhz",
+                                               isfinite(mhz) ? cJSON_CreateNumber(mhz) : cJSON_CreateNull());
 }
 
 cJSON *bj_emulator(const backend_emulator_t *e) {
@@ -171,8 +176,10 @@ cJSON *bj_timing(const timing_rec_t *t) {
     cJSON_AddStringToObject(o, "timing", t->timing);
     cJSON_AddStringToObject(o, "l2", t->l2);
     json_add_doubles(o, "samples_us", t->samples_us, t->n);
-    if (t->clock_mhz) json_add_doubles(o, "sm_clock_mhz", t->clock_mhz, t->n);
-    else cJSON_AddNullToObject(o, "sm_clock_mhz");
+    if (t->clock_mhz)
+        json_add_doubles(o, "sm_clock_mhz", t->clock_mhz, t->n);
+    else
+        cJSON_AddNullToObject(o, "sm_clock_mhz");
     cJSON_AddNumberToObject(o, "discarded_throttled", (double)t->discarded);
     cJSON_AddStringToObject(o, "stop_reason", t->stop_reason);
     json_add_num(o, "wall_s", t->wall_s);
@@ -200,9 +207,17 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
     json_add_doubles(o, "cand_samples_us", c->cand_us, c->rounds);
     if (!c->ab) {
         /* Too few rounds for a CI: every statistic is unknown, and so is the verdict. */
-        static const char *const unknown[] = {"base_median", "cand_median", "ratio", "ratio_ci", "speedup",
-                                              "speedup_ci", "latency_reduction", "latency_reduction_ci",
-                                              "epsilon", "resamples", "bootstrap_seed"};
+        static const char *const unknown[] = {"base_median",
+                                              "cand_median",
+                                              "ratio",
+                                              "ratio_ci",
+                                              "speedup",
+                                              "speedup_ci",
+                                              "latency_reduction",
+                                              "latency_reduction_ci",
+                                              "epsilon",
+                                              "resamples",
+                                              "bootstrap_seed"};
         for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) cJSON_AddNullToObject(o, unknown[i]);
         cJSON_AddStringToObject(o, "verdict", "AMBIGUOUS");
         return o;
@@ -211,8 +226,10 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
     cJSON *ab = json_ab_result(c->ab);
     while (ab && ab->child) {
         cJSON *item = cJSON_DetachItemViaPointer(ab, ab->child);
-        if (strcmp(item->string, "rounds") == 0) cJSON_Delete(item);
-        else cJSON_AddItemToObject(o, item->string, item);
+        if (strcmp(item->string, "rounds") == 0)
+            cJSON_Delete(item);
+        else
+            cJSON_AddItemToObject(o, item->string, item);
     }
     cJSON_Delete(ab);
     return o;

@@ -15,10 +15,10 @@ typedef struct {
     const char *shape_name;
     sdpa_shape_t shape;
     uint64_t seed;
-    const char *timing;          /* "gpu" or "emulated" */
-    const char *l2;              /* "cold" or "warm" */
+    const char *timing; /* "gpu" or "emulated" */
+    const char *l2;     /* "cold" or "warm" */
     const double *samples_us;
-    const double *clock_mhz;     /* NULL: not measured (emulator) */
+    const double *clock_mhz; /* NULL: not measured (emulator) */
     size_t n;
     size_t discarded;
     const char *stop_reason;
@@ -31,7 +31,7 @@ typedef struct {
     uint64_t seed;
     const double *base_us, *cand_us; /* paired by round */
     size_t rounds;
-    const ab_result_t *ab;           /* NULL when fewer than 2 rounds were kept */
+    const ab_result_t *ab; /* NULL when fewer than 2 rounds were kept */
 } comparison_rec_t;
 
 /* Work counts of one forward pass (FlashAttention convention, non-causal): 4*B*H*S*S*D FLOPs;
@@ -45,7 +45,7 @@ double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
 cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
                  double throttle_threshold);
-cJSON *bj_device(const backend_device_t *d);   /* sm_clock_measured_mhz starts null (bj_set_measured_clock) */
+cJSON *bj_device(const backend_device_t *d); /* sm_clock_measured_mhz starts null (bj_set_measured_clock) */
 void bj_set_measured_clock(cJSON *device, double mhz);
 cJSON *bj_emulator(const backend_emulator_t *e);
 cJSON *bj_correctness(const problem_t *p, const check_t *c);

@@ -16,9 +16,30 @@
 #include "fp8.h"
 
 typedef enum {
-    O_LIST_VARIANTS, O_LIST_SHAPES, O_VARIANT, O_VS, O_SHAPE, O_SEEDS, O_CODEC, O_DIST, O_BACKEND,
-    O_CHECK_ONLY, O_WARMUP, O_ITERS, O_MIN_TIME, O_MAX_TIME, O_L2, O_FORCE, O_OUT, O_DUMP, O_QUIET,
-    O_HELP, O_VERSION, O_SCHEDULE, O_SCHEDULE_SEED, O_PTXAS,
+    O_LIST_VARIANTS,
+    O_LIST_SHAPES,
+    O_VARIANT,
+    O_VS,
+    O_SHAPE,
+    O_SEEDS,
+    O_CODEC,
+    O_DIST,
+    O_BACKEND,
+    O_CHECK_ONLY,
+    O_WARMUP,
+    O_ITERS,
+    O_MIN_TIME,
+    O_MAX_TIME,
+    O_L2,
+    O_FORCE,
+    O_OUT,
+    O_DUMP,
+    O_QUIET,
+    O_HELP,
+    O_VERSION,
+    O_SCHEDULE,
+    O_SCHEDULE_SEED,
+    O_PTXAS,
 } opt_id_t;
 
 typedef struct {
@@ -57,7 +78,8 @@ static const opt_t options[] = {
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
 void cli_usage(FILE *f) {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: sdpa-bench [options]\n"
         "Checks FP8 SDPA kernel variants against fp64 references, then times them.\n"
         "\n"
@@ -135,7 +157,8 @@ static int parse_seconds(const char *s, double lo, bool lo_open, double *out) {
 
 static int shape_error(const char *text, sdpa_status_t st, char *err, size_t errlen) {
     if (st == SDPA_ERR_HEAD_DIM)
-        snprintf(err, errlen, "--shape %s: head dimension not supported; accepted: D = %d", text, SDPA_HEAD_DIM);
+        snprintf(err, errlen, "--shape %s: head dimension not supported; accepted: D = %d", text,
+                 SDPA_HEAD_DIM);
     else
         snprintf(err, errlen, "--shape %s: %s", text, sdpa_status_str(st));
     return -1;
@@ -161,8 +184,8 @@ int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen
                 strncat(names, named_shapes[k].name, sizeof names - strlen(names) - 1);
                 strncat(names, ", ", sizeof names - strlen(names) - 1);
             }
-            snprintf(err, errlen, "--shape: unknown shape '%s'; accepted: %sor B,H,S,D (integers, D = %d)", text,
-                     names, SDPA_HEAD_DIM);
+            snprintf(err, errlen, "--shape: unknown shape '%s'; accepted: %sor B,H,S,D (integers, D = %d)",
+                     text, names, SDPA_HEAD_DIM);
             return -1;
         }
         dim[i] = errno == ERANGE ? INT64_MAX : v; /* out of range is "too large", not a parse error */
@@ -262,8 +285,10 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_BACKEND: return backend_kind_from_name(v, &o->backend) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_WARMUP: return parse_count(v, 0, 1000000, &o->warmup) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_ITERS: return parse_count(v, 1, 10000000, &o->iters) == 0 ? 0 : bad_value(opt, v, err, errlen);
-    case O_MIN_TIME: return parse_seconds(v, 0.0, false, &o->min_time_s) == 0 ? 0 : bad_value(opt, v, err, errlen);
-    case O_MAX_TIME: return parse_seconds(v, 0.0, true, &o->max_time_s) == 0 ? 0 : bad_value(opt, v, err, errlen);
+    case O_MIN_TIME:
+        return parse_seconds(v, 0.0, false, &o->min_time_s) == 0 ? 0 : bad_value(opt, v, err, errlen);
+    case O_MAX_TIME:
+        return parse_seconds(v, 0.0, true, &o->max_time_s) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_L2:
         if (strcmp(v, "cold") != 0 && strcmp(v, "warm") != 0) return bad_value(opt, v, err, errlen);
         o->l2_cold = strcmp(v, "cold") == 0;
@@ -303,12 +328,14 @@ static int check_combination(cli_opts_t *o, char *err, size_t errlen) {
         return -1;
     }
     if (o->schedule_seed_given && !(o->schedule_given && o->schedule == EMU_SCHED_RAND)) {
-        snprintf(err, errlen, "--schedule-seed applies to the rand schedule only; accepted with --schedule rand");
+        snprintf(err, errlen,
+                 "--schedule-seed applies to the rand schedule only; accepted with --schedule rand");
         return -1;
     }
     for (size_t i = 0; o->baseline && i < o->n_variants; i++)
         if (strcmp(o->variants[i], o->baseline) == 0) {
-            snprintf(err, errlen, "--vs %s: the baseline is also given as --variant; list only the candidates",
+            snprintf(err, errlen,
+                     "--vs %s: the baseline is also given as --variant; list only the candidates",
                      o->baseline);
             return -1;
         }
@@ -352,8 +379,8 @@ int cli_parse(int argc, char **argv, cli_opts_t *o, char *err, size_t errlen) {
 static int check_out(const char *path, char *err, size_t errlen) {
     struct stat st;
     if (lstat(path, &st) == 0) {
-        snprintf(err, errlen, "--out %s: the file exists; sdpa-bench never overwrites results (choose a new name)",
-                 path);
+        snprintf(err, errlen,
+                 "--out %s: the file exists; sdpa-bench never overwrites results (choose a new name)", path);
         return -1;
     }
     char copy[4096], probe[4200];
@@ -362,7 +389,8 @@ static int check_out(const char *path, char *err, size_t errlen) {
     snprintf(probe, sizeof probe, "%s/.sdpa-bench-probe-XXXXXX", dir);
     const int fd = mkstemp(probe);
     if (fd < 0) {
-        snprintf(err, errlen, "--out %s: cannot create a file in directory '%s': %s", path, dir, strerror(errno));
+        snprintf(err, errlen, "--out %s: cannot create a file in directory '%s': %s", path, dir,
+                 strerror(errno));
         return -1;
     }
     close(fd);

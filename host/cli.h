@@ -13,8 +13,8 @@
 #include "inputs.h"
 
 #define CLI_MAX_VARIANTS 32
-#define CLI_MAX_SHAPES   64
-#define CLI_MAX_SEEDS    64
+#define CLI_MAX_SHAPES 64
+#define CLI_MAX_SEEDS 64
 
 /* Exit statuses (README, "sdpa-bench command line"). */
 enum { EXIT_PASS = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
@@ -22,7 +22,7 @@ enum { EXIT_PASS = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 typedef enum { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST_VARIANTS, CLI_LIST_SHAPES } cli_action_t;
 
 typedef struct {
-    char name[32];          /* a named shape, or "custom" for B,H,S,D */
+    char name[32]; /* a named shape, or "custom" for B,H,S,D */
     sdpa_shape_t shape;
 } cli_shape_t;
 
@@ -30,7 +30,7 @@ typedef struct {
     cli_action_t action;
     const char *variants[CLI_MAX_VARIANTS]; /* --variant, in the order given (argv strings) */
     size_t n_variants;
-    const char *baseline;                   /* --vs, NULL without */
+    const char *baseline; /* --vs, NULL without */
     cli_shape_t shapes[CLI_MAX_SHAPES];
     size_t n_shapes;
     uint64_t seeds[CLI_MAX_SEEDS];
@@ -42,19 +42,19 @@ typedef struct {
     size_t warmup, iters;
     double min_time_s, max_time_s;
     emu_schedule_t schedule;
-    bool schedule_given;                    /* --schedule (and with it --schedule-seed) */
+    bool schedule_given; /* --schedule (and with it --schedule-seed) */
     bool schedule_seed_given;
     uint64_t schedule_seed;
-    const char *out, *dump, *ptxas;         /* NULL when not given */
+    const char *out, *dump, *ptxas; /* NULL when not given */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */
-#define CLI_DEFAULT_SHAPE   "mission"
-#define CLI_DEFAULT_SEEDS   "0,1,2"
-#define CLI_DEFAULT_WARMUP  2
-#define CLI_DEFAULT_ITERS   10
-#define CLI_DEFAULT_MIN_S   0.5
-#define CLI_DEFAULT_MAX_S   15.0
+#define CLI_DEFAULT_SHAPE "mission"
+#define CLI_DEFAULT_SEEDS "0,1,2"
+#define CLI_DEFAULT_WARMUP 2
+#define CLI_DEFAULT_ITERS 10
+#define CLI_DEFAULT_MIN_S 0.5
+#define CLI_DEFAULT_MAX_S 15.0
 
 /* Fills *o from argv. Returns 0, or EXIT_USAGE with the message in err. --help, --version and
  * the --list-* flags set the action and stop parsing the rest. */

@@ -61,7 +61,7 @@ int attr(int *v, cudaDeviceAttr a, int dev, const char *what, char *err, size_t 
     return 0;
 }
 
-#define ATTR(var, a) \
+#define ATTR(var, a)                                                                                         \
     if (attr(&(var), a, dev, "cudaDeviceGetAttribute(" #a ")", err, errlen) != 0) return -1
 
 } // namespace

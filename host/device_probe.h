@@ -13,10 +13,10 @@
 int cuda_fail(char *err, size_t errlen, const char *call, cudaError_t e);
 
 // On failure, returns -1 from the enclosing function with the failed call named in err (needs err, errlen).
-#define CUDA_TRY(call)                                                                            \
-    do {                                                                                          \
-        const cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) return cuda_fail(err, errlen, #call, e_);                          \
+#define CUDA_TRY(call)                                                                                       \
+    do {                                                                                                     \
+        const cudaError_t e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) return cuda_fail(err, errlen, #call, e_);                                     \
     } while (0)
 
 // 1 when a CUDA device is usable; 0 with the reason in why (no driver, no device, runtime error).

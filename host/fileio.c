@@ -49,8 +49,8 @@ static void sync_parent(const char *path) {
 }
 
 /* Creates and fills the temporary file; its name goes to tmp (size tmplen). */
-static int write_temp(const char *path, const void *data, size_t len, char *tmp, size_t tmplen,
-                      char *err, size_t errlen) {
+static int write_temp(const char *path, const void *data, size_t len, char *tmp, size_t tmplen, char *err,
+                      size_t errlen) {
     static atomic_uint counter; /* distinct names for concurrent writers in one process */
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {

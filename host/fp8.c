@@ -52,9 +52,7 @@ uint16_t fp8_to_half_bits(uint8_t code, fp8_format_t fmt) {
     return half_from_float((code & 0x80u) ? -v : v); /* exact: every E4M3 value is a half */
 }
 
-float fp8_to_float(uint8_t code, fp8_format_t fmt) {
-    return half_to_float(fp8_to_half_bits(code, fmt));
-}
+float fp8_to_float(uint8_t code, fp8_format_t fmt) { return half_to_float(fp8_to_half_bits(code, fmt)); }
 
 /* ---- seed-linear legacy codec ------------------------------------------------------------ */
 
@@ -71,9 +69,7 @@ static uint8_t clamp_code(float r) {
  * even, clamped to [0, 255]. Its grid (step amax/127.5, zero at 127.5) does not match the decoder
  * (step amax/127, zero at 128): decoding gives about 1.0039*x - 0.0039*amax. At x = 0 exactly,
  * 127.5 ties to the even 128 and decodes to 0; the -0.5/127*amax offset is the average over x. */
-uint8_t seedlin_encode_biased(float x, float amax) {
-    return clamp_code(rintf((x / amax + 1.0f) * 127.5f));
-}
+uint8_t seedlin_encode_biased(float x, float amax) { return clamp_code(rintf((x / amax + 1.0f) * 127.5f)); }
 
 /* round(x/amax*127) + 128 in float, ties to even, clamped to [0, 255]: the decoder's own grid. */
 uint8_t seedlin_encode_matched(float x, float amax) {
@@ -82,9 +78,7 @@ uint8_t seedlin_encode_matched(float x, float amax) {
     return clamp_code(rintf(x / amax * 127.0f) + 128.0f);
 }
 
-double seedlin_decode(uint8_t u, double amax) {
-    return ((double)u - 128.0) / 127.0 * amax;
-}
+double seedlin_decode(uint8_t u, double amax) { return ((double)u - 128.0) / 127.0 * amax; }
 
 /* ---- per-head codec ---------------------------------------------------------------------- */
 

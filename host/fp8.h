@@ -37,8 +37,9 @@ uint16_t fp8_to_half_bits(uint8_t code, fp8_format_t fmt);
 
 /* Seed-linear legacy codec (see above). amax > 0. */
 uint8_t seedlin_encode_biased(float x, float amax); /* the original harness's encoder */
-uint8_t seedlin_encode_matched(float x, float amax); /* round(x/amax*127) + 128, clamped: matches the decoder */
-double seedlin_decode(uint8_t u, double amax);      /* (u - 128)/127 * amax */
+uint8_t seedlin_encode_matched(float x,
+                               float amax);    /* round(x/amax*127) + 128, clamped: matches the decoder */
+double seedlin_decode(uint8_t u, double amax); /* (u - 128)/127 * amax */
 
 /* Per-head codec as the kernels see it. Both codecs carry a float scale per head with
  * scale = amax/448 (the original's granularity). A code decodes to
@@ -51,7 +52,7 @@ double codec_decode(sdpa_codec_t codec, uint8_t code, float scale);
 /* x -> code with the codec's encoder: E4M3 saturating RNE of x/scale; seed-linear: the original's
  * biased encoder (that is the point of keeping it). */
 uint8_t codec_encode(sdpa_codec_t codec, float x, float scale);
-const char *codec_name(sdpa_codec_t codec);          /* "e4m3", "seed-linear" */
+const char *codec_name(sdpa_codec_t codec);               /* "e4m3", "seed-linear" */
 int codec_from_name(const char *name, sdpa_codec_t *out); /* 0 on success, -1 unknown */
 
 #endif

@@ -55,9 +55,7 @@ static const char *const DIST_NAMES[] = {
 };
 #define N_DISTS (sizeof DIST_NAMES / sizeof DIST_NAMES[0])
 
-const char *dist_name(dist_t d) {
-    return (unsigned)d < N_DISTS ? DIST_NAMES[d] : "unknown";
-}
+const char *dist_name(dist_t d) { return (unsigned)d < N_DISTS ? DIST_NAMES[d] : "unknown"; }
 
 int dist_from_name(const char *name, dist_t *out) {
     for (unsigned i = 0; name && i < N_DISTS; i++) {
@@ -90,8 +88,7 @@ static void fill_tensor(float *x, size_t n, dist_t dist, uint64_t seed, uint64_t
 /* Per-head scales: amax over (b, s, d) of head h, scale = amax/448 in float; an all-zero head
  * gets scale 1 so that decoding stays finite (as in the original). Then every element is encoded
  * with its head's scale. */
-void inputs_quantise(const float *x, sdpa_shape_t sh, sdpa_codec_t codec, uint8_t *code,
-                     float *scale) {
+void inputs_quantise(const float *x, sdpa_shape_t sh, sdpa_codec_t codec, uint8_t *code, float *scale) {
     size_t slice = (size_t)sh.S * (size_t)sh.D;
     for (int32_t h = 0; h < sh.H; h++) {
         float amax = 0.0f;
@@ -108,13 +105,11 @@ void inputs_quantise(const float *x, sdpa_shape_t sh, sdpa_codec_t codec, uint8_
     }
 }
 
-int inputs_generate(sdpa_inputs_t *in, sdpa_shape_t shape, dist_t dist, sdpa_codec_t codec,
-                    uint64_t seed) {
+int inputs_generate(sdpa_inputs_t *in, sdpa_shape_t shape, dist_t dist, sdpa_codec_t codec, uint64_t seed) {
     memset(in, 0, sizeof *in);
     size_t n = shape_numel(shape);
     if (n == 0 || (unsigned)dist >= N_DISTS ||
-        (codec != SDPA_CODEC_E4M3 && codec != SDPA_CODEC_SEED_LINEAR) ||
-        n > SIZE_MAX / sizeof(float)) {
+        (codec != SDPA_CODEC_E4M3 && codec != SDPA_CODEC_SEED_LINEAR) || n > SIZE_MAX / sizeof(float)) {
         errno = EINVAL;
         return -1;
     }

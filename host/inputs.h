@@ -17,14 +17,20 @@
 
 #include "sdpa_api.h"
 
-typedef struct { int32_t B, H, S, D; } sdpa_shape_t;
+typedef struct {
+    int32_t B, H, S, D;
+} sdpa_shape_t;
 
 typedef enum { DIST_NORMAL = 0, DIST_UNIFORM = 1, DIST_OUTLIERS = 2 } dist_t;
 const char *dist_name(dist_t d);
 int dist_from_name(const char *name, dist_t *out); /* 0 ok, -1 unknown */
 
 /* Named shapes of the study (the original's tasks/fp8_sdpa_stage_c_wmma/config_forward.json) plus the project's ragged ones. */
-typedef struct { const char *name; sdpa_shape_t shape; const char *note; } named_shape_t;
+typedef struct {
+    const char *name;
+    sdpa_shape_t shape;
+    const char *note;
+} named_shape_t;
 extern const named_shape_t named_shapes[];
 extern const size_t named_shapes_count;
 const named_shape_t *named_shape_find(const char *name); /* NULL if unknown */
@@ -37,21 +43,19 @@ typedef struct {
     dist_t dist;
     sdpa_codec_t codec;
     uint64_t seed;
-    size_t n;                   /* elements per tensor */
-    float *x_q, *x_k, *x_v;     /* original float32 inputs */
-    uint8_t *q, *k, *v;         /* codes */
+    size_t n;                           /* elements per tensor */
+    float *x_q, *x_k, *x_v;             /* original float32 inputs */
+    uint8_t *q, *k, *v;                 /* codes */
     float *q_scale, *k_scale, *v_scale; /* [H] */
 } sdpa_inputs_t;
 
 /* Allocates and fills *in. Returns 0, or -1 with errno set (ENOMEM, EINVAL for a bad shape). */
-int inputs_generate(sdpa_inputs_t *in, sdpa_shape_t shape, dist_t dist, sdpa_codec_t codec,
-                    uint64_t seed);
+int inputs_generate(sdpa_inputs_t *in, sdpa_shape_t shape, dist_t dist, sdpa_codec_t codec, uint64_t seed);
 void inputs_free(sdpa_inputs_t *in);
 
 /* Added: the per-head quantisation of inputs_generate on its own, for one float tensor x of the
  * given shape: scales[h] = amax_h/448 (1 for an all-zero head), codes[i] = codec_encode. */
-void inputs_quantise(const float *x, sdpa_shape_t shape, sdpa_codec_t codec, uint8_t *codes,
-                     float *scales);
+void inputs_quantise(const float *x, sdpa_shape_t shape, sdpa_codec_t codec, uint8_t *codes, float *scales);
 
 /* Dequantised tensor (codec_decode of every code with its head's scale) as doubles; which is
  * 'q', 'k' or 'v'. out has in->n elements. */

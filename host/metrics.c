@@ -11,12 +11,10 @@
 
 #include <math.h>
 
-double tol_kernel_atol(double smax, double vmax) {
-    return 2.0 * TOL_U * (2.0 * smax + 1.0) * vmax;
-}
+double tol_kernel_atol(double smax, double vmax) { return 2.0 * TOL_U * (2.0 * smax + 1.0) * vmax; }
 
-void metrics_compute(const double *out, const double *ref, size_t n, const double *atol,
-                     size_t block_len, double atol_all, double rtol, err_metrics_t *m) {
+void metrics_compute(const double *out, const double *ref, size_t n, const double *atol, size_t block_len,
+                     double atol_all, double rtol, err_metrics_t *m) {
     size_t finite = 0;
     double sum_abs = 0.0, sum_e2 = 0.0, sum_r2 = 0.0, sum_o2 = 0.0, sum_or = 0.0;
     *m = (err_metrics_t){.n = n, .worst_ratio = -INFINITY, .rtol = rtol};

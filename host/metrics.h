@@ -17,26 +17,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TOL_U              (1.0 / 2048.0)
-#define TOL_RTOL           (2.0 * TOL_U)
-#define TOL_KERNEL_REL_L2  1e-3
-#define TOL_E2E_REL_L2     6e-2
-#define TOL_E2E_COSINE     0.998
-#define LEGACY_MAX_ABS     0.06
-#define LEGACY_MEAN_ABS    0.02
-#define LEGACY_PCT_BAD     1.0
-#define LEGACY_ATOL        0.06
+#define TOL_U (1.0 / 2048.0)
+#define TOL_RTOL (2.0 * TOL_U)
+#define TOL_KERNEL_REL_L2 1e-3
+#define TOL_E2E_REL_L2 6e-2
+#define TOL_E2E_COSINE 0.998
+#define LEGACY_MAX_ABS 0.06
+#define LEGACY_MEAN_ABS 0.02
+#define LEGACY_PCT_BAD 1.0
+#define LEGACY_ATOL 0.06
 
 /* atol for one slice from the reference bounds. */
 double tol_kernel_atol(double smax, double vmax);
 
 typedef struct {
-    size_t n;           /* elements compared */
-    size_t nonfinite;   /* outputs that are NaN or +-inf (excluded from the sums below); an element
+    size_t n;         /* elements compared */
+    size_t nonfinite; /* outputs that are NaN or +-inf (excluded from the sums below); an element
                            whose reference is non-finite counts here too */
-    size_t n_bad;       /* elements with |err| > atol + rtol*|ref| (non-finite outputs count as bad) */
-    double pct_bad;     /* 100 * n_bad / n */
-    double max_abs;     /* max |o - ref| over finite outputs */
+    size_t n_bad;     /* elements with |err| > atol + rtol*|ref| (non-finite outputs count as bad) */
+    double pct_bad;   /* 100 * n_bad / n */
+    double max_abs;   /* max |o - ref| over finite outputs */
     double mean_abs;
     double max_rel;     /* max |o - ref| / (|ref| + 1e-6), information only */
     double rel_l2;      /* ||o - ref||_2 / ||ref||_2 */
@@ -51,11 +51,11 @@ typedef struct {
 /* Compare out (n values, converted to double) with ref. Elements are grouped in blocks of
  * block_len consecutive values (a [b,h] slice is S*D values); atol[i / block_len] is the absolute
  * tolerance of element i. Pass atol = NULL and a single atol_all instead for one tolerance. */
-void metrics_compute(const double *out, const double *ref, size_t n, const double *atol,
-                     size_t block_len, double atol_all, double rtol, err_metrics_t *m);
+void metrics_compute(const double *out, const double *ref, size_t n, const double *atol, size_t block_len,
+                     double atol_all, double rtol, err_metrics_t *m);
 
-bool gate_kernel_only(const err_metrics_t *m);   /* nonfinite == 0, n_bad == 0, rel_l2 <= 1e-3 */
-bool gate_end_to_end(const err_metrics_t *m);    /* nonfinite == 0, rel_l2 <= 6e-2, cosine >= 0.998 */
-bool gate_legacy(const err_metrics_t *m);        /* computed with atol 0.06, rtol 0 */
+bool gate_kernel_only(const err_metrics_t *m); /* nonfinite == 0, n_bad == 0, rel_l2 <= 1e-3 */
+bool gate_end_to_end(const err_metrics_t *m);  /* nonfinite == 0, rel_l2 <= 6e-2, cosine >= 0.998 */
+bool gate_legacy(const err_metrics_t *m);      /* computed with atol 0.06, rtol 0 */
 
 #endif

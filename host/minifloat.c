@@ -27,10 +27,10 @@ uint32_t minifloat_round(uint32_t abs_bits, minifloat_fmt_t f) {
      * (2^-25 for binary16), so they round to zero. */
     if (bexp == 0) return 0;
     uint32_t m = (abs_bits & 0x7fffffu) | 0x800000u; /* 24-bit significand */
-    int e = bexp - 150;                               /* exponent of m's last bit */
+    int e = bexp - 150;                              /* exponent of m's last bit */
     int E = bexp - 127;
     int eeff = E < f.emin ? f.emin : E;
-    int shift = eeff - f.man_bits - e;               /* > 0 for every format narrower than float */
+    int shift = eeff - f.man_bits - e; /* > 0 for every format narrower than float */
     uint32_t r;
     if (shift >= 25) {
         r = 0; /* m < 2^24 <= half a quantum */

@@ -8,7 +8,10 @@
 
 /* A format with man_bits stored mantissa bits whose smallest normal exponent is emin
  * (binary16: 10, -14; E4M3: 3, -6; E5M2: 2, -14). */
-typedef struct { int man_bits; int emin; } minifloat_fmt_t;
+typedef struct {
+    int man_bits;
+    int emin;
+} minifloat_fmt_t;
 
 /* |x| rounded to nearest, ties to even, as the format's magnitude code (exponent field << man_bits
  * | mantissa), without any upper limit: a value beyond the format's range gives a code beyond its

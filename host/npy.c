@@ -15,8 +15,14 @@
 
 /* Element size of a supported descriptor; 0 if unsupported. */
 static size_t descr_size(const char *descr) {
-    static const struct { const char *d; size_t size; } known[] = {
-        {NPY_U1, 1}, {NPY_F2, 2}, {NPY_F4, 4}, {NPY_F8, 8},
+    static const struct {
+        const char *d;
+        size_t size;
+    } known[] = {
+        {NPY_U1, 1},
+        {NPY_F2, 2},
+        {NPY_F4, 4},
+        {NPY_F8, 8},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(descr, known[i].d) == 0) return known[i].size;
@@ -49,8 +55,8 @@ static size_t format_header(char *out, size_t cap, const char *descr, const size
     return len + pad;
 }
 
-int npy_write(const char *path, const char *descr, const size_t *shape, int ndim, const void *data,
-              char *err, size_t errlen) {
+int npy_write(const char *path, const char *descr, const size_t *shape, int ndim, const void *data, char *err,
+              size_t errlen) {
     size_t esize = descr ? descr_size(descr) : 0;
     if (!esize || ndim < 0 || ndim > 8 || (ndim > 0 && !shape) || !path) {
         if (err && errlen)
@@ -61,8 +67,10 @@ int npy_write(const char *path, const char *descr, const size_t *shape, int ndim
     }
     size_t count = 1;
     for (int i = 0; i < ndim; i++) {
-        if (shape[i] && count > SIZE_MAX / shape[i]) count = SIZE_MAX;
-        else count *= shape[i];
+        if (shape[i] && count > SIZE_MAX / shape[i])
+            count = SIZE_MAX;
+        else
+            count *= shape[i];
     }
     char header[512];
     size_t hlen = format_header(header, sizeof header, descr, shape, ndim);
@@ -125,13 +133,17 @@ static int parse_dict(const char *dict, npy_header_t *h, const char *path, char 
     const char *d = dict_value(dict, "descr");
     if (!d || *d != '\'') return fail(err, errlen, path, "npy header: no 'descr'");
     const char *q = strchr(d + 1, '\'');
-    if (!q || (size_t)(q - d - 1) >= sizeof h->descr) return fail(err, errlen, path, "npy header: bad 'descr'");
+    if (!q || (size_t)(q - d - 1) >= sizeof h->descr)
+        return fail(err, errlen, path, "npy header: bad 'descr'");
     memcpy(h->descr, d + 1, (size_t)(q - d - 1));
     h->descr[q - d - 1] = '\0';
     const char *f = dict_value(dict, "fortran_order");
-    if (f && strncmp(f, "False", 5) == 0) h->fortran_order = 0;
-    else if (f && strncmp(f, "True", 4) == 0) h->fortran_order = 1;
-    else return fail(err, errlen, path, "npy header: bad 'fortran_order'");
+    if (f && strncmp(f, "False", 5) == 0)
+        h->fortran_order = 0;
+    else if (f && strncmp(f, "True", 4) == 0)
+        h->fortran_order = 1;
+    else
+        return fail(err, errlen, path, "npy header: bad 'fortran_order'");
     const char *s = dict_value(dict, "shape");
     if (!s || *s != '(') return fail(err, errlen, path, "npy header: bad 'shape'");
     s++;

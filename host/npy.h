@@ -16,8 +16,8 @@
 
 /* Writes a new file (never overwrites; fileio.h). data is in host byte order and converted to
  * little-endian. Returns 0 or -1 with a message in err. */
-int npy_write(const char *path, const char *descr, const size_t *shape, int ndim, const void *data,
-              char *err, size_t errlen);
+int npy_write(const char *path, const char *descr, const size_t *shape, int ndim, const void *data, char *err,
+              size_t errlen);
 
 /* header_len is the HEADER_LEN field (the dict, its padding and the '\n'); data_offset (added) is
  * where the data start: 10 + header_len for version 1.0, 12 + header_len for 2.0. */

@@ -27,7 +27,8 @@ int occupancy_compute(int arch, int threads_per_block, int registers, long smem_
     if (!L || threads_per_block < 1 || registers < 0 || smem_bytes < 0) return -1;
     const int warps = (int)round_up(threads_per_block, 32) / 32;
     const long regs_per_warp = round_up(round_up(registers > 0 ? registers : 1, 8) * 32, 256);
-    o->by_registers = registers > L->max_regs_per_thread ? 0 : (int)(L->regs_per_sm / (regs_per_warp * warps));
+    o->by_registers =
+        registers > L->max_regs_per_thread ? 0 : (int)(L->regs_per_sm / (regs_per_warp * warps));
     o->by_smem = smem_bytes > L->smem_per_block_optin
                      ? 0
                      : (int)(L->smem_per_sm / (round_up(smem_bytes, 128) + L->smem_reserved_per_block));

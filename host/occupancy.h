@@ -9,8 +9,8 @@
 #define OCCUPANCY_H
 
 typedef struct {
-    int arch;                /* 80, 86, 89, 90 */
-    const char *example;     /* a GPU of that architecture */
+    int arch;            /* 80, 86, 89, 90 */
+    const char *example; /* a GPU of that architecture */
     int max_warps_per_sm, max_blocks_per_sm;
     int regs_per_sm, max_regs_per_thread;
     long smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
@@ -20,8 +20,8 @@ const arch_limits_t *arch_limits(int arch); /* NULL if unknown */
 
 typedef struct {
     int blocks_per_sm, warps_per_sm, max_warps_per_sm;
-    double occupancy;            /* warps_per_sm / max_warps_per_sm */
-    const char *limited_by;      /* "registers", "shared_memory", "warps" or "blocks" */
+    double occupancy;                               /* warps_per_sm / max_warps_per_sm */
+    const char *limited_by;                         /* "registers", "shared_memory", "warps" or "blocks" */
     int by_registers, by_smem, by_warps, by_blocks; /* blocks each resource allows */
 } occupancy_t;
 

@@ -27,7 +27,7 @@ static int starts_with(const char *s, const char *prefix) { return strncmp(s, pr
 int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t errlen) {
     int n = 0, lineno = 0;
     ptxas_kernel_t *cur = NULL;
-    for (const char *line = log; *line; ) {
+    for (const char *line = log; *line;) {
         const char *end = strchr(line, '\n');
         if (!end) end = line + strlen(line);
         ++lineno;
@@ -35,7 +35,10 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
         while (body < end && (*body == ' ' || *body == '\t')) ++body;
         const char *entry = strstr(line, "Compiling entry function '");
         if (entry && entry < end) {
-            if (n == max) { snprintf(err, errlen, "line %d: more than %d kernels", lineno, max); return -1; }
+            if (n == max) {
+                snprintf(err, errlen, "line %d: more than %d kernels", lineno, max);
+                return -1;
+            }
             cur = &out[n++];
             memset(cur, 0, sizeof *cur);
             cur->registers = cur->barriers = -1;
@@ -44,7 +47,8 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
             const char *q = memchr(name, '\'', (size_t)(end - name));
             const char *arch = q ? strstr(q, "'sm_") : NULL;
             if (!q || !arch || arch > end || (size_t)(q - name) >= sizeof cur->kernel) {
-                snprintf(err, errlen, "line %d: expected \"Compiling entry function 'NAME' for 'sm_NN'\"", lineno);
+                snprintf(err, errlen, "line %d: expected \"Compiling entry function 'NAME' for 'sm_NN'\"",
+                         lineno);
                 return -1;
             }
             memcpy(cur->kernel, name, (size_t)(q - name));
@@ -53,19 +57,24 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
             cur->stack = field_before(body, end, " bytes stack frame");
             cur->spill_stores = field_before(body, end, " bytes spill stores");
             cur->spill_loads = field_before(body, end, " bytes spill loads");
-        } else if (cur && starts_with(body, "ptxas info") && strstr(line, ": Used ") && strstr(line, ": Used ") < end) {
+        } else if (cur && starts_with(body, "ptxas info") && strstr(line, ": Used ") &&
+                   strstr(line, ": Used ") < end) {
             cur->registers = (int)field_before(body, end, " registers");
             cur->barriers = (int)field_before(body, end, " barriers");
             cur->smem = field_before(body, end, " bytes smem");
             cur->cmem0 = field_before(body, end, " bytes cmem[0]");
             cur->lmem = field_before(body, end, " bytes lmem");
-            if (cur->registers < 0) { snprintf(err, errlen, "line %d: \"Used\" line without a register count", lineno); return -1; }
+            if (cur->registers < 0) {
+                snprintf(err, errlen, "line %d: \"Used\" line without a register count", lineno);
+                return -1;
+            }
         }
         line = *end ? end + 1 : end;
     }
     for (int i = 0; i < n; ++i)
         if (out[i].registers < 0) {
-            snprintf(err, errlen, "kernel %s (sm_%d): no \"Used N registers\" line", out[i].kernel, out[i].arch);
+            snprintf(err, errlen, "kernel %s (sm_%d): no \"Used N registers\" line", out[i].kernel,
+                     out[i].arch);
             return -1;
         }
     return n;

@@ -13,7 +13,7 @@
 
 typedef struct {
     char kernel[128];
-    int arch;              /* 89 for sm_89 */
+    int arch; /* 89 for sm_89 */
     int registers, barriers;
     long smem, cmem0, lmem, stack, spill_stores, spill_loads; /* bytes; -1 when absent */
 } ptxas_kernel_t;
@@ -26,14 +26,16 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
 long ptxas_local_bytes(const ptxas_kernel_t *k);
 
 typedef struct {
-    int max_registers;     /* 128 */
-    long max_spill_bytes;  /* 0 */
-    long max_local_bytes;  /* 0 */
-    long max_static_smem;  /* 48 KiB: the static shared memory limit per block */
+    int max_registers;    /* 128 */
+    long max_spill_bytes; /* 0 */
+    long max_local_bytes; /* 0 */
+    long max_static_smem; /* 48 KiB: the static shared memory limit per block */
 } ptxas_gates_t;
 extern const ptxas_gates_t PTXAS_GATES;
 
-typedef struct { int registers, spills, local, smem, pass; } ptxas_gate_result_t;
+typedef struct {
+    int registers, spills, local, smem, pass;
+} ptxas_gate_result_t;
 ptxas_gate_result_t ptxas_gate(const ptxas_kernel_t *k, const ptxas_gates_t *g);
 
 #endif

@@ -20,12 +20,16 @@
 
 /* Kernel names are sdpa_<ident>_<codec>; map ident -> variant id through the registry. */
 #define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary) {#ident, id},
-static const struct { const char *ident, *id; } VARIANT_IDS[] = {
+static const struct {
+    const char *ident, *id;
+} VARIANT_IDS[] = {
 #include "variants.def"
 };
 #undef SDPA_VARIANT
 
-typedef struct { const char *variant, *codec; } kernel_id_t;
+typedef struct {
+    const char *variant, *codec;
+} kernel_id_t;
 
 static int identify(const char *kernel, kernel_id_t *out) {
     static const char *const codecs[][2] = {{"_e4m3", "e4m3"}, {"_seedlin", "seed-linear"}};
@@ -35,7 +39,8 @@ static int identify(const char *kernel, kernel_id_t *out) {
         size_t sl = strlen(codecs[c][0]), kl = strlen(ident);
         if (kl <= sl || strcmp(ident + kl - sl, codecs[c][0]) != 0) continue;
         for (size_t v = 0; v < sizeof VARIANT_IDS / sizeof VARIANT_IDS[0]; ++v)
-            if (strlen(VARIANT_IDS[v].ident) == kl - sl && strncmp(ident, VARIANT_IDS[v].ident, kl - sl) == 0) {
+            if (strlen(VARIANT_IDS[v].ident) == kl - sl &&
+                strncmp(ident, VARIANT_IDS[v].ident, kl - sl) == 0) {
                 out->variant = VARIANT_IDS[v].id;
                 out->codec = codecs[c][1];
                 return 0;
@@ -56,8 +61,10 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     cJSON_AddNumberToObject(o, "registers", k->registers);
     cJSON_AddNumberToObject(o, "barriers", k->barriers < 0 ? 0 : k->barriers);
     cJSON_AddNumberToObject(o, "static_smem_bytes", (double)(k->smem < 0 ? 0 : k->smem));
-    if (k->cmem0 < 0) cJSON_AddNullToObject(o, "cmem0_bytes");
-    else cJSON_AddNumberToObject(o, "cmem0_bytes", (double)k->cmem0);
+    if (k->cmem0 < 0)
+        cJSON_AddNullToObject(o, "cmem0_bytes");
+    else
+        cJSON_AddNumberToObject(o, "cmem0_bytes", (double)k->cmem0);
     cJSON_AddNumberToObject(o, "stack_bytes", (double)(k->stack < 0 ? 0 : k->stack));
     cJSON_AddNumberToObject(o, "spill_store_bytes", (double)(k->spill_stores < 0 ? 0 : k->spill_stores));
     cJSON_AddNumberToObject(o, "spill_load_bytes", (double)(k->spill_loads < 0 ? 0 : k->spill_loads));
@@ -84,13 +91,20 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
 /* Published ptxas figures of the original (kind published-figures, array "resources"), copied as-is.
  * A missing file is not an error (reported as null); a malformed one is. */
 static int add_published(cJSON *doc, const char *path) {
-    if (!path) { cJSON_AddNullToObject(doc, "published"); return 0; }
+    if (!path) {
+        cJSON_AddNullToObject(doc, "published");
+        return 0;
+    }
     char err[512];
     cJSON *pub = results_load(path, "published-figures", err, sizeof err);
-    if (!pub) { fprintf(stderr, "ptxas-json: %s\n", err); return -1; }
+    if (!pub) {
+        fprintf(stderr, "ptxas-json: %s\n", err);
+        return -1;
+    }
     const cJSON *rows = json_get(pub, "resources", path, err, sizeof err);
     if (!rows || !cJSON_IsArray(rows)) {
-        fprintf(stderr, "ptxas-json: %s\n", rows ? "published figures: field 'resources' is not an array" : err);
+        fprintf(stderr, "ptxas-json: %s\n",
+                rows ? "published figures: field 'resources' is not an array" : err);
         cJSON_Delete(pub);
         return -1;
     }
@@ -115,11 +129,13 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels) {
         const cJSON *occ = cJSON_GetObjectItem(k, "occupancy");
-        printf("%-12s %-11s %-6s %5d %7d %6d %6d %6.1f%% %-24s %s\n", cJSON_GetObjectItem(k, "variant")->valuestring,
-               cJSON_GetObjectItem(k, "codec")->valuestring, cJSON_GetObjectItem(k, "arch")->valuestring,
-               cJSON_GetObjectItem(k, "registers")->valueint, cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
+        printf("%-12s %-11s %-6s %5d %7d %6d %6d %6.1f%% %-24s %s\n",
+               cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
+               cJSON_GetObjectItem(k, "arch")->valuestring, cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
                cJSON_GetObjectItem(k, "stack_bytes")->valueint,
-               cJSON_GetObjectItem(k, "spill_store_bytes")->valueint + cJSON_GetObjectItem(k, "spill_load_bytes")->valueint,
+               cJSON_GetObjectItem(k, "spill_store_bytes")->valueint +
+                   cJSON_GetObjectItem(k, "spill_load_bytes")->valueint,
                cJSON_IsObject(occ) ? 100.0 * cJSON_GetObjectItem(occ, "occupancy")->valuedouble : 0.0,
                cJSON_IsObject(occ) ? cJSON_GetObjectItem(occ, "limited_by")->valuestring : "-",
                cJSON_IsTrue(cJSON_GetObjectItem(k, "pass")) ? "PASS" : "FAIL");
@@ -129,13 +145,15 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     const cJSON *p;
     cJSON_ArrayForEach(p, published) {
         printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
-               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"), int_or(p, "stack_bytes"),
-               "-", "-", "-", str_or(p, "source", ""));
+               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"),
+               int_or(p, "stack_bytes"), "-", "-", "-", str_or(p, "source", ""));
     }
 }
 
 static int usage(const char *msg) {
-    fprintf(stderr, "ptxas-json: %s\nusage: ptxas-json --log FILE --out FILE.json [--published FILE] [--print]\n", msg);
+    fprintf(stderr,
+            "ptxas-json: %s\nusage: ptxas-json --log FILE --out FILE.json [--published FILE] [--print]\n",
+            msg);
     return 2;
 }
 
@@ -143,10 +161,14 @@ int main(int argc, char **argv) {
     const char *log_path = NULL, *out_path = NULL, *pub_path = NULL;
     int print = 0;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--print")) print = 1;
-        else if (i + 1 < argc && !strcmp(argv[i], "--log")) log_path = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--out")) out_path = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--published")) pub_path = argv[++i];
+        if (!strcmp(argv[i], "--print"))
+            print = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--log"))
+            log_path = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--out"))
+            out_path = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--published"))
+            pub_path = argv[++i];
         else {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown or incomplete argument '%s'", argv[i]);
@@ -156,13 +178,22 @@ int main(int argc, char **argv) {
     if (!log_path || !out_path) return usage("--log and --out are required");
 
     char *log = file_read_all(log_path, NULL);
-    if (!log) { fprintf(stderr, "ptxas-json: %s: %s\n", log_path, strerror(errno)); return 2; }
+    if (!log) {
+        fprintf(stderr, "ptxas-json: %s: %s\n", log_path, strerror(errno));
+        return 2;
+    }
     static ptxas_kernel_t ks[MAX_KERNELS];
     char err[512];
     int n = ptxas_parse(log, ks, MAX_KERNELS, err, sizeof err);
     free(log);
-    if (n < 0) { fprintf(stderr, "ptxas-json: %s: %s\n", log_path, err); return 2; }
-    if (n == 0) { fprintf(stderr, "ptxas-json: %s: no kernel found (was it compiled with -Xptxas -v?)\n", log_path); return 2; }
+    if (n < 0) {
+        fprintf(stderr, "ptxas-json: %s: %s\n", log_path, err);
+        return 2;
+    }
+    if (n == 0) {
+        fprintf(stderr, "ptxas-json: %s: no kernel found (was it compiled with -Xptxas -v?)\n", log_path);
+        return 2;
+    }
 
     cJSON *doc = results_new("ptxas-resources", "ptxas-json", argc, argv);
     cJSON *gates = cJSON_AddObjectToObject(doc, "gates");
@@ -175,18 +206,23 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; ++i) {
         kernel_id_t id;
         if (identify(ks[i].kernel, &id) != 0) {
-            fprintf(stderr, "ptxas-json: %s: kernel '%s' is not sdpa_<variant>_<codec> of kernels/variants.def\n",
+            fprintf(stderr,
+                    "ptxas-json: %s: kernel '%s' is not sdpa_<variant>_<codec> of kernels/variants.def\n",
                     log_path, ks[i].kernel);
             cJSON_Delete(doc);
             return 2;
         }
         occupancy_t occ;
-        const int occ_ok = occupancy_compute(ks[i].arch, SDPA_THREADS, ks[i].registers, ks[i].smem < 0 ? 0 : ks[i].smem, &occ) == 0;
+        const int occ_ok = occupancy_compute(ks[i].arch, SDPA_THREADS, ks[i].registers,
+                                             ks[i].smem < 0 ? 0 : ks[i].smem, &occ) == 0;
         const ptxas_gate_result_t g = ptxas_gate(&ks[i], &PTXAS_GATES);
         all_pass &= g.pass && occ_ok;
         cJSON_AddItemToArray(arr, kernel_json(&ks[i], &id, &occ, occ_ok, g));
     }
-    if (add_published(doc, pub_path) != 0) { cJSON_Delete(doc); return 2; }
+    if (add_published(doc, pub_path) != 0) {
+        cJSON_Delete(doc);
+        return 2;
+    }
     if (print) print_table(arr, cJSON_GetObjectItem(doc, "published"));
     if (results_write(doc, out_path, err, sizeof err) != 0) {
         fprintf(stderr, "ptxas-json: %s\n", err);

@@ -28,9 +28,8 @@ static double dot(const double *restrict x, const double *restrict y, size_t n) 
 }
 
 /* One query row: o = softmax(scale * q K^T) V over S keys; returns the row's largest |logit|. */
-static double attend_row(const double *restrict qi, const double *restrict ks,
-                         const double *restrict vs, size_t S, size_t D, double scale,
-                         double *restrict row, double *restrict o) {
+static double attend_row(const double *restrict qi, const double *restrict ks, const double *restrict vs,
+                         size_t S, size_t D, double scale, double *restrict row, double *restrict o) {
     double m = -INFINITY, smax = 0.0;
     for (size_t j = 0; j < S; j++) {
         double s = scale * dot(qi, ks + j * D, D);

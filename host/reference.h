@@ -10,8 +10,8 @@
 #include "inputs.h"
 
 typedef struct {
-    double *smax;   /* [B*H]: max over the slice of |q_i . k_j| * softmax_scale (logit magnitude) */
-    double *vmax;   /* [B*H]: max over the slice of |v| */
+    double *smax; /* [B*H]: max over the slice of |q_i . k_j| * softmax_scale (logit magnitude) */
+    double *vmax; /* [B*H]: max over the slice of |v| */
 } reference_bounds_t;
 
 /* out: [B,H,S,D]. bounds may be NULL; otherwise its arrays (B*H each) are filled.

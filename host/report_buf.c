@@ -16,7 +16,10 @@ static bool rb_reserve(rbuf_t *b, size_t extra) {
     size_t cap = b->cap ? b->cap : 1024;
     while (cap < b->len + extra + 1) cap *= 2;
     char *p = realloc(b->s, cap);
-    if (!p) { b->oom = true; return false; }
+    if (!p) {
+        b->oom = true;
+        return false;
+    }
     b->s = p;
     b->cap = cap;
     return true;
@@ -27,7 +30,10 @@ void rb_printf(rbuf_t *b, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || !rb_reserve(b, (size_t)n)) { b->oom = true; return; }
+    if (n < 0 || !rb_reserve(b, (size_t)n)) {
+        b->oom = true;
+        return;
+    }
     va_start(ap, fmt);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -38,9 +44,12 @@ void rb_puts(rbuf_t *b, const char *s) { rb_printf(b, "%s", s); }
 
 void rb_cell(rbuf_t *b, const char *s) {
     for (; s && *s; s++) {
-        if (*s == '|') rb_puts(b, "\\|");
-        else if (*s == '\n' || *s == '\r') rb_puts(b, " ");
-        else rb_printf(b, "%c", *s);
+        if (*s == '|')
+            rb_puts(b, "\\|");
+        else if (*s == '\n' || *s == '\r')
+            rb_puts(b, " ");
+        else
+            rb_printf(b, "%c", *s);
     }
 }
 
@@ -58,7 +67,8 @@ int rb_save(rbuf_t *b, const char *dir, const char *name, char *err, size_t errl
     } else {
         char *slash = strrchr(path, '/');
         *slash = '\0';
-        if (mkdir_p(path) != 0) snprintf(err, errlen, "%s: cannot create directory: %s", path, strerror(errno));
+        if (mkdir_p(path) != 0)
+            snprintf(err, errlen, "%s: cannot create directory: %s", path, strerror(errno));
         else {
             *slash = '/';
             rc = file_write_replace(path, b->s ? b->s : "", b->len, err, errlen);
@@ -69,13 +79,18 @@ int rb_save(rbuf_t *b, const char *dir, const char *name, char *err, size_t errl
 }
 
 const char *fmt_num(char *dst, size_t n, const char *fmt, double v) {
-    if (!isfinite(v)) snprintf(dst, n, "%s", NA_MARK);
-    else snprintf(dst, n, fmt, v);
+    if (!isfinite(v))
+        snprintf(dst, n, "%s", NA_MARK);
+    else
+        snprintf(dst, n, fmt, v);
     return dst;
 }
 
 const char *fmt_int(char *dst, size_t n, double v) {
-    if (!isfinite(v) || v < 0) { snprintf(dst, n, "%s", NA_MARK); return dst; }
+    if (!isfinite(v) || v < 0) {
+        snprintf(dst, n, "%s", NA_MARK);
+        return dst;
+    }
     char digits[32];
     snprintf(digits, sizeof digits, "%.0f", v);
     size_t len = strlen(digits), o = 0;
@@ -89,7 +104,11 @@ const char *fmt_int(char *dst, size_t n, double v) {
 
 void md_table_head(rbuf_t *b, const md_col_t *cols, size_t ncols) {
     rb_puts(b, "\n|");
-    for (size_t i = 0; i < ncols; i++) { rb_puts(b, " "); rb_cell(b, cols[i].header); rb_puts(b, " |"); }
+    for (size_t i = 0; i < ncols; i++) {
+        rb_puts(b, " ");
+        rb_cell(b, cols[i].header);
+        rb_puts(b, " |");
+    }
     rb_puts(b, "\n|");
     for (size_t i = 0; i < ncols; i++) {
         int w = cols[i].width < 3 ? 3 : cols[i].width;
@@ -103,7 +122,11 @@ void md_row(rbuf_t *b, size_t n, ...) {
     va_list ap;
     va_start(ap, n);
     rb_puts(b, "|");
-    for (size_t i = 0; i < n; i++) { rb_puts(b, " "); rb_cell(b, va_arg(ap, const char *)); rb_puts(b, " |"); }
+    for (size_t i = 0; i < n; i++) {
+        rb_puts(b, " ");
+        rb_cell(b, va_arg(ap, const char *));
+        rb_puts(b, " |");
+    }
     va_end(ap);
     rb_puts(b, "\n");
 }

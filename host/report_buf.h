@@ -11,7 +11,7 @@
 typedef struct {
     char *s;
     size_t len, cap;
-    bool oom;           /* an allocation failed: rb_save refuses to write a truncated file */
+    bool oom; /* an allocation failed: rb_save refuses to write a truncated file */
 } rbuf_t;
 
 void rb_printf(rbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -33,7 +33,7 @@ const char *fmt_int(char *dst, size_t n, double v);
 typedef struct {
     const char *header;
     int width;
-    char align;         /* 'l' or 'r' */
+    char align; /* 'l' or 'r' */
 } md_col_t;
 void md_table_head(rbuf_t *b, const md_col_t *cols, size_t ncols);
 /* One row of n cells (const char *), each escaped with rb_cell. */

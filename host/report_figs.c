@@ -9,20 +9,34 @@
 #include "report_buf.h"
 #include "report_tables.h"
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
-#define TRY_B(x) do { if ((x) < 0) { rb_free(&b); return -1; } } while (0)
+#define TRY(x)                                                                                               \
+    do {                                                                                                     \
+        if ((x) < 0) return -1;                                                                              \
+    } while (0)
+#define TRY_B(x)                                                                                             \
+    do {                                                                                                     \
+        if ((x) < 0) {                                                                                       \
+            rb_free(&b);                                                                                     \
+            return -1;                                                                                       \
+        }                                                                                                    \
+    } while (0)
 
 void gp_assign_str(rbuf_t *b, const char *name, const char *value) {
     rb_printf(b, "%s = \"", name);
     for (const char *c = value ? value : ""; *c; c++) {
-        if (*c == '"' || *c == '\\') rb_printf(b, "\\%c", *c);
-        else if (*c == '\n') rb_puts(b, " ");
-        else rb_printf(b, "%c", *c);
+        if (*c == '"' || *c == '\\')
+            rb_printf(b, "\\%c", *c);
+        else if (*c == '\n')
+            rb_puts(b, " ");
+        else
+            rb_printf(b, "%c", *c);
     }
     rb_puts(b, "\"\n");
 }
 
-static int save(report_t *r, rbuf_t *b, const char *name) { return rb_save(b, r->dir, name, r->err, sizeof r->err); }
+static int save(report_t *r, rbuf_t *b, const char *name) {
+    return rb_save(b, r->dir, name, r->err, sizeof r->err);
+}
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -44,13 +58,21 @@ static int samples_tsv(report_t *r, rbuf_t *shapes) {
         int m = rj_len(d, "timing.%d.samples_us", i);
         if (!v || !sh || m < 0) return -1;
         double *x = malloc(((size_t)m + 1) * sizeof *x);
-        if (!x) { snprintf(r->err, sizeof r->err, "out of memory"); return -1; }
+        if (!x) {
+            snprintf(r->err, sizeof r->err, "out of memory");
+            return -1;
+        }
         for (int k = 0; k < m; k++)
-            if (rj_num(d, &x[k], "timing.%d.samples_us.%d", i, k) < 0) { free(x); return -1; }
+            if (rj_num(d, &x[k], "timing.%d.samples_us.%d", i, k) < 0) {
+                free(x);
+                return -1;
+            }
         qsort(x, (size_t)m, sizeof *x, cmp_double);
         rbuf_t b = {0};
-        rb_printf(&b, "# %s at %s: kept samples (us, sorted) and their empirical CDF; timing %s\n# sample_us\tecdf\n",
-                  v, sh, report_timing_kind(r));
+        rb_printf(
+            &b,
+            "# %s at %s: kept samples (us, sorted) and their empirical CDF; timing %s\n# sample_us\tecdf\n",
+            v, sh, report_timing_kind(r));
         for (int k = 0; k < m; k++) rb_printf(&b, "%.15g\t%.15g\n", x[k], (k + 1.0) / m);
         free(x);
         char name[256];
@@ -62,7 +84,8 @@ static int samples_tsv(report_t *r, rbuf_t *shapes) {
         const char *sh = rj_str(d, "timing.%d.shape", i);
         char word[80];
         snprintf(word, sizeof word, " %s ", sh);
-        if (strstr(shapes->s, word) || !has_samples(r, r->baseline, sh) || !has_samples(r, r->candidate, sh)) continue;
+        if (strstr(shapes->s, word) || !has_samples(r, r->baseline, sh) || !has_samples(r, r->candidate, sh))
+            continue;
         rb_printf(shapes, "%s ", sh);
     }
     return 0;
@@ -78,7 +101,10 @@ static int speedup_tsv(report_t *r) {
     for (int i = 0; i < n; i++) {
         const char *sh = rj_str(d, "comparisons.%d.shape", i), *kind = rj_str(d, "comparisons.%d.timing", i);
         double sp, lo, hi;
-        if (!sh || !kind) { rb_free(&b); return -1; }
+        if (!sh || !kind) {
+            rb_free(&b);
+            return -1;
+        }
         TRY_B(rj_num(d, &sp, "comparisons.%d.speedup", i));
         TRY_B(rj_num(d, &lo, "comparisons.%d.speedup_ci.0", i));
         TRY_B(rj_num(d, &hi, "comparisons.%d.speedup_ci.1", i));
@@ -95,8 +121,12 @@ static int correctness_tsv(report_t *r, int *ncases) {
     rb_puts(&b, "# per correctness case (shape, seed) and variant: kernel-only rel-L2, end-to-end rel-L2, "
                 "largest err/bar ratio\n# case\tlabel\tvariant\tkernel_rel_l2\te2e_rel_l2\tworst_ratio\n");
     /* cases are numbered in order of first appearance of (shape, seed) */
-    char (*labels)[64] = calloc((size_t)n + 1, sizeof *labels);
-    if (!labels) { rb_free(&b); snprintf(r->err, sizeof r->err, "out of memory"); return -1; }
+    char(*labels)[64] = calloc((size_t)n + 1, sizeof *labels);
+    if (!labels) {
+        rb_free(&b);
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return -1;
+    }
     int nl = 0;
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "correctness.%d.variant", i), *sh = rj_str(d, "correctness.%d.shape", i);
@@ -127,7 +157,7 @@ static int ptxas_tsv(report_t *r) {
     rb_puts(&b, "# registers and static shared memory per variant and arch; published = the original study "
                 "(L4, sm_89), NaN where it published nothing\n"
                 "# x\tlabel\tregisters\tsmem_kib\tpublished_registers\tpublished_smem_kib\n");
-    const char *vs[2] = { r->baseline, r->candidate };
+    const char *vs[2] = {r->baseline, r->candidate};
     int x = 0;
     for (int k = 0; k < 2; k++) {
         int p = report_find_published_resource(r, vs[k], "sm_89");
@@ -143,7 +173,10 @@ static int ptxas_tsv(report_t *r) {
                 double reg, smem;
                 const char *arch = rj_str(&r->P, "kernels.%d.arch", i);
                 char label[64];
-                if (!arch) { rb_free(&b); return -1; }
+                if (!arch) {
+                    rb_free(&b);
+                    return -1;
+                }
                 report_kernel_label(r, i, label, sizeof label);
                 TRY_B(rj_num(&r->P, &reg, "kernels.%d.registers", i));
                 TRY_B(rj_num(&r->P, &smem, "kernels.%d.static_smem_bytes", i));
@@ -176,7 +209,8 @@ static int plot_vars(report_t *r, const char *shapes, int ncases) {
     rb_printf(&b, "gate_speedup = %.10g\n", r->gate_speedup);
     tolerances_t t;
     TRY_B(report_tolerances(r, &t));
-    rb_printf(&b, "kernel_rel_l2 = %.10g\ne2e_rel_l2 = %.10g\nn_cases = %d\n", t.kernel_rel_l2, t.e2e_rel_l2, ncases);
+    rb_printf(&b, "kernel_rel_l2 = %.10g\ne2e_rel_l2 = %.10g\nn_cases = %d\n", t.kernel_rel_l2, t.e2e_rel_l2,
+              ncases);
     rb_printf(&b, "has_ptxas = %d\n", r->have_ptxas);
     gp_assign_str(&b, "ptxas_note", r->have_ptxas ? "" : r->ptxas_missing);
     double regs, smem;
@@ -198,35 +232,41 @@ static void figure(rbuf_t *b, report_t *r, const char *file, const char *id, con
     char dev[256];
     report_device_label(r, dev, sizeof dev);
     bool emulated = timing && strcmp(report_timing_kind(r), "gpu") != 0;
-    rb_printf(b, "![%s Backend %s; %s.%s](%s/%s){#%s width=100%%}\n\n", what, rj_str(&r->T, "meta.backend"), dev,
-              emulated ? " EMULATED (CPU) TIMINGS, NOT GPU TIMINGS." : "", "{figdir}", file, id);
+    rb_printf(b, "![%s Backend %s; %s.%s](%s/%s){#%s width=100%%}\n\n", what, rj_str(&r->T, "meta.backend"),
+              dev, emulated ? " EMULATED (CPU) TIMINGS, NOT GPU TIMINGS." : "", "{figdir}", file, id);
 }
 
 static int fragments(report_t *r, const char *shapes) {
     rbuf_t b = {0};
     char word[64], dims[64], what[512], file[128], id[128];
     for (const char *s = shapes; sscanf(s, "%63s", word) == 1; s = strstr(s, word) + strlen(word)) {
-        snprintf(what, sizeof what, "Latency of %s and %s at shape %s %s: empirical CDF (left) and histogram "
-                 "(right) of every kept sample, medians marked.", r->baseline, r->candidate, word,
-                 report_shape_dims(r, word, dims, sizeof dims));
+        snprintf(what, sizeof what,
+                 "Latency of %s and %s at shape %s %s: empirical CDF (left) and histogram "
+                 "(right) of every kept sample, medians marked.",
+                 r->baseline, r->candidate, word, report_shape_dims(r, word, dims, sizeof dims));
         snprintf(file, sizeof file, "latency-%s.png", word);
         snprintf(id, sizeof id, "fig:latency-%s", word);
         figure(&b, r, file, id, what, true);
     }
     TRY(tables_save(r, &b, "fig-latency.md"));
     if (rj_len(&r->T, "comparisons") > 0) {
-        snprintf(what, sizeof what, "Speedup t_%s/t_%s with its 95 %% bootstrap CI per compared shape, against the "
-                 "gate %.2f (dashed), which the CI's lower end must clear.", r->baseline, r->candidate, r->gate_speedup);
+        snprintf(what, sizeof what,
+                 "Speedup t_%s/t_%s with its 95 %% bootstrap CI per compared shape, against the "
+                 "gate %.2f (dashed), which the CI's lower end must clear.",
+                 r->baseline, r->candidate, r->gate_speedup);
         figure(&b, r, "speedup.png", "fig:speedup", what, true);
     }
     TRY(tables_save(r, &b, "fig-speedup.md"));
     figure(&b, r, "correctness.png", "fig:correctness",
-           "Errors per shape and seed (log scale): kernel-only rel-L2 against its bar, end-to-end rel-L2 against "
-           "its bar (dashed lines).", false);
+           "Errors per shape and seed (log scale): kernel-only rel-L2 against its bar, end-to-end rel-L2 "
+           "against "
+           "its bar (dashed lines).",
+           false);
     TRY(tables_save(r, &b, "fig-correctness.md"));
     figure(&b, r, "ptxas.png", "fig:ptxas",
            "ptxas registers per thread and static shared memory per variant and arch, against the budgets "
-           "(dashed) and the original study's published sm_89 values (open markers).", false);
+           "(dashed) and the original study's published sm_89 values (open markers).",
+           false);
     return tables_save(r, &b, "fig-ptxas.md");
 }
 

@@ -17,12 +17,15 @@ static const char *base_name(const char *path) {
     return s ? s + 1 : path;
 }
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+#define TRY(x)                                                                                               \
+    do {                                                                                                     \
+        if ((x) < 0) return -1;                                                                              \
+    } while (0)
 
 static gate_t *gate_add(gates_t *gs, const char *group, bool decides, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static gate_t *gate_add(gates_t *gs, const char *group, bool decides, const char *fmt, ...) {
-    static gate_t overflow;     /* never reached with the fixed set of gates below */
+    static gate_t overflow; /* never reached with the fixed set of gates below */
     gate_t *g = gs->n < GATES_MAX ? &gs->g[gs->n++] : &overflow;
     memset(g, 0, sizeof *g);
     snprintf(g->group, sizeof g->group, "%s", group);
@@ -53,8 +56,10 @@ static int case_failure(report_t *r, int i, double bar, char *dst, size_t n) {
     if (strcmp(st, "ok") != 0) k += snprintf(dst + k, n - (size_t)k, " launch status '%s';", st);
     if (!unmod && (size_t)k < n) k += snprintf(dst + k, n - (size_t)k, " inputs modified;");
     if (!written && (size_t)k < n) k += snprintf(dst + k, n - (size_t)k, " outputs not all written;");
-    if (nonfin > 0 && (size_t)k < n) k += snprintf(dst + k, n - (size_t)k, " %.0f non-finite outputs;", nonfin);
-    if (nbad > 0 && (size_t)k < n) k += snprintf(dst + k, n - (size_t)k, " %.0f elements outside atol + rtol|ref|;", nbad);
+    if (nonfin > 0 && (size_t)k < n)
+        k += snprintf(dst + k, n - (size_t)k, " %.0f non-finite outputs;", nonfin);
+    if (nbad > 0 && (size_t)k < n)
+        k += snprintf(dst + k, n - (size_t)k, " %.0f elements outside atol + rtol|ref|;", nbad);
     if (!(rel <= bar) && (size_t)k < n) snprintf(dst + k, n - (size_t)k, " rel-L2 %.3g > %.3g;", rel, bar);
     return 0;
 }
@@ -69,16 +74,22 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
     gate_t *g;
     if (kernel) {
         g = gate_add(gs, "correctness", true, "kernel-only correctness, %s", variant);
-        snprintf(g->target, sizeof g->target, "every case: launch ok, inputs unmodified, every output "
-                 "written and finite, %%bad = 0 (|err| <= atol_bh + rtol|ref|), rel-L2 <= %g", t.kernel_rel_l2);
+        snprintf(g->target, sizeof g->target,
+                 "every case: launch ok, inputs unmodified, every output "
+                 "written and finite, %%bad = 0 (|err| <= atol_bh + rtol|ref|), rel-L2 <= %g",
+                 t.kernel_rel_l2);
     } else if (legacy) {
         g = gate_add(gs, "legacy (information)", false, "legacy gate of the original study, %s", variant);
-        snprintf(g->target, sizeof g->target, "end-to-end max abs <= %g, mean abs <= %g, %%bad <= %g %% "
-                 "(the original's bars, tuned after failures)", t.legacy_max_abs, t.legacy_mean_abs, t.legacy_pct_bad);
+        snprintf(g->target, sizeof g->target,
+                 "end-to-end max abs <= %g, mean abs <= %g, %%bad <= %g %% "
+                 "(the original's bars, tuned after failures)",
+                 t.legacy_max_abs, t.legacy_mean_abs, t.legacy_pct_bad);
     } else {
         g = gate_add(gs, "end-to-end (information)", false, "end-to-end accuracy, %s", variant);
-        snprintf(g->target, sizeof g->target, "every case: rel-L2 <= %g and cosine >= %g against the "
-                 "unquantised inputs", t.e2e_rel_l2, t.e2e_cosine);
+        snprintf(g->target, sizeof g->target,
+                 "every case: rel-L2 <= %g and cosine >= %g against the "
+                 "unquantised inputs",
+                 t.e2e_rel_l2, t.e2e_cosine);
     }
     int n = rj_len(d, "correctness");
     TRY(n);
@@ -88,11 +99,17 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
         if (!v) return -1;
         if (strcmp(v, variant) != 0) continue;
         bool ok;
-        if (kernel) TRY(rj_bool(d, &ok, "correctness.%d.pass", i));
-        else TRY(rj_bool(d, &ok, "correctness.%d.gates.%s", i, which));
+        if (kernel)
+            TRY(rj_bool(d, &ok, "correctness.%d.pass", i));
+        else
+            TRY(rj_bool(d, &ok, "correctness.%d.gates.%s", i, which));
         cases++;
-        if (ok) { passed++; continue; }
-        if (kernel && g->reason[0] == '\0') TRY(case_failure(r, i, t.kernel_rel_l2, g->reason, sizeof g->reason));
+        if (ok) {
+            passed++;
+            continue;
+        }
+        if (kernel && g->reason[0] == '\0')
+            TRY(case_failure(r, i, t.kernel_rel_l2, g->reason, sizeof g->reason));
     }
     snprintf(g->value, sizeof g->value, "%d/%d cases pass", passed, cases);
     if (cases == 0) {
@@ -101,7 +118,8 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
     } else {
         g->status = passed == cases ? GS_PASS : GS_FAIL;
     }
-    if (!g->decides && g->reason[0] == '\0') snprintf(g->reason, sizeof g->reason, "information; not part of the verdict");
+    if (!g->decides && g->reason[0] == '\0')
+        snprintf(g->reason, sizeof g->reason, "information; not part of the verdict");
     return 0;
 }
 
@@ -110,7 +128,8 @@ static int cross_gate(report_t *r, gates_t *gs) {
     int n = rj_len(d, "cross_variant");
     TRY(n);
     gate_t *g = gate_add(gs, "cross-variant", n > 0, "cross-variant agreement");
-    snprintf(g->target, sizeof g->target, "identical pairs: every fp16 output bit-identical; bounded "
+    snprintf(g->target, sizeof g->target,
+             "identical pairs: every fp16 output bit-identical; bounded "
              "pairs: within the kernel-only element-wise bar");
     int passed = 0;
     double worst_ulp = 0;
@@ -120,15 +139,20 @@ static int cross_gate(report_t *r, gates_t *gs) {
         TRY(rj_bool(d, &ok, "cross_variant.%d.pass", i));
         TRY(rj_num(d, &ulp, "cross_variant.%d.max_ulp", i));
         if (ulp > worst_ulp) worst_ulp = ulp;
-        if (ok) { passed++; continue; }
+        if (ok) {
+            passed++;
+            continue;
+        }
         if (g->reason[0]) continue;
         const char *a = rj_str(d, "cross_variant.%d.a", i), *b = rj_str(d, "cross_variant.%d.b", i);
-        const char *ex = rj_str(d, "cross_variant.%d.expected", i), *sh = rj_str(d, "cross_variant.%d.shape", i);
+        const char *ex = rj_str(d, "cross_variant.%d.expected", i),
+                   *sh = rj_str(d, "cross_variant.%d.shape", i);
         double ndiff;
         if (!a || !b || !ex || !sh) return -1;
         TRY(rj_num(d, &ndiff, "cross_variant.%d.n_diff", i));
-        snprintf(g->reason, sizeof g->reason, "%s vs %s at %s: expected %s, %.0f elements differ (max %.0f ULP)",
-                 a, b, sh, ex, ndiff, ulp);
+        snprintf(g->reason, sizeof g->reason,
+                 "%s vs %s at %s: expected %s, %.0f elements differ (max %.0f ULP)", a, b, sh, ex, ndiff,
+                 ulp);
     }
     snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (max %.0f ULP)", passed, n, worst_ulp);
     if (n == 0) {
@@ -141,12 +165,16 @@ static int cross_gate(report_t *r, gates_t *gs) {
 }
 
 /* Static gates on the candidate's ptxas entries (one per arch, or per arch and codec). */
-typedef struct { const char *name; int budget; const char *fields[2]; } static_spec_t;
+typedef struct {
+    const char *name;
+    int budget;
+    const char *fields[2];
+} static_spec_t;
 static const static_spec_t STATIC_SPECS[] = {
-    { "registers per thread", STATIC_BUDGET_REGS, { "registers", NULL } },
-    { "spill bytes (stores + loads)", STATIC_BUDGET_SPILL, { "spill_store_bytes", "spill_load_bytes" } },
-    { "local memory bytes", STATIC_BUDGET_LOCAL, { "local_bytes", NULL } },
-    { "static shared memory bytes", STATIC_BUDGET_SMEM, { "static_smem_bytes", NULL } },
+    {"registers per thread", STATIC_BUDGET_REGS, {"registers", NULL}},
+    {"spill bytes (stores + loads)", STATIC_BUDGET_SPILL, {"spill_store_bytes", "spill_load_bytes"}},
+    {"local memory bytes", STATIC_BUDGET_LOCAL, {"local_bytes", NULL}},
+    {"static shared memory bytes", STATIC_BUDGET_SMEM, {"static_smem_bytes", NULL}},
 };
 
 static int static_gates(report_t *r, gates_t *gs) {
@@ -182,12 +210,14 @@ static int static_gates(report_t *r, gates_t *gs) {
             found++;
             if (!(val <= limit)) bad++;
             if (k < sizeof g->value)
-                k += (size_t)snprintf(g->value + k, sizeof g->value - k, "%s%s %.0f", found > 1 ? ", " : "", arch, val);
+                k += (size_t)snprintf(g->value + k, sizeof g->value - k, "%s%s %.0f", found > 1 ? ", " : "",
+                                      arch, val);
         }
         if (!found) {
             g->status = GS_NOT_EVALUATED;
             snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
-            snprintf(g->reason, sizeof g->reason, "%s: no kernel entry for variant %s", base_name(d->file), r->candidate);
+            snprintf(g->reason, sizeof g->reason, "%s: no kernel entry for variant %s", base_name(d->file),
+                     r->candidate);
         } else {
             g->status = bad ? GS_FAIL : GS_PASS;
             if (bad) snprintf(g->reason, sizeof g->reason, "%d of %d builds over the budget", bad, found);
@@ -221,8 +251,10 @@ static int performance_gates(report_t *r, gates_t *gs) {
     TRY(n);
     int found = 0;
     for (int i = 0; i < n; i++) {
-        const char *b = rj_str(d, "comparisons.%d.baseline", i), *c = rj_str(d, "comparisons.%d.candidate", i);
-        const char *shape = rj_str(d, "comparisons.%d.shape", i), *kind = rj_str(d, "comparisons.%d.timing", i);
+        const char *b = rj_str(d, "comparisons.%d.baseline", i),
+                   *c = rj_str(d, "comparisons.%d.candidate", i);
+        const char *shape = rj_str(d, "comparisons.%d.shape", i),
+                   *kind = rj_str(d, "comparisons.%d.timing", i);
         if (!b || !c || !shape || !kind) return -1;
         if (strcmp(b, r->baseline) != 0 || strcmp(c, r->candidate) != 0) continue;
         double sp, lo, hi;
@@ -230,9 +262,12 @@ static int performance_gates(report_t *r, gates_t *gs) {
         TRY(rj_num(d, &lo, "comparisons.%d.speedup_ci.0", i));
         TRY(rj_num(d, &hi, "comparisons.%d.speedup_ci.1", i));
         found++;
-        gate_t *g = gate_add(gs, "performance", true, "speedup t_%s/t_%s at %s", r->baseline, r->candidate, shape);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f", r->gate_speedup);
-        snprintf(g->value, sizeof g->value, "lower CI bound %.4f (speedup %.4f, 95 %% CI [%.4f, %.4f])", lo, sp, lo, hi);
+        gate_t *g =
+            gate_add(gs, "performance", true, "speedup t_%s/t_%s at %s", r->baseline, r->candidate, shape);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+                 r->gate_speedup);
+        snprintf(g->value, sizeof g->value, "lower CI bound %.4f (speedup %.4f, 95 %% CI [%.4f, %.4f])", lo,
+                 sp, lo, hi);
         if (strcmp(kind, "gpu") != 0) {
             /* emulated numbers appear only in the table labelled as emulated, never beside a gate */
             snprintf(g->value, sizeof g->value, "%s timings only (see the emulated timings table)", kind);
@@ -245,24 +280,30 @@ static int performance_gates(report_t *r, gates_t *gs) {
             g->status = GS_PASS;
         } else {
             g->status = GS_FAIL;
-            snprintf(g->reason, sizeof g->reason, "the lower CI bound %.4f is below %.2f%s", lo, r->gate_speedup,
-                     sp >= r->gate_speedup ? " although the point estimate is above it: the gain is not established" : "");
+            snprintf(g->reason, sizeof g->reason, "the lower CI bound %.4f is below %.2f%s", lo,
+                     r->gate_speedup,
+                     sp >= r->gate_speedup
+                         ? " although the point estimate is above it: the gain is not established"
+                         : "");
         }
     }
     if (!found) {
         gate_t *g = gate_add(gs, "performance", true, "speedup t_%s/t_%s", r->baseline, r->candidate);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f", r->gate_speedup);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+                 r->gate_speedup);
         snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
         g->status = GS_NOT_EVALUATED;
-        if (strcmp(report_timing_kind(r), "emulated") == 0) snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
-        else untimed_reason(r, gs, g->reason, sizeof g->reason);
+        if (strcmp(report_timing_kind(r), "emulated") == 0)
+            snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
+        else
+            untimed_reason(r, gs, g->reason, sizeof g->reason);
     }
     return 0;
 }
 
 int gates_evaluate(report_t *r, gates_t *gs) {
     gs->n = 0;
-    const char *variants[2] = { r->baseline, r->candidate };
+    const char *variants[2] = {r->baseline, r->candidate};
     for (int v = 0; v < 2; v++) TRY(correctness_gate(r, gs, variants[v], "kernel_only"));
     TRY(cross_gate(r, gs));
     TRY(static_gates(r, gs));
@@ -292,7 +333,10 @@ const char *verdict_kind_name(verdict_kind_t v) {
 
 int summary_write(report_t *r, const gates_t *gs, int argc, char **argv) {
     cJSON *doc = results_new("experiment-summary", "sdpa-report", argc, argv);
-    if (!doc) { snprintf(r->err, sizeof r->err, "out of memory"); return -1; }
+    if (!doc) {
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return -1;
+    }
     cJSON_AddStringToObject(doc, "experiment", r->experiment);
     cJSON_AddStringToObject(doc, "run_id", r->run_id);
     cJSON_AddStringToObject(doc, "baseline", r->baseline);
@@ -312,7 +356,10 @@ int summary_write(report_t *r, const gates_t *gs, int argc, char **argv) {
     cJSON_AddStringToObject(doc, "verdict", verdict_kind_name(gates_verdict(gs)));
     char *text = cJSON_Print(doc);
     cJSON_Delete(doc);
-    if (!text) { snprintf(r->err, sizeof r->err, "out of memory"); return -1; }
+    if (!text) {
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return -1;
+    }
     char path[REPORT_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/summary.json", r->dir);
     int rc = file_write_replace(path, text, strlen(text), r->err, sizeof r->err);

@@ -26,7 +26,7 @@ typedef struct {
     char value[256];
     char reason[512];
     gate_status_t status;
-    bool decides;           /* part of the verdict (false: information only) */
+    bool decides; /* part of the verdict (false: information only) */
 } gate_t;
 
 #define GATES_MAX 32
@@ -41,8 +41,8 @@ typedef struct {
 
 int gates_evaluate(report_t *r, gates_t *out);
 verdict_kind_t gates_verdict(const gates_t *g);
-const char *gate_status_name(gate_status_t s);     /* "PASS", "FAIL", "NOT EVALUATED" */
-const char *verdict_kind_name(verdict_kind_t v);   /* "ready to merge", ... */
+const char *gate_status_name(gate_status_t s);   /* "PASS", "FAIL", "NOT EVALUATED" */
+const char *verdict_kind_name(verdict_kind_t v); /* "ready to merge", ... */
 
 /* summary.json (kind experiment-summary) in the run directory. */
 int summary_write(report_t *r, const gates_t *g, int argc, char **argv);

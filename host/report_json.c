@@ -8,13 +8,13 @@
 
 #include "results.h"
 
-#define PATH_FMT(buf, fmt)                                  \
-    char buf[256];                                          \
-    do {                                                    \
-        va_list ap_;                                        \
-        va_start(ap_, fmt);                                 \
-        vsnprintf(buf, sizeof buf, fmt, ap_);               \
-        va_end(ap_);                                        \
+#define PATH_FMT(buf, fmt)                                                                                   \
+    char buf[256];                                                                                           \
+    do {                                                                                                     \
+        va_list ap_;                                                                                         \
+        va_start(ap_, fmt);                                                                                  \
+        vsnprintf(buf, sizeof buf, fmt, ap_);                                                                \
+        va_end(ap_);                                                                                         \
     } while (0)
 
 int rj_num(const rj_t *d, double *out, const char *fmt, ...) {

@@ -12,8 +12,8 @@
 
 typedef struct {
     const cJSON *root;
-    const char *file;   /* for messages */
-    char *err;          /* where the first failure's message goes */
+    const char *file; /* for messages */
+    char *err;        /* where the first failure's message goes */
     size_t errlen;
 } rj_t;
 

@@ -7,9 +7,12 @@
 static void yaml_quoted(rbuf_t *b, const char *value) {
     rb_puts(b, "'");
     for (const char *c = value ? value : ""; *c; c++) {
-        if (*c == '\'') rb_puts(b, "''");
-        else if (*c == '\n') rb_puts(b, " ");
-        else rb_printf(b, "%c", *c);
+        if (*c == '\'')
+            rb_puts(b, "''");
+        else if (*c == '\n')
+            rb_puts(b, " ");
+        else
+            rb_printf(b, "%c", *c);
     }
     rb_puts(b, "'\n");
 }
@@ -27,7 +30,8 @@ int meta_yaml(report_t *r, const gates_t *g) {
     report_device_label(r, dev, sizeof dev);
     const char *kind = report_timing_kind(r);
     snprintf(sub, sizeof sub, "Experiment %s, run %s. Backend %s (%s)%s.", r->experiment, r->run_id,
-             rj_str(&r->T, "meta.backend"), dev, strcmp(kind, "gpu") == 0 ? "" : "; EMULATED (CPU), no GPU timings");
+             rj_str(&r->T, "meta.backend"), dev,
+             strcmp(kind, "gpu") == 0 ? "" : "; EMULATED (CPU), no GPU timings");
     snprintf(trailer, sizeof trailer, "fp8-sdpa-stages/%s/%s", r->experiment, r->run_id);
     rbuf_t b = {0};
     rb_puts(&b, "---\n# pandoc metadata of this report, written by sdpa-report from the run's JSON\n");
@@ -42,7 +46,7 @@ int meta_yaml(report_t *r, const gates_t *g) {
     yaml_str(&b, "backend", rj_str(&r->T, "meta.backend"));
     yaml_str(&b, "timing", kind);
     yaml_str(&b, "device", dev);
-    yaml_str(&b, "pdf-trailer-id", trailer);   /* set by paper/filters/format.lua */
+    yaml_str(&b, "pdf-trailer-id", trailer); /* set by paper/filters/format.lua */
     rb_puts(&b, "...\n");
     return rb_save(&b, r->dir, "meta.yaml", r->err, sizeof r->err);
 }

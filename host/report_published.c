@@ -9,14 +9,30 @@
 
 #include "report_tables.h"
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
-#define TRY_B(x) do { if ((x) < 0) { rb_free(&b); return -1; } } while (0)
+#define TRY(x)                                                                                               \
+    do {                                                                                                     \
+        if ((x) < 0) return -1;                                                                              \
+    } while (0)
+#define TRY_B(x)                                                                                             \
+    do {                                                                                                     \
+        if ((x) < 0) {                                                                                       \
+            rb_free(&b);                                                                                     \
+            return -1;                                                                                       \
+        }                                                                                                    \
+    } while (0)
 #define N 64
 
 void published_timings_head(rbuf_t *b) {
-    static const md_col_t cols[] = { { "published variant", 16, 'l' }, { "shape", 7, 'l' }, { "seed", 4, 'r' },
-        { "iters", 5, 'r' }, { "p50 (us)", 7, 'r' }, { "p90 (us)", 7, 'r' }, { "mean (us)", 7, 'r' },
-        { "std (us)", 6, 'r' }, { "correct", 6, 'l' }, { "source", 32, 'l' } };
+    static const md_col_t cols[] = {{"published variant", 16, 'l'},
+                                    {"shape", 7, 'l'},
+                                    {"seed", 4, 'r'},
+                                    {"iters", 5, 'r'},
+                                    {"p50 (us)", 7, 'r'},
+                                    {"p90 (us)", 7, 'r'},
+                                    {"mean (us)", 7, 'r'},
+                                    {"std (us)", 6, 'r'},
+                                    {"correct", 6, 'l'},
+                                    {"source", 32, 'l'}};
     md_table_head(b, cols, 10);
 }
 
@@ -32,12 +48,12 @@ int published_timings(report_t *r, rbuf_t *b, const char *variant) {
         if (!label || !sh || !src) return -1;
         const char *seed = jo_str(e, "seed"), *ok = jo_str(e, "correct");
         double x[5];
-        static const char *const f[] = { "iters", "p50_us", "p90_us", "mean_us", "std_us" };
+        static const char *const f[] = {"iters", "p50_us", "p90_us", "mean_us", "std_us"};
         TRY(rj_nums(d, x, "timings.%d.%s", i, f, 5));
         char c[5][N];
-        md_row(b, 10, label, sh, seed ? seed : NA_MARK, fmt_num(c[0], N, "%.0f", x[0]), fmt_num(c[1], N, "%.2f", x[1]),
-               fmt_num(c[2], N, "%.2f", x[2]), fmt_num(c[3], N, "%.2f", x[3]), fmt_num(c[4], N, "%.2f", x[4]),
-               ok ? ok : NA_MARK, src);
+        md_row(b, 10, label, sh, seed ? seed : NA_MARK, fmt_num(c[0], N, "%.0f", x[0]),
+               fmt_num(c[1], N, "%.2f", x[1]), fmt_num(c[2], N, "%.2f", x[2]), fmt_num(c[3], N, "%.2f", x[3]),
+               fmt_num(c[4], N, "%.2f", x[4]), ok ? ok : NA_MARK, src);
     }
     return 0;
 }
@@ -74,13 +90,15 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
     char ours_sp[2 * N] = NA_MARK, ours_lr[2 * N] = NA_MARK, a[N], c[N];
     if (cmp >= 0) {
         double x[6];
-        static const char *const f[] = { "speedup", "speedup_ci.0", "speedup_ci.1", "latency_reduction",
-                                         "latency_reduction_ci.0", "latency_reduction_ci.1" };
+        static const char *const f[] = {
+            "speedup",           "speedup_ci.0",           "speedup_ci.1",
+            "latency_reduction", "latency_reduction_ci.0", "latency_reduction_ci.1"};
         TRY(rj_nums(&r->T, x, "comparisons.%d.%s", cmp, f, 6));
         const char *kind = rj_str(&r->T, "comparisons.%d.timing", cmp);
         if (!kind) return -1;
         if (strcmp(kind, "gpu") == 0) {
-            snprintf(ours_sp, sizeof ours_sp, "%s %s", fmt_num(a, N, "%.3f", x[0]), fmt_ci(c, N, "%.3f", x[1], x[2]));
+            snprintf(ours_sp, sizeof ours_sp, "%s %s", fmt_num(a, N, "%.3f", x[0]),
+                     fmt_ci(c, N, "%.3f", x[1], x[2]));
             snprintf(ours_lr, sizeof ours_lr, "%s %% %s", fmt_num(a, N, "%.1f", 100 * x[3]),
                      fmt_ci(c, N, "%.1f %%", 100 * x[4], 100 * x[5]));
         } else {
@@ -88,8 +106,9 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
             snprintf(ours_lr, sizeof ours_lr, "not evaluated: %s", REASON_NO_GPU);
         }
     }
-    static const md_col_t cols[] = { { "quantity", 20, 'l' }, { "published (original study, L4)", 22, 'l' },
-                                     { "reproduced (this run)", 30, 'l' } };
+    static const md_col_t cols[] = {{"quantity", 20, 'l'},
+                                    {"published (original study, L4)", 22, 'l'},
+                                    {"reproduced (this run)", 30, 'l'}};
     md_table_head(b, cols, 3);
     char p_sp[N], p_lr[N];
     snprintf(p_sp, N, "%.3f", pb / pc);
@@ -98,16 +117,21 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
     md_row(b, 3, "latency reduction 1 - t_new/t_base", p_lr, ours_lr);
     /* resources of the candidate on sm_89, the original's architecture */
     int p = report_find_published_resource(r, r->candidate, "sm_89");
-    static const char *const rf[] = { "registers", "static_smem_bytes" };
-    static const char *const rl[] = { "registers per thread, candidate, sm_89", "static shared memory (B), candidate, sm_89" };
+    static const char *const rf[] = {"registers", "static_smem_bytes"};
+    static const char *const rl[] = {"registers per thread, candidate, sm_89",
+                                     "static shared memory (B), candidate, sm_89"};
     for (int k = 0; k < 2; k++) {
         char pub[N] = NA_MARK, ours[N] = NA_MARK;
         double x;
-        if (p >= 0) { TRY(rj_num(P, &x, "resources.%d.%s", p, rf[k])); fmt_int(pub, N, x); }
+        if (p >= 0) {
+            TRY(rj_num(P, &x, "resources.%d.%s", p, rf[k]));
+            fmt_int(pub, N, x);
+        }
         const cJSON *e, *kernels = r->have_ptxas ? jo(r->P.root, "kernels") : NULL;
         int i = 0;
         cJSON_ArrayForEach(e, kernels) {
-            if (jo_eq(e, "variant", r->candidate) && jo_eq(e, "arch", "sm_89") && report_kernel_of_run(r, i)) {
+            if (jo_eq(e, "variant", r->candidate) && jo_eq(e, "arch", "sm_89") &&
+                report_kernel_of_run(r, i)) {
                 TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, rf[k]));
                 fmt_int(ours, N, x);
             }
@@ -116,29 +140,41 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
         md_row(b, 3, rl[k], pub, ours);
     }
     md_row(b, 3, "verdict", pverdict, verdict_kind_name(gates_verdict(g)));
-    md_table_caption(b, "tbl:published-vs-reproduced", "Published versus reproduced. Ratios, not absolute times, "
-                     "are comparable: the original timed a Python call per iteration on an L4 without an L2 flush. "
-                     "The published ratio is computed from the published medians.");
+    md_table_caption(
+        b, "tbl:published-vs-reproduced",
+        "Published versus reproduced. Ratios, not absolute times, "
+        "are comparable: the original timed a Python call per iteration on an L4 without an L2 flush. "
+        "The published ratio is computed from the published medians.");
     return 0;
 }
 
 int table_published(report_t *r, const gates_t *g) {
     rbuf_t b = {0};
     const char *method = rj_str(&r->PUB, "timing_method"), *dev = rj_str(&r->PUB, "device");
-    if (!method || !dev) { rb_free(&b); return -1; }
+    if (!method || !dev) {
+        rb_free(&b);
+        return -1;
+    }
     published_timings_head(&b);
     TRY_B(published_timings(r, &b, r->baseline));
     TRY_B(published_timings(r, &b, r->candidate));
     char cap[1024];
-    snprintf(cap, sizeof cap, "Published (original study, L4): the original's figures for this pair, transcribed "
-             "in data/published/seed-l4.json with their sources (commit:file of GOATnote-Inc/periodicdent42). "
-             "Device: %s. Method: %s. Not reproduced numbers.", dev, method);
+    snprintf(
+        cap, sizeof cap,
+        "Published (original study, L4): the original's figures for this pair, transcribed "
+        "in data/published/seed-l4.json with their sources (commit:file of GOATnote-Inc/periodicdent42). "
+        "Device: %s. Method: %s. Not reproduced numbers.",
+        dev, method);
     md_table_caption(&b, "tbl:published", cap);
     int claim = find_claim(r);
     if (claim >= 0) {
         const char *as = rj_str(&r->PUB, "claims.%d.as_published", claim);
-        const char *src = rj_str(&r->PUB, "claims.%d.source", claim), *cav = rj_str(&r->PUB, "claims.%d.caveats", claim);
-        if (!as || !src || !cav) { rb_free(&b); return -1; }
+        const char *src = rj_str(&r->PUB, "claims.%d.source", claim),
+                   *cav = rj_str(&r->PUB, "claims.%d.caveats", claim);
+        if (!as || !src || !cav) {
+            rb_free(&b);
+            return -1;
+        }
         rb_printf(&b, "The original reported \"%s\" (%s); %s.\n", as, src, cav);
         TRY_B(side_by_side(r, &b, g, claim));
     }

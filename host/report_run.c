@@ -9,7 +9,7 @@
 
 static cJSON *load(const char *path, const char *kind, rj_t *acc, report_t *r) {
     cJSON *doc = results_load(path, kind, r->err, sizeof r->err);
-    *acc = (rj_t){ .root = doc, .file = path, .err = r->err, .errlen = sizeof r->err };
+    *acc = (rj_t){.root = doc, .file = path, .err = r->err, .errlen = sizeof r->err};
     return doc;
 }
 
@@ -29,8 +29,8 @@ static int check_variants(report_t *r) {
         if (strcmp(v, r->candidate) == 0) return 0;
     }
     if (n >= 0)
-        snprintf(r->err, sizeof r->err, "%s: field 'config.variants' lacks the candidate '%s'",
-                 r->run_path, r->candidate);
+        snprintf(r->err, sizeof r->err, "%s: field 'config.variants' lacks the candidate '%s'", r->run_path,
+                 r->candidate);
     return -1;
 }
 
@@ -50,8 +50,8 @@ int report_load(report_t *r, const char *published_path) {
         if (!(r->ptxas_doc = load(r->ptxas_path, "ptxas-resources", &r->P, r))) return -1;
         r->have_ptxas = true;
     } else if (rj_present(&r->R, "ptxas")) {
-        r->P = (rj_t){ .root = rj_node(&r->R, "ptxas"), .file = r->run_path, .err = r->err,
-                       .errlen = sizeof r->err };
+        r->P = (rj_t){
+            .root = rj_node(&r->R, "ptxas"), .file = r->run_path, .err = r->err, .errlen = sizeof r->err};
         r->have_ptxas = true;
     } else {
         r->ptxas_missing = rj_present(&r->R, "meta.nvcc") ? "no ptxas.json in this run" : "nvcc not found";
@@ -121,8 +121,12 @@ const char *report_device_label(const report_t *r, char *dst, size_t n) {
 }
 
 int report_static_budget(report_t *r, int k, double *out) {
-    static const char *const keys[4] = { "max_registers", "max_spill_bytes", "max_local_bytes", "max_static_smem_bytes" };
-    if (r->have_budget) { *out = r->budget[k]; return 0; }
+    static const char *const keys[4] = {"max_registers", "max_spill_bytes", "max_local_bytes",
+                                        "max_static_smem_bytes"};
+    if (r->have_budget) {
+        *out = r->budget[k];
+        return 0;
+    }
     if (!r->have_ptxas) {
         snprintf(r->err, sizeof r->err, "no static budget: neither --static-budget nor a ptxas.json");
         return -1;
@@ -131,12 +135,12 @@ int report_static_budget(report_t *r, int k, double *out) {
 }
 
 int report_tolerances(report_t *r, tolerances_t *t) {
-    static const char *const f[] = { "kernel_rel_l2", "e2e_rel_l2", "e2e_cosine", "legacy_max_abs",
-                                     "legacy_mean_abs", "legacy_pct_bad" };
+    static const char *const f[] = {"kernel_rel_l2",  "e2e_rel_l2",      "e2e_cosine",
+                                    "legacy_max_abs", "legacy_mean_abs", "legacy_pct_bad"};
     double x[6];
     for (int k = 0; k < 6; k++)
         if (rj_num(&r->R, &x[k], "config.tolerances.%s", f[k]) < 0) return -1;
-    *t = (tolerances_t){ x[0], x[1], x[2], x[3], x[4], x[5] };
+    *t = (tolerances_t){x[0], x[1], x[2], x[3], x[4], x[5]};
     return 0;
 }
 

@@ -30,7 +30,7 @@ typedef struct {
     cJSON *run, *timing, *ptxas_doc, *pub;
     rj_t R, T, P, PUB;
     bool have_ptxas;
-    const char *ptxas_missing;   /* reason when !have_ptxas */
+    const char *ptxas_missing; /* reason when !have_ptxas */
     char run_path[REPORT_PATH_MAX], timing_path[REPORT_PATH_MAX];
     char ptxas_path[REPORT_PATH_MAX], pub_path[REPORT_PATH_MAX];
     char err[2048];

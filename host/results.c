@@ -28,9 +28,7 @@ cJSON *json_add_num(cJSON *obj, const char *key, double v) {
     return isfinite(v) ? cJSON_AddNumberToObject(obj, key, v) : cJSON_AddNullToObject(obj, key);
 }
 
-static cJSON *num_or_null(double v) {
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
+static cJSON *num_or_null(double v) { return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull(); }
 
 cJSON *json_add_doubles(cJSON *obj, const char *key, const double *v, size_t n) {
     cJSON *a = cJSON_AddArrayToObject(obj, key);
@@ -109,11 +107,15 @@ cJSON *results_new(const char *kind, const char *tool, int argc, char **argv) {
     cJSON_AddStringToObject(meta, "tool", tool);
     cJSON_AddStringToObject(meta, "tool_version", RESULTS_TOOL_VERSION);
     cJSON_AddStringToObject(meta, "git_sha", BUILD_GIT_SHA);
-    if (BUILD_GIT_DIRTY < 0) cJSON_AddNullToObject(meta, "git_dirty");
-    else cJSON_AddBoolToObject(meta, "git_dirty", BUILD_GIT_DIRTY != 0);
+    if (BUILD_GIT_DIRTY < 0)
+        cJSON_AddNullToObject(meta, "git_dirty");
+    else
+        cJSON_AddBoolToObject(meta, "git_dirty", BUILD_GIT_DIRTY != 0);
     cJSON_AddStringToObject(meta, "cc", BUILD_CC_VERSION);
-    if (BUILD_NVCC_VERSION[0]) cJSON_AddStringToObject(meta, "nvcc", BUILD_NVCC_VERSION);
-    else cJSON_AddNullToObject(meta, "nvcc");
+    if (BUILD_NVCC_VERSION[0])
+        cJSON_AddStringToObject(meta, "nvcc", BUILD_NVCC_VERSION);
+    else
+        cJSON_AddNullToObject(meta, "nvcc");
     cJSON_AddStringToObject(meta, "cflags", BUILD_CFLAGS);
     cJSON_AddStringToObject(meta, "nvcc_flags", BUILD_NVCC_FLAGS);
     cJSON_AddItemToObject(meta, "host", host_info());
@@ -123,9 +125,7 @@ cJSON *results_new(const char *kind, const char *tool, int argc, char **argv) {
     return doc;
 }
 
-cJSON *results_meta(cJSON *doc) {
-    return cJSON_GetObjectItemCaseSensitive(doc, "meta");
-}
+cJSON *results_meta(cJSON *doc) { return cJSON_GetObjectItemCaseSensitive(doc, "meta"); }
 
 cJSON *json_stats_summary(const stats_summary_t *s) {
     cJSON *o = cJSON_CreateObject();
@@ -274,8 +274,8 @@ const cJSON *json_get(const cJSON *root, const char *path, const char *file, cha
 }
 
 /* The field at path if its type is in mask; else NULL with "missing" or "is not ..." in err. */
-static const cJSON *get_typed(const cJSON *root, const char *path, int mask, const char *file,
-                              char *err, size_t errlen) {
+static const cJSON *get_typed(const cJSON *root, const char *path, int mask, const char *file, char *err,
+                              size_t errlen) {
     const cJSON *j = json_get(root, path, file, err, errlen);
     if (!j) return NULL;
     if (!(type_of(j) & mask)) {
@@ -287,7 +287,8 @@ static const cJSON *get_typed(const cJSON *root, const char *path, int mask, con
     return j;
 }
 
-int json_get_num(const cJSON *root, const char *path, double *out, const char *file, char *err, size_t errlen) {
+int json_get_num(const cJSON *root, const char *path, double *out, const char *file, char *err,
+                 size_t errlen) {
     const cJSON *j = get_typed(root, path, JT_NUM | JT_NULL, file, err, errlen);
     if (!j) return -1;
     *out = cJSON_IsNull(j) ? NAN : j->valuedouble;
@@ -299,36 +300,62 @@ const char *json_get_str(const cJSON *root, const char *path, const char *file, 
     return j ? j->valuestring : NULL;
 }
 
-int json_get_bool(const cJSON *root, const char *path, bool *out, const char *file, char *err, size_t errlen) {
+int json_get_bool(const cJSON *root, const char *path, bool *out, const char *file, char *err,
+                  size_t errlen) {
     const cJSON *j = get_typed(root, path, JT_BOOL, file, err, errlen);
     if (!j) return -1;
     *out = cJSON_IsTrue(j);
     return 0;
 }
 
-typedef struct { const char *path; int mask; } field_rule_t;
+typedef struct {
+    const char *path;
+    int mask;
+} field_rule_t;
 
 /* The meta fields every tool writes (results_new). */
 static const field_rule_t META_RULES[] = {
-    {"meta.tool", JT_STR}, {"meta.tool_version", JT_STR}, {"meta.git_sha", JT_STR},
-    {"meta.git_dirty", JT_BOOL | JT_NULL}, {"meta.cc", JT_STR}, {"meta.nvcc", JT_STR | JT_NULL},
-    {"meta.cflags", JT_STR}, {"meta.nvcc_flags", JT_STR}, {"meta.host", JT_OBJ},
-    {"meta.utc_time", JT_STR}, {"meta.unix_time_ns", JT_STR}, {"meta.command_line", JT_ARR},
+    {"meta.tool", JT_STR},
+    {"meta.tool_version", JT_STR},
+    {"meta.git_sha", JT_STR},
+    {"meta.git_dirty", JT_BOOL | JT_NULL},
+    {"meta.cc", JT_STR},
+    {"meta.nvcc", JT_STR | JT_NULL},
+    {"meta.cflags", JT_STR},
+    {"meta.nvcc_flags", JT_STR},
+    {"meta.host", JT_OBJ},
+    {"meta.utc_time", JT_STR},
+    {"meta.unix_time_ns", JT_STR},
+    {"meta.command_line", JT_ARR},
     {NULL, 0},
 };
 
 /* Per kind, the top-level fields of data/SCHEMA.md. The hand-transcribed published-figures file
  * is checked only for its meta object, since no tool writes it. */
-typedef struct { const char *kind; int tool_meta; const field_rule_t *rules; } kind_rules_t;
+typedef struct {
+    const char *kind;
+    int tool_meta;
+    const field_rule_t *rules;
+} kind_rules_t;
 
 static const field_rule_t BENCH_RULES[] = {
-    {"meta.backend", JT_STR}, {"meta.timing", JT_STR}, {"meta.device", JT_OBJ | JT_NULL},
-    {"meta.emulator", JT_OBJ | JT_NULL}, {"config", JT_OBJ}, {"correctness", JT_ARR},
-    {"cross_variant", JT_ARR}, {"timing", JT_ARR}, {"comparisons", JT_ARR},
-    {"ptxas", JT_OBJ | JT_NULL}, {NULL, 0},
+    {"meta.backend", JT_STR},
+    {"meta.timing", JT_STR},
+    {"meta.device", JT_OBJ | JT_NULL},
+    {"meta.emulator", JT_OBJ | JT_NULL},
+    {"config", JT_OBJ},
+    {"correctness", JT_ARR},
+    {"cross_variant", JT_ARR},
+    {"timing", JT_ARR},
+    {"comparisons", JT_ARR},
+    {"ptxas", JT_OBJ | JT_NULL},
+    {NULL, 0},
 };
 static const field_rule_t PTXAS_RULES[] = {
-    {"gates", JT_OBJ}, {"kernels", JT_ARR}, {"published", JT_ARR | JT_NULL}, {NULL, 0},
+    {"gates", JT_OBJ},
+    {"kernels", JT_ARR},
+    {"published", JT_ARR | JT_NULL},
+    {NULL, 0},
 };
 static const field_rule_t SUMMARY_RULES[] = {
     {"experiment", JT_STR}, {"run_id", JT_STR}, {"gates", JT_ARR}, {"verdict", JT_STR}, {NULL, 0},
@@ -417,7 +444,8 @@ cJSON *results_load(const char *path, const char *expected_kind, char *err, size
         if (ep && ep >= text && ep <= text + len) off = (size_t)(ep - text);
         size_t line, col;
         line_col(text, off, &line, &col);
-        if (err && errlen) snprintf(err, errlen, "%s: not valid JSON (line %zu, column %zu)", path, line, col);
+        if (err && errlen)
+            snprintf(err, errlen, "%s: not valid JSON (line %zu, column %zu)", path, line, col);
         free(text);
         return NULL;
     }

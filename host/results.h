@@ -23,14 +23,14 @@
  * host name, OS, CPU model and count, UTC time (ISO 8601) and unix time in ns (string), and the
  * command line (array of strings). Returns NULL on allocation failure. */
 cJSON *results_new(const char *kind, const char *tool, int argc, char **argv);
-cJSON *results_meta(cJSON *doc);                 /* the "meta" object */
+cJSON *results_meta(cJSON *doc); /* the "meta" object */
 
-cJSON *json_add_u64(cJSON *obj, const char *key, uint64_t v);      /* as a decimal string */
-cJSON *json_add_num(cJSON *obj, const char *key, double v);        /* non-finite -> null */
+cJSON *json_add_u64(cJSON *obj, const char *key, uint64_t v); /* as a decimal string */
+cJSON *json_add_num(cJSON *obj, const char *key, double v);   /* non-finite -> null */
 cJSON *json_add_doubles(cJSON *obj, const char *key, const double *v, size_t n);
-cJSON *json_stats_summary(const stats_summary_t *s);               /* object */
-cJSON *json_err_metrics(const err_metrics_t *m);                   /* object */
-cJSON *json_ab_result(const ab_result_t *r);                       /* object */
+cJSON *json_stats_summary(const stats_summary_t *s); /* object */
+cJSON *json_err_metrics(const err_metrics_t *m);     /* object */
+cJSON *json_ab_result(const ab_result_t *r);         /* object */
 
 /* Serialise (pretty, deterministic key order) and write with file_write_new: never overwrites.
  * Returns 0, or -1 with a message in err. */
@@ -47,7 +47,8 @@ cJSON *results_load(const char *path, const char *expected_kind, char *err, size
  * number|string|...") into err. file is only used in the message. A path component made of digits
  * indexes an array. json_get_num reads null as NaN (non-finite numbers are written as null). */
 const cJSON *json_get(const cJSON *root, const char *path, const char *file, char *err, size_t errlen);
-int json_get_num(const cJSON *root, const char *path, double *out, const char *file, char *err, size_t errlen);
+int json_get_num(const cJSON *root, const char *path, double *out, const char *file, char *err,
+                 size_t errlen);
 const char *json_get_str(const cJSON *root, const char *path, const char *file, char *err, size_t errlen);
 int json_get_bool(const cJSON *root, const char *path, bool *out, const char *file, char *err, size_t errlen);
 

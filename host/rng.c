@@ -30,9 +30,7 @@ void rng_seed(rng_t *r, uint64_t seed, uint64_t stream) {
     r->spare = 0.0;
 }
 
-static uint64_t rotl(uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-}
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t rng_next_u64(rng_t *r) {
     uint64_t *s = r->s;
@@ -47,13 +45,9 @@ uint64_t rng_next_u64(rng_t *r) {
     return result;
 }
 
-double rng_uniform01(rng_t *r) {
-    return (double)(rng_next_u64(r) >> 11) * 0x1.0p-53;
-}
+double rng_uniform01(rng_t *r) { return (double)(rng_next_u64(r) >> 11) * 0x1.0p-53; }
 
-double rng_uniform(rng_t *r, double lo, double hi) {
-    return lo + (hi - lo) * rng_uniform01(r);
-}
+double rng_uniform(rng_t *r, double lo, double hi) { return lo + (hi - lo) * rng_uniform01(r); }
 
 /* Rejection on the top of the 64-bit range: values below 2^64 mod n are redrawn, so every
  * residue is equally likely. */

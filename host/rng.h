@@ -13,14 +13,18 @@
 
 #include <stdint.h>
 
-typedef struct { uint64_t s[4]; int have_spare; double spare; } rng_t;
+typedef struct {
+    uint64_t s[4];
+    int have_spare;
+    double spare;
+} rng_t;
 
 void rng_seed(rng_t *r, uint64_t seed, uint64_t stream);
 uint64_t rng_next_u64(rng_t *r);
-double rng_uniform01(rng_t *r);              /* [0, 1), 53-bit resolution */
+double rng_uniform01(rng_t *r);                     /* [0, 1), 53-bit resolution */
 double rng_uniform(rng_t *r, double lo, double hi); /* [lo, hi) */
-double rng_normal(rng_t *r);                 /* N(0, 1) */
-uint64_t rng_below(rng_t *r, uint64_t n);    /* uniform integer in [0, n), unbiased; n > 0 */
-double rng_log(double x);                    /* natural log, x > 0, deterministic (see above) */
+double rng_normal(rng_t *r);                        /* N(0, 1) */
+uint64_t rng_below(rng_t *r, uint64_t n);           /* uniform integer in [0, n), unbiased; n > 0 */
+double rng_log(double x);                           /* natural log, x > 0, deterministic (see above) */
 
 #endif

@@ -62,14 +62,15 @@ static void list_variants(void) {
         const variant_info_t *v = &variants_registry[i];
         char sw[128];
         variants_switches_str(&v->sw, sw, sizeof sw);
-        printf("%-12s %s [parent: %s; %s; built for:%s%s]\n", v->id, v->summary, v->parent[0] ? v->parent : "-",
-               sw, variants_kernel(tables[0], v->id) ? " emu" : "", variants_kernel(tables[1], v->id) ? " cuda" : "");
+        printf("%-12s %s [parent: %s; %s; built for:%s%s]\n", v->id, v->summary,
+               v->parent[0] ? v->parent : "-", sw, variants_kernel(tables[0], v->id) ? " emu" : "",
+               variants_kernel(tables[1], v->id) ? " cuda" : "");
     }
     for (size_t t = 0; t < 2; t++)
         for (const sdpa_kernel_entry_t *e = tables[t]; e && e->id; e++)
             if (!variants_find(e->id) && !(t == 1 && variants_kernel(tables[0], e->id)))
-                printf("%-12s %s [not in kernels/variants.def; built for: %s]\n", e->id, e->summary ? e->summary : "",
-                       t == 0 ? "emu" : "cuda");
+                printf("%-12s %s [not in kernels/variants.def; built for: %s]\n", e->id,
+                       e->summary ? e->summary : "", t == 0 ? "emu" : "cuda");
 }
 
 static void list_shapes(void) {
@@ -114,7 +115,8 @@ static int load_ptxas(const cli_opts_t *o, cJSON **out, char *source, size_t src
     const char *path = o->ptxas ? o->ptxas : SDPA_PTXAS_DEFAULT;
     FILE *f = fopen(path, "r");
     if (!f && !o->ptxas) {
-        snprintf(source, srclen, "not embedded: %s not found (built without nvcc, or the kernels not built)", path);
+        snprintf(source, srclen, "not embedded: %s not found (built without nvcc, or the kernels not built)",
+                 path);
         *out = NULL;
         return 0;
     }
@@ -132,8 +134,10 @@ static int load_ptxas(const cli_opts_t *o, cJSON **out, char *source, size_t src
 static int select_backend(const cli_opts_t *o, backend_t *be) {
     char err[1024];
     if (o->schedule_given && o->backend == BACKEND_CUDA)
-        return usage_error("--schedule/--schedule-seed apply to the emulator only; accepted with --backend emu or auto");
-    const backend_options_t bo = {o->l2_cold, o->schedule_given, o->schedule, o->schedule_seed_given, o->schedule_seed};
+        return usage_error(
+            "--schedule/--schedule-seed apply to the emulator only; accepted with --backend emu or auto");
+    const backend_options_t bo = {o->l2_cold, o->schedule_given, o->schedule, o->schedule_seed_given,
+                                  o->schedule_seed};
     const int rc = backend_select(o->backend, &bo, be, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "sdpa-bench: %s\n", err);
@@ -157,10 +161,12 @@ static void fill_meta(cJSON *doc, const cli_opts_t *o, harness_t *h, cJSON **dev
     *device_json = h->have_device ? bj_device(&h->dev) : NULL;
     cJSON_AddItemToObject(meta, "device", h->have_device ? *device_json : cJSON_CreateNull());
     cJSON_AddItemToObject(meta, "emulator",
-                          h->be->ops->emulator(h->be->self, &emu) == 0 ? bj_emulator(&emu) : cJSON_CreateNull());
+                          h->be->ops->emulator(h->be->self, &emu) == 0 ? bj_emulator(&emu)
+                                                                       : cJSON_CreateNull());
 }
 
-static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON *ptxas, const char *ptxas_source) {
+static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON *ptxas,
+               const char *ptxas_source) {
     harness_t h;
     memset(&h, 0, sizeof h);
     h.opt = o;
@@ -175,8 +181,8 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
         return EXIT_RUNTIME;
     }
     fill_meta(doc, o, &h, &device_json);
-    cJSON_AddItemToObject(doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES,
-                                                   BENCH_DEFAULT_THROTTLE));
+    cJSON_AddItemToObject(
+        doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, BENCH_DEFAULT_THROTTLE));
     h.correctness = cJSON_AddArrayToObject(doc, "correctness");
     h.cross = cJSON_AddArrayToObject(doc, "cross_variant");
     h.timing = cJSON_AddArrayToObject(doc, "timing");
@@ -198,8 +204,10 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     harness_free(&h);
     cJSON_Delete(doc);
     if (rc != 0) return rc;
-    if (h.any_failed) printf("result: FAIL (a correctness check failed)\n");
-    else printf("result: PASS (every correctness check passed)\n");
+    if (h.any_failed)
+        printf("result: FAIL (a correctness check failed)\n");
+    else
+        printf("result: PASS (every correctness check passed)\n");
     return h.any_failed ? EXIT_CHECK_FAILED : EXIT_PASS;
 }
 

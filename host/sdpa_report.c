@@ -29,12 +29,15 @@
 #include "results.h"
 
 static int usage(const char *msg) {
-    fprintf(stderr, "sdpa-report: %s\n"
-            "usage: sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID\n"
-            "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
-            "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
-            "       sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]\n"
-            "       sdpa-report get FILE FIELD\n", msg);
+    fprintf(
+        stderr,
+        "sdpa-report: %s\n"
+        "usage: sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID\n"
+        "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
+        "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
+        "       sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]\n"
+        "       sdpa-report get FILE FIELD\n",
+        msg);
     return 2;
 }
 
@@ -48,30 +51,40 @@ static const char *base_name(const char *path) {
 }
 
 static int cmd_experiment(int argc, char **argv) {
-    report_t r = { .gate_speedup = -1 };
+    report_t r = {.gate_speedup = -1};
     const char *published = NULL, *make_target = "stage";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return usage("an option lacks its value");
-        if (!strcmp(a, "--run")) r.dir = v;
-        else if (!strcmp(a, "--experiment")) r.experiment = v;
-        else if (!strcmp(a, "--title")) r.title = v;
-        else if (!strcmp(a, "--baseline")) r.baseline = v;
-        else if (!strcmp(a, "--candidate")) r.candidate = v;
-        else if (!strcmp(a, "--gate-speedup")) r.gate_speedup = strtod(v, NULL);
-        else if (!strcmp(a, "--published")) published = v;
-        else if (!strcmp(a, "--make-target")) make_target = v;
+        if (!strcmp(a, "--run"))
+            r.dir = v;
+        else if (!strcmp(a, "--experiment"))
+            r.experiment = v;
+        else if (!strcmp(a, "--title"))
+            r.title = v;
+        else if (!strcmp(a, "--baseline"))
+            r.baseline = v;
+        else if (!strcmp(a, "--candidate"))
+            r.candidate = v;
+        else if (!strcmp(a, "--gate-speedup"))
+            r.gate_speedup = strtod(v, NULL);
+        else if (!strcmp(a, "--published"))
+            published = v;
+        else if (!strcmp(a, "--make-target"))
+            make_target = v;
         else if (!strcmp(a, "--static-budget")) {
             if (sscanf(v, "%lf,%lf,%lf,%lf", &r.budget[0], &r.budget[1], &r.budget[2], &r.budget[3]) != 4)
                 return usage("--static-budget: REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES");
             r.have_budget = true;
-        }
-        else return usage("unknown option");
+        } else
+            return usage("unknown option");
         i++;
     }
-    if (!r.dir || !r.experiment || !r.title || !r.baseline || !r.candidate || !published || !(r.gate_speedup > 0))
-        return usage("experiment: --run, --experiment, --title, --baseline, --candidate, --gate-speedup (> 0) "
-                     "and --published are required");
+    if (!r.dir || !r.experiment || !r.title || !r.baseline || !r.candidate || !published ||
+        !(r.gate_speedup > 0))
+        return usage(
+            "experiment: --run, --experiment, --title, --baseline, --candidate, --gate-speedup (> 0) "
+            "and --published are required");
     r.run_id = base_name(r.dir);
     gates_t g;
     int rc = report_load(&r, published);
@@ -89,8 +102,11 @@ static int cmd_experiment(int argc, char **argv) {
     if (rc == 0) rc = table_ptxas(&r);
     if (rc == 0) rc = table_published(&r, &g);
     if (rc == 0) rc = figs_write(&r);
-    if (rc != 0) fprintf(stderr, "sdpa-report: %s\n", r.err);
-    else printf("sdpa-report: %s/%s: verdict %s\n", r.experiment, r.run_id, verdict_kind_name(gates_verdict(&g)));
+    if (rc != 0)
+        fprintf(stderr, "sdpa-report: %s\n", r.err);
+    else
+        printf("sdpa-report: %s/%s: verdict %s\n", r.experiment, r.run_id,
+               verdict_kind_name(gates_verdict(&g)));
     report_free(&r);
     return rc == 0 ? 0 : 1;
 }
@@ -101,11 +117,16 @@ static int cmd_get(int argc, char **argv) {
     cJSON *doc = results_load(argv[2], NULL, err, sizeof err);
     const cJSON *n = doc ? json_get(doc, argv[3], argv[2], err, sizeof err) : NULL;
     int rc = 1;
-    if (n && cJSON_IsString(n)) printf("%s\n", n->valuestring), rc = 0;
-    else if (n && cJSON_IsNumber(n)) printf("%.17g\n", n->valuedouble), rc = 0;
-    else if (n && cJSON_IsBool(n)) printf("%s\n", cJSON_IsTrue(n) ? "true" : "false"), rc = 0;
-    else if (n && cJSON_IsNull(n)) printf("null\n"), rc = 0;
-    else if (n) snprintf(err, sizeof err, "%s: field '%s' is not a scalar", argv[2], argv[3]);
+    if (n && cJSON_IsString(n))
+        printf("%s\n", n->valuestring), rc = 0;
+    else if (n && cJSON_IsNumber(n))
+        printf("%.17g\n", n->valuedouble), rc = 0;
+    else if (n && cJSON_IsBool(n))
+        printf("%s\n", cJSON_IsTrue(n) ? "true" : "false"), rc = 0;
+    else if (n && cJSON_IsNull(n))
+        printf("null\n"), rc = 0;
+    else if (n)
+        snprintf(err, sizeof err, "%s: field '%s' is not a scalar", argv[2], argv[3]);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", err);
     cJSON_Delete(doc);
     return rc;

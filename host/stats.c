@@ -16,9 +16,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Linear interpolation between two neighbouring order statistics: lo + frac * (hi - lo). One
  * formula for quantiles of sorted data and bootstrap medians, so both give identical bits. */
-static double interp(double lo, double hi, double frac) {
-    return frac == 0.0 ? lo : lo + frac * (hi - lo);
-}
+static double interp(double lo, double hi, double frac) { return frac == 0.0 ? lo : lo + frac * (hi - lo); }
 
 double stats_quantile_sorted(const double *sorted, size_t n, double p) {
     if (n == 0) return NAN;
@@ -137,13 +135,19 @@ static double select_kth(double *a, size_t n, size_t k) {
         double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
         size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,i) == pivot, [gt,hi) > pivot */
         while (i < gt) {
-            if (a[i] < pivot) swap_d(&a[lt++], &a[i++]);
-            else if (a[i] > pivot) swap_d(&a[i], &a[--gt]);
-            else i++;
+            if (a[i] < pivot)
+                swap_d(&a[lt++], &a[i++]);
+            else if (a[i] > pivot)
+                swap_d(&a[i], &a[--gt]);
+            else
+                i++;
         }
-        if (k < lt) hi = lt;
-        else if (k >= gt) lo = gt;
-        else return pivot;
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return pivot;
     }
 }
 

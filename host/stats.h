@@ -16,8 +16,8 @@
 typedef struct {
     size_t n;
     double min, q1, median, q3, max, mean, std, p90, p99;
-    double iqr, rel_iqr;            /* q3 - q1, and that over the median */
-    bool ci_available;              /* n >= 6 */
+    double iqr, rel_iqr;              /* q3 - q1, and that over the median */
+    bool ci_available;                /* n >= 6 */
     double ci_lo, ci_hi, ci_coverage; /* 95% CI of the median; actual coverage >= 0.95 */
 } stats_summary_t;
 
@@ -29,26 +29,26 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p); /* type 
 int stats_median_ci_ranks(size_t n, double level, size_t *j, size_t *k, double *coverage);
 
 typedef enum { VERDICT_FASTER, VERDICT_SLOWER, VERDICT_SAME, VERDICT_AMBIGUOUS } verdict_t;
-const char *verdict_name(verdict_t v);  /* "FASTER", "SLOWER", "SAME", "AMBIGUOUS" */
+const char *verdict_name(verdict_t v); /* "FASTER", "SLOWER", "SAME", "AMBIGUOUS" */
 
 typedef struct {
     size_t rounds;
     double base_median, cand_median;
-    double ratio;                 /* t_new / t_base, ratio of medians */
+    double ratio; /* t_new / t_base, ratio of medians */
     double ratio_ci_lo, ratio_ci_hi;
-    double speedup;               /* t_base / t_new = 1/ratio */
+    double speedup; /* t_base / t_new = 1/ratio */
     double speedup_ci_lo, speedup_ci_hi;
-    double latency_reduction;     /* 1 - t_new/t_base = 1 - ratio */
+    double latency_reduction; /* 1 - t_new/t_base = 1 - ratio */
     double latency_reduction_ci_lo, latency_reduction_ci_hi;
-    double epsilon;               /* equivalence band: SAME iff the ratio CI is inside [1-eps, 1+eps] */
+    double epsilon; /* equivalence band: SAME iff the ratio CI is inside [1-eps, 1+eps] */
     unsigned resamples;
     uint64_t seed;
-    verdict_t verdict;            /* SAME if CI in band; else FASTER if hi < 1; SLOWER if lo > 1; else AMBIGUOUS */
+    verdict_t verdict; /* SAME if CI in band; else FASTER if hi < 1; SLOWER if lo > 1; else AMBIGUOUS */
 } ab_result_t;
 
 #define AB_DEFAULT_RESAMPLES 10000u
-#define AB_DEFAULT_SEED      0x5eedab5eedULL
-#define AB_DEFAULT_EPSILON   0.02
+#define AB_DEFAULT_SEED 0x5eedab5eedULL
+#define AB_DEFAULT_EPSILON 0.02
 
 /* Added: the verdict rule alone, for a ratio CI [lo, hi] and band epsilon (see ab_result_t). */
 verdict_t stats_verdict(double lo, double hi, double epsilon);

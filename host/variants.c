@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused_softmax_pv, smem_pad, summary) \
+#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused_softmax_pv, smem_pad, summary)              \
     {id, parent, {cp_async, wmma_pv, fused_softmax_pv, smem_pad}, summary},
 const variant_info_t variants_registry[] = {
 #include "variants.def"
@@ -41,8 +41,10 @@ int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t err
         const variant_info_t *v = variants_find(e->id);
         if (!v) continue; /* a variant only the build knows (test kernels) */
         if (!same_switches(&v->sw, &e->sw) || strcmp(v->parent, e->parent ? e->parent : "") != 0) {
-            snprintf(err, errlen, "variant %s: the kernel table disagrees with kernels/variants.def "
-                                  "(stale build? run make clean)", e->id);
+            snprintf(err, errlen,
+                     "variant %s: the kernel table disagrees with kernels/variants.def "
+                     "(stale build? run make clean)",
+                     e->id);
             return -1;
         }
         if (!e->launch) {
@@ -56,11 +58,11 @@ int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t err
 bool variants_expect_identical(const sdpa_switches_t *a, const sdpa_switches_t *b) {
     const bool cp = a->cp_async != b->cp_async, pv = a->wmma_pv != b->wmma_pv;
     const bool layout = a->fused_softmax_pv != b->fused_softmax_pv || a->smem_pad != b->smem_pad;
-    if (pv) return false;            /* P in fp32 vs fp16: different arithmetic */
-    return !(cp && layout);          /* only layout switches, or only cp_async */
+    if (pv) return false;   /* P in fp32 vs fp16: different arithmetic */
+    return !(cp && layout); /* only layout switches, or only cp_async */
 }
 
 void variants_switches_str(const sdpa_switches_t *sw, char *out, size_t outlen) {
-    snprintf(out, outlen, "cp_async=%d wmma_pv=%d fused_softmax_pv=%d smem_pad=%d", sw->cp_async,
-             sw->wmma_pv, sw->fused_softmax_pv, sw->smem_pad);
+    snprintf(out, outlen, "cp_async=%d wmma_pv=%d fused_softmax_pv=%d smem_pad=%d", sw->cp_async, sw->wmma_pv,
+             sw->fused_softmax_pv, sw->smem_pad);
 }

@@ -15,7 +15,7 @@
 
 typedef struct {
     const char *id;
-    const char *parent;   /* "" for the root */
+    const char *parent; /* "" for the root */
     sdpa_switches_t sw;
     const char *summary;
 } variant_info_t;
@@ -23,7 +23,7 @@ typedef struct {
 extern const variant_info_t variants_registry[];
 extern const size_t variants_registry_count;
 
-const variant_info_t *variants_find(const char *id);                /* NULL if unknown */
+const variant_info_t *variants_find(const char *id); /* NULL if unknown */
 /* The entry with this id in a NULL-id-terminated kernel table; NULL if absent (or table NULL). */
 const sdpa_kernel_entry_t *variants_kernel(const sdpa_kernel_entry_t *table, const char *id);
 size_t variants_table_count(const sdpa_kernel_entry_t *table);

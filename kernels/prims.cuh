@@ -20,8 +20,9 @@
 // wrapper takes its caller's location as default arguments (evaluated at the call site), and under
 // the emulator, whose intrinsics record SIMT_HERE, SIMT_HERE means that location in this header.
 // Under nvcc the two parameters are unused and vanish with inlining.
-#define PRIMS_CALLER                                                                               \
-    [[maybe_unused]] const char *caller_file = __builtin_FILE(), [[maybe_unused]] int caller_line = __builtin_LINE()
+#define PRIMS_CALLER                                                                                         \
+    [[maybe_unused]] const char *caller_file = __builtin_FILE(),                                             \
+                                [[maybe_unused]] int caller_line = __builtin_LINE()
 #if defined(SIMT_EMU)
 #pragma push_macro("SIMT_HERE")
 #undef SIMT_HERE
@@ -76,13 +77,13 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 #define SMEM_DYNAMIC(T, name) T *name = (T *)simt::dynamic_smem()
 // Launch: 0 on success, non-zero when the emulator detected a fault (reported on stderr with the
 // kernel's file and line).
-#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...) \
+#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...)                                            \
     simt::launch((kernel), (grid), (block), (smem_bytes), ##__VA_ARGS__)
 #else
 #define SMEM_DYNAMIC(T, name) extern __shared__ __align__(16) T name[]
 // Launch: 0 on success, else the cudaError_t of the launch.
-#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...)                                 \
-    ((kernel)<<<(grid), (block), (smem_bytes), (cudaStream_t)(stream)>>>(__VA_ARGS__),            \
+#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...)                                            \
+    ((kernel) < < < (grid), (block), (smem_bytes), (cudaStream_t)(stream) >>> (__VA_ARGS__),                 \
      (int)cudaGetLastError())
 #endif
 

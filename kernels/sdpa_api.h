@@ -18,24 +18,24 @@
 extern "C" {
 #endif
 
-#define SDPA_HEAD_DIM 64   /* the only supported D */
-#define SDPA_TILE_M   32   /* query rows per CTA */
-#define SDPA_TILE_N   32   /* keys per KV tile */
-#define SDPA_WARPS    4
-#define SDPA_THREADS  (32 * SDPA_WARPS)
+#define SDPA_HEAD_DIM 64 /* the only supported D */
+#define SDPA_TILE_M 32   /* query rows per CTA */
+#define SDPA_TILE_N 32   /* keys per KV tile */
+#define SDPA_WARPS 4
+#define SDPA_THREADS (32 * SDPA_WARPS)
 #define SDPA_MAX_GRID_YZ 65535 /* gridDim.y (H) and gridDim.z (B) limits */
 
 typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
 
 typedef enum {
     SDPA_OK = 0,
-    SDPA_ERR_NULL,       /* a required pointer is NULL */
-    SDPA_ERR_HEAD_DIM,   /* D != 64 */
-    SDPA_ERR_EMPTY,      /* B, H or S < 1 */
-    SDPA_ERR_TOO_LARGE,  /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
-    SDPA_ERR_CODEC,      /* unknown codec */
-    SDPA_ERR_ALIGNMENT,  /* a pointer is not 16-byte aligned */
-    SDPA_ERR_LAUNCH,     /* the launch failed (CUDA error, or the emulator detected a fault) */
+    SDPA_ERR_NULL,      /* a required pointer is NULL */
+    SDPA_ERR_HEAD_DIM,  /* D != 64 */
+    SDPA_ERR_EMPTY,     /* B, H or S < 1 */
+    SDPA_ERR_TOO_LARGE, /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
+    SDPA_ERR_CODEC,     /* unknown codec */
+    SDPA_ERR_ALIGNMENT, /* a pointer is not 16-byte aligned */
+    SDPA_ERR_LAUNCH,    /* the launch failed (CUDA error, or the emulator detected a fault) */
 } sdpa_status_t;
 
 typedef struct {
@@ -45,22 +45,22 @@ typedef struct {
     int32_t B, H, S, D;
     float softmax_scale;
     sdpa_codec_t codec;
-    void *stream;        /* cudaStream_t on the CUDA backend; ignored by the emulator */
+    void *stream; /* cudaStream_t on the CUDA backend; ignored by the emulator */
 } sdpa_args_t;
 
 typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
 
 /* Switches of a variant (kernels/variants.def). */
 typedef struct {
-    int cp_async;        /* USE_CP_ASYNC: cp.async double-buffered K/V staging */
-    int wmma_pv;         /* USE_WMMA_PV: P.V on WMMA with P in fp16 */
-    int fused_softmax_pv;/* USE_FUSED_SOFTMAX_PV: P written in place into the score buffer */
-    int smem_pad;        /* USE_SMEM_PAD: padded shared-memory rows against bank conflicts */
+    int cp_async;         /* USE_CP_ASYNC: cp.async double-buffered K/V staging */
+    int wmma_pv;          /* USE_WMMA_PV: P.V on WMMA with P in fp16 */
+    int fused_softmax_pv; /* USE_FUSED_SOFTMAX_PV: P written in place into the score buffer */
+    int smem_pad;         /* USE_SMEM_PAD: padded shared-memory rows against bank conflicts */
 } sdpa_switches_t;
 
 typedef struct {
-    const char *id;          /* "stage2" */
-    const char *parent;      /* "stage1", "" for the root */
+    const char *id;     /* "stage2" */
+    const char *parent; /* "stage1", "" for the root */
     sdpa_switches_t sw;
     const char *summary;     /* one line */
     sdpa_launch_fn launch;   /* the launcher of this build (CUDA or emulator) */

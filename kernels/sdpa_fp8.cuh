@@ -42,13 +42,13 @@ static_assert(TM == 32 && TN == 32 && D == 64 && WARPS == 4,
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 // One variant = one Config. Switch names are the make variables of mk/switches.mk.
-template <bool CP_ASYNC, bool WMMA_PV, bool FUSED_SOFTMAX_PV, bool SMEM_PAD>
-struct Config {
+template <bool CP_ASYNC, bool WMMA_PV, bool FUSED_SOFTMAX_PV, bool SMEM_PAD> struct Config {
     static constexpr bool kCpAsync = CP_ASYNC;
     static constexpr bool kWmmaPV = WMMA_PV;
     static constexpr bool kFusedSoftmaxPV = FUSED_SOFTMAX_PV;
     static constexpr bool kSmemPad = SMEM_PAD;
-    static_assert(!FUSED_SOFTMAX_PV || WMMA_PV, "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
+    static_assert(!FUSED_SOFTMAX_PV || WMMA_PV,
+                  "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
     // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
     // by 16 B (8 halves, 4 floats) shifts consecutive rows by 4 banks and keeps every tile a plain
@@ -61,9 +61,9 @@ struct Config {
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
 // use them (the empty-base optimisation gives them size zero), so ptxas's smem figure is exactly
 // the sum of the buffers a variant declares.
-template <class Cfg, bool HAS> struct Staging {};       // no cp.async: nothing
+template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 template <class Cfg> struct Staging<Cfg, true> {
-    alignas(128) uint8_t k8[2][TN][D];                   // uint8 K/V tiles as copied, ping-pong
+    alignas(128) uint8_t k8[2][TN][D]; // uint8 K/V tiles as copied, ping-pong
     alignas(128) uint8_t v8[2][TN][D];
 };
 template <class Cfg, bool HAS> struct PBuffer {};
@@ -72,16 +72,15 @@ template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[TM][Cfg::
 template <class Cfg>
 struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV> {
     alignas(128) __half q[TM][Cfg::LD];
-    alignas(128) __half k[TN][Cfg::LD];                  // K stored [n][d]; read as col-major K^T
+    alignas(128) __half k[TN][Cfg::LD]; // K stored [n][d]; read as col-major K^T
     alignas(128) __half v[TN][Cfg::LD];
-    alignas(128) __half s[TM][Cfg::LDS];                 // scores (fp16); P in place if fused
-    alignas(128) float u[TM][Cfg::LDU];                  // unnormalised output, fp32
+    alignas(128) __half s[TM][Cfg::LDS]; // scores (fp16); P in place if fused
+    alignas(128) float u[TM][Cfg::LDU];  // unnormalised output, fp32
     // Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment
     // cannot be converted to a half fragment element-wise without relying on the unspecified
     // register layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator.
     alignas(128) float scratch[WARPS][16 * 16];
 };
-
 
 // ---- codecs: one 16-byte chunk of codes -> 16 exact halves ---------------------------------
 // E4M3: the OCP format (hardware cvt on sm_89+). Seed-linear: the original's linear code,
@@ -89,12 +88,15 @@ struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kF
 template <sdpa_codec_t C> struct Codec;
 template <> struct Codec<SDPA_CODEC_E4M3> {
     static __device__ __forceinline__ float step(float scale) { return scale; }
-    static __device__ __forceinline__ __half2 pair(uint32_t two) { return prims::e4m3x2_to_half2((uint16_t)two); }
+    static __device__ __forceinline__ __half2 pair(uint32_t two) {
+        return prims::e4m3x2_to_half2((uint16_t)two);
+    }
 };
 template <> struct Codec<SDPA_CODEC_SEED_LINEAR> {
     static __device__ __forceinline__ float step(float scale) { return scale * (448.0f / 127.0f); }
     static __device__ __forceinline__ __half2 pair(uint32_t two) {
-        return __halves2half2(__int2half_rn((int)(two & 0xffu) - 128), __int2half_rn((int)((two >> 8) & 0xffu) - 128));
+        return __halves2half2(__int2half_rn((int)(two & 0xffu) - 128),
+                              __int2half_rn((int)((two >> 8) & 0xffu) - 128));
     }
 };
 
@@ -109,14 +111,14 @@ __device__ __forceinline__ __half2 unpack(uint32_t w) {
     r.y = (unsigned short)(w >> 16);
     return __half2(r);
 }
-__device__ __forceinline__ uint4 pack8(float a0, float a1, float a2, float a3, float a4, float a5, float a6, float a7) {
+__device__ __forceinline__ uint4 pack8(float a0, float a1, float a2, float a3, float a4, float a5, float a6,
+                                       float a7) {
     return make_uint4(pack(__floats2half2_rn(a0, a1)), pack(__floats2half2_rn(a2, a3)),
                       pack(__floats2half2_rn(a4, a5)), pack(__floats2half2_rn(a6, a7)));
 }
 
 // Decodes 16 codes and stores them as 16 halves (two 16-byte stores) at dst (16-byte aligned).
-template <sdpa_codec_t C>
-__device__ __forceinline__ void decode_chunk(const uint4 codes, __half *dst) {
+template <sdpa_codec_t C> __device__ __forceinline__ void decode_chunk(const uint4 codes, __half *dst) {
     const uint32_t w[4] = {codes.x, codes.y, codes.z, codes.w};
     uint32_t h[8];
 #pragma unroll
@@ -145,7 +147,8 @@ struct ChunkMap {
 // Synchronous: global codes -> half tile; rows >= valid are zero (partial tiles, zero-padded so
 // that WMMA never multiplies stale or poisoned values).
 template <sdpa_codec_t C, int LD>
-__device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, int valid, __half (*tile)[LD]) {
+__device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, int valid,
+                                                 __half (*tile)[LD]) {
     const ChunkMap m(threadIdx.x);
     if (m.row < valid)
         decode_chunk<C>(*reinterpret_cast<const uint4 *>(g + m.row * D + m.col), &tile[m.row][m.col]);
@@ -221,7 +224,8 @@ struct RowState {
 
 struct SoftmaxMap {
     int i, c, row;
-    __device__ __forceinline__ SoftmaxMap(int warp, int lane) : i(lane >> 2), c(lane & 3), row(warp + 4 * (lane >> 2)) {}
+    __device__ __forceinline__ SoftmaxMap(int warp, int lane)
+        : i(lane >> 2), c(lane & 3), row(warp + 4 * (lane >> 2)) {}
 };
 
 // Updates rs with keys [8c, 8c+8) of this tile; returns alpha = exp(m_old - m_new) and writes the
@@ -246,8 +250,8 @@ __device__ __forceinline__ float softmax_update(const Smem<Cfg> &sm, const Softm
     }
     tmax = fmaxf(tmax, __shfl_xor_sync(0xffffffffu, tmax, 1));
     tmax = fmaxf(tmax, __shfl_xor_sync(0xffffffffu, tmax, 2));
-    const float m_new = fmaxf(rs.m, tmax);              // finite: every tile has >= 1 valid key
-    const float alpha = __expf(rs.m - m_new);           // exp(-inf) = 0 on the first tile
+    const float m_new = fmaxf(rs.m, tmax);    // finite: every tile has >= 1 valid key
+    const float alpha = __expf(rs.m - m_new); // exp(-inf) = 0 on the first tile
     float psum = 0.0f;
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
@@ -292,27 +296,29 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const Softmax
 // ---- P V on WMMA (stage 2+): P rounded to fp16 --------------------------------------------------
 // The softmax step rescales its rows of U and writes fp16 P (into sP, or into sS in place when
 // fused: each lane overwrites exactly the 8 scores it alone has read, so no other lane is racing).
-template <class Cfg>
-__device__ __forceinline__ __half (*p_buffer(Smem<Cfg> &sm))[Cfg::LDS] {
-    if constexpr (Cfg::kFusedSoftmaxPV) return sm.s;
-    else return sm.p;
+template <class Cfg> __device__ __forceinline__ __half (*p_buffer(Smem<Cfg> &sm))[Cfg::LDS] {
+    if constexpr (Cfg::kFusedSoftmaxPV)
+        return sm.s;
+    else
+        return sm.p;
 }
 
 template <class Cfg>
-__device__ __forceinline__ void rescale_and_store_p(Smem<Cfg> &sm, const SoftmaxMap &mp, float alpha, const float p[8]) {
+__device__ __forceinline__ void rescale_and_store_p(Smem<Cfg> &sm, const SoftmaxMap &mp, float alpha,
+                                                    const float p[8]) {
     float *u = &sm.u[mp.row][mp.c * 16];
 #pragma unroll
     for (int d = 0; d < 16; ++d) u[d] *= alpha;
-    *reinterpret_cast<uint4 *>(&p_buffer(sm)[mp.row][mp.c * 8]) = pack8(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+    *reinterpret_cast<uint4 *>(&p_buffer(sm)[mp.row][mp.c * 8]) =
+        pack8(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
 // Warp w: rows (w/2)*16, output column tiles {w%2, w%2+2}; a fresh fp32 accumulator per tile is
 // stored to the warp's scratch and added into U (as the original; the accumulator does not
 // persist across KV tiles).
-template <class Cfg>
-__device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane) {
+template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane) {
     const int pm = (warp >> 1) * 16;
-    __half (*pb)[Cfg::LDS] = p_buffer(sm);
+    __half(*pb)[Cfg::LDS] = p_buffer(sm);
     float *scr = sm.scratch[warp];
     fragment<matrix_a, 16, 16, 16, __half, row_major> a;
     fragment<matrix_b, 16, 16, 16, __half, row_major> b;
@@ -345,16 +351,18 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
     const float *u = &sm.u[mp.row][mp.c * 16];
     const float inv = v_step / rs.l;
     uint4 *dst = reinterpret_cast<uint4 *>(o_tile + mp.row * D + mp.c * 16);
-    dst[0] = pack8(u[0] * inv, u[1] * inv, u[2] * inv, u[3] * inv, u[4] * inv, u[5] * inv, u[6] * inv, u[7] * inv);
-    dst[1] = pack8(u[8] * inv, u[9] * inv, u[10] * inv, u[11] * inv, u[12] * inv, u[13] * inv, u[14] * inv, u[15] * inv);
+    dst[0] =
+        pack8(u[0] * inv, u[1] * inv, u[2] * inv, u[3] * inv, u[4] * inv, u[5] * inv, u[6] * inv, u[7] * inv);
+    dst[1] = pack8(u[8] * inv, u[9] * inv, u[10] * inv, u[11] * inv, u[12] * inv, u[13] * inv, u[14] * inv,
+                   u[15] * inv);
 }
 
 // ---- the kernel body ----------------------------------------------------------------------------
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
-                                             const uint8_t *__restrict__ V, const float *__restrict__ q_scale,
-                                             const float *__restrict__ k_scale, const float *__restrict__ v_scale,
-                                             __half *__restrict__ O, int H, int S, float softmax_scale) {
+__device__ __forceinline__ void
+sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
     __shared__ Smem<Cfg> sm;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;

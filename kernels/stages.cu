@@ -25,29 +25,30 @@ sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_lin
 
 } // namespace
 
-#define SDPA_KERNEL_PARAMS                                                                              \
-    const uint8_t *__restrict__ q, const uint8_t *__restrict__ k, const uint8_t *__restrict__ v,        \
-        const float *__restrict__ qs, const float *__restrict__ ks, const float *__restrict__ vs,       \
+#define SDPA_KERNEL_PARAMS                                                                                   \
+    const uint8_t *__restrict__ q, const uint8_t *__restrict__ k, const uint8_t *__restrict__ v,             \
+        const float *__restrict__ qs, const float *__restrict__ ks, const float *__restrict__ vs,            \
         __half *__restrict__ o, int H, int S, float softmax_scale
 
 // (128, 4): the original's launch bounds; 4 CTAs per SM caps registers at 128 per thread.
-#define SDPA_DEFINE_KERNEL(ident, codec_tag, codec, cfg)                                                \
-    extern "C" __global__ void __launch_bounds__(SDPA_THREADS, 4)                                       \
-        SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS) {                              \
-        sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                   \
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, codec, cfg)                                                     \
+    extern "C" __global__ void __launch_bounds__(SDPA_THREADS, 4)                                            \
+        SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS) {                                   \
+        sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
 
-#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                    \
-    using config_##ident = sdpa::Config<cp, pv, fused, pad>;                                            \
-    SDPA_DEFINE_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                    \
-    SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                          \
-    static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                         \
-        return launch_with(a, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), SDPA_BACKEND_SYM(sdpa_##ident##_seedlin)); \
+#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                         \
+    using config_##ident = sdpa::Config<cp, pv, fused, pad>;                                                 \
+    SDPA_DEFINE_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                         \
+    SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                               \
+    static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
+        return launch_with(a, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                                         \
+                           SDPA_BACKEND_SYM(sdpa_##ident##_seedlin));                                        \
     }
 #include "variants.def"
 #undef SDPA_VARIANT
 
-#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary) \
+#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                         \
     {id, parent, {cp, pv, fused, pad}, summary, launch_##ident, "sdpa_" #ident "_e4m3"},
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {
 #include "variants.def"

@@ -39,12 +39,12 @@ void simt_clear_error(void);
 void simt_set_abort_on_fault(int on);
 
 typedef struct {
-    uint64_t launches;     /* simt::launch calls */
-    uint64_t blocks;       /* blocks run to completion */
-    uint64_t switches;     /* fiber context switches (a resume and a yield count two) */
-    uint64_t barriers;     /* __syncthreads released */
-    uint64_t collectives;  /* warp collectives completed (shuffles, votes, WMMA, __syncwarp) */
-    uint64_t faults;       /* faults detected */
+    uint64_t launches;    /* simt::launch calls */
+    uint64_t blocks;      /* blocks run to completion */
+    uint64_t switches;    /* fiber context switches (a resume and a yield count two) */
+    uint64_t barriers;    /* __syncthreads released */
+    uint64_t collectives; /* warp collectives completed (shuffles, votes, WMMA, __syncwarp) */
+    uint64_t faults;      /* faults detected */
 } simt_stats_t;
 
 void simt_get_stats(simt_stats_t *out);

@@ -45,7 +45,7 @@ static inline float __fsub_rn(float x, float y) { return x - y; }
 static inline float __fmul_rn(float x, float y) { return x * y; }
 static inline float __fdiv_rn(float x, float y) { return x / y; }
 static inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
-static inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }  // NaN -> 0
+static inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } // NaN -> 0
 
 static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
 static inline int __float2int_rz(float x) { return (int)x; }
@@ -80,7 +80,9 @@ static inline unsigned long long __brevll(unsigned long long x) { return __built
 static inline int __mul24(int x, int y) { return (int)((x << 8 >> 8) * (y << 8 >> 8)); }
 static inline unsigned __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
 static inline int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
-static inline unsigned __umulhi(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x * y) >> 32); }
+static inline unsigned __umulhi(unsigned x, unsigned y) {
+    return (unsigned)(((unsigned long long)x * y) >> 32);
+}
 static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
     uint64_t v = ((uint64_t)y << 32) | x;
     unsigned r = 0;
@@ -89,8 +91,8 @@ static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
 }
 
 // min/max: CUDA declares these overloads for device (and host) code.
-#define SIMT_MINMAX(T)                                               \
-    static inline T min(T a, T b) { return b < a ? b : a; }         \
+#define SIMT_MINMAX(T)                                                                                       \
+    static inline T min(T a, T b) { return b < a ? b : a; }                                                  \
     static inline T max(T a, T b) { return a < b ? b : a; }
 SIMT_MINMAX(int)
 SIMT_MINMAX(unsigned)
@@ -111,12 +113,14 @@ static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
     return __halves2half2(__hfma(__low2half(a), __low2half(b), __low2half(c)),
                           __hfma(__high2half(a), __high2half(b), __high2half(c)));
 }
-#define SIMT_HALF_UNARY(name, name2, expr)                                                  \
-    static inline __half name(__half h) {                                                  \
-        float x = __half2float(h);                                                         \
-        return __float2half_rn(expr);                                                      \
-    }                                                                                      \
-    static inline __half2 name2(__half2 h) { return __halves2half2(name(__low2half(h)), name(__high2half(h))); }
+#define SIMT_HALF_UNARY(name, name2, expr)                                                                   \
+    static inline __half name(__half h) {                                                                    \
+        float x = __half2float(h);                                                                           \
+        return __float2half_rn(expr);                                                                        \
+    }                                                                                                        \
+    static inline __half2 name2(__half2 h) {                                                                 \
+        return __halves2half2(name(__low2half(h)), name(__high2half(h)));                                    \
+    }
 SIMT_HALF_UNARY(hexp, h2exp, expf(x))
 SIMT_HALF_UNARY(hexp2, h2exp2, exp2f(x))
 SIMT_HALF_UNARY(hexp10, h2exp10, exp10f(x))
@@ -147,12 +151,15 @@ template <class T> static inline T atomicAdd(T *p, T v) {
         return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
     } else {
         T old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-        while (!__atomic_compare_exchange_n(p, &old, (T)(old + v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+        while (
+            !__atomic_compare_exchange_n(p, &old, (T)(old + v), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
         return old;
     }
 }
 template <class T> static inline T atomicSub(T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }
-template <class T> static inline T atomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+template <class T> static inline T atomicExch(T *p, T v) {
+    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
 template <class T> static inline T atomicAnd(T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 template <class T> static inline T atomicOr(T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 template <class T> static inline T atomicXor(T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }

@@ -19,7 +19,7 @@ inline void pipeline_memcpy_async(rt::Site at, void *dst, const void *src, size_
 }
 } // namespace simt
 
-#define __pipeline_memcpy_async(dst, src, ...) \
+#define __pipeline_memcpy_async(dst, src, ...)                                                               \
     ::simt::pipeline_memcpy_async(SIMT_HERE, (dst), (src), __VA_ARGS__)
 #define __pipeline_commit() ::simt::rt::cp_commit(SIMT_HERE)
 #define __pipeline_wait_prior(n) ::simt::rt::cp_wait_prior(SIMT_HERE, (n))

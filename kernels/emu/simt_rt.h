@@ -47,15 +47,15 @@ namespace simt {
 
 // The registers of one CUDA thread that kernel code reads (threadIdx and its derived ids).
 struct ThreadRegs {
-    uint3 tid;        // threadIdx
-    unsigned linear;  // x + y*blockDim.x + z*blockDim.x*blockDim.y
-    unsigned warp;    // linear / 32
-    unsigned lane;    // linear % 32
+    uint3 tid;       // threadIdx
+    unsigned linear; // x + y*blockDim.x + z*blockDim.x*blockDim.y
+    unsigned warp;   // linear / 32
+    unsigned lane;   // linear % 32
 };
 
 namespace rt {
 
-extern ThreadRegs *cur;  // the running CUDA thread; null outside a kernel
+extern ThreadRegs *cur; // the running CUDA thread; null outside a kernel
 extern uint3 block_idx;
 extern dim3 block_dim, grid_dim;
 
@@ -88,8 +88,8 @@ struct CollOp {
 };
 // Rendezvous of exactly the lanes in `mask` at the same call (same site, op and mask); faults when
 // a named lane is elsewhere. `key` values must agree across lanes.
-void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0 = 0,
-                     uint64_t k1 = 0, uint64_t k2 = 0);
+void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0 = 0, uint64_t k1 = 0,
+                     uint64_t k2 = 0);
 
 enum ShflMode { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
 // Shuffles 64 bits; a source lane outside the mask yields all-ones bits (NaN as float or half).
@@ -121,8 +121,7 @@ void wmma_check(Site at, const char *what, const void *p, unsigned ldm, size_t e
 void *dynamic_smem();
 
 // ---- launch ---------------------------------------------------------------------------------------
-int launch(void (*body)(void *ctx), void *ctx, dim3 grid, dim3 block, size_t smem_bytes,
-           const int *flavour);
+int launch(void (*body)(void *ctx), void *ctx, dim3 grid, dim3 block, size_t smem_bytes, const int *flavour);
 
 } // namespace rt
 } // namespace simt

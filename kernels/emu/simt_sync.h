@@ -16,8 +16,7 @@ inline constexpr bool shfl_type_ok =
     std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
     std::is_same_v<T, __half> || std::is_same_v<T, __half2>;
 
-template <class T>
-inline T shfl(rt::Site at, unsigned mask, T v, rt::ShflMode mode, int b, int width = 32) {
+template <class T> inline T shfl(rt::Site at, unsigned mask, T v, rt::ShflMode mode, int b, int width = 32) {
     static_assert(shfl_type_ok<T>, "simt: __shfl*_sync supports int, unsigned, (unsigned) long (long), "
                                    "float, double, __half and __half2");
     uint64_t bits = 0;
@@ -37,22 +36,21 @@ template <class T> inline T reduce(rt::Site at, unsigned mask, T v, rt::ReduceOp
 
 #define __syncthreads() ((void)::simt::rt::block_barrier(SIMT_HERE, 0))
 #define __syncthreads_count(p) ((int)::simt::rt::block_barrier(SIMT_HERE, (p) != 0))
-#define __syncthreads_and(p) \
-    ((int)(::simt::rt::block_barrier(SIMT_HERE, (p) == 0) == 0))
+#define __syncthreads_and(p) ((int)(::simt::rt::block_barrier(SIMT_HERE, (p) == 0) == 0))
 #define __syncthreads_or(p) ((int)(::simt::rt::block_barrier(SIMT_HERE, (p) != 0) != 0))
 
 #define __syncwarp(...) ::simt::rt::syncwarp(SIMT_HERE, ::simt::rt::syncwarp_mask(__VA_ARGS__))
 namespace simt::rt {
 constexpr unsigned syncwarp_mask(unsigned m = 0xffffffffu) { return m; }
-}
+} // namespace simt::rt
 
-#define __shfl_sync(mask, v, src, ...) \
+#define __shfl_sync(mask, v, src, ...)                                                                       \
     ::simt::shfl(SIMT_HERE, (mask), (v), ::simt::rt::SHFL_IDX, (src), ##__VA_ARGS__)
-#define __shfl_up_sync(mask, v, d, ...) \
+#define __shfl_up_sync(mask, v, d, ...)                                                                      \
     ::simt::shfl(SIMT_HERE, (mask), (v), ::simt::rt::SHFL_UP, (d), ##__VA_ARGS__)
-#define __shfl_down_sync(mask, v, d, ...) \
+#define __shfl_down_sync(mask, v, d, ...)                                                                    \
     ::simt::shfl(SIMT_HERE, (mask), (v), ::simt::rt::SHFL_DOWN, (d), ##__VA_ARGS__)
-#define __shfl_xor_sync(mask, v, m, ...) \
+#define __shfl_xor_sync(mask, v, m, ...)                                                                     \
     ::simt::shfl(SIMT_HERE, (mask), (v), ::simt::rt::SHFL_XOR, (m), ##__VA_ARGS__)
 
 #define __ballot_sync(mask, p) ::simt::rt::vote(SIMT_HERE, (mask), (p) != 0, ::simt::rt::VOTE_BALLOT)

@@ -26,13 +26,13 @@ enum layout_t { mem_row_major, mem_col_major };
 template <class Use, int m, int n, int k, class T, class Layout = void> class fragment {
     static_assert(m == 16 && n == 16 && k == 16, "simt: only the m16n16k16 WMMA shape is emulated");
     static_assert(std::is_same_v<Use, accumulator>
-                      ? (std::is_same_v<T, float> || std::is_same_v<T, __half>) && std::is_void_v<Layout>
+                      ? (std::is_same_v<T, float> || std::is_same_v<T, __half>)&&std::is_void_v<Layout>
                       : std::is_same_v<T, __half> &&
                             (std::is_same_v<Layout, row_major> || std::is_same_v<Layout, col_major>),
                   "simt: emulated fragments: matrix_a/matrix_b of __half (row_major or col_major), "
                   "accumulator of float or __half");
 
-public:
+  public:
     static constexpr int num_elements = std::is_same_v<Use, accumulator> ? 8 : 16;
     static constexpr int num_storage_elements = num_elements;
     typedef Use use;
@@ -45,15 +45,20 @@ namespace detail {
 
 template <class T> struct ident { typedef T type; };
 template <class Use> constexpr ::simt::rt::WmmaUse use_of() {
-    if constexpr (std::is_same_v<Use, matrix_a>) return ::simt::rt::WMMA_A;
-    else if constexpr (std::is_same_v<Use, matrix_b>) return ::simt::rt::WMMA_B;
-    else return ::simt::rt::WMMA_ACC;
+    if constexpr (std::is_same_v<Use, matrix_a>)
+        return ::simt::rt::WMMA_A;
+    else if constexpr (std::is_same_v<Use, matrix_b>)
+        return ::simt::rt::WMMA_B;
+    else
+        return ::simt::rt::WMMA_ACC;
 }
 inline float to_float(float v) { return v; }
 inline float to_float(__half v) { return __half2float(v); }
 template <class T> inline T from_float(float v) {
-    if constexpr (std::is_same_v<T, float>) return v;
-    else return __float2half_rn(v);
+    if constexpr (std::is_same_v<T, float>)
+        return v;
+    else
+        return __float2half_rn(v);
 }
 
 // mma_sync's satf: NaN -> 0, infinities and overflows -> the largest finite value of T.
@@ -64,7 +69,8 @@ template <class T> inline float saturate_finite(float v) {
 
 // Visits every (lane, index) slot of a warp's fragments with its matrix element's offset in a
 // 16x16 matrix stored row-major (r * ldm + c) or column-major (c * ldm + r).
-template <class F, class Fn> inline void for_each_slot(const ::simt::rt::Gather &g, bool row, unsigned ldm, Fn fn) {
+template <class F, class Fn>
+inline void for_each_slot(const ::simt::rt::Gather &g, bool row, unsigned ldm, Fn fn) {
     constexpr int per = F::num_elements;
     const uint8_t *map = ::simt::rt::wmma_map(use_of<typename F::use>());
     for (int lane = 0; lane < 32; lane++) {
@@ -113,7 +119,7 @@ template <class FD, class FA, class FB, class FC> void mma_complete(const ::simt
             float acc = c[r * 16 + col];
             for (int k = 0; k < 16; k++) acc += a[r * 16 + k] * b[k * 16 + col];
             if (g.key[0]) acc = saturate_finite<typename FD::element_type>(acc);
-            c[r * 16 + col] = acc;  // c is complete in registers: safe to overwrite
+            c[r * 16 + col] = acc; // c is complete in registers: safe to overwrite
         }
     constexpr int per = FD::num_elements;
     const uint8_t *map = ::simt::rt::wmma_map(::simt::rt::WMMA_ACC);
@@ -132,7 +138,8 @@ inline void fill_fragment(fragment<Use, m, n, k, T, L> &f, const typename detail
 
 // matrix_a / matrix_b: the layout is part of the fragment type.
 template <class Use, class T, class L>
-inline void load_matrix_sync_at(::simt::rt::Site at, fragment<Use, 16, 16, 16, T, L> &f, const T *p, unsigned ldm) {
+inline void load_matrix_sync_at(::simt::rt::Site at, fragment<Use, 16, 16, 16, T, L> &f, const T *p,
+                                unsigned ldm) {
     typedef fragment<Use, 16, 16, 16, T, L> F;
     static const ::simt::rt::CollOp op{"wmma::load_matrix_sync", &detail::load_complete<F>};
     ::simt::rt::wmma_check(at, op.name, p, ldm, sizeof(T));

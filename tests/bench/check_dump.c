@@ -28,8 +28,8 @@ static int check_npy(const char *dir, const char *name, const char *descr, size_
     }
     struct stat st;
     if (!ok || stat(path, &st) != 0 || (size_t)st.st_size != h.data_offset + count * esize) {
-        fprintf(stderr, "%s: dtype %s, rank %d or size %lld does not match %s with %zu elements\n", path, h.descr,
-                h.ndim, (long long)st.st_size, descr, count);
+        fprintf(stderr, "%s: dtype %s, rank %d or size %lld does not match %s with %zu elements\n", path,
+                h.descr, h.ndim, (long long)st.st_size, descr, count);
         return -1;
     }
     return 0;
@@ -41,7 +41,8 @@ static int check_meta(const char *dir) {
     char *text = file_read_all(path, NULL);
     cJSON *m = text ? cJSON_Parse(text) : NULL;
     free(text);
-    static const char *const keys[] = {"variant", "codec", "dist", "softmax_scale", "shape", "seed", "backend"};
+    static const char *const keys[] = {"variant", "codec", "dist",   "softmax_scale",
+                                       "shape",   "seed",  "backend"};
     int rc = m ? 0 : -1;
     for (size_t i = 0; m && i < sizeof keys / sizeof keys[0]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(m, keys[i])) rc = -1;

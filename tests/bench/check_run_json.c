@@ -44,8 +44,10 @@ static void check_fields(const cJSON *obj, const char *where, const field_t *f, 
     }
     for (size_t i = 0; i < n; i++) {
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, f[i].key);
-        if (!j) problem(where, f[i].key, "missing");
-        else if (!(type_of(j) & f[i].types)) problem(where, f[i].key, "has the wrong type");
+        if (!j)
+            problem(where, f[i].key, "missing");
+        else if (!(type_of(j) & f[i].types))
+            problem(where, f[i].key, "has the wrong type");
         else if (f[i].values && cJSON_IsString(j)) {
             char token[128];
             snprintf(token, sizeof token, "|%s|", j->valuestring);
@@ -57,77 +59,186 @@ static void check_fields(const cJSON *obj, const char *where, const field_t *f, 
 #define CHECK(obj, where, spec) check_fields((obj), (where), (spec), sizeof(spec) / sizeof((spec)[0]))
 
 static const field_t top[] = {
-    {"schema_version", S, NULL}, {"kind", S, "|sdpa-bench-run|"}, {"meta", O, NULL}, {"config", O, NULL},
-    {"correctness", A, NULL},    {"cross_variant", A, NULL},        {"timing", A, NULL}, {"comparisons", A, NULL},
-    {"not_timed", A, NULL},      {"ptxas", O | Z, NULL},            {"ptxas_source", S, NULL},
+    {"schema_version", S, NULL}, {"kind", S, "|sdpa-bench-run|"}, {"meta", O, NULL},
+    {"config", O, NULL},         {"correctness", A, NULL},        {"cross_variant", A, NULL},
+    {"timing", A, NULL},         {"comparisons", A, NULL},        {"not_timed", A, NULL},
+    {"ptxas", O | Z, NULL},      {"ptxas_source", S, NULL},
 };
 static const field_t meta[] = {
-    {"tool", S, "|sdpa-bench|"}, {"tool_version", S, NULL}, {"git_sha", S, NULL}, {"git_dirty", B | Z, NULL},
-    {"cc", S, NULL}, {"nvcc", S | Z, NULL}, {"cflags", S, NULL}, {"nvcc_flags", S, NULL}, {"host", O, NULL},
-    {"utc_time", S, NULL}, {"unix_time_ns", S, NULL}, {"command_line", A, NULL}, {"backend", S, "|cuda|emu|"},
-    {"timing", S, "|gpu|emulated|none|"}, {"device", O | Z, NULL}, {"emulator", O | Z, NULL},
+    {"tool", S, "|sdpa-bench|"},
+    {"tool_version", S, NULL},
+    {"git_sha", S, NULL},
+    {"git_dirty", B | Z, NULL},
+    {"cc", S, NULL},
+    {"nvcc", S | Z, NULL},
+    {"cflags", S, NULL},
+    {"nvcc_flags", S, NULL},
+    {"host", O, NULL},
+    {"utc_time", S, NULL},
+    {"unix_time_ns", S, NULL},
+    {"command_line", A, NULL},
+    {"backend", S, "|cuda|emu|"},
+    {"timing", S, "|gpu|emulated|none|"},
+    {"device", O | Z, NULL},
+    {"emulator", O | Z, NULL},
 };
 static const field_t host[] = {{"hostname", S, NULL}, {"os", S, NULL}, {"cpu", S, NULL}, {"cpus", N, NULL}};
 static const field_t device[] = {
-    {"name", S, NULL}, {"cc", S, NULL}, {"sm_count", N, NULL}, {"sm_clock_default_mhz", N | Z, NULL},
-    {"sm_clock_measured_mhz", N | Z, NULL}, {"l2_bytes", S, NULL}, {"mem_clock_mhz", N | Z, NULL},
-    {"mem_bus_bits", N, NULL}, {"driver_version", S, NULL}, {"runtime_version", S, NULL}, {"ecc", B | Z, NULL},
-    {"clocks_locked", B | Z, NULL}, {"peak_dram_gbs", N | Z, NULL}, {"peak_fp16_tensor_tflops", N | Z, NULL},
+    {"name", S, NULL},
+    {"cc", S, NULL},
+    {"sm_count", N, NULL},
+    {"sm_clock_default_mhz", N | Z, NULL},
+    {"sm_clock_measured_mhz", N | Z, NULL},
+    {"l2_bytes", S, NULL},
+    {"mem_clock_mhz", N | Z, NULL},
+    {"mem_bus_bits", N, NULL},
+    {"driver_version", S, NULL},
+    {"runtime_version", S, NULL},
+    {"ecc", B | Z, NULL},
+    {"clocks_locked", B | Z, NULL},
+    {"peak_dram_gbs", N | Z, NULL},
+    {"peak_fp16_tensor_tflops", N | Z, NULL},
     {"l2_flush_bytes", S, NULL},
 };
 static const field_t emulator[] = {
-    {"schedule", S, "|fwd|rev|rand|"}, {"schedule_seed", S, NULL}, {"build", S, "|emu|emu-tsan|emu-asan|"},
+    {"schedule", S, "|fwd|rev|rand|"},
+    {"schedule_seed", S, NULL},
+    {"build", S, "|emu|emu-tsan|emu-asan|"},
 };
 static const field_t config[] = {
-    {"variants", A, NULL}, {"baseline", S | Z, NULL}, {"shapes", A, NULL}, {"seeds", A, NULL},
-    {"codec", S, "|e4m3|seed-linear|"}, {"dist", S, "|normal|uniform|outliers|"}, {"softmax_scale", N, NULL},
-    {"l2", S, "|cold|warm|"}, {"warmup", N, NULL}, {"iters", N, NULL}, {"min_time_s", N, NULL},
-    {"max_time_s", N, NULL}, {"max_samples", N, NULL}, {"throttle_threshold", N, NULL}, {"force", B, NULL},
+    {"variants", A, NULL},
+    {"baseline", S | Z, NULL},
+    {"shapes", A, NULL},
+    {"seeds", A, NULL},
+    {"codec", S, "|e4m3|seed-linear|"},
+    {"dist", S, "|normal|uniform|outliers|"},
+    {"softmax_scale", N, NULL},
+    {"l2", S, "|cold|warm|"},
+    {"warmup", N, NULL},
+    {"iters", N, NULL},
+    {"min_time_s", N, NULL},
+    {"max_time_s", N, NULL},
+    {"max_samples", N, NULL},
+    {"throttle_threshold", N, NULL},
+    {"force", B, NULL},
     {"tolerances", O, NULL},
 };
-static const field_t shape[] = {{"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL}, {"D", N, NULL}};
+static const field_t shape[] = {
+    {"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL}, {"D", N, NULL}};
 static const field_t tolerances[] = {
-    {"u", N, NULL}, {"rtol", N, NULL}, {"kernel_rel_l2", N, NULL}, {"e2e_rel_l2", N, NULL},
-    {"e2e_cosine", N, NULL}, {"legacy_max_abs", N, NULL}, {"legacy_mean_abs", N, NULL},
-    {"legacy_pct_bad", N, NULL}, {"legacy_atol", N, NULL}, {"derivation", S, "|paper/methods.md#tolerances|"},
+    {"u", N, NULL},
+    {"rtol", N, NULL},
+    {"kernel_rel_l2", N, NULL},
+    {"e2e_rel_l2", N, NULL},
+    {"e2e_cosine", N, NULL},
+    {"legacy_max_abs", N, NULL},
+    {"legacy_mean_abs", N, NULL},
+    {"legacy_pct_bad", N, NULL},
+    {"legacy_atol", N, NULL},
+    {"derivation", S, "|paper/methods.md#tolerances|"},
 };
 static const field_t correctness[] = {
-    {"variant", S, NULL}, {"shape", S, NULL}, {"seed", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL},
-    {"D", N, NULL}, {"status", S, NULL}, {"inputs_unmodified", B, NULL}, {"all_written", B, NULL},
-    {"kernel_only", O, NULL}, {"end_to_end", O, NULL}, {"legacy", O, NULL}, {"gates", O, NULL},
-    {"pass", B, NULL}, {"input_checksum", S, NULL},
+    {"variant", S, NULL},
+    {"shape", S, NULL},
+    {"seed", S, NULL},
+    {"B", N, NULL},
+    {"H", N, NULL},
+    {"S", N, NULL},
+    {"D", N, NULL},
+    {"status", S, NULL},
+    {"inputs_unmodified", B, NULL},
+    {"all_written", B, NULL},
+    {"kernel_only", O, NULL},
+    {"end_to_end", O, NULL},
+    {"legacy", O, NULL},
+    {"gates", O, NULL},
+    {"pass", B, NULL},
+    {"input_checksum", S, NULL},
 };
 static const field_t metrics[] = {
-    {"n", N, NULL}, {"nonfinite", N, NULL}, {"n_bad", N, NULL}, {"pct_bad", N | Z, NULL},
-    {"max_abs", N | Z, NULL}, {"mean_abs", N | Z, NULL}, {"max_rel", N | Z, NULL}, {"rel_l2", N | Z, NULL},
-    {"cosine", N | Z, NULL}, {"worst_ratio", N | Z, NULL}, {"worst_index", N, NULL}, {"atol_min", N | Z, NULL},
-    {"atol_max", N | Z, NULL}, {"rtol", N, NULL},
+    {"n", N, NULL},
+    {"nonfinite", N, NULL},
+    {"n_bad", N, NULL},
+    {"pct_bad", N | Z, NULL},
+    {"max_abs", N | Z, NULL},
+    {"mean_abs", N | Z, NULL},
+    {"max_rel", N | Z, NULL},
+    {"rel_l2", N | Z, NULL},
+    {"cosine", N | Z, NULL},
+    {"worst_ratio", N | Z, NULL},
+    {"worst_index", N, NULL},
+    {"atol_min", N | Z, NULL},
+    {"atol_max", N | Z, NULL},
+    {"rtol", N, NULL},
 };
 static const field_t gates[] = {{"kernel_only", B, NULL}, {"end_to_end", B, NULL}, {"legacy", B, NULL}};
 static const field_t cross[] = {
-    {"a", S, NULL}, {"b", S, NULL}, {"shape", S, NULL}, {"seed", S, NULL}, {"max_ulp", N, NULL},
-    {"n_diff", N, NULL}, {"expected", S, "|identical|bounded|"}, {"pass", B, NULL},
+    {"a", S, NULL},
+    {"b", S, NULL},
+    {"shape", S, NULL},
+    {"seed", S, NULL},
+    {"max_ulp", N, NULL},
+    {"n_diff", N, NULL},
+    {"expected", S, "|identical|bounded|"},
+    {"pass", B, NULL},
 };
 static const field_t timing[] = {
-    {"variant", S, NULL}, {"shape", S, NULL}, {"seed", S, NULL}, {"timing", S, "|gpu|emulated|"},
-    {"l2", S, "|cold|warm|"}, {"samples_us", A, NULL}, {"sm_clock_mhz", A | Z, NULL},
-    {"discarded_throttled", N, NULL}, {"stop_reason", S, "|min_samples_and_min_time|max_time|max_samples|"},
-    {"wall_s", N, NULL}, {"summary", O | Z, NULL}, {"flops", S, NULL}, {"bytes_min", S, NULL},
-    {"tflops", N | Z, NULL}, {"bandwidth_gbs", N | Z, NULL}, {"roofline_floor_us", N | Z, NULL},
+    {"variant", S, NULL},
+    {"shape", S, NULL},
+    {"seed", S, NULL},
+    {"timing", S, "|gpu|emulated|"},
+    {"l2", S, "|cold|warm|"},
+    {"samples_us", A, NULL},
+    {"sm_clock_mhz", A | Z, NULL},
+    {"discarded_throttled", N, NULL},
+    {"stop_reason", S, "|min_samples_and_min_time|max_time|max_samples|"},
+    {"wall_s", N, NULL},
+    {"summary", O | Z, NULL},
+    {"flops", S, NULL},
+    {"bytes_min", S, NULL},
+    {"tflops", N | Z, NULL},
+    {"bandwidth_gbs", N | Z, NULL},
+    {"roofline_floor_us", N | Z, NULL},
 };
 static const field_t stats[] = {
-    {"n", N, NULL}, {"min", N, NULL}, {"q1", N, NULL}, {"median", N, NULL}, {"q3", N, NULL}, {"max", N, NULL},
-    {"mean", N, NULL}, {"std", N | Z, NULL}, {"p90", N, NULL}, {"p99", N, NULL}, {"iqr", N, NULL},
-    {"rel_iqr", N | Z, NULL}, {"ci_available", B, NULL}, {"ci_lo", N | Z, NULL}, {"ci_hi", N | Z, NULL},
+    {"n", N, NULL},
+    {"min", N, NULL},
+    {"q1", N, NULL},
+    {"median", N, NULL},
+    {"q3", N, NULL},
+    {"max", N, NULL},
+    {"mean", N, NULL},
+    {"std", N | Z, NULL},
+    {"p90", N, NULL},
+    {"p99", N, NULL},
+    {"iqr", N, NULL},
+    {"rel_iqr", N | Z, NULL},
+    {"ci_available", B, NULL},
+    {"ci_lo", N | Z, NULL},
+    {"ci_hi", N | Z, NULL},
     {"ci_coverage", N | Z, NULL},
 };
 static const field_t comparison[] = {
-    {"baseline", S, NULL}, {"candidate", S, NULL}, {"shape", S, NULL}, {"seed", S, NULL},
-    {"timing", S, "|gpu|emulated|"}, {"rounds", N, NULL}, {"base_samples_us", A, NULL},
-    {"cand_samples_us", A, NULL}, {"base_median", N | Z, NULL}, {"cand_median", N | Z, NULL},
-    {"ratio", N | Z, NULL}, {"ratio_ci", A | Z, NULL}, {"speedup", N | Z, NULL}, {"speedup_ci", A | Z, NULL},
-    {"latency_reduction", N | Z, NULL}, {"latency_reduction_ci", A | Z, NULL}, {"epsilon", N | Z, NULL},
-    {"resamples", N | Z, NULL}, {"bootstrap_seed", S | Z, NULL}, {"verdict", S, "|FASTER|SLOWER|SAME|AMBIGUOUS|"},
+    {"baseline", S, NULL},
+    {"candidate", S, NULL},
+    {"shape", S, NULL},
+    {"seed", S, NULL},
+    {"timing", S, "|gpu|emulated|"},
+    {"rounds", N, NULL},
+    {"base_samples_us", A, NULL},
+    {"cand_samples_us", A, NULL},
+    {"base_median", N | Z, NULL},
+    {"cand_median", N | Z, NULL},
+    {"ratio", N | Z, NULL},
+    {"ratio_ci", A | Z, NULL},
+    {"speedup", N | Z, NULL},
+    {"speedup_ci", A | Z, NULL},
+    {"latency_reduction", N | Z, NULL},
+    {"latency_reduction_ci", A | Z, NULL},
+    {"epsilon", N | Z, NULL},
+    {"resamples", N | Z, NULL},
+    {"bootstrap_seed", S | Z, NULL},
+    {"verdict", S, "|FASTER|SLOWER|SAME|AMBIGUOUS|"},
 };
 static const field_t not_timed[] = {{"variant", S, NULL}, {"reason", S, NULL}};
 
@@ -139,8 +250,10 @@ static void check_meta(const cJSON *doc) {
     CHECK(item(m, "host"), "meta.host", host);
     if (cJSON_IsObject(item(m, "device"))) CHECK(item(m, "device"), "meta.device", device);
     if (cJSON_IsObject(item(m, "emulator"))) CHECK(item(m, "emulator"), "meta.emulator", emulator);
-    const char *backend = cJSON_GetStringValue(item(m, "backend")), *t = cJSON_GetStringValue(item(m, "timing"));
-    if (backend && t && strcmp(t, "none") != 0 && strcmp(t, strcmp(backend, "emu") == 0 ? "emulated" : "gpu") != 0)
+    const char *backend = cJSON_GetStringValue(item(m, "backend")),
+               *t = cJSON_GetStringValue(item(m, "timing"));
+    if (backend && t && strcmp(t, "none") != 0 &&
+        strcmp(t, strcmp(backend, "emu") == 0 ? "emulated" : "gpu") != 0)
         problem("meta", "timing", "does not match meta.backend");
 }
 
@@ -148,13 +261,15 @@ static void check_config(const cJSON *doc) {
     const cJSON *c = item(doc, "config"), *e;
     CHECK(c, "config", config);
     cJSON_ArrayForEach(e, item(c, "shapes")) CHECK(e, "config.shapes[]", shape);
-    cJSON_ArrayForEach(e, item(c, "seeds")) if (!cJSON_IsString(e)) problem("config", "seeds[]", "not a string");
+    cJSON_ArrayForEach(e, item(c, "seeds")) if (!cJSON_IsString(e))
+        problem("config", "seeds[]", "not a string");
     CHECK(item(c, "tolerances"), "config.tolerances", tolerances);
 }
 
 static void check_timing(const cJSON *t, const char *meta_timing) {
     CHECK(t, "timing[]", timing);
-    const cJSON *samples = item(t, "samples_us"), *summary = item(t, "summary"), *clock = item(t, "sm_clock_mhz");
+    const cJSON *samples = item(t, "samples_us"), *summary = item(t, "summary"),
+                *clock = item(t, "sm_clock_mhz");
     if (cJSON_IsObject(summary)) {
         CHECK(summary, "timing[].summary", stats);
         const cJSON *n = item(summary, "n");
@@ -164,7 +279,8 @@ static void check_timing(const cJSON *t, const char *meta_timing) {
     if (cJSON_IsArray(clock) && cJSON_GetArraySize(clock) != cJSON_GetArraySize(samples))
         problem("timing[]", "sm_clock_mhz", "differs in length from samples_us");
     const char *tt = cJSON_GetStringValue(item(t, "timing"));
-    if (tt && meta_timing && strcmp(tt, meta_timing) != 0) problem("timing[]", "timing", "differs from meta.timing");
+    if (tt && meta_timing && strcmp(tt, meta_timing) != 0)
+        problem("timing[]", "timing", "differs from meta.timing");
 }
 
 static void check_arrays(const cJSON *doc) {
@@ -182,8 +298,9 @@ static void check_arrays(const cJSON *doc) {
     cJSON_ArrayForEach(e, item(doc, "comparisons")) {
         CHECK(e, "comparisons[]", comparison);
         const cJSON *rounds = item(e, "rounds");
-        if (cJSON_IsNumber(rounds) && ((int)rounds->valuedouble != cJSON_GetArraySize(item(e, "base_samples_us")) ||
-                                       (int)rounds->valuedouble != cJSON_GetArraySize(item(e, "cand_samples_us"))))
+        if (cJSON_IsNumber(rounds) &&
+            ((int)rounds->valuedouble != cJSON_GetArraySize(item(e, "base_samples_us")) ||
+             (int)rounds->valuedouble != cJSON_GetArraySize(item(e, "cand_samples_us"))))
             problem("comparisons[]", "rounds", "differs from the number of paired samples");
     }
     cJSON_ArrayForEach(e, item(doc, "not_timed")) CHECK(e, "not_timed[]", not_timed);
@@ -192,13 +309,20 @@ static void check_arrays(const cJSON *doc) {
 static void print_value(const cJSON *root, const char *path) {
     char err[512];
     const cJSON *j = json_get(root, path, file, err, sizeof err);
-    if (!j) printf("missing\n");
-    else if (cJSON_IsString(j)) printf("%s\n", j->valuestring);
-    else if (cJSON_IsNumber(j)) printf("%.17g\n", j->valuedouble);
-    else if (cJSON_IsBool(j)) printf("%s\n", cJSON_IsTrue(j) ? "true" : "false");
-    else if (cJSON_IsNull(j)) printf("null\n");
-    else if (cJSON_IsArray(j)) printf("array %d\n", cJSON_GetArraySize(j));
-    else printf("object\n");
+    if (!j)
+        printf("missing\n");
+    else if (cJSON_IsString(j))
+        printf("%s\n", j->valuestring);
+    else if (cJSON_IsNumber(j))
+        printf("%.17g\n", j->valuedouble);
+    else if (cJSON_IsBool(j))
+        printf("%s\n", cJSON_IsTrue(j) ? "true" : "false");
+    else if (cJSON_IsNull(j))
+        printf("null\n");
+    else if (cJSON_IsArray(j))
+        printf("array %d\n", cJSON_GetArraySize(j));
+    else
+        printf("object\n");
 }
 
 int main(int argc, char **argv) {

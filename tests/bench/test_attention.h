@@ -25,8 +25,8 @@ TA_FN float ta_score(const uint8_t *q, const uint8_t *k, sdpa_codec_t codec, flo
 }
 
 /* q: this row's codes; k, v: the slice's [S][D] codes; o: this row's output. */
-TA_FN void ta_row(const uint8_t *q, const uint8_t *k, const uint8_t *v, int S, sdpa_codec_t codec, float factor,
-                  float step_v, int p16, uint16_t *o) {
+TA_FN void ta_row(const uint8_t *q, const uint8_t *k, const uint8_t *v, int S, sdpa_codec_t codec,
+                  float factor, float step_v, int p16, uint16_t *o) {
     float m = -INFINITY, l = 0.0f, u[SDPA_HEAD_DIM];
     for (int j = 0; j < S; j++) m = fmaxf(m, ta_score(q, k + (size_t)j * SDPA_HEAD_DIM, codec, factor));
     for (int d = 0; d < SDPA_HEAD_DIM; d++) u[d] = 0.0f;

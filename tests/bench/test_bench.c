@@ -16,15 +16,15 @@
 #define MAX_CALLS 4096
 
 typedef struct {
-    double t;                /* fake monotonic time, seconds */
-    double dt;               /* duration of one sample */
-    const double *clocks;    /* scripted SM clock per sample call, cycled; NULL: NaN */
+    double t;             /* fake monotonic time, seconds */
+    double dt;            /* duration of one sample */
+    const double *clocks; /* scripted SM clock per sample call, cycled; NULL: NaN */
     size_t n_clocks;
     size_t calls;
-    size_t arm[MAX_CALLS];   /* arm of each sample call, in call order */
+    size_t arm[MAX_CALLS]; /* arm of each sample call, in call order */
     double pauses[MAX_CALLS];
     size_t n_pauses;
-    size_t fail_at;          /* call index that fails; SIZE_MAX: never */
+    size_t fail_at; /* call index that fails; SIZE_MAX: never */
     size_t progress_calls, progress_rounds;
 } fake_t;
 
@@ -101,7 +101,8 @@ static void test_stopping_rule(void **state) {
         plan.max_samples = c->max_samples;
         bench_result_t r;
         assert_int_equal(run(&f, &plan, 1, &r), 0);
-        if (r.rounds != c->rounds || r.stop != c->stop) fail_msg("%s: %zu rounds, stop %d", c->what, r.rounds, r.stop);
+        if (r.rounds != c->rounds || r.stop != c->stop)
+            fail_msg("%s: %zu rounds, stop %d", c->what, r.rounds, r.stop);
         assert_string_equal(bench_stop_name(r.stop), c->stop_name);
         assert_true(fabs(r.wall_s - (double)c->rounds * c->dt) < 1e-9);
         bench_result_free(&r);

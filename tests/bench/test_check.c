@@ -23,7 +23,8 @@ static int setup(void **state) {
     const backend_options_t opt = {false, false, EMU_SCHED_FWD, false, 0};
     if (backend_select(BACKEND_EMU, &opt, &be, err, sizeof err) != 0) return -1;
     const named_shape_t *s = named_shape_find("ragged");
-    return problem_init(&prob, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0, true, err, sizeof err);
+    return problem_init(&prob, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0, true, err,
+                        sizeof err);
 }
 
 static int teardown(void **state) {
@@ -140,8 +141,8 @@ static void test_timing_problem_has_no_references(void **state) {
     problem_t p;
     char err[512];
     const named_shape_t *s = named_shape_find("small");
-    assert_int_equal(problem_init(&p, &be, s->name, s->shape, DIST_UNIFORM, SDPA_CODEC_SEED_LINEAR, 3, false, err,
-                                  sizeof err),
+    assert_int_equal(problem_init(&p, &be, s->name, s->shape, DIST_UNIFORM, SDPA_CODEC_SEED_LINEAR, 3, false,
+                                  err, sizeof err),
                      0);
     assert_null(p.ref_kernel);
     assert_null(p.atol);

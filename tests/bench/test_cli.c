@@ -33,12 +33,12 @@ static int parse(cli_opts_t *o, char *err, size_t errlen, const char *first, ...
 }
 
 /* Expects a rejection whose message contains every fragment given after the arguments' NULL. */
-#define REJECT(frag, ...)                                                                        \
-    do {                                                                                         \
-        cli_opts_t o_;                                                                           \
-        char e_[1024];                                                                           \
-        assert_int_equal(parse(&o_, e_, sizeof e_, __VA_ARGS__, NULL), EXIT_USAGE);              \
-        if (!strstr(e_, frag)) fail_msg("message '%s' lacks '%s'", e_, frag);                    \
+#define REJECT(frag, ...)                                                                                    \
+    do {                                                                                                     \
+        cli_opts_t o_;                                                                                       \
+        char e_[1024];                                                                                       \
+        assert_int_equal(parse(&o_, e_, sizeof e_, __VA_ARGS__, NULL), EXIT_USAGE);                          \
+        if (!strstr(e_, frag)) fail_msg("message '%s' lacks '%s'", e_, frag);                                \
     } while (0)
 
 static void test_defaults(void **state) {
@@ -75,8 +75,8 @@ static void test_every_option(void **state) {
                            "--shape", "small", "--shape", "2,4,100,64", "--seeds", "7,18446744073709551615",
                            "--codec", "seed-linear", "--dist", "outliers", "--backend", "emu", "--check-only",
                            "--warmup", "0", "--iters", "25", "--min-time", "0", "--max-time", "2.5", "--l2",
-                           "warm", "--force", "--out", "x.json", "--dump", "d", "--quiet", "--schedule", "rand",
-                           "--schedule-seed", "9", "--ptxas", "p.json", NULL),
+                           "warm", "--force", "--out", "x.json", "--dump", "d", "--quiet", "--schedule",
+                           "rand", "--schedule-seed", "9", "--ptxas", "p.json", NULL),
                      0);
     assert_int_equal(o.n_variants, 2);
     assert_string_equal(o.variants[0], "stage2");
@@ -106,9 +106,15 @@ static void test_every_option(void **state) {
 
 static void test_actions(void **state) {
     (void)state;
-    static const struct { const char *flag; cli_action_t action; } cases[] = {
-        {"--help", CLI_HELP}, {"-h", CLI_HELP}, {"--version", CLI_VERSION},
-        {"--list-variants", CLI_LIST_VARIANTS}, {"--list-shapes", CLI_LIST_SHAPES},
+    static const struct {
+        const char *flag;
+        cli_action_t action;
+    } cases[] = {
+        {"--help", CLI_HELP},
+        {"-h", CLI_HELP},
+        {"--version", CLI_VERSION},
+        {"--list-variants", CLI_LIST_VARIANTS},
+        {"--list-shapes", CLI_LIST_SHAPES},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_opts_t o;
@@ -129,7 +135,8 @@ static void test_rejections(void **state) {
     REJECT("--shape 1,1,0,64: empty problem", "--shape", "1,1,0,64");
     REJECT("--shape 0,1,32,64: empty problem", "--shape", "0,1,32,64");
     REJECT("--shape 65535,65535,65535,64: problem too large", "--shape", "65535,65535,65535,64");
-    REJECT("--shape 1,1,99999999999999999999,64: problem too large", "--shape", "1,1,99999999999999999999,64");
+    REJECT("--shape 1,1,99999999999999999999,64: problem too large", "--shape",
+           "1,1,99999999999999999999,64");
     REJECT("--shape 1,70000,32,64: problem too large", "--shape", "1,70000,32,64");
     REJECT("--shape: unknown shape 'huge'", "--shape", "huge");
     REJECT("mission", "--shape", "huge"); /* the accepted names are listed */

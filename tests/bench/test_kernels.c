@@ -27,7 +27,8 @@ static sdpa_status_t attention(const sdpa_args_t *a, int p16) {
     for (int b = 0; b < a->B; b++)
         for (int h = 0; h < a->H; h++) {
             const size_t base = ((size_t)b * (size_t)a->H + (size_t)h) * S * D;
-            const float sq = (float)codec_step(a->codec, a->q_scale[h]), sk = (float)codec_step(a->codec, a->k_scale[h]);
+            const float sq = (float)codec_step(a->codec, a->q_scale[h]),
+                        sk = (float)codec_step(a->codec, a->k_scale[h]);
             const float factor = sq * sk * a->softmax_scale, sv = (float)codec_step(a->codec, a->v_scale[h]);
             for (size_t i = 0; i < S; i++)
                 ta_row(a->q + base + i * D, a->k + base, a->v + base, a->S, a->codec, factor, sv, p16,
@@ -39,11 +40,14 @@ static sdpa_status_t attention(const sdpa_args_t *a, int p16) {
 static sdpa_status_t test_p32(const sdpa_args_t *a) { return attention(a, 0); }
 static sdpa_status_t test_p16(const sdpa_args_t *a) { return attention(a, 1); }
 
-static size_t numel(const sdpa_args_t *a) { return (size_t)a->B * (size_t)a->H * (size_t)a->S * (size_t)a->D; }
+static size_t numel(const sdpa_args_t *a) {
+    return (size_t)a->B * (size_t)a->H * (size_t)a->S * (size_t)a->D;
+}
 
 static sdpa_status_t test_wrong(const sdpa_args_t *a) {
     const sdpa_status_t st = attention(a, 1);
-    for (size_t i = 0; st == SDPA_OK && i < numel(a); i++) a->o[i] = half_from_float(half_to_float(a->o[i]) + 0.1f);
+    for (size_t i = 0; st == SDPA_OK && i < numel(a); i++)
+        a->o[i] = half_from_float(half_to_float(a->o[i]) + 0.1f);
     return st;
 }
 
@@ -76,16 +80,35 @@ static sdpa_status_t test_status(const sdpa_args_t *a) {
     return SDPA_ERR_LAUNCH;
 }
 
-#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused, pad, summary) \
+#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused, pad, summary)                              \
     {id, parent, {cp_async, wmma_pv, fused, pad}, summary, (wmma_pv) ? test_p16 : test_p32, "test_" #ident},
 const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
 #include "variants.def"
     {"test-wrong", "stage2", {1, 1, 0, 0}, "planted fault: output biased by +0.1", test_wrong, "test_wrong"},
     {"test-ulp", "stage2", {1, 1, 0, 0}, "planted fault: one element 1 ulp off stage2", test_ulp, "test_ulp"},
-    {"test-nowrite", "stage2", {1, 1, 0, 0}, "planted fault: last element never written", test_nowrite, "test_nowrite"},
-    {"test-clobber", "stage2", {1, 1, 0, 0}, "planted fault: modifies its input q", test_clobber, "test_clobber"},
-    {"test-status", "stage2", {1, 1, 0, 0}, "planted fault: reports a launch failure", test_status, "test_status"},
-    {"test-timefail", "stage2", {1, 1, 0, 0}, "planted fault: fails after its first launch", test_timefail,
+    {"test-nowrite",
+     "stage2",
+     {1, 1, 0, 0},
+     "planted fault: last element never written",
+     test_nowrite,
+     "test_nowrite"},
+    {"test-clobber",
+     "stage2",
+     {1, 1, 0, 0},
+     "planted fault: modifies its input q",
+     test_clobber,
+     "test_clobber"},
+    {"test-status",
+     "stage2",
+     {1, 1, 0, 0},
+     "planted fault: reports a launch failure",
+     test_status,
+     "test_status"},
+    {"test-timefail",
+     "stage2",
+     {1, 1, 0, 0},
+     "planted fault: fails after its first launch",
+     test_timefail,
      "test_timefail"},
     {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
 };

@@ -97,10 +97,8 @@ static void test_switches_str(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_registry_rows),
-        cmocka_unit_test(test_one_switch_per_stage),
-        cmocka_unit_test(test_expect_identical_rule),
-        cmocka_unit_test(test_table_lookup_and_check),
+        cmocka_unit_test(test_registry_rows),         cmocka_unit_test(test_one_switch_per_stage),
+        cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

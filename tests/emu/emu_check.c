@@ -29,9 +29,10 @@ static const struct {
     simt_sched_t policy;
     uint64_t seed;
     const char *desc;
-} schedules[EMU_N_SCHEDULES] = {
-    {SIMT_SCHED_FWD, 1, "fwd"}, {SIMT_SCHED_REV, 1, "rev"}, {SIMT_SCHED_RAND, 1, "rand seed 1"},
-    {SIMT_SCHED_RAND, 2, "rand seed 2"}};
+} schedules[EMU_N_SCHEDULES] = {{SIMT_SCHED_FWD, 1, "fwd"},
+                                {SIMT_SCHED_REV, 1, "rev"},
+                                {SIMT_SCHED_RAND, 1, "rand seed 1"},
+                                {SIMT_SCHED_RAND, 2, "rand seed 2"}};
 
 void emu_use_schedule(int i) { simt_set_schedule(schedules[i].policy, schedules[i].seed); }
 const char *emu_schedule_desc(int i) { return schedules[i].desc; }

@@ -122,10 +122,8 @@ static void test_abort_on_fault(void **state) {
 
 int emu_run_api_tests(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_schedule_names),
-        cmocka_unit_test(test_invalid_launches),
-        cmocka_unit_test(test_recovers_after_fault),
-        cmocka_unit_test(test_schedule_from_environment),
+        cmocka_unit_test(test_schedule_names),       cmocka_unit_test(test_invalid_launches),
+        cmocka_unit_test(test_recovers_after_fault), cmocka_unit_test(test_schedule_from_environment),
         cmocka_unit_test(test_abort_on_fault),
     };
     return cmocka_run_group_tests_name("emulator: C interface", tests, NULL, NULL);

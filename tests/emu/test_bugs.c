@@ -63,7 +63,9 @@ static bug_ctx make_ctx(size_t n, int mode) {
     return c;
 }
 
-static int launch_missing_sync(void *p) { return emut_bug_missing_sync(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
+static int launch_missing_sync(void *p) {
+    return emut_bug_missing_sync(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2);
+}
 static int case_missing_sync(void) {
     bug_ctx c = make_ctx(256, 0);
     float want[256];
@@ -154,20 +156,26 @@ typedef struct {
 static const bug_case_t cases[] = {
     {"missing-sync", case_missing_sync, "bug_missing_sync.cu", "missing-sync", NULL, WRONG, RACE, SKIP},
     {"cp-missing-wait", case_cp_no_wait, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP},
-    {"cp-no-barrier-after-wait", case_cp_no_sync, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP},
+    {"cp-no-barrier-after-wait", case_cp_no_sync, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE,
+     SKIP},
     {"cp-tail-wait-prior-1", case_cp_tail, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP},
     {"shfl-lanes-exited", case_shfl_exited, "bug_divergence.cu", "shfl-divergent", NULL, FAULT, FAULT, FAULT},
-    {"shfl-lanes-elsewhere", case_shfl_other, "bug_divergence.cu", "shfl-divergent", "shfl-other", FAULT, FAULT, FAULT},
-    {"syncthreads-divergent", case_sync_divergent, "bug_divergence.cu", "sync-divergent", NULL, FAULT, FAULT, FAULT},
-    {"syncthreads-after-exit", case_sync_after_exit, "bug_divergence.cu", "sync-after-exit", NULL, FAULT, FAULT, FAULT},
+    {"shfl-lanes-elsewhere", case_shfl_other, "bug_divergence.cu", "shfl-divergent", "shfl-other", FAULT,
+     FAULT, FAULT},
+    {"syncthreads-divergent", case_sync_divergent, "bug_divergence.cu", "sync-divergent", NULL, FAULT, FAULT,
+     FAULT},
+    {"syncthreads-after-exit", case_sync_after_exit, "bug_divergence.cu", "sync-after-exit", NULL, FAULT,
+     FAULT, FAULT},
     {"smem-out-of-bounds", case_smem_oob, "bug_memory.cu", "smem-oob", NULL, SKIP, SKIP, ASAN},
     {"misaligned-vector-load", case_misaligned, "bug_memory.cu", "misaligned", NULL, SKIP, SKIP, ASAN},
     {"wmma-accumulator-by-position", case_wmma_layout, "bug_wmma.cu", "wmma-layout", NULL, WRONG, SKIP, SKIP},
     {"wmma-bad-ldm", case_wmma_ldm, "bug_wmma.cu", "wmma-ldm", NULL, FAULT, FAULT, FAULT},
     {"wmma-misaligned-pointer", case_wmma_align, "bug_wmma.cu", "wmma-align", NULL, FAULT, FAULT, FAULT},
-    {"cp-never-waited", case_never_waited, "bug_cp_async_misuse.cu", "never-waited", NULL, FAULT, FAULT, FAULT},
+    {"cp-never-waited", case_never_waited, "bug_cp_async_misuse.cu", "never-waited", NULL, FAULT, FAULT,
+     FAULT},
     {"cp-bad-size", case_cp_size, "bug_cp_async_misuse.cu", "cp-size", NULL, FAULT, FAULT, FAULT},
-    {"cp-global-destination", case_cp_direction, "bug_cp_async_misuse.cu", "cp-direction", NULL, FAULT, FAULT, FAULT},
+    {"cp-global-destination", case_cp_direction, "bug_cp_async_misuse.cu", "cp-direction", NULL, FAULT, FAULT,
+     FAULT},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
 

@@ -32,7 +32,8 @@ static void run_everywhere(run_fn run, void *ctx, void *out, size_t bytes) {
         if (strstr(err, "ThreadSanitizer") || strstr(err, "simt:"))
             fail_msg("unexpected report under %s", emu_schedule_desc(s));
         free(err);
-        if (s == 0) memcpy(first, out, bytes);
+        if (s == 0)
+            memcpy(first, out, bytes);
         else if (memcmp(first, out, bytes) != 0)
             fail_msg("results under %s differ from those under fwd", emu_schedule_desc(s));
     }
@@ -108,7 +109,8 @@ static void check_warp_ops(int blocks, int threads) {
     for (size_t i = 0; i < n; i++) c.in[i] = small_int((int)i, 11);
     for (int b = 0; b < blocks; b++)
         for (int t = 0; t < threads; t++)
-            warp_ops_ref(c.in + b * threads, threads, t, want + ((size_t)b * threads + t) * EMUT_WARP_OPS_OUT);
+            warp_ops_ref(c.in + b * threads, threads, t,
+                         want + ((size_t)b * threads + t) * EMUT_WARP_OPS_OUT);
     run_everywhere(run_warp, &c, c.out, outs * sizeof(float));
     expect_equal(c.out, want, outs, "warp_ops");
     free(c.in);
@@ -154,7 +156,8 @@ static void check_gemm(int b_col, int acc_half) {
             want[m * GN + n] = 0.5f * s;
         }
     run_everywhere(run_gemm, &c, c.C, (size_t)GM * GN * (acc_half ? 2 : 4));
-    for (int i = 0; i < GM * GN; i++) got[i] = acc_half ? half_to_float(((uint16_t *)c.C)[i]) : ((float *)c.C)[i];
+    for (int i = 0; i < GM * GN; i++)
+        got[i] = acc_half ? half_to_float(((uint16_t *)c.C)[i]) : ((float *)c.C)[i];
     expect_equal(got, want, GM * GN, "C");
     free(c.A);
     free(c.B);
@@ -206,8 +209,12 @@ static int run_fp8(void *p) {
 
 static void check_fp8_stage(int drain) {
     const int n = FP8_ROWS * EMUT_CP_COLS;
-    fp8_ctx c = {emu_alloc(n), emu_alloc(FP8_TILES * 4), emu_alloc(FP8_ROWS * 4), emu_alloc(FP8_TILES * 4 * 4),
-                 emu_alloc(n * 2), drain};
+    fp8_ctx c = {emu_alloc(n),
+                 emu_alloc(FP8_TILES * 4),
+                 emu_alloc(FP8_ROWS * 4),
+                 emu_alloc(FP8_TILES * 4 * 4),
+                 emu_alloc(n * 2),
+                 drain};
     static float want[FP8_ROWS * EMUT_CP_COLS], got[FP8_ROWS * EMUT_CP_COLS];
     float want_row[FP8_ROWS], want_warp[FP8_TILES * 4];
     const float scales[4] = {0.5f, 2.0f, 0.25f, 1.0f};
@@ -219,8 +226,8 @@ static void check_fp8_stage(int drain) {
     for (int r = 0; r < FP8_ROWS; r++) {
         want_row[r] = -INFINITY;
         for (int j = 0; j < EMUT_CP_COLS; j++) {
-            float v = want[r * EMUT_CP_COLS + j] = fp8_to_float(c.codes[r * EMUT_CP_COLS + j], FP8_E4M3) *
-                                                   c.scales[r / EMUT_CP_ROWS];
+            float v = want[r * EMUT_CP_COLS + j] =
+                fp8_to_float(c.codes[r * EMUT_CP_COLS + j], FP8_E4M3) * c.scales[r / EMUT_CP_ROWS];
             want_row[r] = fmaxf(want_row[r], v);
         }
     }
@@ -262,7 +269,8 @@ static void test_cp_async_tiled_copy(void **state) {
     for (int i = 0; i < n; i++) c.in[i] = 0.5f * (float)i;
     for (int tile = 0; tile < 3; tile++)
         for (int t = 0; t < 128; t++)
-            for (int j = 0; j < 4; j++) want[(tile * 128 + t) * 4 + j] = c.in[(tile * 128 + (t + 1) % 128) * 4 + j];
+            for (int j = 0; j < 4; j++)
+                want[(tile * 128 + t) * 4 + j] = c.in[(tile * 128 + (t + 1) % 128) * 4 + j];
     run_everywhere(run_copy, &c, c.out, (size_t)n * 4);
     expect_equal(c.out, want, (size_t)n, "copied");
     free(c.in);
@@ -292,11 +300,13 @@ static void check_index(int gx, int gy, int gz, int bx, int by, int bz) {
                     for (int ty = 0; ty < by; ty++)
                         for (int tx = 0; tx < bx; tx++, g++) {
                             const int *o = c.out + g * EMUT_INDEX_OUT, local = g % per;
-                            const int want[EMUT_INDEX_OUT] = {tx + 100 * ty + 10000 * tz, x + 100 * y + 10000 * z,
-                                                              g - local + per - 1 - local, gx + 100 * gy + 10000 * gz,
-                                                              bx + 100 * by + 10000 * bz};
+                            const int want[EMUT_INDEX_OUT] = {
+                                tx + 100 * ty + 10000 * tz, x + 100 * y + 10000 * z,
+                                g - local + per - 1 - local, gx + 100 * gy + 10000 * gz,
+                                bx + 100 * by + 10000 * bz};
                             for (int k = 0; k < EMUT_INDEX_OUT; k++)
-                                if (o[k] != want[k]) fail_msg("thread %d: output %d = %d, want %d", g, k, o[k], want[k]);
+                                if (o[k] != want[k])
+                                    fail_msg("thread %d: output %d = %d, want %d", g, k, o[k], want[k]);
                         }
     free(c.out);
 }
@@ -310,7 +320,9 @@ enum { INTR_N = 64 };
 typedef struct {
     float *in, *out;
 } intr_ctx;
-static int run_intrinsics(void *p) { return emut_intrinsics(((intr_ctx *)p)->in, ((intr_ctx *)p)->out, INTR_N); }
+static int run_intrinsics(void *p) {
+    return emut_intrinsics(((intr_ctx *)p)->in, ((intr_ctx *)p)->out, INTR_N);
+}
 
 static float to_half(float x) { return half_to_float(half_from_float(x)); }
 
@@ -389,5 +401,6 @@ int emu_run_correct_tests(void) {
         cmocka_unit_test(test_smem_alignment),
         cmocka_unit_test(test_intrinsics),
     };
-    return cmocka_run_group_tests_name("emulator: correct kernels under fwd, rev, rand x2", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("emulator: correct kernels under fwd, rev, rand x2", tests, NULL,
+                                       NULL);
 }

@@ -24,8 +24,16 @@ namespace {
 int g_test = 0, g_failed = 0;
 const long kRandom = 2000000; // random inputs per check
 
-uint32_t bits_of(float x) { uint32_t b; std::memcpy(&b, &x, sizeof b); return b; }
-float float_of(uint32_t b) { float x; std::memcpy(&x, &b, sizeof x); return x; }
+uint32_t bits_of(float x) {
+    uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+float float_of(uint32_t b) {
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+}
 
 void report(bool ok, const char *name) {
     ++g_test;
@@ -46,8 +54,15 @@ uint8_t cuda_encode(float x, fp8_format_t f, fp8_saturation_t s) {
 uint16_t cuda_decode(uint8_t c, fp8_format_t f) {
     return __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)c, cuda_fmt(f)).x;
 }
-uint16_t cuda_f2h(float x) { __half_raw r = __float2half_rn(x); return r.x; }
-float cuda_h2f(uint16_t h) { __half_raw r; r.x = h; return __half2float(__half(r)); }
+uint16_t cuda_f2h(float x) {
+    __half_raw r = __float2half_rn(x);
+    return r.x;
+}
+float cuda_h2f(uint16_t h) {
+    __half_raw r;
+    r.x = h;
+    return __half2float(__half(r));
+}
 
 // Runs every input through ours and CUDA's encoder for all formats and saturation modes: one TAP
 // line per (format, mode).
@@ -62,8 +77,9 @@ void check_encode(const char *what, const std::vector<float> &xs) {
                                 sat_name(s), (double)x, bits_of(x), ours, theirs);
             }
             char name[160];
-            std::snprintf(name, sizeof name, "encode %s vs __nv_cvt_float_to_fp8 (%s, %s): %zu inputs, %ld differ",
-                          what, fmt_name(f), sat_name(s), xs.size(), bad);
+            std::snprintf(name, sizeof name,
+                          "encode %s vs __nv_cvt_float_to_fp8 (%s, %s): %zu inputs, %ld differ", what,
+                          fmt_name(f), sat_name(s), xs.size(), bad);
             report(bad == 0, name);
         }
     }
@@ -120,12 +136,14 @@ std::vector<float> code_and_tie_inputs() {
 }
 
 std::vector<float> special_inputs() {
-    std::vector<float> xs = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 448.0f, 464.0f, 480.0f,
-                             57344.0f, 61440.0f, 65536.0f, 1e30f, -1e30f, 3.4028235e38f, -3.4028235e38f,
-                             0x1p-9f, 0x1p-10f, 0x1p-6f, 0x1p-7f, 0x1p-16f, 0x1p-17f, 0x1p-14f, 0x1p-15f,
-                             0x1p-126f, 0x1p-149f, -0x1p-149f, 1e-30f, -1e-30f};
+    std::vector<float> xs = {0.0f,      -0.0f,     INFINITY,      -INFINITY,      NAN,      -NAN,
+                             448.0f,    464.0f,    480.0f,        57344.0f,       61440.0f, 65536.0f,
+                             1e30f,     -1e30f,    3.4028235e38f, -3.4028235e38f, 0x1p-9f,  0x1p-10f,
+                             0x1p-6f,   0x1p-7f,   0x1p-16f,      0x1p-17f,       0x1p-14f, 0x1p-15f,
+                             0x1p-126f, 0x1p-149f, -0x1p-149f,    1e-30f,         -1e-30f};
     // NaN payloads of both signs, signalling and quiet.
-    for (uint32_t b : {0x7f800001u, 0x7fc00000u, 0x7fffffffu, 0xff800001u, 0xffc00000u, 0xffffffffu, 0x7fa5a5a5u})
+    for (uint32_t b :
+         {0x7f800001u, 0x7fc00000u, 0x7fffffffu, 0xff800001u, 0xffc00000u, 0xffffffffu, 0x7fa5a5a5u})
         xs.push_back(float_of(b));
     return xs;
 }
@@ -177,9 +195,10 @@ void check_half() {
             std::printf("# x=%a (0x%08x): ours 0x%04x, cuda 0x%04x\n", (double)x, bits_of(x), ours, theirs);
     }
     char name[160];
-    std::snprintf(name, sizeof name,
-                  "half_from_float vs __float2half_rn: halves, ties, specials, random (%zu inputs, %ld differ)",
-                  xs.size(), bad);
+    std::snprintf(
+        name, sizeof name,
+        "half_from_float vs __float2half_rn: halves, ties, specials, random (%zu inputs, %ld differ)",
+        xs.size(), bad);
     report(bad == 0, name);
 }
 

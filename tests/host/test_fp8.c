@@ -17,8 +17,10 @@ static double e4m3_by_fields(unsigned c) {
 static double e5m2_by_fields(unsigned c) {
     unsigned s = c >> 7, e = (c >> 2) & 31, m = c & 3;
     double v;
-    if (e == 31) v = m ? NAN : INFINITY;
-    else v = e == 0 ? ldexp(m / 4.0, -14) : ldexp(1.0 + m / 4.0, (int)e - 15);
+    if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = e == 0 ? ldexp(m / 4.0, -14) : ldexp(1.0 + m / 4.0, (int)e - 15);
     return s && !isnan(v) ? -v : v;
 }
 
@@ -27,10 +29,14 @@ static void test_decode_all_codes(void **state) {
     for (unsigned c = 0; c < 256; c++) {
         double a = e4m3_by_fields(c), b = e5m2_by_fields(c);
         double fa = fp8_to_float((uint8_t)c, FP8_E4M3), fb = fp8_to_float((uint8_t)c, FP8_E5M2);
-        if (isnan(a)) assert_true(isnan(fa));
-        else assert_same_double(fa, a);
-        if (isnan(b)) assert_true(isnan(fb));
-        else assert_same_double(fb, b);
+        if (isnan(a))
+            assert_true(isnan(fa));
+        else
+            assert_same_double(fa, a);
+        if (isnan(b))
+            assert_true(isnan(fb));
+        else
+            assert_same_double(fb, b);
     }
     /* Landmarks. */
     assert_same_double(fp8_to_float(0x7e, FP8_E4M3), 448.0);
@@ -208,7 +214,8 @@ static void test_codec_helpers(void **state) {
     assert_same_double(codec_unit(SDPA_CODEC_SEED_LINEAR, 0), -128.0);
     assert_close(codec_step(SDPA_CODEC_SEED_LINEAR, scale), 3.5 / 127.0, 1e-16);
     for (unsigned u = 0; u < 256; u++)
-        assert_close(codec_decode(SDPA_CODEC_SEED_LINEAR, (uint8_t)u, scale), seedlin_decode((uint8_t)u, 3.5), 1e-14);
+        assert_close(codec_decode(SDPA_CODEC_SEED_LINEAR, (uint8_t)u, scale), seedlin_decode((uint8_t)u, 3.5),
+                     1e-14);
     /* Encoders: E4M3 saturating RNE of x/scale; seed-linear the biased encoder with amax = 448 scale. */
     assert_int_equal(codec_encode(SDPA_CODEC_E4M3, 3.5f, scale), 0x7e);
     assert_int_equal(codec_encode(SDPA_CODEC_E4M3, -3.5f, scale), 0xfe);
@@ -216,7 +223,8 @@ static void test_codec_helpers(void **state) {
     assert_int_equal(codec_encode(SDPA_CODEC_E4M3, 0.0078125f, scale), 0x38);
     assert_int_equal(codec_encode(SDPA_CODEC_SEED_LINEAR, 0.0f, scale), 128);
     assert_int_equal(codec_encode(SDPA_CODEC_SEED_LINEAR, 3.5f, scale), 255);
-    assert_int_equal(codec_encode(SDPA_CODEC_SEED_LINEAR, 0.875f, scale), seedlin_encode_biased(0.875f, 3.5f));
+    assert_int_equal(codec_encode(SDPA_CODEC_SEED_LINEAR, 0.875f, scale),
+                     seedlin_encode_biased(0.875f, 3.5f));
 }
 
 static void test_codec_names(void **state) {

@@ -8,12 +8,12 @@ static void test_known_values(void **state) {
     (void)state;
     assert_int_equal(half_from_float(1.0f), 0x3c00);
     assert_int_equal(half_from_float(-2.0f), 0xc000);
-    assert_int_equal(half_from_float(65504.0f), 0x7bff);          /* largest finite */
-    assert_int_equal(half_from_float(65519.996f), 0x7bff);        /* below the tie */
-    assert_int_equal(half_from_float(65520.0f), 0x7c00);          /* tie with 65536 -> even side: inf */
+    assert_int_equal(half_from_float(65504.0f), 0x7bff);   /* largest finite */
+    assert_int_equal(half_from_float(65519.996f), 0x7bff); /* below the tie */
+    assert_int_equal(half_from_float(65520.0f), 0x7c00);   /* tie with 65536 -> even side: inf */
     assert_int_equal(half_from_float(-1e9f), 0xfc00);
-    assert_int_equal(half_from_float(0x1p-24f), 0x0001);          /* smallest subnormal */
-    assert_int_equal(half_from_float(0x1p-25f), 0x0000);          /* tie with 0 -> even: 0 */
+    assert_int_equal(half_from_float(0x1p-24f), 0x0001); /* smallest subnormal */
+    assert_int_equal(half_from_float(0x1p-25f), 0x0000); /* tie with 0 -> even: 0 */
     assert_int_equal(half_from_float(0x1.8p-25f), 0x0001);
     assert_int_equal(half_from_float(0x1.8p-24f), 0x0002);        /* tie 1|2 -> even 2 */
     assert_int_equal(half_from_float(0x1p-14f), 0x0400);          /* smallest normal */
@@ -53,9 +53,9 @@ static void test_ulp_distance(void **state) {
     assert_int_equal(half_ulp_distance(0x3c00, 0x3c00), 0);
     assert_int_equal(half_ulp_distance(0x3c00, 0x3c01), 1);
     assert_int_equal(half_ulp_distance(0x3c01, 0x3c00), 1);
-    assert_int_equal(half_ulp_distance(0x0001, 0x8001), 2);   /* across zero */
+    assert_int_equal(half_ulp_distance(0x0001, 0x8001), 2); /* across zero */
     assert_int_equal(half_ulp_distance(0x3c00, 0xbc00), 2 * 0x3c00);
-    assert_int_equal(half_ulp_distance(0x7bff, 0x7c00), 1);   /* max to inf */
+    assert_int_equal(half_ulp_distance(0x7bff, 0x7c00), 1); /* max to inf */
     assert_int_equal(half_ulp_distance(0x7c00, 0xfc00), 2 * 0x7c00);
     assert_int_equal(half_ulp_distance(0x7e00, 0x3c00), UINT32_MAX);
     assert_int_equal(half_ulp_distance(0x3c00, 0xffff), UINT32_MAX);

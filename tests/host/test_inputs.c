@@ -159,9 +159,12 @@ static void test_zero_head_scale_one(void **state) {
 static void test_shapes_and_names(void **state) {
     (void)state;
     assert_int_equal(named_shapes_count, 8);
-    const struct { const char *name; int32_t B, H, S, D; } want[] = {
-        {"small", 1, 1, 32, 64}, {"mission", 1, 8, 512, 64}, {"long", 1, 8, 2048, 64},
-        {"ragged", 2, 3, 33, 64}, {"partial", 1, 2, 200, 64}, {"single", 1, 1, 1, 64},
+    const struct {
+        const char *name;
+        int32_t B, H, S, D;
+    } want[] = {
+        {"small", 1, 1, 32, 64},    {"mission", 1, 8, 512, 64}, {"long", 1, 8, 2048, 64},
+        {"ragged", 2, 3, 33, 64},   {"partial", 1, 2, 200, 64}, {"single", 1, 1, 1, 64},
         {"label-a", 2, 8, 256, 64}, {"stage5", 2, 8, 512, 64},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -200,12 +203,9 @@ static void test_shapes_and_names(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden_checksums),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_draw_order),
-        cmocka_unit_test(test_amax_maps_to_448),
-        cmocka_unit_test(test_zero_head_scale_one),
-        cmocka_unit_test(test_shapes_and_names),
+        cmocka_unit_test(test_golden_checksums),    cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_draw_order),          cmocka_unit_test(test_amax_maps_to_448),
+        cmocka_unit_test(test_zero_head_scale_one), cmocka_unit_test(test_shapes_and_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

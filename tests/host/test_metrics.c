@@ -61,7 +61,7 @@ static void test_nonfinite(void **state) {
     assert_close(m.pct_bad, 50.0, 0);
     assert_int_equal(m.worst_index, 1);
     assert_true(isinf(m.worst_ratio));
-    assert_close(m.max_abs, 1.0, 0);     /* finite elements only: errors 0 and 1 */
+    assert_close(m.max_abs, 1.0, 0); /* finite elements only: errors 0 and 1 */
     assert_close(m.mean_abs, 0.5, 0);
     assert_close(m.rel_l2, 1.0 / sqrt(5.0), 1e-15);
     assert_false(gate_kernel_only(&m));
@@ -163,12 +163,9 @@ static void test_legacy_end_to_end(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_case),
-        cmocka_unit_test(test_per_block_atol),
-        cmocka_unit_test(test_nonfinite),
-        cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_kernel_atol),
-        cmocka_unit_test(test_gates),
+        cmocka_unit_test(test_hand_case),         cmocka_unit_test(test_per_block_atol),
+        cmocka_unit_test(test_nonfinite),         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_kernel_atol),       cmocka_unit_test(test_gates),
         cmocka_unit_test(test_legacy_end_to_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

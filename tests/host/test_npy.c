@@ -150,7 +150,8 @@ static void test_numpy_cross_check(void **state) {
     snprintf(cmd, sizeof cmd,
              "python3 -c \"import numpy as np, sys; d=sys.argv[1];"
              " f=np.load(d+'/f.npy'); h=np.load(d+'/h.npy');"
-             " ok = f.shape==(2,3) and f.dtype==np.float32 and list(f.ravel())==[1.5,-2.0,0.25,np.float32(1e-3),448.0,0.0]"
+             " ok = f.shape==(2,3) and f.dtype==np.float32 and "
+             "list(f.ravel())==[1.5,-2.0,0.25,np.float32(1e-3),448.0,0.0]"
              " and h.dtype==np.float16 and list(h.view(np.uint16))==[%u,0x7c00,0x8001];"
              " sys.exit(0 if ok else 1)\" %s",
              hb[0], dir);

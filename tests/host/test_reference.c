@@ -42,7 +42,7 @@ static void test_dominant_key_selects_value(void **state) {
     size_t n = shape_numel(sh);
     double *q = calloc(n, sizeof *q), *k = random_tensor(n, 3), *v = random_tensor(n, 4);
     double *o = malloc(n * sizeof *o);
-    for (size_t i = 0; i < 6; i++) q[i * 4] = 1.0;         /* every query along e1 */
+    for (size_t i = 0; i < 6; i++) q[i * 4] = 1.0; /* every query along e1 */
     for (size_t d = 0; d < 4; d++) k[3 * 4 + d] = d == 0 ? 500.0 : 0.0;
     assert_int_equal(reference_attention(q, k, v, sh, 1.0, o, NULL), 0);
     for (size_t i = 0; i < 6; i++)
@@ -144,7 +144,7 @@ static void test_bounds_per_slice(void **state) {
     double q[24], k[24], v[24], o[24], smax[4], vmax[4];
     for (size_t i = 0; i < n; i++) {
         size_t bh = i / 6;
-        q[i] = (double)(bh + 1);   /* every q element = bh + 1 */
+        q[i] = (double)(bh + 1); /* every q element = bh + 1 */
         k[i] = 1.0;
         v[i] = (i % 6 == 4) ? -10.0 * (double)(bh + 1) : 0.5;
     }

@@ -199,18 +199,25 @@ static void test_sub_objects(void **state) {
     assert_true(cJSON_IsNull(json_get(o, "std", "s", err, sizeof err)));
     assert_true(cJSON_IsNull(json_get(o, "ci_lo", "s", err, sizeof err)));
     assert_true(cJSON_IsFalse(json_get(o, "ci_available", "s", err, sizeof err)));
-    const char *stats_keys[] = {"n", "min", "q1", "median", "q3", "max", "mean", "std", "p90", "p99",
-                                "iqr", "rel_iqr", "ci_available", "ci_lo", "ci_hi", "ci_coverage"};
+    const char *stats_keys[] = {"n",     "min",        "q1",  "median", "q3",      "max",          "mean",
+                                "std",   "p90",        "p99", "iqr",    "rel_iqr", "ci_available", "ci_lo",
+                                "ci_hi", "ci_coverage"};
     for (size_t i = 0; i < sizeof stats_keys / sizeof stats_keys[0]; i++)
         assert_non_null(json_get(o, stats_keys[i], "s", err, sizeof err));
     cJSON_Delete(o);
 
-    err_metrics_t m = {.n = 10, .n_bad = 1, .max_abs = 0.5, .rel_l2 = NAN, .worst_index = 7,
-                       .atol_min = 0.01, .atol_max = 0.02, .rtol = 0.001};
+    err_metrics_t m = {.n = 10,
+                       .n_bad = 1,
+                       .max_abs = 0.5,
+                       .rel_l2 = NAN,
+                       .worst_index = 7,
+                       .atol_min = 0.01,
+                       .atol_max = 0.02,
+                       .rtol = 0.001};
     o = json_err_metrics(&m);
-    const char *metric_keys[] = {"n", "nonfinite", "n_bad", "pct_bad", "max_abs", "mean_abs", "max_rel",
-                                 "rel_l2", "cosine", "worst_ratio", "worst_index", "atol_min",
-                                 "atol_max", "rtol"};
+    const char *metric_keys[] = {"n",           "nonfinite", "n_bad",    "pct_bad", "max_abs",
+                                 "mean_abs",    "max_rel",   "rel_l2",   "cosine",  "worst_ratio",
+                                 "worst_index", "atol_min",  "atol_max", "rtol"};
     for (size_t i = 0; i < sizeof metric_keys / sizeof metric_keys[0]; i++)
         assert_non_null(json_get(o, metric_keys[i], "m", err, sizeof err));
     assert_true(cJSON_IsNull(json_get(o, "rel_l2", "m", err, sizeof err)));
@@ -218,16 +225,23 @@ static void test_sub_objects(void **state) {
     assert_same_double(v, 7.0);
     cJSON_Delete(o);
 
-    ab_result_t r = {.rounds = 100, .ratio = 0.5, .ratio_ci_lo = 0.4, .ratio_ci_hi = 0.6, .speedup = 2,
-                     .resamples = 10000, .seed = 0x5eedab5eedULL, .verdict = VERDICT_FASTER};
+    ab_result_t r = {.rounds = 100,
+                     .ratio = 0.5,
+                     .ratio_ci_lo = 0.4,
+                     .ratio_ci_hi = 0.6,
+                     .speedup = 2,
+                     .resamples = 10000,
+                     .seed = 0x5eedab5eedULL,
+                     .verdict = VERDICT_FASTER};
     o = json_ab_result(&r);
     assert_string_equal(json_get_str(o, "verdict", "a", err, sizeof err), "FASTER");
     assert_string_equal(json_get_str(o, "bootstrap_seed", "a", err, sizeof err), "407714356973");
     assert_int_equal(json_get_num(o, "ratio_ci.1", &v, "a", err, sizeof err), 0);
     assert_same_double(v, 0.6);
-    const char *ab_keys[] = {"rounds", "base_median", "cand_median", "ratio", "ratio_ci", "speedup",
-                             "speedup_ci", "latency_reduction", "latency_reduction_ci", "epsilon",
-                             "resamples", "bootstrap_seed", "verdict"};
+    const char *ab_keys[] = {
+        "rounds",     "base_median",       "cand_median",          "ratio",   "ratio_ci",  "speedup",
+        "speedup_ci", "latency_reduction", "latency_reduction_ci", "epsilon", "resamples", "bootstrap_seed",
+        "verdict"};
     for (size_t i = 0; i < sizeof ab_keys / sizeof ab_keys[0]; i++)
         assert_non_null(json_get(o, ab_keys[i], "a", err, sizeof err));
     cJSON_Delete(o);

@@ -8,7 +8,6 @@
 
 #include "rng.h"
 
-
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
@@ -146,8 +145,8 @@ static void test_below(void **state) {
 /* rng_log against libm's log: a few ulps everywhere, exact at 1. */
 static void test_log(void **state) {
     (void)state;
-    const double xs[] = {1.0, 2.0, 0.5, 10.0, 1e-300, 5e-324, 1e300, 0.9999999, 1.0000001,
-                         0.70710678, 1.41421356, 3.0e-5, 123456.789};
+    const double xs[] = {1.0,       2.0,       0.5,        10.0,       1e-300, 5e-324,    1e300,
+                         0.9999999, 1.0000001, 0.70710678, 1.41421356, 3.0e-5, 123456.789};
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
         double ref = log(xs[i]);
         assert_close(rng_log(xs[i]), ref, fabs(ref) * 4e-16 + 1e-300);

@@ -33,12 +33,12 @@ static void test_summary(void **state) {
     assert_close(s.mean, 5, 1e-15);
     assert_close(s.std, sqrt(32.0 / 7.0), 1e-15); /* sum of squared deviations 32, n - 1 = 7 */
     assert_close(s.median, 4.5, 0);
-    assert_close(s.q1, 4.0, 0);                  /* h = 1.75 between 4 and 4 */
-    assert_close(s.q3, 5.5, 1e-15);              /* h = 5.25: 5 + 0.25 * 2 */
+    assert_close(s.q1, 4.0, 0);     /* h = 1.75 between 4 and 4 */
+    assert_close(s.q3, 5.5, 1e-15); /* h = 5.25: 5 + 0.25 * 2 */
     assert_close(s.iqr, 1.5, 1e-15);
     assert_close(s.rel_iqr, 1.5 / 4.5, 1e-15);
-    assert_close(s.p90, 7.6, 1e-12);             /* h = 6.3: 7 + 0.3 * 2 */
-    assert_true(s.ci_available);                 /* n = 8: j = 1 -> [x(1), x(8)] */
+    assert_close(s.p90, 7.6, 1e-12); /* h = 6.3: 7 + 0.3 * 2 */
+    assert_true(s.ci_available);     /* n = 8: j = 1 -> [x(1), x(8)] */
     assert_close(s.ci_lo, 2, 0);
     assert_close(s.ci_hi, 9, 0);
     assert_close(s.ci_coverage, 1.0 - 2.0 / 256.0, 1e-15);
@@ -76,9 +76,9 @@ static void test_ci_ranks(void **state) {
     assert_int_equal(stats_median_ci_ranks(5, 0.95, &j, &k, &c), -1); /* 2 * 2^-5 > 0.05 */
     assert_int_equal(stats_median_ci_ranks(0, 0.95, &j, &k, &c), -1);
     assert_int_equal(stats_median_ci_ranks(10, 1.5, &j, &k, &c), -1);
-    expect_ranks(6, 1, 6, 0.96875);              /* 1 - 2/64 */
-    expect_ranks(7, 1, 7, 0.984375);             /* 1 - 2/128 */
-    expect_ranks(10, 2, 9, 0.978515625);         /* 1 - 2*11/1024 */
+    expect_ranks(6, 1, 6, 0.96875);      /* 1 - 2/64 */
+    expect_ranks(7, 1, 7, 0.984375);     /* 1 - 2/128 */
+    expect_ranks(10, 2, 9, 0.978515625); /* 1 - 2*11/1024 */
     expect_ranks(20, 6, 15, 0.9586105346679688);
     expect_ranks(100, 40, 61, 0.9647997997822951);
     expect_ranks(1000, 469, 532, 0.9537088026395019);
@@ -97,11 +97,11 @@ static void test_verdict_rule(void **state) {
     assert_int_equal(stats_verdict(0.90, 0.95, 0.02), VERDICT_FASTER);
     assert_int_equal(stats_verdict(1.05, 1.10, 0.02), VERDICT_SLOWER);
     assert_int_equal(stats_verdict(0.99, 1.01, 0.02), VERDICT_SAME);
-    assert_int_equal(stats_verdict(0.98, 1.02, 0.02), VERDICT_SAME);     /* band edges included */
-    assert_int_equal(stats_verdict(0.985, 0.995, 0.02), VERDICT_SAME);   /* SAME before FASTER */
+    assert_int_equal(stats_verdict(0.98, 1.02, 0.02), VERDICT_SAME);   /* band edges included */
+    assert_int_equal(stats_verdict(0.985, 0.995, 0.02), VERDICT_SAME); /* SAME before FASTER */
     assert_int_equal(stats_verdict(0.97, 1.03, 0.02), VERDICT_AMBIGUOUS);
     assert_int_equal(stats_verdict(0.95, 0.999, 0.0), VERDICT_FASTER);
-    assert_int_equal(stats_verdict(0.97, 0.99, 0.02), VERDICT_FASTER);   /* partly outside the band */
+    assert_int_equal(stats_verdict(0.97, 0.99, 0.02), VERDICT_FASTER); /* partly outside the band */
     assert_string_equal(verdict_name(VERDICT_FASTER), "FASTER");
     assert_string_equal(verdict_name(VERDICT_SLOWER), "SLOWER");
     assert_string_equal(verdict_name(VERDICT_SAME), "SAME");
@@ -200,12 +200,9 @@ static void test_ab_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_quantiles),
-        cmocka_unit_test(test_summary),
-        cmocka_unit_test(test_ci_ranks),
-        cmocka_unit_test(test_verdict_rule),
-        cmocka_unit_test(test_ab_verdicts),
-        cmocka_unit_test(test_ab_medians_and_determinism),
+        cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_ci_ranks),    cmocka_unit_test(test_verdict_rule),
+        cmocka_unit_test(test_ab_verdicts), cmocka_unit_test(test_ab_medians_and_determinism),
         cmocka_unit_test(test_ab_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,26 +19,26 @@
 #include <unistd.h>
 
 /* |a - b| <= tol, printing both values on failure. NaN never passes. */
-#define assert_close(a, b, tol)                                                                   \
-    do {                                                                                          \
-        double a_ = (a), b_ = (b), t_ = (tol);                                                    \
-        if (!(fabs(a_ - b_) <= t_))                                                               \
-            fail_msg("%s = %.17g, expected %s = %.17g (tolerance %.3g)", #a, a_, #b, b_, t_);   \
+#define assert_close(a, b, tol)                                                                              \
+    do {                                                                                                     \
+        double a_ = (a), b_ = (b), t_ = (tol);                                                               \
+        if (!(fabs(a_ - b_) <= t_))                                                                          \
+            fail_msg("%s = %.17g, expected %s = %.17g (tolerance %.3g)", #a, a_, #b, b_, t_);                \
     } while (0)
 
 /* Bit-identical doubles (exact results, or NaN where NaN is expected). */
-#define assert_same_double(a, b)                                                                  \
-    do {                                                                                          \
-        double a_ = (a), b_ = (b);                                                                \
-        if (memcmp(&a_, &b_, sizeof a_) != 0)                                                     \
-            fail_msg("%s = %a, expected %s = %a (bit for bit)", #a, a_, #b, b_);                  \
+#define assert_same_double(a, b)                                                                             \
+    do {                                                                                                     \
+        double a_ = (a), b_ = (b);                                                                           \
+        if (memcmp(&a_, &b_, sizeof a_) != 0)                                                                \
+            fail_msg("%s = %a, expected %s = %a (bit for bit)", #a, a_, #b, b_);                             \
     } while (0)
 
 /* a contains the substring b. */
-#define assert_contains(a, b)                                                                     \
-    do {                                                                                          \
-        const char *a_ = (a), *b_ = (b);                                                          \
-        if (!a_ || !strstr(a_, b_)) fail_msg("'%s' does not contain '%s'", a_ ? a_ : "(null)", b_); \
+#define assert_contains(a, b)                                                                                \
+    do {                                                                                                     \
+        const char *a_ = (a), *b_ = (b);                                                                     \
+        if (!a_ || !strstr(a_, b_)) fail_msg("'%s' does not contain '%s'", a_ ? a_ : "(null)", b_);          \
     } while (0)
 
 /* A fresh empty directory under $TMPDIR (or /tmp); the caller frees the name. */

@@ -46,7 +46,10 @@ int main(int argc, char **argv) {
     }
     char err[512];
     cJSON *run = results_load(argv[1], "sdpa-bench-run", err, sizeof err);
-    if (!run) { printf("not ok 1 - load %s: %s\n1..1\n", argv[1], err); return 1; }
+    if (!run) {
+        printf("not ok 1 - load %s: %s\n1..1\n", argv[1], err);
+        return 1;
+    }
     const int expected = atoi(argv[2]);
     const int ranged = argc == 5;
     const double lo = ranged ? atof(argv[3]) : 0, hi = ranged ? atof(argv[4]) : 0;
@@ -55,13 +58,15 @@ int main(int argc, char **argv) {
     int n = 0;
     cJSON_ArrayForEach(c, checks) {
         tap(flag(c, "pass") && flag(c, "gates.kernel_only"),
-            "%s %s seed %s: kernel-only gate (rel-L2 %.2e, max|err| %.2e, %.0f bad, all written %s, inputs unmodified %s)",
-            str(c, "variant"), str(c, "shape"), str(c, "seed"), num(c, "kernel_only.rel_l2"), num(c, "kernel_only.max_abs"),
-            num(c, "kernel_only.n_bad"), flag(c, "all_written") ? "yes" : "NO", flag(c, "inputs_unmodified") ? "yes" : "NO");
+            "%s %s seed %s: kernel-only gate (rel-L2 %.2e, max|err| %.2e, %.0f bad, all written %s, inputs "
+            "unmodified %s)",
+            str(c, "variant"), str(c, "shape"), str(c, "seed"), num(c, "kernel_only.rel_l2"),
+            num(c, "kernel_only.max_abs"), num(c, "kernel_only.n_bad"), flag(c, "all_written") ? "yes" : "NO",
+            flag(c, "inputs_unmodified") ? "yes" : "NO");
         if (ranged) {
             const double m = num(c, "end_to_end.mean_abs");
-            tap(m >= lo && m <= hi, "%s %s seed %s: end-to-end mean abs %.4f in [%.3f, %.3f]", str(c, "variant"),
-                str(c, "shape"), str(c, "seed"), m, lo, hi);
+            tap(m >= lo && m <= hi, "%s %s seed %s: end-to-end mean abs %.4f in [%.3f, %.3f]",
+                str(c, "variant"), str(c, "shape"), str(c, "seed"), m, lo, hi);
         }
         ++n;
     }
@@ -69,8 +74,9 @@ int main(int argc, char **argv) {
 
     const cJSON *x, *cross = cJSON_GetObjectItem(run, "cross_variant");
     cJSON_ArrayForEach(x, cross) {
-        tap(flag(x, "pass"), "cross %s vs %s, %s seed %s: %s, %.0f differ, max %.0f ulp", str(x, "a"), str(x, "b"),
-            str(x, "shape"), str(x, "seed"), str(x, "expected"), num(x, "n_diff"), num(x, "max_ulp"));
+        tap(flag(x, "pass"), "cross %s vs %s, %s seed %s: %s, %.0f differ, max %.0f ulp", str(x, "a"),
+            str(x, "b"), str(x, "shape"), str(x, "seed"), str(x, "expected"), num(x, "n_diff"),
+            num(x, "max_ulp"));
     }
     printf("1..%d\n", n_tap);
     cJSON_Delete(run);

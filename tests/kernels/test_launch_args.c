@@ -40,8 +40,8 @@ static int teardown(void **state) {
 }
 
 static sdpa_args_t valid_args(bufs_t *b) {
-    sdpa_args_t a = {b->q, b->k, b->v, b->scale, b->scale, b->scale, b->o, 1, H, S, SDPA_HEAD_DIM,
-                     0.125f, SDPA_CODEC_E4M3, NULL};
+    sdpa_args_t a = {b->q, b->k, b->v, b->scale,      b->scale, b->scale,        b->o,
+                     1,    H,    S,    SDPA_HEAD_DIM, 0.125f,   SDPA_CODEC_E4M3, NULL};
     return a;
 }
 
@@ -51,8 +51,9 @@ static void expect_all(bufs_t *b, sdpa_args_t a, sdpa_status_t want) {
     for (const sdpa_kernel_entry_t *e = sdpa_kernels_emu; e->id; ++e) {
         memset(b->o, 0xab, 2 * N);
         const sdpa_status_t got = e->launch(&a);
-        if (got != want) fail_msg("%s: status %d (%s), expected %d (%s)", e->id, got, sdpa_status_str(got), want,
-                                  sdpa_status_str(want));
+        if (got != want)
+            fail_msg("%s: status %d (%s), expected %d (%s)", e->id, got, sdpa_status_str(got), want,
+                     sdpa_status_str(want));
         if (want != SDPA_OK)
             for (int i = 0; i < N; ++i)
                 if (b->o[i] != 0xabab) fail_msg("%s: wrote output element %d despite refusing", e->id, i);

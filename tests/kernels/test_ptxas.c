@@ -130,17 +130,16 @@ static void occupancy_infeasible(void **state) {
     occupancy_t o;
     assert_int_equal(occupancy_compute(89, 128, 32, 100 * 1024, &o), -1); /* > 99 KiB per block */
     assert_int_equal(o.blocks_per_sm, 0);
-    assert_int_equal(occupancy_compute(89, 128, 256, 0, &o), -1);         /* > 255 registers */
-    assert_int_equal(occupancy_compute(75, 128, 32, 0, &o), -1);          /* unknown arch */
+    assert_int_equal(occupancy_compute(89, 128, 256, 0, &o), -1); /* > 255 registers */
+    assert_int_equal(occupancy_compute(75, 128, 32, 0, &o), -1);  /* unknown arch */
     assert_null(arch_limits(75));
     assert_int_equal(arch_limits(89)->max_warps_per_sm, 48);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parses_fields),      cmocka_unit_test(rejects_malformed),
-        cmocka_unit_test(gates),              cmocka_unit_test(occupancy_cases),
-        cmocka_unit_test(occupancy_infeasible),
+        cmocka_unit_test(parses_fields),   cmocka_unit_test(rejects_malformed),    cmocka_unit_test(gates),
+        cmocka_unit_test(occupancy_cases), cmocka_unit_test(occupancy_infeasible),
     };
     return cmocka_run_group_tests_name("ptxas", tests, NULL, NULL);
 }

@@ -80,5 +80,4 @@ void simt_set_abort_on_fault(int on) {
 }
 
 void simt_get_stats(simt_stats_t *out) { *out = stats; }
-
 }

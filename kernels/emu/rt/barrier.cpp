@@ -37,8 +37,10 @@ bool release_barrier() {
     for (unsigned i = 0; i < B.n && !other; i++) {
         Fiber &f = B.fibers[i];
         if (f.state != State::barrier) continue;
-        if (!first) first = &f;
-        else if (!same_site(f.site, first->site)) other = &f;
+        if (!first)
+            first = &f;
+        else if (!same_site(f.site, first->site))
+            other = &f;
     }
     if (other) {
         // Charge the fault to the barrier fewer threads reached: usually the one in the branch.

@@ -16,13 +16,11 @@ void *stack_alloc(size_t size) {
         perror("simt: mmap of a fiber stack");
         abort();
     }
-    mprotect(m, guard, PROT_NONE);  // stacks grow down: the guard is at the low end
+    mprotect(m, guard, PROT_NONE); // stacks grow down: the guard is at the low end
     return (char *)m + guard;
 }
 
-void stack_free(void *lo, size_t size) {
-    munmap((char *)lo - stack_guard_bytes, size + stack_guard_bytes);
-}
+void stack_free(void *lo, size_t size) { munmap((char *)lo - stack_guard_bytes, size + stack_guard_bytes); }
 
 #if defined(SIMT_FIBER_UCONTEXT)
 
@@ -31,7 +29,7 @@ static void uc_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsigned a
     auto fn = (void (*)(void *))(((uintptr_t)fn_hi << 32) | fn_lo);
     void *arg = (void *)(((uintptr_t)arg_hi << 32) | arg_lo);
     fn(arg);
-    abort();  // fn must not return
+    abort(); // fn must not return
 }
 
 void ctx_make(Ctx *c, void *lo, size_t size, void (*fn)(void *), void *arg) {
@@ -54,20 +52,20 @@ void ctx_make(Ctx *c, void *lo, size_t size, void (*fn)(void *), void *arg) {
     // Popped by simt_ctx_swap: r15 r14 r13 r12 rbx rbp, then `ret` into simt_ctx_entry, leaving
     // rsp == top (16-byte aligned) as the entry's call expects.
     void **sp = (void **)(top - 7 * sizeof(void *));
-    sp[0] = nullptr;              // r15
-    sp[1] = nullptr;              // r14
-    sp[2] = (void *)fn;           // r13
-    sp[3] = arg;                  // r12
-    sp[4] = nullptr;              // rbx
-    sp[5] = nullptr;              // rbp: ends frame-pointer walks
+    sp[0] = nullptr;    // r15
+    sp[1] = nullptr;    // r14
+    sp[2] = (void *)fn; // r13
+    sp[3] = arg;        // r12
+    sp[4] = nullptr;    // rbx
+    sp[5] = nullptr;    // rbp: ends frame-pointer walks
     sp[6] = (void *)simt_ctx_entry;
 #else
     // x19..x30 then d8..d15; x29 = 0 ends frame walks, x30 is where `ret` goes.
     void **sp = (void **)(top - 160);
     for (int i = 0; i < 20; i++) sp[i] = nullptr;
-    sp[0] = arg;                  // x19
-    sp[1] = (void *)fn;           // x20
-    sp[11] = (void *)simt_ctx_entry;  // x30
+    sp[0] = arg;                     // x19
+    sp[1] = (void *)fn;              // x20
+    sp[11] = (void *)simt_ctx_entry; // x30
 #endif
     c->sp = sp;
 }

@@ -24,7 +24,7 @@ struct Ctx {
 #if defined(SIMT_FIBER_UCONTEXT)
     ucontext_t uc;
 #else
-    void *sp;  // saved stack pointer; the registers are on that stack
+    void *sp; // saved stack pointer; the registers are on that stack
 #endif
 };
 

@@ -43,7 +43,7 @@ void fault_waiting(Fiber *who, Site at, const char *fmt, ...) {
     vreport(at, who, fmt, ap);
     va_end(ap);
     if (config.abort_on_fault) {
-        B.abort_in = who;  // it aborts when its wait returns: a debugger shows its stack
+        B.abort_in = who; // it aborts when its wait returns: a debugger shows its stack
         resume(who);
     }
 }

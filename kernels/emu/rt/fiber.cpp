@@ -15,16 +15,16 @@ uint3 block_idx;
 dim3 block_dim, grid_dim;
 Block B;
 
-static void (*g_body)(void *);  // the launch's kernel closure
+static void (*g_body)(void *); // the launch's kernel closure
 static void *g_body_ctx;
-static const void *sched_stack_bottom;  // ASan: the scheduler's stack, learnt at the first switch
+static const void *sched_stack_bottom; // ASan: the scheduler's stack, learnt at the first switch
 static size_t sched_stack_size;
 
 static void fiber_main(void *p) {
     Fiber *f = static_cast<Fiber *>(p);
     san::asan_finish(nullptr, &sched_stack_bottom, &sched_stack_size);
     g_body(g_body_ctx);
-    cp_thread_exit(f);  // faults if copies are still in flight
+    cp_thread_exit(f); // faults if copies are still in flight
     f->state = State::exited;
     B.n_exited++;
     B.warps[f->warp].exited |= 1u << f->lane;
@@ -35,7 +35,7 @@ void fibers_prepare(unsigned n, dim3 block) {
     size_t old = B.fibers.size();
     if (old < n) {
         guard_install();
-        B.fibers.resize(n);  // only between launches: no fiber is live
+        B.fibers.resize(n); // only between launches: no fiber is live
         for (size_t i = old; i < n; i++) {
             Fiber &f = B.fibers[i];
             f.stack_size = config.stack_bytes;
@@ -79,7 +79,7 @@ void fibers_reset(void (*body)(void *), void *ctx) {
         ctx_make(&f.ctx, f.stack_lo, f.stack_size, fiber_main, &f);
         B.ready_now[i / 64] |= 1ull << (i % 64);
 #if defined(SIMT_TSAN)
-        char who[64], name[96];  // how TSan reports name the fibers
+        char who[64], name[96]; // how TSan reports name the fibers
         snprintf(who, sizeof who, "block (%u,%u,%u) thread (%u,%u,%u)", block_idx.x, block_idx.y, block_idx.z,
                  f.tid.x, f.tid.y, f.tid.z);
         san::tsan_name(f.tsan_fiber, who);
@@ -117,12 +117,12 @@ static void to_scheduler(Fiber *f, void **fake_save) {
 void wait_here(Fiber *f) {
     to_scheduler(f, &f->asan_fake_stack);
     san::asan_finish(f->asan_fake_stack, &sched_stack_bottom, &sched_stack_size);
-    if (B.abort_in == f) abort();  // SIMT_ABORT: stop here, with this thread's stack
+    if (B.abort_in == f) abort(); // SIMT_ABORT: stop here, with this thread's stack
 }
 
 void leave(Fiber *f) {
     to_scheduler(f, nullptr);
-    abort();  // an exited or faulted fiber is never resumed
+    abort(); // an exited or faulted fiber is never resumed
 }
 
 void wake(Fiber *f) {

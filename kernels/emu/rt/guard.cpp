@@ -18,21 +18,22 @@ static void on_segv(int sig, siginfo_t *info, void *uctx) {
     Fiber *f = current();
     const char *addr = (const char *)info->si_addr;
     if (f && addr < (const char *)f->stack_lo && addr >= (const char *)f->stack_lo - stack_guard_bytes) {
-        char msg[256];  // the thread is lost anyway: formatting here is acceptable
-        int n = snprintf(msg, sizeof msg,
-                         "simt: stack overflow in block (%u,%u,%u), thread (%u,%u,%u): the fiber stack has %zu KB; "
-                         "raise SIMT_STACK_KB\n",
-                         block_idx.x, block_idx.y, block_idx.z, f->tid.x, f->tid.y, f->tid.z, f->stack_size / 1024);
+        char msg[256]; // the thread is lost anyway: formatting here is acceptable
+        int n = snprintf(
+            msg, sizeof msg,
+            "simt: stack overflow in block (%u,%u,%u), thread (%u,%u,%u): the fiber stack has %zu KB; "
+            "raise SIMT_STACK_KB\n",
+            block_idx.x, block_idx.y, block_idx.z, f->tid.x, f->tid.y, f->tid.z, f->stack_size / 1024);
         if (write(2, msg, (size_t)n) < 0) {}
     }
-    sigaction(sig, &previous, nullptr);  // returning re-executes the access under the old handler
+    sigaction(sig, &previous, nullptr); // returning re-executes the access under the old handler
 }
 
 void guard_install() {
     static bool done;
     if (done) return;
     done = true;
-    static char altstack[64 * 1024];  // the overflowing stack cannot run the handler
+    static char altstack[64 * 1024]; // the overflowing stack cannot run the handler
     stack_t ss{};
     ss.ss_sp = altstack;
     ss.ss_size = sizeof altstack;

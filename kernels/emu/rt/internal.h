@@ -30,21 +30,21 @@ struct Copy {
 struct Fiber : ThreadRegs {
     Ctx ctx;
     State state;
-    Site site;            // where it waits
+    Site site; // where it waits
     // __syncthreads
     unsigned bar_gen;
     int bar_pred;
     // warp collectives
-    Coll *coll;           // the collective it waits in
-    void *carg;           // its own argument to it
+    Coll *coll; // the collective it waits in
+    void *carg; // its own argument to it
     // cp.async
     std::vector<Copy> copies;
-    uint64_t group;       // id of the open (not yet committed) group
+    uint64_t group; // id of the open (not yet committed) group
     // stack and sanitizer state
     void *stack_lo;
     size_t stack_size;
     void *tsan_fiber;
-    void *tsan_engine;    // TSan: the fiber that lands this thread's cp.async copies
+    void *tsan_engine; // TSan: the fiber that lands this thread's cp.async copies
     void *asan_fake_stack;
     // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
     char sync_arrive, sync_wake, sync_group[16], sync_landed;
@@ -59,24 +59,24 @@ struct Coll {
 };
 
 struct Warp {
-    unsigned exists;   // lanes present (a partial last warp has fewer)
+    unsigned exists; // lanes present (a partial last warp has fewer)
     unsigned exited;
-    unsigned used;     // records of `pending` in use
-    Coll pending[32];  // a lane waits in at most one collective
+    unsigned used;    // records of `pending` in use
+    Coll pending[32]; // a lane waits in at most one collective
 };
 
 // The running launch and block.
 struct Block {
-    std::vector<Fiber> fibers;  // the pool; the first n belong to this launch
+    std::vector<Fiber> fibers; // the pool; the first n belong to this launch
     std::vector<Warp> warps;
     unsigned n = 0, nwarps = 0;
-    std::vector<uint64_t> ready_now, ready_next;  // bitmaps by linear thread index
+    std::vector<uint64_t> ready_now, ready_next; // bitmaps by linear thread index
     unsigned n_exited = 0;
     unsigned bar_gen = 0;
     unsigned bar_count[2] = {0, 0};
-    char bar_sync[2], block_sync;  // TSan happens-before objects
+    char bar_sync[2], block_sync; // TSan happens-before objects
     bool faulted = false;
-    Fiber *abort_in = nullptr;  // SIMT_ABORT: the fiber that aborts when resumed
+    Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
     Ctx sched_ctx;
     void *sched_tsan = nullptr;
 };
@@ -92,8 +92,8 @@ struct Config {
     size_t stack_bytes;
 };
 extern Config config;
-void config_init();  // reads the environment once
-void rng_seed(uint64_t seed);  // sched.cpp: the random policy's generator
+void config_init();           // reads the environment once
+void rng_seed(uint64_t seed); // sched.cpp: the random policy's generator
 
 inline Fiber *current() { return static_cast<Fiber *>(cur); }
 inline bool same_site(Site a, Site b) {
@@ -101,12 +101,12 @@ inline bool same_site(Site a, Site b) {
 }
 
 // fiber.cpp
-void fibers_prepare(unsigned n, dim3 block);  // pool, ids, warps for a launch
-void fibers_reset(void (*body)(void *), void *ctx);  // fresh stacks for a block
-void resume(Fiber *f);                        // scheduler -> fiber, until it yields
-void wait_here(Fiber *f);                     // fiber -> scheduler, until resumed
-[[noreturn]] void leave(Fiber *f);            // fiber -> scheduler, for good
-void wake(Fiber *f);                          // ready in the next round
+void fibers_prepare(unsigned n, dim3 block);        // pool, ids, warps for a launch
+void fibers_reset(void (*body)(void *), void *ctx); // fresh stacks for a block
+void resume(Fiber *f);                              // scheduler -> fiber, until it yields
+void wait_here(Fiber *f);                           // fiber -> scheduler, until resumed
+[[noreturn]] void leave(Fiber *f);                  // fiber -> scheduler, for good
+void wake(Fiber *f);                                // ready in the next round
 
 // fault.cpp: faults are formatted "simt: FILE:LINE: WHAT (block (..), thread (..))", recorded
 // for simt_last_error() and counted. This one is found by the scheduler while no fiber runs;
@@ -115,8 +115,8 @@ void fault_waiting(Fiber *who, Site at, const char *fmt, ...) __attribute__((for
 void report_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 // barrier.cpp / warp.cpp: resolving a round in which no fiber could run.
-bool release_barrier();      // false after a fault
-void diagnose_collective();  // faults: some collective can never complete
+bool release_barrier();     // false after a fault
+void diagnose_collective(); // faults: some collective can never complete
 
 // pipeline.cpp
 void cp_thread_exit(Fiber *f);

@@ -18,14 +18,16 @@ void cp_async(Site at, void *dst, const void *src, size_t size, size_t zfill) {
         fault(at, "__pipeline_memcpy_async: size %zu (must be 4, 8 or 16)", size);
     if (zfill > size) fault(at, "__pipeline_memcpy_async: zfill %zu exceeds the size %zu", zfill, size);
     if (((uintptr_t)dst | (uintptr_t)src) & (size - 1))
-        fault(at, "__pipeline_memcpy_async: dst %p and src %p must be aligned to the size %zu", dst, src, size);
+        fault(at, "__pipeline_memcpy_async: dst %p and src %p must be aligned to the size %zu", dst, src,
+              size);
     bool known;
     if (is_shared(src, size, &known))
-        fault(at, "__pipeline_memcpy_async: source %p is shared memory (cp.async copies global to shared)", src);
+        fault(at, "__pipeline_memcpy_async: source %p is shared memory (cp.async copies global to shared)",
+              src);
     if (known && !is_shared(dst, size, &known))
         fault(at, "__pipeline_memcpy_async: destination %p is not shared memory", dst);
     san::write_range(dst, size);
-    memset(dst, 0xff, size);  // undefined until the wait: poison (NaN in f32, f16 and e4m3)
+    memset(dst, 0xff, size); // undefined until the wait: poison (NaN in f32, f16 and e4m3)
     san::release(&f->sync_group[f->group % 16]);
     f->copies.push_back(Copy{dst, src, (uint32_t)size, (uint32_t)zfill, f->group, at});
 }
@@ -36,10 +38,10 @@ void cp_wait_prior(Site, size_t prior) {
     Fiber *f = current();
     // The toolkit waits for 8 groups at most (cp.async.wait_group with N capped at 8).
     uint64_t keep = prior < 8 ? prior : 8;
-    uint64_t limit = f->group > keep ? f->group - keep : 0;  // groups below it are retired
+    uint64_t limit = f->group > keep ? f->group - keep : 0; // groups below it are retired
     size_t kept = 0;
     bool landed = false;
-    for (const Copy &c : f->copies) {  // in issue order
+    for (const Copy &c : f->copies) { // in issue order
         if (c.group >= limit) {
             f->copies[kept++] = c;
             continue;

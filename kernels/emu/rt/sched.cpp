@@ -47,7 +47,8 @@ static void run_round() {
         static std::vector<unsigned> order;
         order.clear();
         for (unsigned w = 0; w < words; w++) {
-            for (uint64_t bits = now[w]; bits; bits &= bits - 1) order.push_back(w * 64 + __builtin_ctzll(bits));
+            for (uint64_t bits = now[w]; bits; bits &= bits - 1)
+                order.push_back(w * 64 + __builtin_ctzll(bits));
             now[w] = 0;
         }
         for (size_t i = order.size(); i > 1; i--) std::swap(order[i - 1], order[rng_next() % i]);
@@ -84,16 +85,18 @@ static void run_block(void (*body)(void *), void *ctx) {
         }
         B.ready_now.swap(B.ready_next);
     }
-    san::acquire(&B.block_sync);  // the block's accesses happen before the next block's
+    san::acquire(&B.block_sync); // the block's accesses happen before the next block's
 }
 
 static bool valid_config(dim3 grid, dim3 block, size_t smem) {
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (threads == 0 || threads > 1024 || block.z > 64) {
-        report_launch("invalid block (%u,%u,%u): 1 to 1024 threads, blockDim.z <= 64", block.x, block.y, block.z);
+        report_launch("invalid block (%u,%u,%u): 1 to 1024 threads, blockDim.z <= 64", block.x, block.y,
+                      block.z);
         return false;
     }
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 ||
+        grid.z > 65535) {
         report_launch("invalid grid (%u,%u,%u)", grid.x, grid.y, grid.z);
         return false;
     }
@@ -107,7 +110,7 @@ static bool valid_config(dim3 grid, dim3 block, size_t smem) {
 }
 
 int launch(void (*body)(void *), void *ctx, dim3 grid, dim3 block, size_t smem, const int *flavour) {
-    (void)flavour;  // referenced only so that mixing sanitizer flavours fails to link
+    (void)flavour; // referenced only so that mixing sanitizer flavours fails to link
     static thread_local bool launching;
     if (launching) {
         report_launch("a launch from inside a kernel (dynamic parallelism) is not supported");
@@ -132,7 +135,8 @@ int launch(void (*body)(void *), void *ctx, dim3 grid, dim3 block, size_t smem, 
     for (uint64_t k = 0; k < total; k++) {
         // Block order follows the policy too: rev runs the last block first, rand starts anywhere.
         uint64_t i = config.policy == SIMT_SCHED_REV ? total - 1 - k : (start + k) % total;
-        block_idx = uint3{(unsigned)(i % grid.x), (unsigned)(i / grid.x % grid.y), (unsigned)(i / grid.x / grid.y)};
+        block_idx =
+            uint3{(unsigned)(i % grid.x), (unsigned)(i / grid.x % grid.y), (unsigned)(i / grid.x / grid.y)};
         run_block(body, ctx);
         if (B.faulted) break;
         stats.blocks++;

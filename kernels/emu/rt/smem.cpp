@@ -36,7 +36,8 @@ void smem_launch_end() {
 
 void smem_poison() {
 #if defined(SIMT_SMEM_SECTION)
-    if (__start_simt_shared) memset(__start_simt_shared, 0xff, (size_t)(__stop_simt_shared - __start_simt_shared));
+    if (__start_simt_shared)
+        memset(__start_simt_shared, 0xff, (size_t)(__stop_simt_shared - __start_simt_shared));
 #endif
     if (dyn) memset(dyn, 0xff, dyn_size);
 }
@@ -48,7 +49,7 @@ bool is_shared(const void *p, size_t n, bool *known) {
     *known = true;
     if (inside(p, n, __start_simt_shared, __stop_simt_shared)) return true;
 #else
-    *known = false;  // static shared memory is ordinary storage in this build
+    *known = false; // static shared memory is ordinary storage in this build
 #endif
     if (inside(p, n, dyn, dyn + dyn_size)) {
         *known = true;

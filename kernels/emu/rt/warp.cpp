@@ -17,7 +17,7 @@ static Coll *find_or_open(Warp &w, const CollOp &op, Site at, unsigned mask, con
         Coll &c = w.pending[__builtin_ctz(u)];
         if (c.op == &op && c.mask == mask && same_site(c.at, at)) return &c;
     }
-    unsigned slot = __builtin_ctz(~w.used);  // at most 32 records: one lane waits in one
+    unsigned slot = __builtin_ctz(~w.used); // at most 32 records: one lane waits in one
     w.used |= 1u << slot;
     Coll &c = w.pending[slot];
     c = Coll{&op, at, mask, 0, {key[0], key[1], key[2]}};
@@ -44,18 +44,21 @@ static void complete(Warp &w, Coll *c) {
     stats.collectives++;
 }
 
-void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0, uint64_t k1, uint64_t k2) {
+void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0, uint64_t k1,
+                     uint64_t k2) {
     Fiber *f = current();
     Warp &w = B.warps[f->warp];
     unsigned me = 1u << f->lane;
     if (!(mask & me)) fault(at, "%s: mask 0x%08x does not name the calling lane %u", op.name, mask, f->lane);
     if (mask & ~w.exists)
-        fault(at, "%s: mask 0x%08x names lane %d, which does not exist (partial warp of %d threads)", op.name, mask,
-              __builtin_ctz(mask & ~w.exists), __builtin_popcount(w.exists));
+        fault(at, "%s: mask 0x%08x names lane %d, which does not exist (partial warp of %d threads)", op.name,
+              mask, __builtin_ctz(mask & ~w.exists), __builtin_popcount(w.exists));
     const uint64_t key[3] = {k0, k1, k2};
     Coll *c = find_or_open(w, op, at, mask, key);
     if (c->key[0] != k0 || c->key[1] != k1 || c->key[2] != k2)
-        fault(at, "%s: lanes pass different arguments (lane %u: 0x%llx, 0x%llx, 0x%llx; lane %d: 0x%llx, 0x%llx, 0x%llx)",
+        fault(at,
+              "%s: lanes pass different arguments (lane %u: 0x%llx, 0x%llx, 0x%llx; lane %d: 0x%llx, 0x%llx, "
+              "0x%llx)",
               op.name, f->lane, (unsigned long long)k0, (unsigned long long)k1, (unsigned long long)k2,
               __builtin_ctz(c->arrived), (unsigned long long)c->key[0], (unsigned long long)c->key[1],
               (unsigned long long)c->key[2]);
@@ -80,7 +83,9 @@ unsigned active_mask() {
 static const char *describe_wait(const Fiber *f, char *buf, size_t n) {
     switch (f->state) {
     case State::exited: snprintf(buf, n, "has exited"); break;
-    case State::barrier: snprintf(buf, n, "waits at __syncthreads at %s:%d", f->site.file, f->site.line); break;
+    case State::barrier:
+        snprintf(buf, n, "waits at __syncthreads at %s:%d", f->site.file, f->site.line);
+        break;
     case State::collective:
         snprintf(buf, n, "waits at %s (mask 0x%08x) at %s:%d", f->coll->op->name, f->coll->mask, f->site.file,
                  f->site.line);

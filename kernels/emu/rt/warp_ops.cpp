@@ -28,9 +28,18 @@ uint64_t shfl(Site at, unsigned mask, uint64_t bits, ShflMode mode, int b, int w
     int lo = lane & ~(width - 1), hi = lo + width - 1, j;
     switch (mode) {
     case SHFL_IDX: j = lo + (b & (width - 1)); break;
-    case SHFL_UP: j = lane - b; j = j < lo ? lane : j; break;
-    case SHFL_DOWN: j = lane + b; j = j > hi ? lane : j; break;
-    default: j = lane ^ b; j = j > hi ? lane : j; break;
+    case SHFL_UP:
+        j = lane - b;
+        j = j < lo ? lane : j;
+        break;
+    case SHFL_DOWN:
+        j = lane + b;
+        j = j > hi ? lane : j;
+        break;
+    default:
+        j = lane ^ b;
+        j = j > hi ? lane : j;
+        break;
     }
     ShflArg a{bits, 0, (unsigned)j & 31};
     warp_collective(ops[mode], at, mask, &a);
@@ -52,9 +61,8 @@ static void vote_complete(const Gather &g) {
 }
 
 unsigned vote(Site at, unsigned mask, int pred, VoteMode mode) {
-    static const CollOp ops[3] = {{"__ballot_sync", vote_complete},
-                                  {"__any_sync", vote_complete},
-                                  {"__all_sync", vote_complete}};
+    static const CollOp ops[3] = {
+        {"__ballot_sync", vote_complete}, {"__any_sync", vote_complete}, {"__all_sync", vote_complete}};
     VoteArg a{pred, 0};
     warp_collective(ops[mode], at, mask, &a, mode);
     return a.out;
@@ -85,9 +93,10 @@ static void reduce_complete(const Gather &g) {
 }
 
 uint32_t reduce(Site at, unsigned mask, uint32_t v, ReduceOp op, bool is_signed) {
-    static const CollOp ops[6] = {{"__reduce_add_sync", reduce_complete}, {"__reduce_min_sync", reduce_complete},
-                                  {"__reduce_max_sync", reduce_complete}, {"__reduce_and_sync", reduce_complete},
-                                  {"__reduce_or_sync", reduce_complete},  {"__reduce_xor_sync", reduce_complete}};
+    static const CollOp ops[6] = {
+        {"__reduce_add_sync", reduce_complete}, {"__reduce_min_sync", reduce_complete},
+        {"__reduce_max_sync", reduce_complete}, {"__reduce_and_sync", reduce_complete},
+        {"__reduce_or_sync", reduce_complete},  {"__reduce_xor_sync", reduce_complete}};
     ReduceArg a{v, 0};
     warp_collective(ops[op], at, mask, &a, op, is_signed);
     return a.out;

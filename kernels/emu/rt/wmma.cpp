@@ -37,8 +37,8 @@ const uint8_t *wmma_map(WmmaUse use) { return use == WMMA_A ? map_a : use == WMM
 void wmma_check(Site at, const char *what, const void *p, unsigned ldm, size_t elem_bytes) {
     if ((uintptr_t)p & 31) fault(at, "%s: pointer %p is not 256-bit (32-byte) aligned", what, p);
     if ((ldm * elem_bytes) % 16)
-        fault(at, "%s: ldm %u is not a multiple of 16 bytes (%zu-byte elements: a multiple of %zu)", what, ldm,
-              elem_bytes, 16 / elem_bytes);
+        fault(at, "%s: ldm %u is not a multiple of 16 bytes (%zu-byte elements: a multiple of %zu)", what,
+              ldm, elem_bytes, 16 / elem_bytes);
 }
 
 } // namespace simt::rt

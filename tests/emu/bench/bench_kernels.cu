@@ -15,7 +15,8 @@ __global__ void shuffle_loop(float *out, int iters) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
-__global__ void __launch_bounds__(128) tile_loop(const uint8_t *__restrict__ kv, float *__restrict__ out, int tiles) {
+__global__ void __launch_bounds__(128)
+    tile_loop(const uint8_t *__restrict__ kv, float *__restrict__ out, int tiles) {
     __shared__ __align__(32) uint8_t stage[2][4096];
     __shared__ __align__(32) __half tile[32][64];
     __shared__ __align__(32) float acc_out[4][16][16];

@@ -49,8 +49,8 @@ template <class F> static double timed(const char *what, F fn) {
     double dt = now() - t0;
     simt_get_stats(&b);
     double sw = (double)(b.switches - a.switches);
-    printf("  %-44s %8.3f s  %6.1f M switches/s  (%.0f barriers, %.0f collectives)\n", what, dt, sw / dt / 1e6,
-           (double)(b.barriers - a.barriers), (double)(b.collectives - a.collectives));
+    printf("  %-44s %8.3f s  %6.1f M switches/s  (%.0f barriers, %.0f collectives)\n", what, dt,
+           sw / dt / 1e6, (double)(b.barriers - a.barriers), (double)(b.collectives - a.collectives));
     return dt;
 }
 

@@ -7,12 +7,12 @@ __global__ void misuse(const float *__restrict__ in, float *__restrict__ out, in
     __shared__ __align__(16) float s[128 * 4];
     const int t = threadIdx.x;
     if (mode == 0) {
-        __pipeline_memcpy_async(&s[t * 4], in + t * 4, 16);  // EMU-BUG(never-waited)
+        __pipeline_memcpy_async(&s[t * 4], in + t * 4, 16); // EMU-BUG(never-waited)
         __pipeline_commit();
     } else if (mode == 1) {
-        __pipeline_memcpy_async(&s[t * 4], in + t * 4, 12);  // EMU-BUG(cp-size)
+        __pipeline_memcpy_async(&s[t * 4], in + t * 4, 12); // EMU-BUG(cp-size)
     } else {
-        __pipeline_memcpy_async(out + t * 4, in + t * 4, 16);  // EMU-BUG(cp-direction)
+        __pipeline_memcpy_async(out + t * 4, in + t * 4, 16); // EMU-BUG(cp-direction)
     }
     out[t] = in[t];
 }

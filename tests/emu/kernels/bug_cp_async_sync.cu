@@ -9,8 +9,8 @@
 #include "emu_tests.h"
 #include "prims.cuh"
 
-__global__ void __launch_bounds__(128) tiled_copy(const float *__restrict__ in, float *__restrict__ out, int tiles,
-                                                  int mode) {
+__global__ void __launch_bounds__(128)
+    tiled_copy(const float *__restrict__ in, float *__restrict__ out, int tiles, int mode) {
     __shared__ __align__(16) float stage[2][128 * 4];
     const int t = threadIdx.x, next = (t + 1) % 128;
     __pipeline_memcpy_async(&stage[0][t * 4], in + t * 4, 16);
@@ -22,15 +22,17 @@ __global__ void __launch_bounds__(128) tiled_copy(const float *__restrict__ in, 
             __pipeline_commit();
         }
         if (mode == 3) {
-            __pipeline_wait_prior(1);  // on the last tile no newer group exists: it stays in flight
+            __pipeline_wait_prior(1); // on the last tile no newer group exists: it stays in flight
         } else if (mode != 1) {
-            if (more) __pipeline_wait_prior(1);
-            else __pipeline_wait_prior(0);
+            if (more)
+                __pipeline_wait_prior(1);
+            else
+                __pipeline_wait_prior(0);
         }
         if (mode != 2) __syncthreads();
         const float *src = &stage[tile & 1][next * 4];
         float *dst = out + (tile * 128 + t) * 4;
-        for (int j = 0; j < 4; j++) dst[j] = src[j];  // EMU-BUG(cp-async-read): reads the neighbour's copy
+        for (int j = 0; j < 4; j++) dst[j] = src[j]; // EMU-BUG(cp-async-read): reads the neighbour's copy
         __syncthreads();
     }
     __pipeline_wait_prior(0);

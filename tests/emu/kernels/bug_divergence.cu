@@ -6,8 +6,10 @@
 // mode 0: lanes 16-31 skip a full-mask shuffle (they exit); mode 1: they call another shuffle.
 __global__ void shfl_divergent(const float *__restrict__ in, float *__restrict__ out, int mode) {
     float v = in[threadIdx.x];
-    if (threadIdx.x % 32 < 16) v = __shfl_xor_sync(0xffffffffu, v, 1);  // EMU-BUG(shfl-divergent)
-    else if (mode == 1) v = __shfl_xor_sync(0xffffffffu, v, 2);        // EMU-BUG(shfl-other)
+    if (threadIdx.x % 32 < 16)
+        v = __shfl_xor_sync(0xffffffffu, v, 1); // EMU-BUG(shfl-divergent)
+    else if (mode == 1)
+        v = __shfl_xor_sync(0xffffffffu, v, 2); // EMU-BUG(shfl-other)
     out[threadIdx.x] = v;
 }
 
@@ -16,7 +18,7 @@ __global__ void sync_divergent(float *__restrict__ out) {
     __shared__ float s[128];
     s[threadIdx.x] = (float)threadIdx.x;
     if (threadIdx.x < 32) {
-        __syncthreads();  // EMU-BUG(sync-divergent)
+        __syncthreads(); // EMU-BUG(sync-divergent)
         s[threadIdx.x] += 1.0f;
     }
     __syncthreads();
@@ -28,7 +30,7 @@ __global__ void sync_after_exit(float *__restrict__ out, int n) {
     __shared__ float s[128];
     if ((int)threadIdx.x >= n) return;
     s[threadIdx.x] = 1.0f;
-    __syncthreads();  // EMU-BUG(sync-after-exit)
+    __syncthreads(); // EMU-BUG(sync-after-exit)
     out[threadIdx.x] = s[(threadIdx.x + 1) % n];
 }
 

@@ -6,7 +6,7 @@
 // The last thread writes one element past a shared array.
 __global__ void smem_oob(float *__restrict__ out) {
     __shared__ float s[128];
-    s[threadIdx.x + 1] = 1.0f;  // EMU-BUG(smem-oob)
+    s[threadIdx.x + 1] = 1.0f; // EMU-BUG(smem-oob)
     __syncthreads();
     out[threadIdx.x] = s[threadIdx.x];
 }
@@ -18,7 +18,7 @@ __global__ void misaligned(const float *__restrict__ in, float *__restrict__ out
     __syncthreads();
     if (threadIdx.x == 0) {
         const float4 *v = reinterpret_cast<const float4 *>(&s[1]);
-        out[0] = v->x + v->y + v->z + v->w;  // EMU-BUG(misaligned)
+        out[0] = v->x + v->y + v->z + v->w; // EMU-BUG(misaligned)
     }
 }
 

@@ -8,7 +8,7 @@ __global__ void missing_sync(const float *__restrict__ in, float *__restrict__ o
     __shared__ float s[128];
     const int t = threadIdx.x, i = blockIdx.x * 128 + t;
     s[t] = 2.0f * in[i];
-    out[i] = s[(t + 1) % 128];  // EMU-BUG(missing-sync): __syncthreads() missing before this read
+    out[i] = s[(t + 1) % 128]; // EMU-BUG(missing-sync): __syncthreads() missing before this read
 }
 
 extern "C" int emut_bug_missing_sync(const float *in, float *out, int blocks) {

@@ -8,7 +8,8 @@ using namespace nvcuda;
 // that the original's Stage-3B derived by experiment (lane l: rows l/4 and l/4 + 8, columns
 // 2(l%4) + {0, 1, 8, 9}). That layout is unspecified; the emulator scrambles it, so the maxima
 // come out wrong here.
-__global__ void acc_by_position(const __half *__restrict__ A, const __half *__restrict__ B, float *__restrict__ row_max) {
+__global__ void acc_by_position(const __half *__restrict__ A, const __half *__restrict__ B,
+                                float *__restrict__ row_max) {
     const int lane = threadIdx.x % 32;
     wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
     wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
@@ -18,7 +19,8 @@ __global__ void acc_by_position(const __half *__restrict__ A, const __half *__re
     wmma::fill_fragment(s, 0.0f);
     wmma::mma_sync(s, a, b, s);
     float m[2] = {-INFINITY, -INFINITY};
-    for (int i = 0; i < s.num_elements; i++) m[(i >> 1) & 1] = fmaxf(m[(i >> 1) & 1], s.x[i]);  // EMU-BUG(wmma-layout)
+    for (int i = 0; i < s.num_elements; i++)
+        m[(i >> 1) & 1] = fmaxf(m[(i >> 1) & 1], s.x[i]); // EMU-BUG(wmma-layout)
     for (int h = 0; h < 2; h++) {
         m[h] = fmaxf(m[h], __shfl_xor_sync(0xffffffffu, m[h], 1));
         m[h] = fmaxf(m[h], __shfl_xor_sync(0xffffffffu, m[h], 2));
@@ -33,8 +35,10 @@ __global__ void acc_by_position(const __half *__restrict__ A, const __half *__re
 // 8 halves (16 bytes), mode 1 a pointer that is 16- but not 32-byte aligned.
 __global__ void bad_args(const __half *__restrict__ A, float *__restrict__ out, int mode) {
     wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
-    if (mode == 0) wmma::load_matrix_sync(a, A, 20);  // EMU-BUG(wmma-ldm)
-    else wmma::load_matrix_sync(a, A + 8, 16);        // EMU-BUG(wmma-align)
+    if (mode == 0)
+        wmma::load_matrix_sync(a, A, 20); // EMU-BUG(wmma-ldm)
+    else
+        wmma::load_matrix_sync(a, A + 8, 16); // EMU-BUG(wmma-align)
     out[threadIdx.x] = __half2float(a.x[0]);
 }
 

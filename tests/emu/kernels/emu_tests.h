@@ -17,8 +17,8 @@ int emut_block_sum(const float *in, float *out, int n, int threads);
 int emut_warp_ops(const float *in, float *out, int blocks, int threads);
 
 /* wmma_gemm.cu: C = alpha A B (halves as bits; C float, or half bits when acc_half) */
-int emut_wmma_gemm(const uint16_t *A, const uint16_t *B, int b_col, int acc_half, void *C, int M, int N, int K,
-                   float alpha);
+int emut_wmma_gemm(const uint16_t *A, const uint16_t *B, int b_col, int acc_half, void *C, int M, int N,
+                   int K, float alpha);
 int emut_wmma_transpose(const float *in, float *out, uint16_t *out_h);
 
 /* cp_async.cu */

@@ -23,7 +23,8 @@ __global__ void index3d(int *__restrict__ out) {
 
 extern "C" int emut_index3d(int *out, const int grid[3], const int block[3]) {
     const size_t smem = sizeof(int) * block[0] * block[1] * block[2];
-    return SDPA_LAUNCH(index3d, dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), smem, 0, out);
+    return SDPA_LAUNCH(index3d, dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), smem, 0,
+                       out);
 }
 
 // Shared variables keep their type's alignment, also above 16 bytes (a struct with alignas(128)

@@ -24,7 +24,7 @@ __global__ void intrinsics(const float *__restrict__ in, float *__restrict__ out
     o[10] = __half2float(__hmax(h, quarter));
     o[11] = __half2float(h);
     o[12] = __saturatef(x);
-    o[13] = __int_as_float(__float_as_int(x) ^ (int)0x80000000u);  // sign flip through the bits
+    o[13] = __int_as_float(__float_as_int(x) ^ (int)0x80000000u); // sign flip through the bits
     o[14] = rsqrtf(fabsf(x) + 1.0f);
     o[15] = (float)(__popc(__float_as_uint(x)) + __clz(t + 1));
 }

@@ -6,7 +6,8 @@
 
 // Sum of n floats per block: warp sums (prims::warp_sum, butterfly), then one warp adds the
 // per-warp sums with __shfl_down_sync. blockDim.x is a multiple of 32.
-__global__ void __launch_bounds__(256) block_sum(const float *__restrict__ in, float *__restrict__ out, int n) {
+__global__ void __launch_bounds__(256)
+    block_sum(const float *__restrict__ in, float *__restrict__ out, int n) {
     __shared__ float warp_sums[32];
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarps = blockDim.x / 32;
@@ -29,10 +30,10 @@ __global__ void warp_ops(const float *__restrict__ in, float *__restrict__ out) 
     const float x = in[blockIdx.x * blockDim.x + t];
     float *o = out + (blockIdx.x * blockDim.x + t) * EMUT_WARP_OPS_OUT;
 
-    o[0] = __half2float(__shfl_sync(mask, __float2half(x), 0));  // broadcast of a __half
+    o[0] = __half2float(__shfl_sync(mask, __float2half(x), 0)); // broadcast of a __half
     const __half2 h2 = __shfl_xor_sync(mask, __floats2half2_rn(x, 2.0f * x), 1);
-    o[1] = __low2float(h2) + __high2float(h2);  // a __half2 from the neighbour
-    float s = x;  // inclusive prefix sum
+    o[1] = __low2float(h2) + __high2float(h2); // a __half2 from the neighbour
+    float s = x;                               // inclusive prefix sum
     for (int d = 1; d < 32; d <<= 1) {
         const float y = __shfl_up_sync(mask, s, d);
         if (lane >= d) s += y;

@@ -15,9 +15,9 @@ template <> struct b_layout<true> { typedef wmma::col_major type; };
 template <bool B_COL, class AccT>
 __global__ void __launch_bounds__(128) wmma_gemm(const __half *__restrict__ A, const __half *__restrict__ B,
                                                  AccT *__restrict__ C, int N, int K, float alpha) {
-    constexpr int LD = 40;  // 32 + 8 halves: rows stay 16-byte multiples, as WMMA requires
+    constexpr int LD = 40; // 32 + 8 halves: rows stay 16-byte multiples, as WMMA requires
     __shared__ __align__(32) __half sA[32][LD];
-    __shared__ __align__(32) __half sB[32][LD];  // [k][n], or [n][k] when B_COL
+    __shared__ __align__(32) __half sB[32][LD]; // [k][n], or [n][k] when B_COL
     const int warp = threadIdx.x / 32, wm = (warp / 2) * 16, wn = (warp % 2) * 16;
     const int m0 = blockIdx.y * 32, n0 = blockIdx.x * 32;
     wmma::fragment<wmma::accumulator, 16, 16, 16, AccT> acc;
@@ -34,17 +34,18 @@ __global__ void __launch_bounds__(128) wmma_gemm(const __half *__restrict__ A, c
             wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, typename b_layout<B_COL>::type> b;
             wmma::load_matrix_sync(a, &sA[wm][kk], LD);
             wmma::load_matrix_sync(b, B_COL ? &sB[wn][kk] : &sB[kk][wn], LD);
-            wmma::mma_sync(acc, a, b, acc);  // d aliases c
+            wmma::mma_sync(acc, a, b, acc); // d aliases c
         }
         __syncthreads();
     }
-    for (int i = 0; i < acc.num_elements; i++) acc.x[i] = (AccT)((float)acc.x[i] * alpha);  // element-wise
+    for (int i = 0; i < acc.num_elements; i++) acc.x[i] = (AccT)((float)acc.x[i] * alpha); // element-wise
     wmma::store_matrix_sync(C + (m0 + wm) * N + n0 + wn, acc, N, wmma::mem_row_major);
 }
 
 // out = in^T for one 16x16 float tile: an accumulator loaded column-major, stored row-major,
 // converted element-wise to a __half accumulator and stored column-major (out_h = in as half).
-__global__ void wmma_transpose(const float *__restrict__ in, float *__restrict__ out, __half *__restrict__ out_h) {
+__global__ void wmma_transpose(const float *__restrict__ in, float *__restrict__ out,
+                               __half *__restrict__ out_h) {
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> f;
     wmma::fragment<wmma::accumulator, 16, 16, 16, __half> h;
     wmma::load_matrix_sync(f, in, 16, wmma::mem_col_major);
@@ -58,8 +59,9 @@ extern "C" int emut_wmma_gemm(const uint16_t *A, const uint16_t *B, int b_col, i
     const dim3 grid(N / 32, M / 32);
     const __half *a = (const __half *)A, *b = (const __half *)B;
     if (acc_half)
-        return b_col ? SDPA_LAUNCH((wmma_gemm<true, __half>), grid, 128, 0, 0, a, b, (__half *)C, N, K, alpha)
-                     : SDPA_LAUNCH((wmma_gemm<false, __half>), grid, 128, 0, 0, a, b, (__half *)C, N, K, alpha);
+        return b_col
+                   ? SDPA_LAUNCH((wmma_gemm<true, __half>), grid, 128, 0, 0, a, b, (__half *)C, N, K, alpha)
+                   : SDPA_LAUNCH((wmma_gemm<false, __half>), grid, 128, 0, 0, a, b, (__half *)C, N, K, alpha);
     return b_col ? SDPA_LAUNCH((wmma_gemm<true, float>), grid, 128, 0, 0, a, b, (float *)C, N, K, alpha)
                  : SDPA_LAUNCH((wmma_gemm<false, float>), grid, 128, 0, 0, a, b, (float *)C, N, K, alpha);
 }
