@@ -82,9 +82,11 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 #else
 #define SMEM_DYNAMIC(T, name) extern __shared__ __align__(16) T name[]
 // Launch: 0 on success, else the cudaError_t of the launch.
-#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...)                                            \
-    ((kernel) < < < (grid), (block), (smem_bytes), (cudaStream_t)(stream) >>> (__VA_ARGS__),                 \
-     (int)cudaGetLastError())
+// (clang-format 14 would split <<< inside a macro into "< < <".)
+// clang-format off
+#define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...) \
+    ((kernel)<<<(grid), (block), (smem_bytes), (cudaStream_t)(stream)>>>(__VA_ARGS__), (int)cudaGetLastError())
+// clang-format on
 #endif
 
 // ---- symbol names ------------------------------------------------------------------------------
