@@ -7,12 +7,13 @@
  * Pointers are device pointers on the CUDA backend and host pointers on the emulator; all must be
  * 16-byte aligned (cp.async copies 16 bytes; cudaMalloc gives 256).
  * Semantics: O = softmax(softmax_scale * Qd Kd^T) Vd, non-causal, where Xd is the decoded input
- * (codec_decode in host/fp8.h). */
+ * (codec_decode in host/lib/fp8.h). */
 #ifndef SDPA_API_H
 #define SDPA_API_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "switches.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,18 +51,10 @@ typedef struct {
 
 typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
 
-/* Switches of a variant (kernels/variants.def). */
 typedef struct {
-    int cp_async;         /* USE_CP_ASYNC: cp.async double-buffered K/V staging */
-    int wmma_pv;          /* USE_WMMA_PV: P.V on WMMA with P in fp16 */
-    int fused_softmax_pv; /* USE_FUSED_SOFTMAX_PV: P written in place into the score buffer */
-    int smem_pad;         /* USE_SMEM_PAD: padded shared-memory rows against bank conflicts */
-} sdpa_switches_t;
-
-typedef struct {
-    const char *id;     /* "stage2" */
-    const char *parent; /* "stage1", "" for the root */
-    sdpa_switches_t sw;
+    const char *id;          /* "stage2" */
+    const char *parent;      /* "stage1", "" for the root */
+    sdpa_switches_t sw;      /* SDPA_SW(...) bits (switches.h) */
     const char *summary;     /* one line */
     sdpa_launch_fn launch;   /* the launcher of this build (CUDA or emulator) */
     const char *kernel_name; /* the __global__ function's name in ptxas output (mangled) */

@@ -2,8 +2,9 @@
 // switch of one Config. kernels/stages.cu instantiates one kernel per row of variants.def; the
 // stages differ only by their switches, never by copied code.
 //
-// Geometry (as the original, f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu): one CTA of 4 warps (128 threads) per 32 query rows
-// of one (batch, head); KV tiles of 32 keys; D = 64. Grid (ceil(S/32), H, B).
+// Geometry (as the original, f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu): one CTA
+// of 4 warps (128 threads) per 32 query rows of one (batch, head); KV tiles of 32 keys; D = 64.
+// Grid (ceil(S/32), H, B).
 //
 // Per CTA:  Q tile -> half (once);  for each KV tile t:
 //   load K/V (direct, or cp.async double-buffered uint8 staging) -> dequantise to half tiles
@@ -15,6 +16,18 @@
 // Numerics (paper/methods.md, "Rounding budget"): codes decode exactly to fp16 (codec units);
 // the per-head steps are applied in fp32 after Q K^T (and after P V), so no product is rounded
 // before accumulation. The rounded quantities are exactly three: scores, P (WMMA P.V only), O.
+//
+// Index: the stage history. Each section below is labelled [stage N] with the stage that
+// introduced it; a switch (kernels/switches.h) selects these building blocks:
+//   stage 0, no switch    codecs, load_tile_direct, qk_scores, softmax_update, pv_scalar,
+//                         store_output, sdpa_forward (the loop)
+//   CP_ASYNC (stage 1)    Staging buffers, issue_kv_copy, dequant_kv_staged, and the pipeline
+//                         that orders them: kv_pipeline_start / kv_tile_load (prefetch, wait,
+//                         drained tail); without it kv_tile_load is two direct loads
+//   WMMA_PV (stage 2)     PBuffer, rescale_and_store_p, pv_wmma (instead of pv_scalar)
+//   FUSED_SOFTMAX_PV      p_buffer() returns the score buffer: no PBuffer
+//     (stage 3a)
+//   SMEM_PAD (3a-swz)     the padded strides LD, LDS, LDU of Config
 #pragma once
 
 #include "prims.cuh"
@@ -41,26 +54,28 @@ static_assert(TM == 32 && TN == 32 && D == 64 && WARPS == 4,
 
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
-// One variant = one Config. Switch names are the make variables of mk/switches.mk.
-template <bool CP_ASYNC, bool WMMA_PV, bool FUSED_SOFTMAX_PV, bool SMEM_PAD> struct Config {
-    static constexpr bool kCpAsync = CP_ASYNC;
-    static constexpr bool kWmmaPV = WMMA_PV;
-    static constexpr bool kFusedSoftmaxPV = FUSED_SOFTMAX_PV;
-    static constexpr bool kSmemPad = SMEM_PAD;
-    static_assert(!FUSED_SOFTMAX_PV || WMMA_PV,
+// One variant = one Config: its switch mask (kernels/switches.h) decides which building blocks
+// it uses. One line per switch here; the blocks test these flags with `if constexpr`.
+template <sdpa_switches_t SW> struct Config {
+    static constexpr bool kCpAsync = SW & SDPA_SW(CP_ASYNC);
+    static constexpr bool kWmmaPV = SW & SDPA_SW(WMMA_PV);
+    static constexpr bool kFusedSoftmaxPV = SW & SDPA_SW(FUSED_SOFTMAX_PV);
+    static constexpr bool kSmemPad = SW & SDPA_SW(SMEM_PAD);
+    static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
     // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
     // by 16 B (8 halves, 4 floats) shifts consecutive rows by 4 banks and keeps every tile a plain
     // strided matrix, which WMMA requires (ldm must stay a multiple of 16 bytes).
-    static constexpr int LD = SMEM_PAD ? D + 8 : D;    // halves per row of sQ, sK, sV
-    static constexpr int LDS = SMEM_PAD ? TN + 8 : TN; // halves per row of sS / sP
-    static constexpr int LDU = SMEM_PAD ? D + 4 : D;   // floats per row of U
+    static constexpr int LD = kSmemPad ? D + 8 : D;    // halves per row of sQ, sK, sV
+    static constexpr int LDS = kSmemPad ? TN + 8 : TN; // halves per row of sS / sP
+    static constexpr int LDU = kSmemPad ? D + 4 : D;   // floats per row of U
 };
 
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
 // use them (the empty-base optimisation gives them size zero), so ptxas's smem figure is exactly
 // the sum of the buffers a variant declares.
+// [stage 1] uint8 staging of the cp.async pipeline; [stage 2] the fp16 P buffer of WMMA P.V.
 template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 template <class Cfg> struct Staging<Cfg, true> {
     alignas(128) uint8_t k8[2][TN][D]; // uint8 K/V tiles as copied, ping-pong
@@ -82,7 +97,7 @@ struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kF
     alignas(128) float scratch[WARPS][16 * 16];
 };
 
-// ---- codecs: one 16-byte chunk of codes -> 16 exact halves ---------------------------------
+// ---- [stage 0] codecs: one 16-byte chunk of codes -> 16 exact halves ----------------------------
 // E4M3: the OCP format (hardware cvt on sm_89+). Seed-linear: the original's linear code,
 // unit u - 128 (exact in fp16); its step scale*448/127 is applied in fp32 by the caller.
 template <sdpa_codec_t C> struct Codec;
@@ -143,7 +158,7 @@ struct ChunkMap {
     __device__ __forceinline__ explicit ChunkMap(int tid) : row(tid >> 2), col((tid & 3) * CHUNK) {}
 };
 
-// ---- tile loads ------------------------------------------------------------------------------
+// ---- [stage 0] tile loads; [stage 1] cp.async staging -------------------------------------------
 // Synchronous: global codes -> half tile; rows >= valid are zero (partial tiles, zero-padded so
 // that WMMA never multiplies stale or poisoned values).
 template <sdpa_codec_t C, int LD>
@@ -183,7 +198,46 @@ __device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int buf, int va
     }
 }
 
-// ---- S = Q K^T on WMMA ------------------------------------------------------------------------
+// ---- [stage 1] the K/V pipeline: which tile is where, and when it may be read -------------------
+// Stage 0 loads tile t directly (synchronous). Stage 1 keeps one tile in flight: tile 0's copies
+// are issued before the loop, and tile t's step prefetches t+1 into the other staging buffer, then
+// waits for t. Either way sK, sV hold tile t once the caller's barrier has passed.
+template <class Cfg>
+__device__ __forceinline__ void kv_pipeline_start(Smem<Cfg> &sm, const uint8_t *__restrict__ gk,
+                                                  const uint8_t *__restrict__ gv, int S) {
+    if constexpr (Cfg::kCpAsync) issue_kv_copy(sm, 0, gk, gv, imin(TN, S));
+}
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
+                                             const uint8_t *__restrict__ gk, const uint8_t *__restrict__ gv,
+                                             int S) {
+    const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
+    if constexpr (Cfg::kCpAsync) {
+        if (t + 1 < n_tiles) {
+            // Prefetch tile t+1 into the other buffer (last read by tile t-1's dequant, which
+            // every thread finished before tile t-1's closing barrier), then wait for tile t:
+            // at most the group just committed may stay in flight.
+            const int nx = kv0 + TN;
+            issue_kv_copy(sm, (t + 1) & 1, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
+            prims::cp_async_wait<1>();
+        } else {
+            // Tail: no newer group was committed, so wait_prior(1) would let tile t itself stay
+            // in flight (the original's race, f686304:cudadent42/bench/kernels/
+            // sdpa_fp8_stage_c_wmma.cu:271). Drain everything.
+            prims::cp_async_wait<0>();
+        }
+        // No barrier here: each thread dequantises exactly the chunks it copied itself (the
+        // same ChunkMap), and the wait makes a thread's own copies visible to it. The caller's
+        // barrier publishes the half tiles. (A different mapping would need one here.)
+        dequant_kv_staged<Cfg, C>(sm, t & 1, kv_valid);
+    } else {
+        load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k);
+        load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v);
+    }
+}
+
+// ---- [stage 0] S = Q K^T on WMMA ----------------------------------------------------------------
 // Warp w owns the 16x16 quadrant (rows (w/2)*16, keys (w%2)*16). The fp32 accumulator goes through
 // the warp's scratch and is scaled by qk_mult = step_q*step_k*softmax_scale before rounding to
 // fp16: rounding raw code products would overflow fp16 (|q.k| reaches 64*448^2). A quadrant wholly
@@ -213,7 +267,7 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
               f[6] * qk_mult, f[7] * qk_mult);
 }
 
-// ---- online softmax ---------------------------------------------------------------------------
+// ---- [stage 0] online softmax -------------------------------------------------------------------
 // Warp w serves rows r = w + 4*i (i = 0..7, the original's row-to-warp assignment); lane = 4*i + c
 // holds row i's keys 8c..8c+7, so a row's max and sum take two xor-shuffles within 4 lanes. The
 // running max m and sum l of row r stay in that lane group's registers for the whole CTA.
@@ -265,7 +319,7 @@ __device__ __forceinline__ float softmax_update(const Smem<Cfg> &sm, const Softm
     return alpha;
 }
 
-// ---- P V, scalar (stages 0-1): P stays fp32 ----------------------------------------------------
+// ---- [stage 0] P V, scalar (stages 0-1): P stays fp32 -------------------------------------------
 // The lane group's 8 fp32 probabilities go to the warp's scratch (row i of the warp: 32 floats),
 // then each lane accumulates U[r][16c .. 16c+15] += sum_n p[n] v[n][.] in registers.
 template <class Cfg>
@@ -293,7 +347,7 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const Softmax
     for (int d = 0; d < 16; ++d) u[d] = acc[d];
 }
 
-// ---- P V on WMMA (stage 2+): P rounded to fp16 --------------------------------------------------
+// ---- [stage 2] P V on WMMA: P rounded to fp16; [stage 3a] P in place ----------------------------
 // The softmax step rescales its rows of U and writes fp16 P (into sP, or into sS in place when
 // fused: each lane overwrites exactly the 8 scores it alone has read, so no other lane is racing).
 template <class Cfg> __device__ __forceinline__ __half (*p_buffer(Smem<Cfg> &sm))[Cfg::LDS] {
@@ -343,7 +397,7 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
     }
 }
 
-// ---- epilogue: O = U / l * step_v, rounded to fp16 once -------------------------------------------
+// ---- [stage 0] epilogue: O = U / l * step_v, rounded to fp16 once -------------------------------
 template <class Cfg>
 __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxMap &mp, const RowState &rs,
                                              float v_step, __half *__restrict__ o_tile, int q_valid) {
@@ -357,7 +411,7 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
                    u[15] * inv);
 }
 
-// ---- the kernel body ----------------------------------------------------------------------------
+// ---- [stage 0] the kernel body ------------------------------------------------------------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
 sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
@@ -379,31 +433,11 @@ sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const
     const SoftmaxMap mp(warp, lane);
     RowState rs;
 
-    if constexpr (Cfg::kCpAsync) issue_kv_copy(sm, 0, gk, gv, imin(TN, S));
+    kv_pipeline_start(sm, gk, gv, S);
 
     for (int t = 0; t < n_tiles; ++t) {
-        const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
-        if constexpr (Cfg::kCpAsync) {
-            if (t + 1 < n_tiles) {
-                // Prefetch tile t+1 into the other buffer (last read by tile t-1's dequant, which
-                // every thread finished before tile t-1's closing barrier), then wait for tile t:
-                // at most the group just committed may stay in flight.
-                const int nx = kv0 + TN;
-                issue_kv_copy(sm, (t + 1) & 1, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
-                prims::cp_async_wait<1>();
-            } else {
-                // Tail: no newer group was committed, so wait_prior(1) would let tile t itself stay
-                // in flight (the original's race, f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271). Drain everything.
-                prims::cp_async_wait<0>();
-            }
-            // No barrier here: each thread dequantises exactly the chunks it copied itself (the
-            // same ChunkMap), and the wait makes a thread's own copies visible to it. The barrier
-            // below publishes the half tiles. (A different mapping would need one here.)
-            dequant_kv_staged<Cfg, C>(sm, t & 1, kv_valid);
-        } else {
-            load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k);
-            load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v);
-        }
+        const int kv_valid = imin(TN, S - t * TN);
+        kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
         __syncthreads(); // K, V (and, on the first tile, Q and U) complete
 
         qk_scores(sm, warp, lane, kv_valid, qk_mult);

@@ -5,6 +5,10 @@
 // Every variant exists twice, once per codec: E4M3 (the default, what the gates and timings use)
 // and the original's seed-linear code (to reproduce its published error figures). The kernels
 // have C names, sdpa_<variant>_<codec>, so ptxas output and profiles name them plainly.
+//
+// It compiles on its own (make adds only the generated custom-variant header, when switches are
+// given, and the architectures of CUDA_ARCHS):
+//   nvcc -std=c++17 -O3 -Ikernels -arch=sm_89 -c kernels/stages.cu -o stages.o
 #include "sdpa_fp8.cuh"
 
 namespace {
@@ -37,8 +41,8 @@ sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_lin
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
 
-#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                         \
-    using config_##ident = sdpa::Config<cp, pv, fused, pad>;                                                 \
+#define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
+    using config_##ident = sdpa::Config<(sw)>;                                                               \
     SDPA_DEFINE_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                         \
     SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                               \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
@@ -48,10 +52,10 @@ sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_lin
 #include "variants.def"
 #undef SDPA_VARIANT
 
-#define SDPA_VARIANT(ident, id, parent, cp, pv, fused, pad, summary)                                         \
-    {id, parent, {cp, pv, fused, pad}, summary, launch_##ident, "sdpa_" #ident "_e4m3"},
+#define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
+    {id, parent, (sw), summary, launch_##ident, "sdpa_" #ident "_e4m3"},
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {
 #include "variants.def"
-    {nullptr, nullptr, {0, 0, 0, 0}, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, 0, nullptr, nullptr, nullptr},
 };
 #undef SDPA_VARIANT

@@ -1,7 +1,6 @@
-# sdpa-bench, the measurement harness: the command line (host/cli), the variant registry
-# (host/variants), correctness before timing (host/bench_check), the sampling engine (host/bench),
-# the run (host/bench_harness), its JSON (host/bench_json), --dump (host/bench_dump) and the
-# backends behind host/backend.h.
+# sdpa-bench, the measurement harness (host/bench/, README there): the command line (cli), the
+# variant table (variants), correctness before timing (check), the sampling engine (sampling),
+# the run (harness), its JSON (run_json), --dump (dump) and the backends behind backend.h.
 #
 # Link layout (README, "sdpa-bench command line"):
 #   without nvcc  core + backend_emu.o + backend_nocuda.o + emulator kernels + SIMT runtime
@@ -14,9 +13,9 @@
 
 BENCH_OBJ_DIR  := $(BUILD)/obj/bench
 BENCH_TEST_DIR := $(BUILD)/tests/bench
-BENCH_CORE_SRCS := host/cli.c host/variants.c host/bench.c host/bench_check.c host/bench_dump.c \
-                   host/bench_json.c host/bench_harness.c host/backend.c host/sdpa_bench.c
-BENCH_CORE_OBJS := $(BENCH_CORE_SRCS:host/%.c=$(BENCH_OBJ_DIR)/%.o)
+BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c variants.c sampling.c check.c dump.c run_json.c harness.c \
+                   backend.c main.c)
+BENCH_CORE_OBJS := $(BENCH_CORE_SRCS:host/bench/%.c=$(BENCH_OBJ_DIR)/%.o)
 # The emulator backend twice: against the SIMT runtime (real) and without it (test build).
 BENCH_EMU_OBJ      := $(BENCH_OBJ_DIR)/backend_emu.o
 BENCH_EMU_TEST_OBJ := $(BENCH_OBJ_DIR)/test/backend_emu.o
@@ -25,24 +24,24 @@ BENCH_CUDA_OBJS    := $(BENCH_OBJ_DIR)/backend_cuda.o $(BENCH_OBJ_DIR)/device_pr
 BENCH_PTXAS_DEFAULT := $(or $(PTXAS_DIR),$(BUILD)/ptxas)/ptxas.json
 # nvcc code for the backend's helper kernels (blocking, timestamps): the kernels' architectures.
 BENCH_GENCODE := $(or $(NVCC_GENCODE),$(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)))
-BENCH_NVCC_FLAGS := -std=c++17 -O2 -Ihost -Ikernels -I$(GEN) -Xcompiler -Wall,-Wextra,-Werror $(BENCH_GENCODE)
+BENCH_NVCC_FLAGS := -std=c++17 -O2 -Ihost/lib -Ihost -Ikernels -I$(GEN) -Xcompiler -Wall,-Wextra,-Werror $(BENCH_GENCODE)
 
 # $(1): extra flags. The emulator backend is compiled twice: against the SIMT runtime's C API
 # (kernels/emu/simt.h) for the program, and without it for the test build.
 bench_compile = $(Q)mkdir -p $(@D) && $(CC) $(CFLAGS_ALL) $(BENCH_CPPFLAGS) $(1) -MMD -MP -c $< -o $@
-$(BENCH_CORE_OBJS) $(BENCH_NOCUDA_OBJ): $(BENCH_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(BENCH_CORE_OBJS) $(BENCH_NOCUDA_OBJ): $(BENCH_OBJ_DIR)/%.o: host/bench/%.c | $(DEPS_STAMP)
 	$(call bench_compile)
-$(BENCH_EMU_TEST_OBJ): host/backend_emu.c | $(DEPS_STAMP)
+$(BENCH_EMU_TEST_OBJ): host/bench/backend_emu.c | $(DEPS_STAMP)
 	$(call bench_compile)
-$(BENCH_EMU_OBJ): host/backend_emu.c | $(DEPS_STAMP)
+$(BENCH_EMU_OBJ): host/bench/backend_emu.c | $(DEPS_STAMP)
 	$(call bench_compile,-DSDPA_HAVE_SIMT=1)
-# variants.def includes the generated switch header; sdpa_bench.c prints the build provenance.
+# variants.def includes the generated switch header; main.c prints the build provenance.
 $(BENCH_OBJ_DIR)/variants.o: $(SDPA_CUSTOM_H)
-$(BENCH_OBJ_DIR)/sdpa_bench.o: $(BUILD_INFO_H)
-$(BENCH_OBJ_DIR)/sdpa_bench.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
+$(BENCH_OBJ_DIR)/main.o: $(BUILD_INFO_H)
+$(BENCH_OBJ_DIR)/main.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
 
 ifneq ($(NVCC),)
-$(BENCH_CUDA_OBJS): $(BENCH_OBJ_DIR)/%.o: host/%.cu host/device_probe.h host/backend.h kernels/sdpa_api.h | $(DEPS_STAMP)
+$(BENCH_CUDA_OBJS): $(BENCH_OBJ_DIR)/%.o: host/bench/%.cu host/bench/device_probe.h host/bench/backend.h kernels/sdpa_api.h | $(DEPS_STAMP)
 	@echo "  NVCC    $<"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(BENCH_NVCC_FLAGS) -c $< -o $@
@@ -91,11 +90,11 @@ $(BENCH_TEST_BIN): $(BENCH_CORE_OBJS) $(BENCH_EMU_TEST_OBJ) $(BENCH_CUDA_LINK) $
 
 # cmocka unit tests: name -> the objects each links besides the test itself.
 BENCH_UNIT_TESTS := bench cli variants check
-bench_test_objs_bench    := $(BENCH_OBJ_DIR)/bench.o
+bench_test_objs_bench    := $(BENCH_OBJ_DIR)/sampling.o
 bench_test_objs_variants := $(BENCH_OBJ_DIR)/variants.o
-bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/bench_dump.o $(BENCH_OBJ_DIR)/bench_json.o $(BENCH_OBJ_DIR)/backend.o \
+bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
-bench_test_objs_check    := $(BENCH_OBJ_DIR)/bench_check.o $(BENCH_OBJ_DIR)/variants.o $(BENCH_OBJ_DIR)/backend.o \
+bench_test_objs_check    := $(BENCH_OBJ_DIR)/check.o $(BENCH_OBJ_DIR)/variants.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
 BENCH_UNIT_BINS := $(BENCH_UNIT_TESTS:%=$(BENCH_TEST_DIR)/test_%)
 define bench_unit_rule
@@ -108,15 +107,15 @@ $(foreach t,$(BENCH_UNIT_TESTS),$(eval $(call bench_unit_rule,$(t))))
 # AddressSanitizer + UBSan flavour of the test build (leaks, overflows, undefined behaviour in the
 # harness), run through the same shell suites. The CUDA backend is left out: it cannot run here.
 BENCH_ASAN_DIR  := $(BUILD)/obj/bench-asan
-BENCH_ASAN_OBJS := $(patsubst host/%.c,$(BENCH_ASAN_DIR)/%.o,$(BENCH_CORE_SRCS) host/backend_emu.c host/backend_nocuda.c)
+BENCH_ASAN_OBJS := $(patsubst host/bench/%.c,$(BENCH_ASAN_DIR)/%.o,$(BENCH_CORE_SRCS) host/bench/backend_emu.c host/bench/backend_nocuda.c)
 BENCH_ASAN_BIN  := $(BUILD)/tests/bench-asan/sdpa-bench-test
-$(BENCH_ASAN_OBJS): $(BENCH_ASAN_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(BENCH_ASAN_OBJS): $(BENCH_ASAN_DIR)/%.o: host/bench/%.c | $(DEPS_STAMP)
 	$(call bench_compile,$(SAN_FLAGS))
 $(BENCH_ASAN_DIR)/test_kernels.o: tests/bench/test_kernels.c tests/bench/test_attention.h $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
 	$(call bench_compile,$(SAN_FLAGS) -Itests/bench)
 $(BENCH_ASAN_DIR)/variants.o: $(SDPA_CUSTOM_H)
-$(BENCH_ASAN_DIR)/sdpa_bench.o: $(BUILD_INFO_H)
-$(BENCH_ASAN_DIR)/sdpa_bench.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
+$(BENCH_ASAN_DIR)/main.o: $(BUILD_INFO_H)
+$(BENCH_ASAN_DIR)/main.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
 $(BENCH_ASAN_BIN): $(BENCH_ASAN_OBJS) $(BENCH_ASAN_DIR)/test_kernels.o $(HOST_ASAN_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) $^ -o $@ $(HOST_LDLIBS)

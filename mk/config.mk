@@ -36,7 +36,7 @@ CUDA_ARCHS ?= 80 89 90
 # bit-reproducible across compilers and machines (no silent FMA contraction).
 CSTD       := -std=c11
 WARN       := -Wall -Wextra -Werror
-COMMON_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ihost -Ikernels -I$(GEN)
+COMMON_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Ihost/lib -Ihost -Ikernels -I$(GEN)
 HOST_CFLAGS ?= -O2 -g -ffp-contract=off
 CFLAGS_ALL := $(CSTD) $(WARN) $(HOST_CFLAGS) $(COMMON_CPPFLAGS)
 

@@ -1,4 +1,4 @@
-# Host foundation library (host/*.c listed below): fp8/half codecs, RNG, inputs, fp64 reference,
+# Host foundation library (host/lib/, README there): fp8/half codecs, RNG, inputs, fp64 reference,
 # metrics, statistics, atomic file I/O, JSON results, .npy. Two flavours of one source list:
 #   $(HOST_LIB)       plain, linked into the tools
 #   $(HOST_ASAN_LIB)  AddressSanitizer + UBSan, linked into the sanitizer run of the unit tests
@@ -7,28 +7,28 @@
 # Objects go to their own directories (static pattern rules on an explicit list), so other
 # fragments compiling other host/ files cannot collide with these rules.
 
-HOST_SRCS := host/minifloat.c host/half.c host/fp8.c host/rng.c host/inputs.c host/reference.c \
-             host/metrics.c host/stats.c host/fileio.c host/results.c host/npy.c
+HOST_SRCS := $(addprefix host/lib/,minifloat.c half.c fp8.c rng.c inputs.c reference.c metrics.c stats.c \
+             fileio.c json_file.c npy.c)
 HOST_LIB        := $(BUILD)/lib/libhost.a
 HOST_ASAN_LIB   := $(BUILD)/lib/libhost-asan.a
 HOST_OBJ_DIR    := $(BUILD)/obj/libhost
 HOST_ASAN_DIR   := $(BUILD)/obj/libhost-asan
-HOST_OBJS       := $(HOST_SRCS:host/%.c=$(HOST_OBJ_DIR)/%.o)
-HOST_ASAN_OBJS  := $(HOST_SRCS:host/%.c=$(HOST_ASAN_DIR)/%.o)
+HOST_OBJS       := $(HOST_SRCS:host/lib/%.c=$(HOST_OBJ_DIR)/%.o)
+HOST_ASAN_OBJS  := $(HOST_SRCS:host/lib/%.c=$(HOST_ASAN_DIR)/%.o)
 # What a program linking libhost.a needs after it.
 HOST_LDLIBS     := $(JSON_LIBS) $(MATH_LIBS)
 AR              ?= ar
 
-$(HOST_OBJS): $(HOST_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(HOST_OBJS): $(HOST_OBJ_DIR)/%.o: host/lib/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
-$(HOST_ASAN_OBJS): $(HOST_ASAN_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(HOST_ASAN_OBJS): $(HOST_ASAN_DIR)/%.o: host/lib/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
-# results.c embeds the build provenance (git SHA, compilers, flags).
-$(HOST_OBJ_DIR)/results.o $(HOST_ASAN_DIR)/results.o: $(BUILD_INFO_H)
+# json_file.c embeds the build provenance (git SHA, compilers, flags).
+$(HOST_OBJ_DIR)/json_file.o $(HOST_ASAN_DIR)/json_file.o: $(BUILD_INFO_H)
 
 $(HOST_LIB): $(HOST_OBJS)
 	$(Q)mkdir -p $(@D)
@@ -45,7 +45,7 @@ host: $(HOST_LIB) $(HOST_ASAN_LIB)
 BUILD_TARGETS += $(HOST_LIB)
 
 # ---- unit tests ----------------------------------------------------------------------------
-HOST_TESTS         := fp8 half rng inputs reference metrics stats fileio results npy
+HOST_TESTS         := fp8 half rng inputs reference metrics stats fileio json_file npy
 HOST_TEST_DIR      := $(BUILD)/tests/host
 HOST_TEST_ASAN_DIR := $(BUILD)/tests/host-asan
 HOST_TEST_BINS     := $(HOST_TESTS:%=$(HOST_TEST_DIR)/test_%)

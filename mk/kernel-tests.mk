@@ -2,9 +2,6 @@
 # matrix on the emulator through sdpa-bench (included after mk/bench.mk, whose objects it links).
 
 KTEST_DIR := $(BUILD)/tests/kernels
-$(KTEST_DIR)/test_ptxas: tests/kernels/test_ptxas.c $(PTXAS_OBJS) | $(DEPS_STAMP)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS)
 # The launchers' argument checks, on the emulator build of every variant.
 $(KTEST_DIR)/test_launch_args: tests/kernels/test_launch_args.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
@@ -25,8 +22,8 @@ $(KTEST_DIR)/sdpa-bench-asan: $(KERNELS_EMU_ASAN_OBJS) $(SIMT_LIB_ASAN) $(KBENCH
 
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
-KERNEL_TEST_DEPS := $(KTEST_DIR)/test_ptxas $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS)
-KERNEL_SUITES    := $(KTEST_DIR)/test_ptxas $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS)
+KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)"
 ifneq ($(NVCC),)
 KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
@@ -43,7 +40,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
 .PHONY: test-kernels
 
--include $(PTXAS_TOOL_OBJS:.o=.d) $(KTEST_DIR)/test_ptxas.d $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d
+-include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d
 
 # ---- planted regressions: the suite must catch the original's bugs ----------------------------------
 # Each plant is a copy of the kernel sources with one line edited by sed (the edit must hit exactly

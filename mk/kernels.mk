@@ -38,19 +38,6 @@ $(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_
 	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -ptx $(KERNEL_SRC) -o $@
 endif
 
-# ptxas-json: log -> JSON (+ the published figures of the original), also a readable table.
-PTXAS_SRCS      := host/ptxas.c host/occupancy.c
-PTXAS_OBJ_DIR   := $(BUILD)/obj/ptxas
-PTXAS_OBJS      := $(PTXAS_SRCS:host/%.c=$(PTXAS_OBJ_DIR)/%.o)
-PTXAS_TOOL_OBJS := $(PTXAS_OBJS) $(PTXAS_OBJ_DIR)/ptxas_json.o
-$(PTXAS_TOOL_OBJS): $(PTXAS_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
-$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(HOST_LIB)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
-BUILD_TARGETS += $(BIN)/ptxas-json
-
 ifneq ($(NVCC),)
 # The build output is derived data: replaced on every rebuild of the log (results_write never
 # overwrites, so the old file is removed first).

@@ -9,14 +9,13 @@
 # $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}; $(REPORT_DIR)/paper.{pdf,html,md}.
 
 # ---- sdpa-report ---------------------------------------------------------------------------
-REPORT_SRCS := host/sdpa_report.c host/report_buf.c host/report_json.c host/report_run.c \
-               host/report_gates.c host/report_tables.c host/report_results.c host/report_published.c \
-               host/report_figs.c host/report_meta.c host/report_paper.c
+REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
+               published.c figures.c meta_yaml.c paper.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/report
-REPORT_OBJS    := $(REPORT_SRCS:host/%.c=$(REPORT_OBJ_DIR)/%.o)
+REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
 
-$(REPORT_OBJS): $(REPORT_OBJ_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(REPORT_OBJS): $(REPORT_OBJ_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
@@ -27,9 +26,9 @@ $(SDPA_REPORT): $(REPORT_OBJS) $(HOST_LIB)
 
 # The same program with AddressSanitizer + UBSan (and leak checks), run by the report tests.
 REPORT_ASAN_DIR := $(BUILD)/obj/report-asan
-REPORT_ASAN_OBJS := $(REPORT_SRCS:host/%.c=$(REPORT_ASAN_DIR)/%.o)
+REPORT_ASAN_OBJS := $(REPORT_SRCS:host/report/%.c=$(REPORT_ASAN_DIR)/%.o)
 SDPA_REPORT_ASAN := $(BUILD)/tests/report/sdpa-report-asan
-$(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/%.c | $(DEPS_STAMP)
+$(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 $(SDPA_REPORT_ASAN): $(REPORT_ASAN_OBJS) $(HOST_ASAN_LIB)

@@ -1,7 +1,12 @@
 # Kernel switches that may be set from the command line for a custom variant
 # (make build USE_CP_ASYNC=1 USE_WMMA_PV=1 ...), as in the original study. An unknown USE_* switch
 # is an error: the original measured toggles that never reached the compiler (its USE_XOR_SWIZZLE, and Stage-5 toggles read at import time).
-SWITCH_NAMES := USE_CP_ASYNC USE_WMMA_PV USE_FUSED_SOFTMAX_PV USE_SMEM_PAD
+# The names come from the one switch list, kernels/switches.h (a line "X(NAME, ..." per switch).
+_switch_sed := s/^ *X\(([A-Z0-9_]+),.*/USE_\1/p
+SWITCH_NAMES := $(shell sed -nE '$(_switch_sed)' kernels/switches.h)
+ifeq ($(SWITCH_NAMES),)
+$(error mk/switches.mk: no switch found in kernels/switches.h)
+endif
 
 _cmdline_switches := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(filter USE_%,$(v))))
 _unknown_switches := $(filter-out $(SWITCH_NAMES),$(_cmdline_switches))

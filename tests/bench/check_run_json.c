@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results.h"
+#include "json_file.h"
 
 enum { S = 1, N = 2, B = 4, O = 8, A = 16, Z = 32 }; /* string number bool object array null */
 

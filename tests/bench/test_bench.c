@@ -1,4 +1,4 @@
-/* The sampling engine (host/bench.c) driven by a fake clock and a scripted sampler: stopping
+/* The sampling engine (host/bench/sampling.c) driven by a fake clock and a scripted sampler: stopping
  * rule, warm-up, A/B interleaving order, throttle discard and recovery pauses. No test sleeps:
  * "time" advances only when the fake sampler or pause says so. */
 #include <math.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "bench.h"
+#include "bench/sampling.h"
 
 #define MAX_CALLS 4096
 

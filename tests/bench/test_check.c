@@ -1,4 +1,4 @@
-/* Correctness before timing (host/bench_check.c) on the emulator backend with the test kernel
+/* Correctness before timing (host/bench/check.c) on the emulator backend with the test kernel
  * table: a correct variant passes, each planted fault is caught by the check meant for it, inputs
  * a kernel modified are restored for the next variant, and the cross-variant comparison tells
  * identical, bounded and broken pairs apart. */
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "bench_check.h"
-#include "variants.h"
+#include "bench/check.h"
+#include "bench/variants.h"
 
 static backend_t be;
 static problem_t prob;

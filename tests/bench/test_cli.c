@@ -1,4 +1,4 @@
-/* sdpa-bench's command line (host/cli.c): defaults, every option, and every rejection, which must
+/* sdpa-bench's command line (host/bench/cli.c): defaults, every option, and every rejection, which must
  * return exit status 2 with a message naming the flag. The program-level behaviour (exit codes,
  * files left untouched) is tested again through the binary in tests/bench/cli.sh. */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
+#include "bench/cli.h"
 
 #define MAX_ARGS 64
 

@@ -80,36 +80,22 @@ static sdpa_status_t test_status(const sdpa_args_t *a) {
     return SDPA_ERR_LAUNCH;
 }
 
-#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused, pad, summary)                              \
-    {id, parent, {cp_async, wmma_pv, fused, pad}, summary, (wmma_pv) ? test_p16 : test_p32, "test_" #ident},
+#define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
+    {id, parent, (sw), summary, ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32, "test_" #ident},
 const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
 #include "variants.def"
-    {"test-wrong", "stage2", {1, 1, 0, 0}, "planted fault: output biased by +0.1", test_wrong, "test_wrong"},
-    {"test-ulp", "stage2", {1, 1, 0, 0}, "planted fault: one element 1 ulp off stage2", test_ulp, "test_ulp"},
-    {"test-nowrite",
-     "stage2",
-     {1, 1, 0, 0},
-     "planted fault: last element never written",
-     test_nowrite,
-     "test_nowrite"},
-    {"test-clobber",
-     "stage2",
-     {1, 1, 0, 0},
-     "planted fault: modifies its input q",
-     test_clobber,
-     "test_clobber"},
-    {"test-status",
-     "stage2",
-     {1, 1, 0, 0},
-     "planted fault: reports a launch failure",
-     test_status,
-     "test_status"},
-    {"test-timefail",
-     "stage2",
-     {1, 1, 0, 0},
-     "planted fault: fails after its first launch",
-     test_timefail,
-     "test_timefail"},
-    {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
+    {"test-wrong", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: output biased by +0.1",
+     test_wrong, "test_wrong"},
+    {"test-ulp", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: one element 1 ulp off stage2", test_ulp, "test_ulp"},
+    {"test-nowrite", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: last element never written", test_nowrite, "test_nowrite"},
+    {"test-clobber", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: modifies its input q",
+     test_clobber, "test_clobber"},
+    {"test-status", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: reports a launch failure",
+     test_status, "test_status"},
+    {"test-timefail", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: fails after its first launch", test_timefail, "test_timefail"},
+    {NULL, NULL, 0, NULL, NULL, NULL},
 };
 #undef SDPA_VARIANT

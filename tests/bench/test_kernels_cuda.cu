@@ -44,15 +44,10 @@ sdpa_status_t test_p16(const sdpa_args_t *a) { return launch(a, 1); }
 
 } // namespace
 
-#define SDPA_VARIANT(ident, id, parent, cp_async, wmma_pv, fused, pad, summary)                              \
-    {id,                                                                                                     \
-     parent,                                                                                                 \
-     {cp_async, wmma_pv, fused, pad},                                                                        \
-     summary,                                                                                                \
-     (wmma_pv) ? test_p16 : test_p32,                                                                        \
-     "naive_attention"},
+#define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
+    {id, parent, (sw), summary, ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32, "naive_attention"},
 extern "C" const sdpa_kernel_entry_t sdpa_kernels_cuda[] = {
 #include "variants.def"
-    {nullptr, nullptr, {0, 0, 0, 0}, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, 0, nullptr, nullptr, nullptr},
 };
 #undef SDPA_VARIANT

@@ -1,4 +1,4 @@
-/* The variant registry (host/variants.c): built from kernels/variants.def, one switch per stage,
+/* The variant registry (host/bench/variants.c): built from kernels/variants.def, one switch per stage,
  * the cross-variant expectation rule, and the lookup / consistency check of kernel tables. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "variants.h"
+#include "bench/variants.h"
 
 static sdpa_status_t dummy_launch(const sdpa_args_t *a) {
     (void)a;
@@ -26,11 +26,6 @@ static void test_registry_rows(void **state) {
     assert_null(variants_find(NULL));
 }
 
-static int switch_distance(const sdpa_switches_t *a, const sdpa_switches_t *b) {
-    return (a->cp_async != b->cp_async) + (a->wmma_pv != b->wmma_pv) +
-           (a->fused_softmax_pv != b->fused_softmax_pv) + (a->smem_pad != b->smem_pad);
-}
-
 /* A stage differs from its parent by exactly one switch (the rule of the study). */
 static void test_one_switch_per_stage(void **state) {
     (void)state;
@@ -39,32 +34,33 @@ static void test_one_switch_per_stage(void **state) {
         if (!v->parent[0]) continue;
         const variant_info_t *p = variants_find(v->parent);
         assert_non_null(p);
-        assert_int_equal(switch_distance(&v->sw, &p->sw), 1);
+        assert_int_equal(variants_switch_distance(v->sw, p->sw), 1);
     }
 }
 
 static void test_expect_identical_rule(void **state) {
     (void)state;
-    const sdpa_switches_t *s0 = &variants_find("stage0")->sw, *s1 = &variants_find("stage1")->sw,
-                          *s2 = &variants_find("stage2")->sw, *s3 = &variants_find("stage3a")->sw,
-                          *s4 = &variants_find("stage3a-swz")->sw;
+    const sdpa_switches_t s0 = variants_find("stage0")->sw, s1 = variants_find("stage1")->sw,
+                          s2 = variants_find("stage2")->sw, s3 = variants_find("stage3a")->sw,
+                          s4 = variants_find("stage3a-swz")->sw;
     assert_true(variants_expect_identical(s0, s1));  /* cp_async only */
     assert_true(variants_expect_identical(s2, s3));  /* fused only */
     assert_true(variants_expect_identical(s2, s4));  /* fused + pad */
     assert_true(variants_expect_identical(s3, s4));  /* pad only */
     assert_false(variants_expect_identical(s1, s2)); /* P fp32 -> fp16 */
     assert_false(variants_expect_identical(s0, s4));
-    const sdpa_switches_t a = {0, 1, 0, 0}, b = {1, 1, 0, 1}; /* cp_async and a layout switch */
-    assert_false(variants_expect_identical(&a, &b));
-    assert_true(variants_expect_identical(&a, &a));
+    const sdpa_switches_t a = SDPA_SW(WMMA_PV), b = SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV) | SDPA_SW(SMEM_PAD);
+    assert_false(variants_expect_identical(a, b)); /* cp_async and a layout switch */
+    assert_true(variants_expect_identical(a, a));
+    assert_int_equal(variants_switch_distance(a, b), 2);
 }
 
 static void test_table_lookup_and_check(void **state) {
     (void)state;
     const sdpa_kernel_entry_t good[] = {
-        {"stage1", "stage0", {1, 0, 0, 0}, "s1", dummy_launch, "k1"},
-        {"extra", "stage2", {1, 1, 0, 0}, "not in the registry", dummy_launch, "k2"},
-        {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
+        {"stage1", "stage0", SDPA_SW(CP_ASYNC), "s1", dummy_launch, "k1"},
+        {"extra", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "not in the registry", dummy_launch, "k2"},
+        {NULL, NULL, 0, NULL, NULL, NULL},
     };
     char err[256] = "";
     assert_int_equal(variants_table_count(good), 2);
@@ -75,14 +71,14 @@ static void test_table_lookup_and_check(void **state) {
     assert_int_equal(variants_check_table(good, err, sizeof err), 0);
 
     const sdpa_kernel_entry_t stale[] = {
-        {"stage1", "stage0", {1, 1, 0, 0}, "wrong switches", dummy_launch, "k1"},
-        {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
+        {"stage1", "stage0", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "wrong switches", dummy_launch, "k1"},
+        {NULL, NULL, 0, NULL, NULL, NULL},
     };
     assert_int_equal(variants_check_table(stale, err, sizeof err), -1);
     assert_non_null(strstr(err, "stage1"));
     const sdpa_kernel_entry_t nolaunch[] = {
-        {"stage1", "stage0", {1, 0, 0, 0}, "no launcher", NULL, "k1"},
-        {NULL, NULL, {0, 0, 0, 0}, NULL, NULL, NULL},
+        {"stage1", "stage0", SDPA_SW(CP_ASYNC), "no launcher", NULL, "k1"},
+        {NULL, NULL, 0, NULL, NULL, NULL},
     };
     assert_int_equal(variants_check_table(nolaunch, err, sizeof err), -1);
     assert_non_null(strstr(err, "launcher"));
@@ -91,8 +87,10 @@ static void test_table_lookup_and_check(void **state) {
 static void test_switches_str(void **state) {
     (void)state;
     char buf[128];
-    variants_switches_str(&variants_find("stage3a")->sw, buf, sizeof buf);
+    variants_switches_str(variants_find("stage3a")->sw, buf, sizeof buf);
     assert_string_equal(buf, "cp_async=1 wmma_pv=1 fused_softmax_pv=1 smem_pad=0");
+    variants_switches_str(0, buf, 12); /* truncated, still terminated */
+    assert_int_equal(strlen(buf), 11);
 }
 
 int main(void) {

@@ -1,4 +1,4 @@
-// Bit-exactness of host/fp8.c and host/half.c against the CUDA toolkit's own host conversions
+// Bit-exactness of host/lib/fp8.c and host/lib/half.c against the CUDA toolkit's own host conversions
 // (cuda_fp8.h: __nv_cvt_float_to_fp8, __nv_cvt_fp8_to_halfraw; cuda_fp16.h: __float2half_rn,
 // __half2float). Both headers compile as plain host C++, so no GPU and no nvcc are needed.
 // Every comparison is on bits (NaN payloads and signs included); one differing bit fails its

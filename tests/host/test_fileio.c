@@ -1,4 +1,4 @@
-/* Atomic, no-clobber writes (host/fileio.c). */
+/* Atomic, no-clobber writes (host/lib/fileio.c). */
 #include "testutil.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* binary16 conversions and ULP distance (host/half.c). Expected bits follow from the IEEE 754
+/* binary16 conversions and ULP distance (host/lib/half.c). Expected bits follow from the IEEE 754
  * binary16 layout (1 sign, 5 exponent bits with bias 15, 10 mantissa bits). */
 #include "testutil.h"
 

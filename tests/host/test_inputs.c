@@ -1,4 +1,4 @@
-/* Seeded inputs and their quantisation (host/inputs.c).
+/* Seeded inputs and their quantisation (host/lib/inputs.c).
  * Golden checksums: produced by this implementation and reproduced by an independent Python
  * program (the generation order of inputs.c, float32 arithmetic through numpy, an E4M3 encoder by
  * nearest-value search with ties to even), which printed the same two values. */

@@ -1,4 +1,4 @@
-/* Error metrics and gates (host/metrics.c), every expected value worked out by hand in the
+/* Error metrics and gates (host/lib/metrics.c), every expected value worked out by hand in the
  * comments. */
 #include "testutil.h"
 

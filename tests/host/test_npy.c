@@ -1,4 +1,4 @@
-/* .npy v1.0 writer and header reader (host/npy.c). Checked against the format description
+/* .npy v1.0 writer and header reader (host/lib/npy.c). Checked against the format description
  * (numpy.lib.format): magic, version, little-endian header length, the dict literal padded with
  * spaces to a 64-byte boundary and ended by '\n', then little-endian data. numpy itself is only
  * an optional extra check (skipped when python3 with numpy is not installed). */

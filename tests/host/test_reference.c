@@ -1,4 +1,4 @@
-/* fp64 reference attention (host/reference.c): properties that pin the definition, and the bounds
+/* fp64 reference attention (host/lib/reference.c): properties that pin the definition, and the bounds
  * on a case small enough to do by hand. */
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-/* The project RNG (host/rng.c): golden values, stream independence, distribution sanity.
+/* The project RNG (host/lib/rng.c): golden values, stream independence, distribution sanity.
  * Golden values: the xoshiro256** vector for the state {1, 2, 3, 4} is the published reference
  * generator's output; the seeded values were produced by this implementation and checked against
  * an independent Python re-implementation of the seeding rule in rng.c (SplitMix64 of the stream,

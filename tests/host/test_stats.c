@@ -1,4 +1,4 @@
-/* Latency statistics (host/stats.c). The order-statistic ranks below were derived independently
+/* Latency statistics (host/lib/stats.c). The order-statistic ranks below were derived independently
  * with exact integer arithmetic in Python (fractions + math.comb: the largest j with
  * sum_{t<j} C(n,t) / 2^n <= 0.025, coverage 1 - 2 * that sum); quantiles were checked with numpy's
  * default (linear, type 7) method. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "json_file.h"
 
 static int n_tap, n_fail;
 

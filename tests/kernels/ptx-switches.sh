@@ -11,6 +11,7 @@
 # artefact of the comparison.
 # Usage: ptx-switches.sh NVCC ARCH...
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/registry.sh"
 nvcc=$1; shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if ! setarch -R true 2>/dev/null; then
@@ -19,24 +20,26 @@ if ! setarch -R true 2>/dev/null; then
 fi
 
 # PTX of the custom kernel; the shared-memory object's mangled name encodes the Config: normalised.
-ptx_of() { # ptx_of ARCH "CP PV FUSED PAD" OUT [EXTRA_DEFINE_LINE]
-  local d="$tmp/inc.$RANDOM$RANDOM"; mkdir -p "$d"
-  set -- "$1" $2 "$3" "${4:-}"
-  printf '#define SDPA_CUSTOM_VARIANT 1\n#define USE_CP_ASYNC %s\n#define USE_WMMA_PV %s\n#define USE_FUSED_SOFTMAX_PV %s\n#define USE_SMEM_PAD %s\n%s\n' \
-    "$2" "$3" "$4" "$5" "$7" >"$d/sdpa_custom.h"
+ptx_of() { # ptx_of ARCH "NAME NAME ..." OUT [EXTRA_DEFINE_LINE]: the custom kernel with these switches on
+  local d="$tmp/inc.$RANDOM$RANDOM" n; mkdir -p "$d"
+  { echo '#define SDPA_CUSTOM_VARIANT 1'
+    for n in $(registry_switches); do
+      echo "#define USE_$n $(registry_has "$2" "$n" && echo 1 || echo 0)"
+    done
+    echo "${4:-}"; } >"$d/sdpa_custom.h"
   setarch -R "$nvcc" -std=c++17 -O3 -Ikernels -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_$1 -ptx kernels/stages.cu -o "$d/k.ptx" || return 1
   awk '$0 ~ "\\.entry sdpa_custom_e4m3\\(" {on=1} on {print} on && /^}/ {exit}' "$d/k.ptx" |
-    sed -E 's/_ZZN4sdpa12sdpa_forward[A-Za-z0-9_]*/SMEM/g' >"$6"
-  [ -s "$6" ]
+    sed -E 's/_ZZN4sdpa12sdpa_forward[A-Za-z0-9_]*/SMEM/g' >"$3"
+  [ -s "$3" ]
 }
 
-rows=$(sed -nE 's/^SDPA_VARIANT\(([a-z0-9_]+), "([^"]*)", "([^"]*)", ([01]), ([01]), ([01]), ([01]),.*/\2|\3|\4 \5 \6 \7/p' kernels/variants.def)
+rows=$(registry_rows | cut -d'|' -f2-)
 switches_of() { awk -F'|' -v id="$1" '$1 == id {print $3}' <<<"$rows"; }
 for arch in "$@"; do
   while IFS='|' read -r id parent sw; do
     [ -n "$parent" ] || continue
     if ptx_of "$arch" "$sw" "$tmp/a.ptx" && ptx_of "$arch" "$(switches_of "$parent")" "$tmp/b.ptx"; then
-      tap_fail "sm_$arch: $id ($sw) differs from its parent $parent in PTX" cmp -s "$tmp/a.ptx" "$tmp/b.ptx"
+      tap_fail "sm_$arch: $id (${sw:-no switch}) differs from its parent $parent in PTX" cmp -s "$tmp/a.ptx" "$tmp/b.ptx"
     else
       tap_ok "sm_$arch: $id and $parent compile" false
     fi

@@ -4,6 +4,7 @@
 # architecture, and PTX properties each stage claims.
 # Usage: static-gates.sh PTXAS_JSON_TOOL PTXAS_LOG PTX_DIR ARCH...
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/registry.sh"
 tool=$1 log=$2 ptx_dir=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -34,5 +35,7 @@ while read -r ident cp pv; do
     tap_fail "sm_$arch $ident: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
     tap_fail "sm_$arch $ident: no double precision" grep -qE '\.f64' "$tmp/k.ptx"
   done
-done < <(sed -nE 's/^SDPA_VARIANT\(([a-z0-9_]+), "[^"]*", "[^"]*", ([01]), ([01]),.*/\1 \2 \3/p' kernels/variants.def)
+done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
+  echo "$ident $(registry_has "$sw" CP_ASYNC && echo 1 || echo 0) $(registry_has "$sw" WMMA_PV && echo 1 || echo 0)"
+done)
 tap_done

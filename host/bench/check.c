@@ -1,0 +1,211 @@
+/* Correctness of one variant on one problem, and cross-variant comparisons (check.h). */
+#include "check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "half.h"
+#include "reference.h"
+
+static int oom(char *err, size_t errlen, const char *what) {
+    snprintf(err, errlen, "out of memory (%s)", what);
+    return -1;
+}
+
+/* Both references and the per-slice atol (kernel-only bounds come from the dequantised inputs). */
+static int build_references(problem_t *p, char *err, size_t errlen) {
+    const size_t n = p->n, slices = (size_t)p->shape.B * (size_t)p->shape.H;
+    double *q = malloc(n * sizeof *q), *k = malloc(n * sizeof *k), *v = malloc(n * sizeof *v);
+    reference_bounds_t bounds = {malloc(slices * sizeof(double)), malloc(slices * sizeof(double))};
+    p->ref_kernel = malloc(n * sizeof(double));
+    p->ref_e2e = malloc(n * sizeof(double));
+    p->atol = malloc(slices * sizeof(double));
+    int rc = -1;
+    if (!q || !k || !v || !bounds.smax || !bounds.vmax || !p->ref_kernel || !p->ref_e2e || !p->atol) {
+        oom(err, errlen, "references");
+        goto done;
+    }
+    inputs_dequantised(&p->in, 'q', q);
+    inputs_dequantised(&p->in, 'k', k);
+    inputs_dequantised(&p->in, 'v', v);
+    if (reference_attention(q, k, v, p->shape, p->softmax_scale, p->ref_kernel, &bounds) != 0) goto bad_shape;
+    p->atol_min = INFINITY;
+    p->atol_max = -INFINITY;
+    for (size_t i = 0; i < slices; i++) {
+        p->atol[i] = tol_kernel_atol(bounds.smax[i], bounds.vmax[i]);
+        p->atol_min = fmin(p->atol_min, p->atol[i]);
+        p->atol_max = fmax(p->atol_max, p->atol[i]);
+    }
+    inputs_original(&p->in, 'q', q);
+    inputs_original(&p->in, 'k', k);
+    inputs_original(&p->in, 'v', v);
+    if (reference_attention(q, k, v, p->shape, p->softmax_scale, p->ref_e2e, NULL) != 0) goto bad_shape;
+    rc = 0;
+    goto done;
+bad_shape:
+    snprintf(err, errlen, "reference: shape %s refused", p->shape_name);
+done:
+    free(q);
+    free(k);
+    free(v);
+    free(bounds.smax);
+    free(bounds.vmax);
+    return rc;
+}
+
+static int upload(problem_t *p, char *err, size_t errlen) {
+    backend_t *be = p->be;
+    const size_t n = p->n, hb = (size_t)p->shape.H * sizeof(float);
+    void **bufs[] = {&p->d_q, &p->d_k, &p->d_v, &p->d_qs, &p->d_ks, &p->d_vs, &p->d_o};
+    const size_t sizes[] = {n, n, n, hb, hb, hb, n * sizeof(uint16_t)};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (!(*bufs[i] = be->ops->alloc(be->self, sizes[i], err, errlen))) return -1;
+    const void *src[] = {p->in.q, p->in.k, p->in.v, p->in.q_scale, p->in.k_scale, p->in.v_scale};
+    for (size_t i = 0; i < 6; i++)
+        if (be->ops->copy_to(be->self, *bufs[i], src[i], sizes[i], err, errlen) != 0) return -1;
+    return 0;
+}
+
+int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape_t shape, dist_t dist,
+                 sdpa_codec_t codec, uint64_t seed, bool with_references, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    snprintf(p->shape_name, sizeof p->shape_name, "%s", shape_name);
+    p->shape = shape;
+    p->seed = seed;
+    p->be = be;
+    p->softmax_scale = 1.0 / sqrt((double)shape.D);
+    if (inputs_generate(&p->in, shape, dist, codec, seed) != 0) {
+        if (errno == ENOMEM) return oom(err, errlen, "inputs");
+        snprintf(err, errlen, "--shape %s: the input generator refused it", shape_name);
+        return 2;
+    }
+    p->n = p->in.n;
+    if (with_references && build_references(p, err, errlen) != 0) return -1;
+    return upload(p, err, errlen);
+}
+
+void problem_free(problem_t *p) {
+    void *bufs[] = {p->d_q, p->d_k, p->d_v, p->d_qs, p->d_ks, p->d_vs, p->d_o};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]) p->be->ops->release(p->be->self, bufs[i]);
+    inputs_free(&p->in);
+    free(p->ref_kernel);
+    free(p->ref_e2e);
+    free(p->atol);
+    memset(p, 0, sizeof *p);
+}
+
+void problem_args(const problem_t *p, sdpa_args_t *a) {
+    memset(a, 0, sizeof *a);
+    a->q = p->d_q;
+    a->k = p->d_k;
+    a->v = p->d_v;
+    a->q_scale = p->d_qs;
+    a->k_scale = p->d_ks;
+    a->v_scale = p->d_vs;
+    a->o = p->d_o;
+    a->B = p->shape.B;
+    a->H = p->shape.H;
+    a->S = p->shape.S;
+    a->D = p->shape.D;
+    a->softmax_scale = (float)p->softmax_scale;
+    a->codec = p->in.codec;
+}
+
+/* Compares the device inputs with the pristine host copy; restores them if a kernel wrote them,
+ * so that the next variant is checked on the right inputs. */
+static int inputs_intact(problem_t *p, bool *intact, char *err, size_t errlen) {
+    backend_t *be = p->be;
+    const size_t n = p->n, hb = (size_t)p->shape.H * sizeof(float);
+    void *dev[] = {p->d_q, p->d_k, p->d_v, p->d_qs, p->d_ks, p->d_vs};
+    const void *host[] = {p->in.q, p->in.k, p->in.v, p->in.q_scale, p->in.k_scale, p->in.v_scale};
+    const size_t sizes[] = {n, n, n, hb, hb, hb};
+    unsigned char *tmp = malloc(n > hb ? n : hb);
+    if (!tmp) return oom(err, errlen, "input check");
+    *intact = true;
+    int rc = 0;
+    for (size_t i = 0; i < 6 && rc == 0; i++) {
+        rc = be->ops->copy_from(be->self, tmp, dev[i], sizes[i], err, errlen);
+        if (rc == 0 && memcmp(tmp, host[i], sizes[i]) != 0) {
+            *intact = false;
+            rc = be->ops->copy_to(be->self, dev[i], host[i], sizes[i], err, errlen);
+        }
+    }
+    free(tmp);
+    return rc;
+}
+
+static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
+    const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
+    metrics_compute(out, p->ref_kernel, p->n, p->atol, block, 0.0, TOL_RTOL, &c->kernel_only);
+    /* End to end: the same element-wise bar, informative; its gate is rel-L2 and cosine. */
+    metrics_compute(out, p->ref_e2e, p->n, p->atol, block, 0.0, TOL_RTOL, &c->end_to_end);
+    metrics_compute(out, p->ref_e2e, p->n, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
+    c->gate_kernel = gate_kernel_only(&c->kernel_only);
+    c->gate_e2e = gate_end_to_end(&c->end_to_end);
+    c->gate_legacy = gate_legacy(&c->legacy);
+}
+
+int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err,
+                  size_t errlen) {
+    backend_t *be = p->be;
+    memset(c, 0, sizeof *c);
+    c->variant = variant;
+    c->out = malloc(p->n * sizeof(uint16_t));
+    double *out = malloc(p->n * sizeof(double));
+    if (!c->out || !out) {
+        free(out);
+        return oom(err, errlen, "output");
+    }
+    int rc = be->ops->fill_bytes(be->self, p->d_o, CHECK_FILL_BYTE, p->n * sizeof(uint16_t), err, errlen);
+    if (rc == 0) {
+        sdpa_args_t args;
+        problem_args(p, &args);
+        c->status = be->ops->launch(be->self, fn, &args, c->status_msg, sizeof c->status_msg);
+        if (c->status == SDPA_OK) snprintf(c->status_msg, sizeof c->status_msg, "ok");
+        rc = be->ops->copy_from(be->self, c->out, p->d_o, p->n * sizeof(uint16_t), err, errlen);
+    }
+    if (rc == 0) rc = inputs_intact(p, &c->inputs_unmodified, err, errlen);
+    if (rc == 0) {
+        c->all_written = true;
+        for (size_t i = 0; i < p->n; i++) {
+            c->all_written &= c->out[i] != CHECK_FILL_HALF;
+            out[i] = (double)half_to_float(c->out[i]);
+        }
+        compute_metrics(p, out, c);
+        c->pass = c->status == SDPA_OK && c->inputs_unmodified && c->all_written && c->gate_kernel;
+    }
+    free(out);
+    return rc;
+}
+
+void check_free(check_t *c) {
+    free(c->out);
+    c->out = NULL;
+}
+
+void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical,
+                   cross_t *x) {
+    const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
+    x->a = a->variant;
+    x->b = b->variant;
+    x->expect_identical = expect_identical;
+    x->max_ulp = 0;
+    x->n_diff = 0;
+    bool within = true;
+    for (size_t i = 0; i < p->n; i++) {
+        const uint16_t ha = a->out[i], hb = b->out[i];
+        if (ha == hb) continue; /* equal bits, NaN included: a NaN is the correctness gate's job */
+        x->n_diff++;
+        const uint32_t ulp = half_ulp_distance(ha, hb);
+        if (ulp > x->max_ulp) x->max_ulp = ulp;
+        const double fa = half_to_float(ha), fb = half_to_float(hb);
+        if (!isfinite(fa) || !isfinite(fb) ||
+            fabs(fa - fb) > p->atol[i / block] + TOL_RTOL * fabs(p->ref_kernel[i]))
+            within = false;
+    }
+    x->pass = expect_identical ? x->n_diff == 0 : within;
+}

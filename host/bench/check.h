@@ -1,0 +1,72 @@
+/* Correctness before timing: one problem (shape, seed) with its inputs, both fp64 references and
+ * the per-slice tolerances computed once and shared by every variant; a checked launch of one
+ * variant on it; and the element-wise cross-variant comparison of two variants' outputs.
+ * (paper/methods.md: references, tolerances, cross-variant checks.) */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "inputs.h"
+#include "metrics.h"
+
+/* The output is filled with this byte before every checked launch: 0xffff is a NaN no kernel
+ * produces by arithmetic (the canonical fp16 NaNs are 0x7e00/0x7fff), so "still 0xffff" means
+ * "never written", apart from a genuine NaN result. */
+#define CHECK_FILL_BYTE 0xff
+#define CHECK_FILL_HALF 0xffffu
+
+typedef struct {
+    char shape_name[32];
+    sdpa_shape_t shape;
+    uint64_t seed;
+    size_t n;                     /* elements per tensor */
+    double softmax_scale;         /* 1/sqrt(D) */
+    sdpa_inputs_t in;             /* the pristine host copy */
+    double *ref_kernel, *ref_e2e; /* [n], NULL when built without references (timing only) */
+    double *atol;                 /* [B*H] kernel-only atol per slice */
+    double atol_min, atol_max;
+    backend_t *be;
+    void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
+} problem_t;
+
+typedef struct {
+    const char *variant;
+    sdpa_status_t status;
+    char status_msg[256]; /* "ok" or the launcher's / runtime's message */
+    bool inputs_unmodified, all_written;
+    err_metrics_t kernel_only, end_to_end, legacy;
+    bool gate_kernel, gate_e2e, gate_legacy;
+    bool pass;     /* status ok && inputs_unmodified && all_written && gate_kernel */
+    uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
+} check_t;
+
+typedef struct {
+    const char *a, *b;
+    uint32_t max_ulp; /* UINT32_MAX when a NaN is involved */
+    size_t n_diff;    /* elements that are not bit-identical */
+    bool expect_identical;
+    bool pass;
+} cross_t;
+
+/* Generates the inputs, the references (when with_references) and uploads the inputs.
+ * 0, EXIT-style 2 for a shape the inputs refuse, or -1 on a backend / memory failure; err says. */
+int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape_t shape, dist_t dist,
+                 sdpa_codec_t codec, uint64_t seed, bool with_references, char *err, size_t errlen);
+void problem_free(problem_t *p);
+/* The launcher arguments for this problem's device buffers. */
+void problem_args(const problem_t *p, sdpa_args_t *a);
+
+/* Launches variant fn once on p and checks it. Returns 0 when the check ran (c->pass says how it
+ * went), -1 when the backend failed around the launch (copies), with err. Free c with check_free. */
+int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err, size_t errlen);
+void check_free(check_t *c);
+
+/* Element-wise comparison of two checked outputs of p. identical: every bit equal; bounded: every
+ * element within the kernel-only bar, |a - b| <= atol_bh + rtol |ref|, and both finite. */
+void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical, cross_t *x);
+
+#endif

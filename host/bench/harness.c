@@ -1,0 +1,303 @@
+/* Correctness, then timing (harness.h). */
+#include "harness.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampling.h"
+#include "check.h"
+#include "dump.h"
+#include "run_json.h"
+#include "stats.h"
+#include "variants.h"
+
+static void progress_check(const harness_t *h, const char *variant, const cli_shape_t *s, uint64_t seed) {
+    if (!h->opt->quiet)
+        fprintf(stderr, "sdpa-bench: checking %s on %s (%d,%d,%d,%d), seed %" PRIu64 "\n", variant, s->name,
+                s->shape.B, s->shape.H, s->shape.S, s->shape.D, seed);
+}
+
+/* ---- correctness ---------------------------------------------------------------------------- */
+
+static void print_check(const problem_t *p, const check_t *c) {
+    printf("check   %-12s %-8s seed %-4" PRIu64
+           " %s  kernel-only rel-L2 %.2e max|err| %.2e (atol %.2e..%.2e, "
+           "%zu bad)  e2e rel-L2 %.2e cos %.6f%s%s\n",
+           c->variant, p->shape_name, p->seed, c->pass ? "PASS" : "FAIL", c->kernel_only.rel_l2,
+           c->kernel_only.max_abs, p->atol_min, p->atol_max, c->kernel_only.n_bad, c->end_to_end.rel_l2,
+           c->end_to_end.cosine,
+           c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
+    if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
+    if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
+}
+
+static void cross_checks(harness_t *h, const problem_t *p, const check_t *checks) {
+    for (size_t i = 0; i < h->n_run; i++)
+        for (size_t j = i + 1; j < h->n_run; j++) {
+            if (checks[i].status != SDPA_OK || checks[j].status != SDPA_OK) continue; /* nothing to compare */
+            cross_t x;
+            cross_compare(p, &checks[i], &checks[j], variants_expect_identical(h->run[i]->sw, h->run[j]->sw),
+                          &x);
+            cJSON_AddItemToArray(h->cross, bj_cross(p, &x));
+            h->any_failed |= !x.pass;
+            printf("cross   %-12s vs %-12s %-8s seed %-4" PRIu64 " %s: %s (%zu elements differ, max %" PRIu32
+                   " ulp)\n",
+                   x.a, x.b, p->shape_name, p->seed, x.expect_identical ? "identical" : "bounded",
+                   x.pass ? "PASS" : "FAIL", x.n_diff, x.max_ulp);
+        }
+}
+
+static int dump_last(harness_t *h, const problem_t *p, const check_t *c) {
+    const dump_meta_t m = {c->variant, p->shape_name, h->be->ops->name, p->softmax_scale};
+    if (dump_write(h->opt->dump, &p->in, c->out, &m, h->err, sizeof h->err) != 0) return EXIT_RUNTIME;
+    if (!h->opt->quiet)
+        fprintf(stderr, "sdpa-bench: dumped %s on %s seed %" PRIu64 " to %s\n", c->variant, p->shape_name,
+                p->seed, h->opt->dump);
+    return 0;
+}
+
+/* Every variant on one (shape, seed), sharing inputs and references. */
+static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool last) {
+    const cli_opts_t *o = h->opt;
+    problem_t p;
+    int rc = problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, true, h->err, sizeof h->err);
+    if (rc != 0) {
+        problem_free(&p);
+        return rc == 2 ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    check_t checks[HARNESS_MAX_RUN];
+    memset(checks, 0, sizeof checks);
+    for (size_t i = 0; i < h->n_run && rc == 0; i++) {
+        progress_check(h, h->run[i]->id, s, seed);
+        char err[sizeof h->err - 128];
+        if (problem_check(&p, h->run[i]->id, h->run[i]->launch, &checks[i], err, sizeof err) != 0) {
+            /* A device error around the launch (e.g. a sticky illegal address): name the culprit. */
+            snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s (launch status: %s)",
+                     h->run[i]->id, s->name, seed, err, checks[i].status_msg[0] ? checks[i].status_msg : "-");
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        cJSON_AddItemToArray(h->correctness, bj_correctness(&p, &checks[i]));
+        print_check(&p, &checks[i]);
+        h->passed[i] &= checks[i].pass;
+        h->any_failed |= !checks[i].pass;
+    }
+    if (rc == 0) cross_checks(h, &p, checks);
+    if (rc == 0 && last && o->dump) rc = dump_last(h, &p, &checks[h->n_run - 1]);
+    for (size_t i = 0; i < h->n_run; i++) check_free(&checks[i]);
+    problem_free(&p);
+    return rc;
+}
+
+int harness_correctness(harness_t *h) {
+    const cli_opts_t *o = h->opt;
+    for (size_t i = 0; i < h->n_run; i++) h->passed[i] = true;
+    for (size_t s = 0; s < o->n_shapes; s++)
+        for (size_t k = 0; k < o->n_seeds; k++) {
+            const bool last = s + 1 == o->n_shapes && k + 1 == o->n_seeds;
+            const int rc = check_problem(h, &o->shapes[s], o->seeds[k], last);
+            if (rc != 0) return rc;
+        }
+    return 0;
+}
+
+/* ---- timing ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    harness_t *h;
+    const char *label;
+    sdpa_launch_fn fns[BENCH_MAX_ARMS];
+    sdpa_args_t args;
+    double last_report;
+} sampler_t;
+
+static double sampler_now(void *ctx) {
+    (void)ctx;
+    return backend_now_s();
+}
+
+static int sampler_sample(void *ctx, size_t arm, backend_sample_t *out, char *err, size_t errlen) {
+    sampler_t *s = ctx;
+    return s->h->be->ops->sample(s->h->be->self, s->fns[arm], &s->args, out, err, errlen);
+}
+
+static void sampler_pause(void *ctx, double seconds) {
+    (void)ctx;
+    backend_pause_s(seconds);
+}
+
+static void sampler_progress(void *ctx, size_t rounds, double elapsed) {
+    sampler_t *s = ctx;
+    if (s->h->opt->quiet || elapsed - s->last_report < 1.0) return;
+    s->last_report = elapsed;
+    fprintf(stderr, "sdpa-bench: timing %s: %zu samples, %.1f s\n", s->label, rounds, elapsed);
+}
+
+static int keep_clocks(harness_t *h, const double *c, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(c[i])) continue;
+        if (h->n_clocks == h->cap_clocks) {
+            const size_t cap = h->cap_clocks ? 2 * h->cap_clocks : 256;
+            double *p = realloc(h->clocks, cap * sizeof *p);
+            if (!p) return -1;
+            h->clocks = p;
+            h->cap_clocks = cap;
+        }
+        h->clocks[h->n_clocks++] = c[i];
+    }
+    return 0;
+}
+
+double harness_measured_clock(const harness_t *h) {
+    stats_summary_t s;
+    return h->n_clocks && stats_summarize(h->clocks, h->n_clocks, &s) == 0 ? s.median : NAN;
+}
+
+static void print_timing(const char *variant, const char *shape, const bench_result_t *r, size_t arm,
+                         const char *timing, const char *l2) {
+    stats_summary_t s;
+    if (stats_summarize(r->samples_us[arm], r->rounds, &s) != 0) {
+        printf("time    %-12s %-8s no sample kept (%zu rounds discarded for throttling)\n", variant, shape,
+               r->discarded_rounds);
+        return;
+    }
+    printf("time    %-12s %-8s median %.2f us", variant, shape, s.median);
+    if (s.ci_available) printf(" [95%% CI %.2f, %.2f]", s.ci_lo, s.ci_hi);
+    printf(" n=%zu rel-IQR %.3f, %s L2, stop: %s%s\n", s.n, s.rel_iqr, l2, bench_stop_name(r->stop),
+           strcmp(timing, "gpu") == 0 ? "" : "  (EMULATED: CPU time of the emulator, not GPU time)");
+}
+
+static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const char *variant,
+                       const bench_result_t *r, size_t arm) {
+    /* What was done, not what was asked: the emulator has no L2 to flush, so its samples are
+     * back to back ("warm") whatever --l2 said (config.l2 keeps the request). */
+    const char *timing = h->be->ops->timing, *l2 = h->opt->l2_cold && h->have_device ? "cold" : "warm";
+    const timing_rec_t t = {variant,
+                            s->name,
+                            s->shape,
+                            seed,
+                            timing,
+                            l2,
+                            r->samples_us[arm],
+                            h->have_device ? r->clock_mhz[arm] : NULL,
+                            r->rounds,
+                            r->discarded_rounds,
+                            bench_stop_name(r->stop),
+                            r->wall_s,
+                            h->have_device ? &h->dev : NULL};
+    cJSON_AddItemToArray(h->timing, bj_timing(&t));
+    print_timing(variant, s->name, r, arm, timing, l2);
+    if (h->have_device) keep_clocks(h, r->clock_mhz[arm], r->rounds);
+}
+
+static void record_comparison(harness_t *h, const cli_shape_t *s, uint64_t seed, const bench_result_t *r,
+                              const char *candidate, size_t arm) {
+    ab_result_t ab;
+    const bool have = r->rounds >= 2 &&
+                      stats_ab_compare(r->samples_us[0], r->samples_us[arm], r->rounds, AB_DEFAULT_EPSILON,
+                                       AB_DEFAULT_RESAMPLES, AB_DEFAULT_SEED, &ab) == 0;
+    const comparison_rec_t c = {h->run[0]->id,    candidate,          s->name,   h->be->ops->timing, seed,
+                                r->samples_us[0], r->samples_us[arm], r->rounds, have ? &ab : NULL};
+    cJSON_AddItemToArray(h->comparisons, bj_comparison(&c));
+    if (!have) {
+        printf("compare %-12s vs %-12s %-8s too few rounds (%zu) for a comparison: AMBIGUOUS\n", candidate,
+               h->run[0]->id, s->name, r->rounds);
+        return;
+    }
+    printf("compare %-12s vs %-12s %-8s ratio %.4f [%.4f, %.4f]  speedup %.3fx  latency reduction %.1f%%  "
+           "%s%s\n",
+           candidate, h->run[0]->id, s->name, ab.ratio, ab.ratio_ci_lo, ab.ratio_ci_hi, ab.speedup,
+           100.0 * ab.latency_reduction, verdict_name(ab.verdict),
+           strcmp(h->be->ops->timing, "gpu") == 0 ? "" : "  (EMULATED timings)");
+}
+
+/* One sampling run of the given arms (indices into h->run) on one shape. */
+static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, size_t n_arms) {
+    const cli_opts_t *o = h->opt;
+    const uint64_t seed = o->seeds[0];
+    problem_t p;
+    if (problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, false, h->err, sizeof h->err) !=
+        0) {
+        problem_free(&p);
+        return EXIT_RUNTIME;
+    }
+    char label[256];
+    snprintf(label, sizeof label, "%s%s on %s, seed %" PRIu64, h->run[arms[0]]->id,
+             n_arms > 1 ? " (interleaved A/B)" : "", s->name, seed);
+    sampler_t smp = {.h = h, .label = label};
+    for (size_t a = 0; a < n_arms; a++) smp.fns[a] = h->run[arms[a]]->launch;
+    problem_args(&p, &smp.args);
+    const bench_clock_t clock = {&smp, sampler_now, sampler_sample, sampler_pause, sampler_progress};
+    bench_plan_t plan;
+    bench_plan_init(&plan, o->warmup, o->iters, o->min_time_s, o->max_time_s,
+                    h->have_device ? h->dev.sm_clock_default_mhz : NAN);
+    bench_result_t r;
+    if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
+    char err[sizeof h->err - 300];
+    const int rc = bench_run(&plan, &clock, n_arms, &r, err, sizeof err);
+    problem_free(&p);
+    if (rc != 0) {
+        snprintf(h->err, sizeof h->err, "timing %s: %s", label, err);
+        return EXIT_RUNTIME;
+    }
+    for (size_t a = 0; a < n_arms; a++) record_arm(h, s, seed, h->run[arms[a]]->id, &r, a);
+    for (size_t a = 1; o->baseline && a < n_arms; a++)
+        record_comparison(h, s, seed, &r, h->run[arms[a]]->id, a);
+    bench_result_free(&r);
+    return 0;
+}
+
+static void not_timed(harness_t *h, const char *variant, const char *reason) {
+    cJSON_AddItemToArray(h->not_timed, bj_not_timed(variant, reason));
+    printf("time    %-12s not timed: %s\n", variant, reason);
+}
+
+#define FAILED_REASON "failed correctness (not timed; --force times it anyway)"
+
+int harness_timing(harness_t *h) {
+    const cli_opts_t *o = h->opt;
+    if (o->check_only) return 0;
+    size_t arms[HARNESS_MAX_RUN], n = 0;
+    const size_t first = o->baseline ? 1 : 0;
+    for (size_t i = first; i < h->n_run; i++) {
+        if (h->passed[i] || o->force)
+            arms[n++] = i;
+        else
+            not_timed(h, h->run[i]->id, FAILED_REASON);
+    }
+    if (o->baseline) {
+        if (!h->passed[0] && !o->force) {
+            not_timed(h, h->run[0]->id, "baseline " FAILED_REASON);
+            for (size_t a = 0; a < n; a++)
+                not_timed(h, h->run[arms[a]]->id, "its baseline failed correctness");
+            return 0;
+        }
+        if (n == 0) {
+            not_timed(h, h->run[0]->id, "no candidate passed correctness");
+            return 0;
+        }
+        /* One interleaved run per shape: baseline, then every candidate, round after round. */
+        memmove(arms + 1, arms, n * sizeof arms[0]);
+        arms[0] = 0;
+        for (size_t s = 0; s < o->n_shapes; s++) {
+            const int rc = time_arms(h, &o->shapes[s], arms, n + 1);
+            if (rc != 0) return rc;
+        }
+        return 0;
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t s = 0; s < o->n_shapes; s++) {
+            const int rc = time_arms(h, &o->shapes[s], &arms[a], 1);
+            if (rc != 0) return rc;
+        }
+    return 0;
+}
+
+void harness_free(harness_t *h) {
+    free(h->clocks);
+    h->clocks = NULL;
+    h->n_clocks = h->cap_clocks = 0;
+}

@@ -1,0 +1,243 @@
+/* sdpa-bench: parse, validate, select the backend, check, time, write one JSON file.
+ * The command line is a contract (cli_usage, README "sdpa-bench command line"). */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+#include "sampling.h"
+#include "harness.h"
+#include "run_json.h"
+#include "build_info.h"
+#include "cli.h"
+#include "inputs.h"
+#include "json_file.h"
+#include "variants.h"
+
+_Static_assert(HARNESS_MAX_RUN <= BENCH_MAX_ARMS, "every run variant must fit one interleaved run");
+
+/* Where the build leaves the ptxas resources of the kernels (mk/kernels.mk). */
+#ifndef SDPA_PTXAS_DEFAULT
+#define SDPA_PTXAS_DEFAULT "build/ptxas/ptxas.json"
+#endif
+
+static int usage_error(const char *msg) {
+    fprintf(stderr, "sdpa-bench: %s\n", msg);
+    return EXIT_USAGE;
+}
+
+static const sdpa_kernel_entry_t *tables[2];
+
+static void load_tables(void) {
+    tables[0] = backend_kernels(BACKEND_EMU);
+    tables[1] = backend_kernels(BACKEND_CUDA);
+}
+
+static bool in_tables(const char *id) {
+    return variants_kernel(tables[0], id) || variants_kernel(tables[1], id);
+}
+
+/* Every id this build knows: the registry, then table-only entries (e.g. "custom", test kernels). */
+static void known_ids(char *buf, size_t len) {
+    buf[0] = '\0';
+    for (size_t i = 0; i < variants_registry_count; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", variants_registry[i].id);
+    for (size_t t = 0; t < 2; t++)
+        for (const sdpa_kernel_entry_t *e = tables[t]; e && e->id; e++)
+            if (!variants_find(e->id) && !(t == 1 && variants_kernel(tables[0], e->id)))
+                snprintf(buf + strlen(buf), len - strlen(buf), ", %s", e->id);
+}
+
+static int check_known(const char *flag, const char *id) {
+    if (variants_find(id) || in_tables(id)) return 0;
+    char ids[2048], msg[2400];
+    known_ids(ids, sizeof ids);
+    snprintf(msg, sizeof msg, "%s: unknown variant '%s'; accepted: %s", flag, id, ids);
+    return usage_error(msg);
+}
+
+static void list_variants(void) {
+    for (size_t i = 0; i < variants_registry_count; i++) {
+        const variant_info_t *v = &variants_registry[i];
+        char sw[128];
+        variants_switches_str(v->sw, sw, sizeof sw);
+        printf("%-12s %s [parent: %s; %s; built for:%s%s]\n", v->id, v->summary,
+               v->parent[0] ? v->parent : "-", sw, variants_kernel(tables[0], v->id) ? " emu" : "",
+               variants_kernel(tables[1], v->id) ? " cuda" : "");
+    }
+    for (size_t t = 0; t < 2; t++)
+        for (const sdpa_kernel_entry_t *e = tables[t]; e && e->id; e++)
+            if (!variants_find(e->id) && !(t == 1 && variants_kernel(tables[0], e->id)))
+                printf("%-12s %s [not in kernels/variants.def; built for: %s]\n", e->id,
+                       e->summary ? e->summary : "", t == 0 ? "emu" : "cuda");
+}
+
+static void list_shapes(void) {
+    for (size_t i = 0; i < named_shapes_count; i++) {
+        const named_shape_t *s = &named_shapes[i];
+        printf("%-10s %d,%d,%d,%d  %s\n", s->name, s->shape.B, s->shape.H, s->shape.S, s->shape.D, s->note);
+    }
+}
+
+/* The variants to run, baseline first; each must be built into the selected backend. */
+static int build_run_list(harness_t *h, const cli_opts_t *o, const sdpa_kernel_entry_t *table,
+                          const char **config_ids, size_t *n_config) {
+    char msg[2400];
+    if (variants_check_table(table, msg, sizeof msg) != 0) {
+        fprintf(stderr, "sdpa-bench: %s\n", msg);
+        return EXIT_RUNTIME;
+    }
+    const char *ids[HARNESS_MAX_RUN];
+    size_t n = 0;
+    if (o->baseline) ids[n++] = o->baseline;
+    for (size_t i = 0; i < o->n_variants; i++) ids[n++] = o->variants[i];
+    for (const sdpa_kernel_entry_t *e = table; o->n_variants == 0 && e && e->id && n < HARNESS_MAX_RUN; e++)
+        if (!o->baseline || strcmp(e->id, o->baseline) != 0) ids[n++] = e->id;
+    *n_config = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sdpa_kernel_entry_t *k = variants_kernel(table, ids[i]);
+        if (!k) {
+            snprintf(msg, sizeof msg, "%s %s: not built into the %s backend (--list-variants shows what is)",
+                     o->baseline && i == 0 ? "--vs" : "--variant", ids[i], h->be->ops->name);
+            return usage_error(msg);
+        }
+        h->run[h->n_run++] = k;
+        if (!(o->baseline && i == 0)) config_ids[(*n_config)++] = k->id;
+    }
+    if (h->n_run == 0) return usage_error("--variant: the selected backend has no variant built");
+    return 0;
+}
+
+/* ptxas resources: --ptxas FILE must load (else exit 2); the default file is optional. */
+static int load_ptxas(const cli_opts_t *o, cJSON **out, char *source, size_t srclen) {
+    char err[1024];
+    const char *path = o->ptxas ? o->ptxas : SDPA_PTXAS_DEFAULT;
+    FILE *f = fopen(path, "r");
+    if (!f && !o->ptxas) {
+        snprintf(source, srclen, "not embedded: %s not found (built without nvcc, or the kernels not built)",
+                 path);
+        *out = NULL;
+        return 0;
+    }
+    if (f) fclose(f);
+    *out = results_load(path, "ptxas-resources", err, sizeof err);
+    if (!*out) {
+        char msg[1200];
+        snprintf(msg, sizeof msg, "--ptxas: %s", err);
+        return usage_error(msg);
+    }
+    snprintf(source, srclen, "%s", path);
+    return 0;
+}
+
+static int select_backend(const cli_opts_t *o, backend_t *be) {
+    char err[1024];
+    if (o->schedule_given && o->backend == BACKEND_CUDA)
+        return usage_error(
+            "--schedule/--schedule-seed apply to the emulator only; accepted with --backend emu or auto");
+    const backend_options_t bo = {o->l2_cold, o->schedule_given, o->schedule, o->schedule_seed_given,
+                                  o->schedule_seed};
+    const int rc = backend_select(o->backend, &bo, be, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "sdpa-bench: %s\n", err);
+        return rc;
+    }
+    const bool emu = strcmp(be->ops->name, "emu") == 0;
+    if (o->schedule_given && !emu && !o->quiet)
+        fprintf(stderr, "sdpa-bench: --schedule ignored: running on the CUDA backend\n");
+    if (o->l2_cold && emu && !o->check_only && !o->quiet)
+        fprintf(stderr, "sdpa-bench: the emulator has no L2 cache to flush: its samples run back to back "
+                        "(recorded as l2 \"warm\")\n");
+    return 0;
+}
+
+static void fill_meta(cJSON *doc, const cli_opts_t *o, harness_t *h, cJSON **device_json) {
+    cJSON *meta = results_meta(doc);
+    backend_emulator_t emu;
+    cJSON_AddStringToObject(meta, "backend", h->be->ops->name);
+    cJSON_AddStringToObject(meta, "timing", o->check_only ? "none" : h->be->ops->timing);
+    h->have_device = h->be->ops->device(h->be->self, &h->dev) == 0;
+    *device_json = h->have_device ? bj_device(&h->dev) : NULL;
+    cJSON_AddItemToObject(meta, "device", h->have_device ? *device_json : cJSON_CreateNull());
+    cJSON_AddItemToObject(meta, "emulator",
+                          h->be->ops->emulator(h->be->self, &emu) == 0 ? bj_emulator(&emu)
+                                                                       : cJSON_CreateNull());
+}
+
+static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON *ptxas,
+               const char *ptxas_source) {
+    harness_t h;
+    memset(&h, 0, sizeof h);
+    h.opt = o;
+    h.be = be;
+    const char *config_ids[HARNESS_MAX_RUN];
+    size_t n_config = 0;
+    int rc = build_run_list(&h, o, be->ops->kernels ? be->ops->kernels() : NULL, config_ids, &n_config);
+    if (rc != 0) return rc;
+    cJSON *doc = results_new("sdpa-bench-run", "sdpa-bench", argc, argv), *device_json = NULL;
+    if (!doc) {
+        fprintf(stderr, "sdpa-bench: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    fill_meta(doc, o, &h, &device_json);
+    cJSON_AddItemToObject(
+        doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, BENCH_DEFAULT_THROTTLE));
+    h.correctness = cJSON_AddArrayToObject(doc, "correctness");
+    h.cross = cJSON_AddArrayToObject(doc, "cross_variant");
+    h.timing = cJSON_AddArrayToObject(doc, "timing");
+    h.comparisons = cJSON_AddArrayToObject(doc, "comparisons");
+    h.not_timed = cJSON_AddArrayToObject(doc, "not_timed");
+    rc = harness_correctness(&h);
+    if (rc == 0) rc = harness_timing(&h);
+    bj_set_measured_clock(device_json, harness_measured_clock(&h));
+    cJSON_AddItemToObject(doc, "ptxas", ptxas ? cJSON_Duplicate(ptxas, 1) : cJSON_CreateNull());
+    cJSON_AddStringToObject(doc, "ptxas_source", ptxas_source);
+    if (rc != 0) {
+        fprintf(stderr, "sdpa-bench: %s\nsdpa-bench: stopped; no result file written\n", h.err);
+    } else if (o->out && results_write(doc, o->out, h.err, sizeof h.err) != 0) {
+        fprintf(stderr, "sdpa-bench: --out: %s\n", h.err);
+        rc = EXIT_RUNTIME;
+    } else if (o->out && !o->quiet) {
+        fprintf(stderr, "sdpa-bench: wrote %s\n", o->out);
+    }
+    harness_free(&h);
+    cJSON_Delete(doc);
+    if (rc != 0) return rc;
+    if (h.any_failed)
+        printf("result: FAIL (a correctness check failed)\n");
+    else
+        printf("result: PASS (every correctness check passed)\n");
+    return h.any_failed ? EXIT_CHECK_FAILED : EXIT_PASS;
+}
+
+int main(int argc, char **argv) {
+    cli_opts_t o;
+    char err[2048];
+    if (cli_parse(argc, argv, &o, err, sizeof err) != 0) return usage_error(err);
+    load_tables();
+    switch (o.action) {
+    case CLI_HELP: cli_usage(stdout); return 0;
+    case CLI_VERSION:
+        printf("sdpa-bench %s (git %s%s; schema %s)\n", RESULTS_TOOL_VERSION, BUILD_GIT_SHA,
+               BUILD_GIT_DIRTY > 0 ? ", dirty" : "", RESULTS_SCHEMA_VERSION);
+        return 0;
+    case CLI_LIST_VARIANTS: list_variants(); return 0;
+    case CLI_LIST_SHAPES: list_shapes(); return 0;
+    case CLI_RUN: break;
+    }
+    if (o.baseline && check_known("--vs", o.baseline)) return EXIT_USAGE;
+    for (size_t i = 0; i < o.n_variants; i++)
+        if (check_known("--variant", o.variants[i])) return EXIT_USAGE;
+    if (cli_check_paths(&o, err, sizeof err) != 0) return usage_error(err);
+    cJSON *ptxas = NULL;
+    char ptxas_source[1200];
+    int rc = load_ptxas(&o, &ptxas, ptxas_source, sizeof ptxas_source);
+    if (rc != 0) return rc;
+    backend_t be;
+    rc = select_backend(&o, &be);
+    if (rc == 0) rc = run(argc, argv, &o, &be, ptxas, ptxas_source);
+    backend_close(&be);
+    cJSON_Delete(ptxas);
+    return rc;
+}

@@ -1,0 +1,243 @@
+/* Builders of the sdpa-bench-run blocks (run_json.h, data/SCHEMA.md). */
+#include "run_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp8.h"
+#include "metrics.h"
+#include "json_file.h"
+
+uint64_t bench_flops(sdpa_shape_t s) {
+    return 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
+}
+
+uint64_t bench_bytes_min(sdpa_shape_t s) {
+    return 5u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.D; /* 3 x 1 B in, 2 B out */
+}
+
+double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev) {
+    if (!dev) return NAN;
+    const double dram_us = (double)bench_bytes_min(s) / (dev->peak_dram_gbs * 1e3);
+    const double tensor_us = (double)bench_flops(s) / (dev->peak_fp16_tensor_tflops * 1e6);
+    if (!isfinite(dram_us)) return isfinite(tensor_us) ? tensor_us : NAN;
+    return isfinite(tensor_us) && tensor_us > dram_us ? tensor_us : dram_us;
+}
+
+cJSON *bj_shape(const char *name, sdpa_shape_t s) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddNumberToObject(o, "B", s.B);
+    cJSON_AddNumberToObject(o, "H", s.H);
+    cJSON_AddNumberToObject(o, "S", s.S);
+    cJSON_AddNumberToObject(o, "D", s.D);
+    return o;
+}
+
+/* "shape" (the SHAPE name) and "seed" (a string), as every per-problem record carries them. */
+static void add_shape_seed(cJSON *o, const char *shape_name, uint64_t seed) {
+    cJSON_AddStringToObject(o, "shape", shape_name);
+    json_add_u64(o, "seed", seed);
+}
+
+static cJSON *tolerances(void) {
+    cJSON *t = cJSON_CreateObject();
+    json_add_num(t, "u", TOL_U);
+    json_add_num(t, "rtol", TOL_RTOL);
+    json_add_num(t, "kernel_rel_l2", TOL_KERNEL_REL_L2);
+    json_add_num(t, "e2e_rel_l2", TOL_E2E_REL_L2);
+    json_add_num(t, "e2e_cosine", TOL_E2E_COSINE);
+    json_add_num(t, "legacy_max_abs", LEGACY_MAX_ABS);
+    json_add_num(t, "legacy_mean_abs", LEGACY_MEAN_ABS);
+    json_add_num(t, "legacy_pct_bad", LEGACY_PCT_BAD);
+    json_add_num(t, "legacy_atol", LEGACY_ATOL);
+    cJSON_AddStringToObject(t, "derivation", "paper/methods.md#tolerances");
+    return t;
+}
+
+cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
+                 double throttle_threshold) {
+    cJSON *c = cJSON_CreateObject();
+    cJSON *v = cJSON_AddArrayToObject(c, "variants");
+    for (size_t i = 0; i < n_variants; i++) cJSON_AddItemToArray(v, cJSON_CreateString(variants[i]));
+    if (o->baseline)
+        cJSON_AddStringToObject(c, "baseline", o->baseline);
+    else
+        cJSON_AddNullToObject(c, "baseline");
+    cJSON *shapes = cJSON_AddArrayToObject(c, "shapes");
+    for (size_t i = 0; i < o->n_shapes; i++)
+        cJSON_AddItemToArray(shapes, bj_shape(o->shapes[i].name, o->shapes[i].shape));
+    cJSON *seeds = cJSON_AddArrayToObject(c, "seeds");
+    for (size_t i = 0; i < o->n_seeds; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" PRIu64, o->seeds[i]);
+        cJSON_AddItemToArray(seeds, cJSON_CreateString(buf));
+    }
+    cJSON_AddStringToObject(c, "codec", codec_name(o->codec));
+    cJSON_AddStringToObject(c, "dist", dist_name(o->dist));
+    json_add_num(c, "softmax_scale", 1.0 / sqrt((double)SDPA_HEAD_DIM));
+    cJSON_AddStringToObject(c, "l2", o->l2_cold ? "cold" : "warm");
+    cJSON_AddNumberToObject(c, "warmup", (double)o->warmup);
+    cJSON_AddNumberToObject(c, "iters", (double)o->iters);
+    json_add_num(c, "min_time_s", o->min_time_s);
+    json_add_num(c, "max_time_s", o->max_time_s);
+    cJSON_AddNumberToObject(c, "max_samples", (double)max_samples);
+    json_add_num(c, "throttle_threshold", throttle_threshold);
+    cJSON_AddBoolToObject(c, "force", o->force);
+    cJSON_AddItemToObject(c, "tolerances", tolerances());
+    return c;
+}
+
+static void add_tristate(cJSON *o, const char *key, int v) {
+    if (v < 0)
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddBoolToObject(o, key, v != 0);
+}
+
+cJSON *bj_device(const backend_device_t *d) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "cc", d->cc);
+    cJSON_AddNumberToObject(o, "sm_count", d->sm_count);
+    json_add_num(o, "sm_clock_default_mhz", d->sm_clock_default_mhz);
+    cJSON_AddNullToObject(o, "sm_clock_measured_mhz");
+    json_add_u64(o, "l2_bytes", d->l2_bytes);
+    json_add_num(o, "mem_clock_mhz", d->mem_clock_mhz);
+    cJSON_AddNumberToObject(o, "mem_bus_bits", d->mem_bus_bits);
+    cJSON_AddStringToObject(o, "driver_version", d->driver_version);
+    cJSON_AddStringToObject(o, "runtime_version", d->runtime_version);
+    add_tristate(o, "ecc", d->ecc);
+    add_tristate(o, "clocks_locked", d->clocks_locked);
+    json_add_num(o, "peak_dram_gbs", d->peak_dram_gbs);
+    json_add_num(o, "peak_fp16_tensor_tflops", d->peak_fp16_tensor_tflops);
+    json_add_u64(o, "l2_flush_bytes", d->l2_flush_bytes);
+    return o;
+}
+
+void bj_set_measured_clock(cJSON *device, double mhz) {
+    if (device)
+        cJSON_ReplaceItemInObjectCaseSensitive(device, "sm_clock_measured_mhz",
+                                               isfinite(mhz) ? cJSON_CreateNumber(mhz) : cJSON_CreateNull());
+}
+
+cJSON *bj_emulator(const backend_emulator_t *e) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "schedule", e->schedule);
+    json_add_u64(o, "schedule_seed", e->schedule_seed);
+    cJSON_AddStringToObject(o, "build", e->build);
+    return o;
+}
+
+cJSON *bj_correctness(const problem_t *p, const check_t *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", c->variant);
+    add_shape_seed(o, p->shape_name, p->seed);
+    cJSON_AddNumberToObject(o, "B", p->shape.B);
+    cJSON_AddNumberToObject(o, "H", p->shape.H);
+    cJSON_AddNumberToObject(o, "S", p->shape.S);
+    cJSON_AddNumberToObject(o, "D", p->shape.D);
+    cJSON_AddStringToObject(o, "status", c->status_msg);
+    cJSON_AddBoolToObject(o, "inputs_unmodified", c->inputs_unmodified);
+    cJSON_AddBoolToObject(o, "all_written", c->all_written);
+    cJSON_AddItemToObject(o, "kernel_only", json_err_metrics(&c->kernel_only));
+    cJSON_AddItemToObject(o, "end_to_end", json_err_metrics(&c->end_to_end));
+    cJSON_AddItemToObject(o, "legacy", json_err_metrics(&c->legacy));
+    cJSON *g = cJSON_AddObjectToObject(o, "gates");
+    cJSON_AddBoolToObject(g, "kernel_only", c->gate_kernel);
+    cJSON_AddBoolToObject(g, "end_to_end", c->gate_e2e);
+    cJSON_AddBoolToObject(g, "legacy", c->gate_legacy);
+    cJSON_AddBoolToObject(o, "pass", c->pass);
+    char sum[24];
+    snprintf(sum, sizeof sum, "%016" PRIx64, inputs_checksum(&p->in));
+    cJSON_AddStringToObject(o, "input_checksum", sum);
+    return o;
+}
+
+cJSON *bj_cross(const problem_t *p, const cross_t *x) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "a", x->a);
+    cJSON_AddStringToObject(o, "b", x->b);
+    add_shape_seed(o, p->shape_name, p->seed);
+    cJSON_AddNumberToObject(o, "max_ulp", (double)x->max_ulp);
+    cJSON_AddNumberToObject(o, "n_diff", (double)x->n_diff);
+    cJSON_AddStringToObject(o, "expected", x->expect_identical ? "identical" : "bounded");
+    cJSON_AddBoolToObject(o, "pass", x->pass);
+    return o;
+}
+
+cJSON *bj_timing(const timing_rec_t *t) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", t->variant);
+    add_shape_seed(o, t->shape_name, t->seed);
+    cJSON_AddStringToObject(o, "timing", t->timing);
+    cJSON_AddStringToObject(o, "l2", t->l2);
+    json_add_doubles(o, "samples_us", t->samples_us, t->n);
+    if (t->clock_mhz)
+        json_add_doubles(o, "sm_clock_mhz", t->clock_mhz, t->n);
+    else
+        cJSON_AddNullToObject(o, "sm_clock_mhz");
+    cJSON_AddNumberToObject(o, "discarded_throttled", (double)t->discarded);
+    cJSON_AddStringToObject(o, "stop_reason", t->stop_reason);
+    json_add_num(o, "wall_s", t->wall_s);
+    stats_summary_t s;
+    const bool have = t->n && stats_summarize(t->samples_us, t->n, &s) == 0;
+    cJSON_AddItemToObject(o, "summary", have ? json_stats_summary(&s) : cJSON_CreateNull());
+    const uint64_t flops = bench_flops(t->shape), bytes = bench_bytes_min(t->shape);
+    const double median = have ? s.median : NAN;
+    json_add_u64(o, "flops", flops);
+    json_add_u64(o, "bytes_min", bytes);
+    json_add_num(o, "tflops", (double)flops / (median * 1e6));
+    json_add_num(o, "bandwidth_gbs", (double)bytes / (median * 1e3));
+    json_add_num(o, "roofline_floor_us", bench_roofline_floor_us(t->shape, t->dev));
+    return o;
+}
+
+cJSON *bj_comparison(const comparison_rec_t *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "baseline", c->baseline);
+    cJSON_AddStringToObject(o, "candidate", c->candidate);
+    add_shape_seed(o, c->shape_name, c->seed);
+    cJSON_AddStringToObject(o, "timing", c->timing);
+    cJSON_AddNumberToObject(o, "rounds", (double)c->rounds);
+    json_add_doubles(o, "base_samples_us", c->base_us, c->rounds);
+    json_add_doubles(o, "cand_samples_us", c->cand_us, c->rounds);
+    if (!c->ab) {
+        /* Too few rounds for a CI: every statistic is unknown, and so is the verdict. */
+        static const char *const unknown[] = {"base_median",
+                                              "cand_median",
+                                              "ratio",
+                                              "ratio_ci",
+                                              "speedup",
+                                              "speedup_ci",
+                                              "latency_reduction",
+                                              "latency_reduction_ci",
+                                              "epsilon",
+                                              "resamples",
+                                              "bootstrap_seed"};
+        for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) cJSON_AddNullToObject(o, unknown[i]);
+        cJSON_AddStringToObject(o, "verdict", "AMBIGUOUS");
+        return o;
+    }
+    /* json_ab_result's fields follow "rounds" in the schema's order; move them over. */
+    cJSON *ab = json_ab_result(c->ab);
+    while (ab && ab->child) {
+        cJSON *item = cJSON_DetachItemViaPointer(ab, ab->child);
+        if (strcmp(item->string, "rounds") == 0)
+            cJSON_Delete(item);
+        else
+            cJSON_AddItemToObject(o, item->string, item);
+    }
+    cJSON_Delete(ab);
+    return o;
+}
+
+cJSON *bj_not_timed(const char *variant, const char *reason) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", variant);
+    cJSON_AddStringToObject(o, "reason", reason);
+    return o;
+}

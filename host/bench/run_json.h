@@ -1,0 +1,57 @@
+/* The pieces of an sdpa-bench-run document (data/SCHEMA.md), one builder per block, each emitting
+ * its fields in the schema's order so that equal content gives equal bytes. */
+#ifndef RUN_JSON_H
+#define RUN_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "backend.h"
+#include "check.h"
+#include "cli.h"
+#include "stats.h"
+
+typedef struct {
+    const char *variant;
+    const char *shape_name;
+    sdpa_shape_t shape;
+    uint64_t seed;
+    const char *timing; /* "gpu" or "emulated" */
+    const char *l2;     /* "cold" or "warm" */
+    const double *samples_us;
+    const double *clock_mhz; /* NULL: not measured (emulator) */
+    size_t n;
+    size_t discarded;
+    const char *stop_reason;
+    double wall_s;
+    const backend_device_t *dev; /* NULL: no roofline (emulator) */
+} timing_rec_t;
+
+typedef struct {
+    const char *baseline, *candidate, *shape_name, *timing;
+    uint64_t seed;
+    const double *base_us, *cand_us; /* paired by round */
+    size_t rounds;
+    const ab_result_t *ab; /* NULL when fewer than 2 rounds were kept */
+} comparison_rec_t;
+
+/* Work counts of one forward pass (FlashAttention convention, non-causal): 4*B*H*S*S*D FLOPs;
+ * minimum bytes = Q, K, V read once in fp8 + O written once in fp16. */
+uint64_t bench_flops(sdpa_shape_t s);
+uint64_t bench_bytes_min(sdpa_shape_t s);
+/* max(bytes_min / peak DRAM, flops / peak FP16 tensor) in us, over the terms the device knows
+ * (the DRAM term alone is still a lower bound); NaN when neither is known. */
+double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
+
+cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
+cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
+                 double throttle_threshold);
+cJSON *bj_device(const backend_device_t *d); /* sm_clock_measured_mhz starts null (bj_set_measured_clock) */
+void bj_set_measured_clock(cJSON *device, double mhz);
+cJSON *bj_emulator(const backend_emulator_t *e);
+cJSON *bj_correctness(const problem_t *p, const check_t *c);
+cJSON *bj_cross(const problem_t *p, const cross_t *x);
+cJSON *bj_timing(const timing_rec_t *t);
+cJSON *bj_comparison(const comparison_rec_t *c);
+cJSON *bj_not_timed(const char *variant, const char *reason);
+
+#endif

@@ -1,0 +1,78 @@
+/* The sampling engine: warm-up, interleaved rounds, throttle discard and the stopping rule
+ * (paper/methods.md, "Timing"; NVBench's cold measurement). Pure logic over an injected clock and sampler, so the tests drive it
+ * with a fake clock and scripted samples, and no test sleeps.
+ *
+ * Arms and rounds: with k arms (1 for a plain timing, 1 + candidates for --vs), one round samples
+ * arm 0, 1, ..., k-1 once each, in that order: A B A B ... for one candidate. Rounds are the unit
+ * of pairing for the A/B bootstrap, so a round in which any sample ran under the throttle
+ * threshold is discarded whole (every arm loses that round's sample), followed by a recovery
+ * pause: recovery_s for the first two consecutive discarded rounds, doubling after that (capped
+ * at 1 s), as NVBench lengthens its pause after more than two consecutive throttled samples.
+ *
+ * Stopping rule, checked before every round: stop when at least min_samples rounds are kept and
+ * min_time_s has elapsed ("min_samples_and_min_time"); else when max_samples rounds are kept
+ * ("max_samples", a memory bound); else when max_time_s has elapsed ("max_time"). Time is
+ * measured from the first warm-up launch and includes recovery pauses. */
+#ifndef SAMPLING_H
+#define SAMPLING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend.h"
+
+#define BENCH_MAX_ARMS 64
+#define BENCH_DEFAULT_THROTTLE 0.75   /* NVBench's default threshold */
+#define BENCH_DEFAULT_RECOVERY_S 0.05 /* NVBench's default recovery delay */
+#define BENCH_MAX_RECOVERY_S 1.0
+#define BENCH_DEFAULT_MAX_SAMPLES 1000000
+
+typedef struct {
+    void *ctx;
+    double (*now_s)(void *ctx); /* monotonic seconds */
+    /* One timed launch of arm; 0, or -1 with a message (aborts the run). */
+    int (*sample)(void *ctx, size_t arm, backend_sample_t *out, char *err, size_t errlen);
+    void (*pause_s)(void *ctx, double seconds);
+    /* Optional progress report, called after each kept round. */
+    void (*progress)(void *ctx, size_t rounds, double elapsed_s);
+} bench_clock_t;
+
+typedef struct {
+    size_t warmup;      /* rounds before sampling, results ignored */
+    size_t min_samples; /* --iters */
+    size_t max_samples;
+    double min_time_s, max_time_s;
+    double throttle_threshold; /* fraction of default_clock_mhz */
+    double default_clock_mhz;  /* NaN or <= 0: no throttle detection (emulator) */
+    double recovery_s;
+} bench_plan_t;
+
+typedef enum { BENCH_STOP_MIN_SAMPLES_AND_TIME, BENCH_STOP_MAX_SAMPLES, BENCH_STOP_MAX_TIME } bench_stop_t;
+
+typedef struct {
+    size_t arms;
+    size_t rounds; /* kept rounds = samples per arm */
+    size_t capacity;
+    double *samples_us[BENCH_MAX_ARMS];
+    double *clock_mhz[BENCH_MAX_ARMS];
+    size_t discarded_rounds;                  /* rounds dropped for a throttled sample */
+    size_t throttled_samples[BENCH_MAX_ARMS]; /* this arm's own samples under the threshold */
+    bench_stop_t stop;
+    double wall_s; /* warm-up + sampling, pauses included */
+} bench_result_t;
+
+/* Fills plan with the defaults above and the given options. */
+void bench_plan_init(bench_plan_t *plan, size_t warmup, size_t min_samples, double min_time_s,
+                     double max_time_s, double default_clock_mhz);
+/* Runs warm-up and sampling for arms (1..BENCH_MAX_ARMS). Returns 0 with *out filled (free it
+ * with bench_result_free), or -1 with the sampler's message (out is freed). */
+int bench_run(const bench_plan_t *plan, const bench_clock_t *clock, size_t arms, bench_result_t *out,
+              char *err, size_t errlen);
+void bench_result_free(bench_result_t *r);
+const char *bench_stop_name(bench_stop_t s); /* data/SCHEMA.md TIMING.stop_reason */
+/* Whether a sample's clock is under the threshold (false when either clock is unknown). */
+bool bench_throttled(const bench_plan_t *plan, double clock_mhz);
+/* The pause after the given number of consecutive discarded rounds (>= 1). */
+double bench_recovery_pause(const bench_plan_t *plan, size_t consecutive);
+
+#endif

@@ -1,0 +1,80 @@
+/* The registry, built from kernels/variants.def with the X-macro (compiled with the same
+ * CUSTOM_DEFINES as the kernels, so a "custom" row appears exactly when the kernels have one). */
+#include "variants.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SDPA_VARIANT(ident, id, parent, sw, summary) {id, parent, (sw), summary},
+const variant_info_t variants_registry[] = {
+#include "variants.def"
+};
+#undef SDPA_VARIANT
+const size_t variants_registry_count = sizeof variants_registry / sizeof variants_registry[0];
+
+const variant_info_t *variants_find(const char *id) {
+    for (size_t i = 0; id && i < variants_registry_count; i++)
+        if (strcmp(variants_registry[i].id, id) == 0) return &variants_registry[i];
+    return NULL;
+}
+
+const sdpa_kernel_entry_t *variants_kernel(const sdpa_kernel_entry_t *table, const char *id) {
+    for (const sdpa_kernel_entry_t *e = table; id && e && e->id; e++)
+        if (strcmp(e->id, id) == 0) return e;
+    return NULL;
+}
+
+size_t variants_table_count(const sdpa_kernel_entry_t *table) {
+    size_t n = 0;
+    for (const sdpa_kernel_entry_t *e = table; e && e->id; e++) n++;
+    return n;
+}
+
+/* The switch list (kernels/switches.h) as a table: key and class of bit i. */
+#define SDPA_SW_INFO_(NAME, key, cls, meaning) {#key, SDPA_SWCLASS_##cls, meaning},
+const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT] = {SDPA_SWITCHES(SDPA_SW_INFO_)};
+#undef SDPA_SW_INFO_
+
+int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t errlen) {
+    for (const sdpa_kernel_entry_t *e = table; e && e->id; e++) {
+        const variant_info_t *v = variants_find(e->id);
+        if (!v) continue; /* a variant only the build knows (test kernels) */
+        if (v->sw != e->sw || strcmp(v->parent, e->parent ? e->parent : "") != 0) {
+            snprintf(err, errlen,
+                     "variant %s: the kernel table disagrees with kernels/variants.def "
+                     "(stale build? run make clean)",
+                     e->id);
+            return -1;
+        }
+        if (!e->launch) {
+            snprintf(err, errlen, "variant %s: the kernel table has no launcher", e->id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b) {
+    int n = 0;
+    for (sdpa_switches_t d = a ^ b; d; d &= d - 1) n++;
+    return n;
+}
+
+bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b) {
+    unsigned classes = 0; /* the classes of the switches that differ */
+    for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
+        if ((a ^ b) & (1u << i)) classes |= 1u << variants_switch_info[i].cls;
+    if (classes & (1u << SDPA_SWCLASS_ARITH)) return false; /* different arithmetic */
+    return (classes & (classes - 1)) == 0;                  /* at most one class: a layout or a load change */
+}
+
+void variants_switches_str(sdpa_switches_t sw, char *out, size_t outlen) {
+    size_t len = 0;
+    if (outlen) out[0] = '\0';
+    for (int i = 0; i < SDPA_SWITCH_COUNT && len < outlen; i++) {
+        int n = snprintf(out + len, outlen - len, "%s%s=%d", i ? " " : "", variants_switch_info[i].key,
+                         (sw >> i) & 1u);
+        if (n < 0) break;
+        len += (size_t)n;
+    }
+}

@@ -1,0 +1,52 @@
+/* The variant registry: kernels/variants.def as a C table (id, parent, switches, summary), and
+ * the lookup of a variant's launcher in a backend's kernel table by id.
+ *
+ * The registry is what the study defines; a kernel table is what one build of kernels/stages.cu
+ * contains (the same rows, plus "custom" when make was given switches). Both come from the same
+ * X-macro file, and variants_check_table verifies that a table agrees with the registry, so a
+ * stale object file cannot run one variant under another's name. */
+#ifndef VARIANTS_H
+#define VARIANTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdpa_api.h"
+
+typedef struct {
+    const char *id;
+    const char *parent; /* "" for the root */
+    sdpa_switches_t sw;
+    const char *summary;
+} variant_info_t;
+
+extern const variant_info_t variants_registry[];
+extern const size_t variants_registry_count;
+
+const variant_info_t *variants_find(const char *id); /* NULL if unknown */
+/* The entry with this id in a NULL-id-terminated kernel table; NULL if absent (or table NULL). */
+const sdpa_kernel_entry_t *variants_kernel(const sdpa_kernel_entry_t *table, const char *id);
+size_t variants_table_count(const sdpa_kernel_entry_t *table);
+/* 0 when every table entry that the registry knows has the registry's parent and switches;
+ * -1 with the first disagreement in err. */
+int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t errlen);
+/* The switch list of kernels/switches.h: bit i's key ("cp_async"), class and meaning. */
+typedef struct {
+    const char *key;
+    enum sdpa_switch_class cls;
+    const char *meaning;
+} variant_switch_info_t;
+extern const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT];
+
+/* How many switches differ (a stage is one switch from its parent). */
+int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
+/* Whether two variants must produce bit-identical outputs (paper/methods.md, cross-variant
+ * checks): the switches that differ are all of one class and none changes the arithmetic
+ * (switches.h): e.g. only fused_softmax_pv and/or smem_pad (the same arithmetic in another buffer
+ * or layout), or only cp_async (the same arithmetic, loaded another way). Every other pair is
+ * "bounded". */
+bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b);
+/* "cp_async=1 wmma_pv=1 fused_softmax_pv=0 smem_pad=0": every switch of the list, in order. */
+void variants_switches_str(sdpa_switches_t sw, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,234 @@
+/* ptxas-json: turns the ptxas -v log of kernels/stages.cu into the `ptxas-resources` JSON of
+ * data/SCHEMA.md (registers, spills, local memory, shared memory, barriers per variant, codec and
+ * architecture; the static gates; occupancy), and prints the same as a table beside the original
+ * study's published sm_89 figures.
+ *
+ * Usage: ptxas-json --log FILE --out FILE.json [--published data/published/seed-l4.json] [--print]
+ * Exit status: 0 all kernels pass the gates, 1 a gate fails, 2 bad usage or input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "sdpa_api.h"
+#include "occupancy.h"
+#include "ptxas_log.h"
+#include "json_file.h"
+
+#define MAX_KERNELS 256
+
+/* Kernel names are sdpa_<ident>_<codec>; map ident -> variant id through the registry. */
+#define SDPA_VARIANT(ident, id, parent, sw, summary) {#ident, id},
+static const struct {
+    const char *ident, *id;
+} VARIANT_IDS[] = {
+#include "variants.def"
+};
+#undef SDPA_VARIANT
+
+typedef struct {
+    const char *variant, *codec;
+} kernel_id_t;
+
+static int identify(const char *kernel, kernel_id_t *out) {
+    static const char *const codecs[][2] = {{"_e4m3", "e4m3"}, {"_seedlin", "seed-linear"}};
+    if (strncmp(kernel, "sdpa_", 5) != 0) return -1;
+    const char *ident = kernel + 5;
+    for (size_t c = 0; c < 2; ++c) {
+        size_t sl = strlen(codecs[c][0]), kl = strlen(ident);
+        if (kl <= sl || strcmp(ident + kl - sl, codecs[c][0]) != 0) continue;
+        for (size_t v = 0; v < sizeof VARIANT_IDS / sizeof VARIANT_IDS[0]; ++v)
+            if (strlen(VARIANT_IDS[v].ident) == kl - sl &&
+                strncmp(ident, VARIANT_IDS[v].ident, kl - sl) == 0) {
+                out->variant = VARIANT_IDS[v].id;
+                out->codec = codecs[c][1];
+                return 0;
+            }
+    }
+    return -1;
+}
+
+static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const occupancy_t *occ, int occ_ok,
+                          ptxas_gate_result_t g) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", id->variant);
+    cJSON_AddStringToObject(o, "codec", id->codec);
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d", k->arch);
+    cJSON_AddStringToObject(o, "arch", arch);
+    cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddNumberToObject(o, "registers", k->registers);
+    cJSON_AddNumberToObject(o, "barriers", k->barriers < 0 ? 0 : k->barriers);
+    cJSON_AddNumberToObject(o, "static_smem_bytes", (double)(k->smem < 0 ? 0 : k->smem));
+    if (k->cmem0 < 0)
+        cJSON_AddNullToObject(o, "cmem0_bytes");
+    else
+        cJSON_AddNumberToObject(o, "cmem0_bytes", (double)k->cmem0);
+    cJSON_AddNumberToObject(o, "stack_bytes", (double)(k->stack < 0 ? 0 : k->stack));
+    cJSON_AddNumberToObject(o, "spill_store_bytes", (double)(k->spill_stores < 0 ? 0 : k->spill_stores));
+    cJSON_AddNumberToObject(o, "spill_load_bytes", (double)(k->spill_loads < 0 ? 0 : k->spill_loads));
+    cJSON_AddNumberToObject(o, "local_bytes", (double)ptxas_local_bytes(k));
+    if (occ_ok) {
+        cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+        cJSON_AddNumberToObject(oc, "blocks_per_sm", occ->blocks_per_sm);
+        cJSON_AddNumberToObject(oc, "warps_per_sm", occ->warps_per_sm);
+        cJSON_AddNumberToObject(oc, "max_warps_per_sm", occ->max_warps_per_sm);
+        cJSON_AddNumberToObject(oc, "occupancy", occ->occupancy);
+        cJSON_AddStringToObject(oc, "limited_by", occ->limited_by);
+    } else {
+        cJSON_AddNullToObject(o, "occupancy");
+    }
+    cJSON *gj = cJSON_AddObjectToObject(o, "gates");
+    cJSON_AddBoolToObject(gj, "registers", g.registers);
+    cJSON_AddBoolToObject(gj, "spills", g.spills);
+    cJSON_AddBoolToObject(gj, "local", g.local);
+    cJSON_AddBoolToObject(gj, "smem", g.smem);
+    cJSON_AddBoolToObject(o, "pass", g.pass);
+    return o;
+}
+
+/* Published ptxas figures of the original (kind published-figures, array "resources"), copied as-is.
+ * A missing file is not an error (reported as null); a malformed one is. */
+static int add_published(cJSON *doc, const char *path) {
+    if (!path) {
+        cJSON_AddNullToObject(doc, "published");
+        return 0;
+    }
+    char err[512];
+    cJSON *pub = results_load(path, "published-figures", err, sizeof err);
+    if (!pub) {
+        fprintf(stderr, "ptxas-json: %s\n", err);
+        return -1;
+    }
+    const cJSON *rows = json_get(pub, "resources", path, err, sizeof err);
+    if (!rows || !cJSON_IsArray(rows)) {
+        fprintf(stderr, "ptxas-json: %s\n",
+                rows ? "published figures: field 'resources' is not an array" : err);
+        cJSON_Delete(pub);
+        return -1;
+    }
+    cJSON_AddItemToObject(doc, "published", cJSON_Duplicate(rows, 1));
+    cJSON_Delete(pub);
+    return 0;
+}
+
+/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
+static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+static int int_or(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+static void print_table(const cJSON *kernels, const cJSON *published) {
+    printf("%-12s %-11s %-6s %5s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "regs", "smem_B",
+           "stack", "spill", "occ", "limited by", "gates");
+    const cJSON *k;
+    cJSON_ArrayForEach(k, kernels) {
+        const cJSON *occ = cJSON_GetObjectItem(k, "occupancy");
+        printf("%-12s %-11s %-6s %5d %7d %6d %6d %6.1f%% %-24s %s\n",
+               cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
+               cJSON_GetObjectItem(k, "arch")->valuestring, cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
+               cJSON_GetObjectItem(k, "stack_bytes")->valueint,
+               cJSON_GetObjectItem(k, "spill_store_bytes")->valueint +
+                   cJSON_GetObjectItem(k, "spill_load_bytes")->valueint,
+               cJSON_IsObject(occ) ? 100.0 * cJSON_GetObjectItem(occ, "occupancy")->valuedouble : 0.0,
+               cJSON_IsObject(occ) ? cJSON_GetObjectItem(occ, "limited_by")->valuestring : "-",
+               cJSON_IsTrue(cJSON_GetObjectItem(k, "pass")) ? "PASS" : "FAIL");
+    }
+    if (!cJSON_IsArray(published)) return;
+    printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
+    const cJSON *p;
+    cJSON_ArrayForEach(p, published) {
+        printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
+               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"),
+               int_or(p, "stack_bytes"), "-", "-", "-", str_or(p, "source", ""));
+    }
+}
+
+static int usage(const char *msg) {
+    fprintf(stderr,
+            "ptxas-json: %s\nusage: ptxas-json --log FILE --out FILE.json [--published FILE] [--print]\n",
+            msg);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    const char *log_path = NULL, *out_path = NULL, *pub_path = NULL;
+    int print = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--print"))
+            print = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--log"))
+            log_path = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--out"))
+            out_path = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--published"))
+            pub_path = argv[++i];
+        else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown or incomplete argument '%s'", argv[i]);
+            return usage(msg);
+        }
+    }
+    if (!log_path || !out_path) return usage("--log and --out are required");
+
+    char *log = file_read_all(log_path, NULL);
+    if (!log) {
+        fprintf(stderr, "ptxas-json: %s: %s\n", log_path, strerror(errno));
+        return 2;
+    }
+    static ptxas_kernel_t ks[MAX_KERNELS];
+    char err[512];
+    int n = ptxas_parse(log, ks, MAX_KERNELS, err, sizeof err);
+    free(log);
+    if (n < 0) {
+        fprintf(stderr, "ptxas-json: %s: %s\n", log_path, err);
+        return 2;
+    }
+    if (n == 0) {
+        fprintf(stderr, "ptxas-json: %s: no kernel found (was it compiled with -Xptxas -v?)\n", log_path);
+        return 2;
+    }
+
+    cJSON *doc = results_new("ptxas-resources", "ptxas-json", argc, argv);
+    cJSON *gates = cJSON_AddObjectToObject(doc, "gates");
+    cJSON_AddNumberToObject(gates, "max_registers", PTXAS_GATES.max_registers);
+    cJSON_AddNumberToObject(gates, "max_spill_bytes", (double)PTXAS_GATES.max_spill_bytes);
+    cJSON_AddNumberToObject(gates, "max_local_bytes", (double)PTXAS_GATES.max_local_bytes);
+    cJSON_AddNumberToObject(gates, "max_static_smem_bytes", (double)PTXAS_GATES.max_static_smem);
+    cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
+    int all_pass = 1;
+    for (int i = 0; i < n; ++i) {
+        kernel_id_t id;
+        if (identify(ks[i].kernel, &id) != 0) {
+            fprintf(stderr,
+                    "ptxas-json: %s: kernel '%s' is not sdpa_<variant>_<codec> of kernels/variants.def\n",
+                    log_path, ks[i].kernel);
+            cJSON_Delete(doc);
+            return 2;
+        }
+        occupancy_t occ;
+        const int occ_ok = occupancy_compute(ks[i].arch, SDPA_THREADS, ks[i].registers,
+                                             ks[i].smem < 0 ? 0 : ks[i].smem, &occ) == 0;
+        const ptxas_gate_result_t g = ptxas_gate(&ks[i], &PTXAS_GATES);
+        all_pass &= g.pass && occ_ok;
+        cJSON_AddItemToArray(arr, kernel_json(&ks[i], &id, &occ, occ_ok, g));
+    }
+    if (add_published(doc, pub_path) != 0) {
+        cJSON_Delete(doc);
+        return 2;
+    }
+    if (print) print_table(arr, cJSON_GetObjectItem(doc, "published"));
+    if (results_write(doc, out_path, err, sizeof err) != 0) {
+        fprintf(stderr, "ptxas-json: %s\n", err);
+        cJSON_Delete(doc);
+        return 2;
+    }
+    cJSON_Delete(doc);
+    return all_pass ? 0 : 1;
+}

@@ -1,0 +1,88 @@
+/* See fields.h. */
+#include "fields.h"
+
+#include <math.h>
+#include <string.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "json_file.h"
+
+#define PATH_FMT(buf, fmt)                                                                                   \
+    char buf[256];                                                                                           \
+    do {                                                                                                     \
+        va_list ap_;                                                                                         \
+        va_start(ap_, fmt);                                                                                  \
+        vsnprintf(buf, sizeof buf, fmt, ap_);                                                                \
+        va_end(ap_);                                                                                         \
+    } while (0)
+
+int rj_num(const rj_t *d, double *out, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    return json_get_num(d->root, path, out, d->file, d->err, d->errlen);
+}
+
+int rj_nums(const rj_t *d, double *out, const char *fmt, int index, const char *const *fields, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        char path[256];
+        snprintf(path, sizeof path, fmt, index, fields[k]);
+        if (json_get_num(d->root, path, &out[k], d->file, d->err, d->errlen) < 0) return -1;
+    }
+    return 0;
+}
+
+const char *rj_str(const rj_t *d, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    return json_get_str(d->root, path, d->file, d->err, d->errlen);
+}
+
+const char *rj_str_or_null(const rj_t *d, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    const cJSON *n = json_get(d->root, path, d->file, d->err, d->errlen);
+    if (!n || cJSON_IsNull(n)) return NULL;
+    return json_get_str(d->root, path, d->file, d->err, d->errlen);
+}
+
+int rj_bool(const rj_t *d, bool *out, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    return json_get_bool(d->root, path, out, d->file, d->err, d->errlen);
+}
+
+int rj_len(const rj_t *d, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    const cJSON *n = json_get(d->root, path, d->file, d->err, d->errlen);
+    if (!n) return -1;
+    if (!cJSON_IsArray(n)) {
+        snprintf(d->err, d->errlen, "%s: field '%s' is not an array", d->file, path);
+        return -1;
+    }
+    return cJSON_GetArraySize(n);
+}
+
+const cJSON *rj_node(const rj_t *d, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    return json_get(d->root, path, d->file, d->err, d->errlen);
+}
+
+bool rj_present(const rj_t *d, const char *fmt, ...) {
+    PATH_FMT(path, fmt);
+    char scratch[8];
+    const cJSON *n = json_get(d->root, path, d->file, scratch, sizeof scratch);
+    return n && !cJSON_IsNull(n);
+}
+
+const cJSON *jo(const cJSON *obj, const char *key) {
+    return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+const char *jo_str(const cJSON *obj, const char *key) { return cJSON_GetStringValue(jo(obj, key)); }
+
+double jo_num(const cJSON *obj, const char *key) {
+    const cJSON *n = jo(obj, key);
+    return cJSON_IsNumber(n) ? n->valuedouble : NAN;
+}
+
+bool jo_eq(const cJSON *obj, const char *key, const char *s) {
+    const char *v = jo_str(obj, key);
+    return v && s && strcmp(v, s) == 0;
+}

@@ -1,0 +1,156 @@
+/* sdpa-report: turns the JSON of experiment runs into everything a report shows, so that no
+ * number in a report is typed by hand (architecture: kernels -> harness -> JSON -> sdpa-report ->
+ * TSV, Markdown fragments, YAML -> gnuplot, pandoc).
+ *
+ *   sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID --candidate ID
+ *                          --gate-speedup X --published FILE [--make-target T]
+ *                          [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]
+ *       reads DIR/run.json (+ run-timing.json, ptxas.json when present) and writes into DIR:
+ *       tables/NAME.md, NAME.tsv, plot-vars.gp, meta.yaml and summary.json (kind experiment-summary).
+ *   sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]
+ *       the whole study: history and published-vs-reproduced tables, TSV and per-stage sections.
+ *   sdpa-report get FILE FIELD
+ *       prints one scalar field of a result file (the pipeline reads meta.backend with it).
+ *
+ * Exit status: 0; 1 when an input is missing or corrupted (the message names the file and the
+ * field); 2 on a usage error. The exit status does not depend on the verdict. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+#include "gates.h"
+#include "meta_yaml.h"
+#include "paper.h"
+#include "published.h"
+#include "result_tables.h"
+#include "run.h"
+#include "tables.h"
+#include "json_file.h"
+
+static int usage(const char *msg) {
+    fprintf(
+        stderr,
+        "sdpa-report: %s\n"
+        "usage: sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID\n"
+        "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
+        "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
+        "       sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]\n"
+        "       sdpa-report get FILE FIELD\n",
+        msg);
+    return 2;
+}
+
+static const char *base_name(const char *path) {
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    static char buf[REPORT_PATH_MAX];
+    snprintf(buf, sizeof buf, "%.*s", (int)n, path);
+    const char *s = strrchr(buf, '/');
+    return s ? s + 1 : buf;
+}
+
+/* Everything `sdpa-report experiment` writes into the run directory, in order: one writer per
+ * output (NVBench's printer multiplexing), all reading the same loaded run and gates. */
+typedef struct {
+    const char *output;
+    int (*write)(report_t *r, const gates_t *g);
+} report_writer_t;
+static const report_writer_t WRITERS[] = {
+    {"summary.json", summary_write},
+    {"meta.yaml", meta_yaml},
+    {"tables/banner.md", table_banner},
+    {"tables/gates.md", table_gates},
+    {"tables/verdict.md", table_verdict},
+    {"tables/environment.md", table_environment},
+    {"tables/reproduce.md", table_reproduce},
+    {"tables/correctness.md", table_correctness},
+    {"tables/cross.md", table_cross},
+    {"tables/performance.md", table_performance},
+    {"tables/ptxas.md", table_ptxas},
+    {"tables/published.md", table_published},
+    {"figure inputs (*.tsv, plot-vars.gp, tables/fig-*.md)", figs_write},
+};
+
+static int cmd_experiment(int argc, char **argv) {
+    report_t r = {.gate_speedup = -1, .make_target = "stage", .argc = argc, .argv = argv};
+    const char *published = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return usage("an option lacks its value");
+        if (!strcmp(a, "--run"))
+            r.dir = v;
+        else if (!strcmp(a, "--experiment"))
+            r.experiment = v;
+        else if (!strcmp(a, "--title"))
+            r.title = v;
+        else if (!strcmp(a, "--baseline"))
+            r.baseline = v;
+        else if (!strcmp(a, "--candidate"))
+            r.candidate = v;
+        else if (!strcmp(a, "--gate-speedup"))
+            r.gate_speedup = strtod(v, NULL);
+        else if (!strcmp(a, "--published"))
+            published = v;
+        else if (!strcmp(a, "--make-target"))
+            r.make_target = v;
+        else if (!strcmp(a, "--static-budget")) {
+            if (sscanf(v, "%lf,%lf,%lf,%lf", &r.budget[0], &r.budget[1], &r.budget[2], &r.budget[3]) != 4)
+                return usage("--static-budget: REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES");
+            r.have_budget = true;
+        } else
+            return usage("unknown option");
+        i++;
+    }
+    if (!r.dir || !r.experiment || !r.title || !r.baseline || !r.candidate || !published ||
+        !(r.gate_speedup > 0))
+        return usage(
+            "experiment: --run, --experiment, --title, --baseline, --candidate, --gate-speedup (> 0) "
+            "and --published are required");
+    r.run_id = base_name(r.dir);
+    gates_t g;
+    int rc = report_load(&r, published);
+    if (rc == 0) rc = gates_evaluate(&r, &g);
+    const char *writing = NULL;
+    for (size_t i = 0; rc == 0 && i < sizeof WRITERS / sizeof WRITERS[0]; i++) {
+        writing = WRITERS[i].output;
+        rc = WRITERS[i].write(&r, &g);
+    }
+    if (rc != 0)
+        fprintf(stderr, "sdpa-report: %s%s%s%s\n", r.err, writing ? " (while writing " : "",
+                writing ? writing : "", writing ? ")" : "");
+    else
+        printf("sdpa-report: %s/%s: verdict %s\n", r.experiment, r.run_id,
+               verdict_kind_name(gates_verdict(&g)));
+    report_free(&r);
+    return rc == 0 ? 0 : 1;
+}
+
+static int cmd_get(int argc, char **argv) {
+    if (argc != 4) return usage("get: FILE FIELD");
+    char err[1024];
+    cJSON *doc = results_load(argv[2], NULL, err, sizeof err);
+    const cJSON *n = doc ? json_get(doc, argv[3], argv[2], err, sizeof err) : NULL;
+    int rc = 1;
+    if (n && cJSON_IsString(n))
+        printf("%s\n", n->valuestring), rc = 0;
+    else if (n && cJSON_IsNumber(n))
+        printf("%.17g\n", n->valuedouble), rc = 0;
+    else if (n && cJSON_IsBool(n))
+        printf("%s\n", cJSON_IsTrue(n) ? "true" : "false"), rc = 0;
+    else if (n && cJSON_IsNull(n))
+        printf("null\n"), rc = 0;
+    else if (n)
+        snprintf(err, sizeof err, "%s: field '%s' is not a scalar", argv[2], argv[3]);
+    if (rc) fprintf(stderr, "sdpa-report: %s\n", err);
+    cJSON_Delete(doc);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage("missing command");
+    if (!strcmp(argv[1], "experiment")) return cmd_experiment(argc, argv);
+    if (!strcmp(argv[1], "paper")) return report_paper_main(argc, argv);
+    if (!strcmp(argv[1], "get")) return cmd_get(argc, argv);
+    return usage("unknown command");
+}

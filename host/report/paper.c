@@ -1,0 +1,394 @@
+/* sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR FIGDIR ...]
+ *
+ * The whole-study fragments, from the latest run of each experiment (RUNDIR "-" when it has none)
+ * and the original's published figures. Every run directory must already hold its summary.json
+ * (sdpa-report experiment). Writes into DIR:
+ *   history.tsv, ratios.tsv, plot-vars.gp    inputs of figures/history.gp and figures/published.gp
+ *   history.md, verdicts.md, published-vs-reproduced.md, published-timings.md,
+ *   published-resources.md, published-correctness.md, banner.md
+ *   stage-NAME.md                            per experiment: its run's fragments, or "not run" */
+#include "paper.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textbuf.h"
+#include "published.h"
+#include "run.h"
+#include "tables.h"
+#include "json_file.h"
+
+#define N 96
+#define MAX_STAGES 8
+
+typedef struct {
+    const char *name, *rundir, *figdir;
+    report_t r; /* loaded when rundir is not "-" */
+    cJSON *summary;
+    const char *verdict;
+    bool loaded;
+} stage_t;
+
+typedef struct {
+    const char *out, *published;
+    stage_t st[MAX_STAGES];
+    int n;
+    report_t pub; /* only the published figures loaded */
+    char err[2048];
+} paper_t;
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n");
+    return 2;
+}
+
+static int save(paper_t *p, rbuf_t *b, const char *name) {
+    return rb_save(b, p->out, name, p->err, sizeof p->err);
+}
+
+static int load_stage(paper_t *p, stage_t *s) {
+    if (!strcmp(s->rundir, "-")) return 0;
+    char path[REPORT_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/summary.json", s->rundir);
+    s->summary = results_load(path, "experiment-summary", p->err, sizeof p->err);
+    if (!s->summary) return -1;
+    rj_t d = {s->summary, path, p->err, sizeof p->err};
+    const char *base = rj_str(&d, "baseline"), *cand = rj_str(&d, "candidate"), *id = rj_str(&d, "run_id");
+    if (!base || !cand || !id || !(s->verdict = rj_str(&d, "verdict"))) return -1;
+    s->r = (report_t){.dir = s->rundir,
+                      .experiment = s->name,
+                      .run_id = id,
+                      .title = s->name,
+                      .baseline = base,
+                      .candidate = cand,
+                      .gate_speedup = 1};
+    if (report_load(&s->r, p->published) < 0) {
+        snprintf(p->err, sizeof p->err, "%s", s->r.err);
+        return -1;
+    }
+    s->loaded = true;
+    return 0;
+}
+
+/* The first comparison of the run's pair: shape and index, or -1. */
+/* banner.md of the paper: whether its timings come from a GPU. */
+static int paper_banner(paper_t *p, int emulated, int gpu) {
+    rbuf_t b = {0};
+    if (emulated)
+        rb_printf(
+            &b,
+            "::: {.banner .emulated}\n**EMULATED (CPU) RUNS: NO GPU TIMINGS%s.** Some experiments below ran "
+            "on the CPU SIMT emulator: their correctness and static gates are real, their performance gates "
+            "read "
+            "NOT EVALUATED, and their wall-clock times appear only where labelled \"emulated (CPU), not "
+            "GPU\".\n:::\n",
+            gpu ? " FOR SOME STAGES" : "");
+    else if (gpu)
+        rb_puts(&b,
+                "::: {.banner .gpu}\n**GPU runs.** Every timed experiment below ran on a GPU; devices are "
+                "named in each stage's section.\n:::\n");
+    else
+        rb_puts(&b, "::: {.banner .emulated}\n**NO TIMINGS.** No experiment has timings yet; `make all` runs "
+                    "them.\n:::\n");
+    return save(p, &b, "banner.md");
+}
+
+static int history(paper_t *p) {
+    rbuf_t tsv = {0}, md = {0};
+    rb_puts(&tsv, "# median latency (us) with its 95 % CI per experiment and variant, at the compared shape\n"
+                  "# x\tlabel\tmedian\tci_lo\tci_hi\ttiming\texperiment\n");
+    static const md_col_t cols[] = {{"experiment", 14, 'l'},  {"variant", 8, 'l'},       {"shape", 8, 'l'},
+                                    {"median (us)", 10, 'r'}, {"95 % CI (us)", 18, 'r'}, {"timing", 14, 'l'},
+                                    {"device", 20, 'l'},      {"run", 18, 'l'}};
+    md_table_head(&md, cols, 8);
+    int x = 0, emulated = 0, gpu = 0;
+    for (int k = 0; k < p->n; k++) {
+        stage_t *s = &p->st[k];
+        if (!s->loaded) {
+            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run", NA_MARK, NA_MARK);
+            continue;
+        }
+        int c = report_find_comparison(&s->r);
+        const char *shape = c >= 0 ? rj_str(&s->r.T, "comparisons.%d.shape", c) : NULL;
+        const char *vs[2] = {s->r.baseline, s->r.candidate};
+        char dev[256];
+        report_device_label(&s->r, dev, sizeof dev);
+        for (int v = 0; v < 2; v++) {
+            int t = shape ? report_find_timing(&s->r, vs[v], shape) : -1;
+            if (t >= 0 && !rj_present(&s->r.T, "timing.%d.summary", t)) t = -1; /* no sample kept */
+            if (t < 0) {
+                md_row(&md, 8, s->name, vs[v], NA_MARK, NA_MARK, NA_MARK, "not timed", dev, s->r.run_id);
+                continue;
+            }
+            double med, lo, hi;
+            const char *kind = rj_str(&s->r.T, "timing.%d.timing", t);
+            if (!kind || rj_num(&s->r.T, &med, "timing.%d.summary.median", t) < 0 ||
+                rj_num(&s->r.T, &lo, "timing.%d.summary.ci_lo", t) < 0 ||
+                rj_num(&s->r.T, &hi, "timing.%d.summary.ci_hi", t) < 0) {
+                snprintf(p->err, sizeof p->err, "%s", s->r.err);
+                rb_free(&tsv);
+                rb_free(&md);
+                return -1;
+            }
+            bool gpu_t = strcmp(kind, "gpu") == 0;
+            emulated |= !gpu_t;
+            gpu |= gpu_t;
+            rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%s\t%s\n", x++, vs[v], med, lo, hi, kind, s->name);
+            char c1[N], c2[N];
+            md_row(&md, 8, s->name, vs[v], shape, fmt_us(c1, N, med),
+                   fmt_ci(c2, N, fabs(lo) >= 1e5 ? "%.0f" : "%.2f", lo, hi),
+                   gpu_t ? "gpu" : "EMULATED (CPU), not a GPU timing", dev, s->r.run_id);
+        }
+    }
+    md_table_caption(
+        &md, "tbl:history",
+        emulated
+            ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked so: median "
+              "latency "
+              "with its 95 % CI for baseline and candidate of each experiment's latest run. Emulated rows "
+              "are CPU "
+              "wall-clock times of the emulator and say nothing about GPU performance."
+            : "Stage history: median latency with its 95 % CI for baseline and candidate of each "
+              "experiment's "
+              "latest run. Rows from different runs (and devices) are not comparable in absolute terms.");
+    TRY(save(p, &tsv, "history.tsv"));
+    TRY(save(p, &md, "history.md"));
+    rbuf_t b = {0};
+    rb_printf(&b,
+              "# gnuplot variables of the paper figures, written by sdpa-report paper\n"
+              "emulated = %d\ngpu = %d\nn_history = %d\nn_stages = %d\n",
+              emulated, gpu, x, p->n);
+    TRY(save(p, &b, "plot-vars.gp"));
+    return paper_banner(p, emulated, gpu);
+}
+
+static int find_claim(paper_t *p, const char *experiment) {
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(p->pub.PUB.root, "claims")) {
+        if (jo_eq(e, "experiment", experiment)) return i;
+        i++;
+    }
+    return -1;
+}
+
+/* Published vs reproduced ratios (table and TSV), and the verdicts table. */
+static int ratios(paper_t *p) {
+    rbuf_t tsv = {0}, md = {0}, vd = {0};
+    const rj_t *P = &p->pub.PUB;
+    rb_puts(&tsv, "# speedup t_base/t_new: reproduced (with 95 % CI) and published (original study, L4)\n"
+                  "# x\texperiment\treproduced\tci_lo\tci_hi\tpublished\ttiming\n");
+    static const md_col_t cols[] = {{"experiment", 12, 'l'},
+                                    {"published claim (as worded)", 16, 'l'},
+                                    {"published speedup ratio", 9, 'r'},
+                                    {"published latency reduction", 9, 'r'},
+                                    {"reproduced speedup ratio [95 % CI]", 18, 'r'},
+                                    {"reproduced latency reduction [95 % CI]", 18, 'r'},
+                                    {"timing", 10, 'l'}};
+    static const md_col_t vcols[] = {{"experiment", 12, 'l'},
+                                     {"baseline -> candidate", 12, 'l'},
+                                     {"verdict (this study)", 12, 'l'},
+                                     {"verdict (original study)", 14, 'l'},
+                                     {"run", 18, 'l'}};
+    md_table_head(&md, cols, 7);
+    md_table_head(&vd, vcols, 5);
+    for (int k = 0; k < p->n; k++) {
+        stage_t *s = &p->st[k];
+        int c = find_claim(p, s->name);
+        char pr[N] = NA_MARK, pl[N] = NA_MARK, rr[2 * N] = NA_MARK, rl[2 * N] = NA_MARK, a[N];
+        const char *as = NA_MARK, *pverdict = NA_MARK, *kind = s->loaded ? "not timed" : "not run";
+        double pb = NAN, pc = NAN, x[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+        if (c >= 0) {
+            as = rj_str(P, "claims.%d.as_published", c);
+            pverdict = rj_str(P, "claims.%d.published_verdict", c);
+            if (!as || !pverdict || rj_num(P, &pb, "claims.%d.baseline_p50_us", c) < 0 ||
+                rj_num(P, &pc, "claims.%d.candidate_p50_us", c) < 0) {
+                snprintf(p->err, sizeof p->err, "%s", p->pub.err);
+                goto fail;
+            }
+            fmt_num(pr, N, "%.3f", pb / pc);
+            snprintf(pl, N, "%s %%", fmt_num(a, N, "%.1f", 100 * (1 - pc / pb)));
+        }
+        int cmp = s->loaded ? report_find_comparison(&s->r) : -1;
+        if (cmp >= 0 && published_speedup_cells(&s->r, cmp, rr, rl, sizeof rr, x, &kind) < 0) {
+            snprintf(p->err, sizeof p->err, "%s", s->r.err);
+            goto fail;
+        }
+        rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pb / pc,
+                  cmp >= 0 ? kind : "none");
+        md_row(&md, 7, s->name, as, pr, pl, rr, rl,
+               strcmp(kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : kind);
+        char pair[2 * N];
+        snprintf(pair, sizeof pair, "%s -> %s", s->loaded ? s->r.baseline : NA_MARK,
+                 s->loaded ? s->r.candidate : NA_MARK);
+        md_row(&vd, 5, s->name, pair, s->loaded ? s->verdict : "not run", pverdict,
+               s->loaded ? s->r.run_id : NA_MARK);
+    }
+    md_table_caption(
+        &md, "tbl:published-vs-reproduced",
+        "Published versus reproduced speedups. The published "
+        "ratios are computed from the published medians (data/published/seed-l4.json); the original "
+        "called a latency reduction a speedup. Reproduced values are ratios of medians from interleaved "
+        "runs with bootstrap CIs; emulated values are not GPU timings.");
+    md_table_caption(&vd, "tbl:verdicts",
+                     "Verdicts of this study (latest run of each experiment, gates judged on "
+                     "the lower CI bound) beside the original study's.");
+    TRY(save(p, &tsv, "ratios.tsv"));
+    TRY(save(p, &md, "published-vs-reproduced.md"));
+    return save(p, &vd, "verdicts.md");
+fail:
+    rb_free(&tsv);
+    rb_free(&md);
+    rb_free(&vd);
+    return -1;
+}
+
+static int published_tables(paper_t *p) {
+    report_t *r = &p->pub;
+    const rj_t *d = &r->PUB;
+    rbuf_t b = {0};
+    published_timings_head(&b);
+    if (published_timings(r, &b, NULL) < 0) {
+        rb_free(&b);
+        goto fail;
+    }
+    md_table_caption(&b, "tbl:published-timings",
+                     "Every timing the original study published (original study, "
+                     "L4), as transcribed in data/published/seed-l4.json with its source commit:file.");
+    TRY(save(p, &b, "published-timings.md"));
+    static const md_col_t rcols[] = {
+        {"variant", 8, 'l'},   {"arch", 5, 'l'},    {"registers", 7, 'r'}, {"static smem (B)", 8, 'r'},
+        {"stack (B)", 6, 'r'}, {"source", 22, 'l'}, {"caveats", 26, 'l'}};
+    md_table_head(&b, rcols, 7);
+    int n = rj_len(d, "resources");
+    for (int i = 0; i < n; i++) {
+        double x[3];
+        const char *v = rj_str(d, "resources.%d.variant", i), *arch = rj_str(d, "resources.%d.arch", i);
+        const char *src = rj_str(d, "resources.%d.source", i), *cav = rj_str(d, "resources.%d.caveats", i);
+        if (!v || !arch || !src || !cav || rj_num(d, &x[0], "resources.%d.registers", i) < 0 ||
+            rj_num(d, &x[1], "resources.%d.static_smem_bytes", i) < 0 ||
+            rj_num(d, &x[2], "resources.%d.stack_bytes", i) < 0) {
+            rb_free(&b);
+            goto fail;
+        }
+        char c[3][N];
+        md_row(&b, 7, v, arch, fmt_num(c[0], N, "%.0f", x[0]), fmt_int(c[1], N, x[1]),
+               fmt_num(c[2], N, "%.0f", x[2]), src, cav);
+    }
+    if (n < 0) {
+        rb_free(&b);
+        goto fail;
+    }
+    md_table_caption(&b, "tbl:published-resources",
+                     "ptxas resources the original study published (original study, L4).");
+    TRY(save(p, &b, "published-resources.md"));
+    static const md_col_t ccols[] = {{"shape", 8, 'l'},    {"seed", 4, 'r'}, {"max abs", 8, 'r'},
+                                     {"mean abs", 8, 'r'}, {"%bad", 5, 'r'}, {"source", 24, 'l'}};
+    md_table_head(&b, ccols, 6);
+    n = rj_len(d, "correctness");
+    for (int i = 0; i < n; i++) {
+        double x[3];
+        const char *sh = rj_str(d, "correctness.%d.shape", i), *seed = rj_str(d, "correctness.%d.seed", i);
+        const char *src = rj_str(d, "correctness.%d.source", i);
+        if (!sh || !seed || !src || rj_num(d, &x[0], "correctness.%d.max_abs", i) < 0 ||
+            rj_num(d, &x[1], "correctness.%d.mean_abs", i) < 0 ||
+            rj_num(d, &x[2], "correctness.%d.pct_bad", i) < 0) {
+            rb_free(&b);
+            goto fail;
+        }
+        char c[3][N];
+        md_row(&b, 6, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
+               fmt_num(c[2], N, "%.1f", x[2]), src);
+    }
+    const char *cav = rj_str(d, "correctness_caveats");
+    if (n < 0 || !cav) {
+        rb_free(&b);
+        goto fail;
+    }
+    char cap[1024];
+    snprintf(cap, sizeof cap,
+             "Correctness the original study published (original study, L4), identical for "
+             "every stage; caveats: %s.",
+             cav);
+    md_table_caption(&b, "tbl:published-correctness", cap);
+    return save(p, &b, "published-correctness.md");
+fail:
+    snprintf(p->err, sizeof p->err, "%s", r->err);
+    return -1;
+}
+
+/* One include of a run's fragment, bound to that run (placeholders) and prefixed (identifiers). */
+static void include(rbuf_t *b, const stage_t *s, const char *file, const char *extra) {
+    rb_printf(b, "::: {.include src=\"%s/%s\" prefix=\"%s-\" run=\"%s\" figdir=\"%s\"%s}\n:::\n\n", s->rundir,
+              file, s->name, s->rundir, s->figdir, extra);
+}
+
+/* stage-NAME.md: the run's fragments under level-3 headers (the paper gives each stage a
+ * level-2 section), or "not run". Identifiers are prefixed with NAME- so that the stages'
+ * tables and figures keep distinct numbers and references. */
+static int stage_sections(paper_t *p) {
+    for (int k = 0; k < p->n; k++) {
+        stage_t *s = &p->st[k];
+        rbuf_t b = {0};
+        if (!s->loaded) {
+            rb_printf(&b, "**Not run yet.** There is no run of `%s` under `data/%s/`; `make all` runs it.\n",
+                      s->name, s->name);
+        } else {
+            char dev[256];
+            rb_printf(&b, "Latest run: `%s` (backend %s, %s); verdict **%s**.\n\n", s->r.run_id,
+                      rj_str(&s->r.T, "meta.backend"), report_device_label(&s->r, dev, sizeof dev),
+                      s->verdict);
+            include(&b, s, "tables/banner.md", "");
+            rb_printf(&b, "### Hypothesis {#sec:%s-hypothesis}\n\n", s->name);
+            include(&b, s, "hypothesis.md", " section=\"prediction\"");
+            rb_printf(&b, "### Gates and verdict {#sec:%s-gates}\n\n", s->name);
+            include(&b, s, "tables/gates.md", "");
+            include(&b, s, "tables/verdict.md", " shift=\"1\"");
+            rb_printf(&b, "### Performance {#sec:%s-performance}\n\n", s->name);
+            include(&b, s, "tables/performance.md", " shift=\"1\"");
+            include(&b, s, "tables/fig-speedup.md", "");
+            rb_printf(&b, "### Static resources {#sec:%s-ptxas}\n\n", s->name);
+            include(&b, s, "tables/ptxas.md", "");
+        }
+        char name[N + 16];
+        snprintf(name, sizeof name, "stage-%s.md", s->name);
+        TRY(save(p, &b, name));
+    }
+    return 0;
+}
+
+int report_paper_main(int argc, char **argv) {
+    static paper_t p;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--published") && i + 1 < argc)
+            p.published = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            p.out = argv[++i];
+        else if (!strcmp(argv[i], "--stage") && i + 3 < argc && p.n < MAX_STAGES) {
+            p.st[p.n++] = (stage_t){.name = argv[i + 1], .rundir = argv[i + 2], .figdir = argv[i + 3]};
+            i += 3;
+        } else
+            return usage();
+    }
+    if (!p.published || !p.out) return usage();
+    snprintf(p.pub.pub_path, sizeof p.pub.pub_path, "%s", p.published);
+    p.pub.pub = results_load(p.published, "published-figures", p.pub.err, sizeof p.pub.err);
+    p.pub.PUB = (rj_t){p.pub.pub, p.pub.pub_path, p.pub.err, sizeof p.pub.err};
+    int rc = p.pub.pub ? 0 : -1;
+    if (rc) snprintf(p.err, sizeof p.err, "%s", p.pub.err);
+    for (int k = 0; rc == 0 && k < p.n; k++) rc = load_stage(&p, &p.st[k]);
+    if (rc == 0) rc = history(&p);
+    if (rc == 0) rc = ratios(&p);
+    if (rc == 0) rc = published_tables(&p);
+    if (rc == 0) rc = stage_sections(&p);
+    if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);
+    for (int k = 0; k < p.n; k++) {
+        report_free(&p.st[k].r);
+        cJSON_Delete(p.st[k].summary);
+    }
+    cJSON_Delete(p.pub.pub);
+    return rc ? 1 : 0;
+}

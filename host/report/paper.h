@@ -1,0 +1,7 @@
+/* sdpa-report paper: the whole-study fragments (see paper.c). */
+#ifndef PAPER_H
+#define PAPER_H
+
+int report_paper_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,18 @@
+/* Result tables of one experiment report (Markdown fragments in <run>/tables/):
+ *   correctness.md  kernel-only matrix; end-to-end and legacy (labelled legacy) matrix
+ *   cross.md        cross-variant bit-identity / bounded ULP differences
+ *   performance.md  GPU timings, or a table labelled "emulated (CPU) timings, not GPU timings"
+ *   ptxas.md        resources of this build beside the original's published values
+ * (the published figures themselves: published.h) */
+#ifndef RESULT_TABLES_H
+#define RESULT_TABLES_H
+
+#include "gates.h"
+#include "run.h"
+
+int table_correctness(report_t *r, const gates_t *g);
+int table_cross(report_t *r, const gates_t *g);
+int table_performance(report_t *r, const gates_t *g);
+int table_ptxas(report_t *r, const gates_t *g);
+
+#endif

@@ -1,0 +1,289 @@
+/* See tables.h. */
+#include "tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "textbuf.h"
+
+int tables_save(report_t *r, rbuf_t *b, const char *name) {
+    char dir[REPORT_PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%s/tables", r->dir);
+    return rb_save(b, dir, name, r->err, sizeof r->err);
+}
+
+const char *fmt_us(char *dst, size_t n, double us) {
+    return fmt_num(dst, n, fabs(us) >= 1e5 ? "%.0f" : "%.2f", us);
+}
+
+const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi) {
+    if (!isfinite(lo) || !isfinite(hi)) {
+        snprintf(dst, n, "%s", NA_MARK);
+        return dst;
+    }
+    char a[32], b[32];
+    snprintf(dst, n, "[%s, %s]", fmt_num(a, sizeof a, fmt, lo), fmt_num(b, sizeof b, fmt, hi));
+    return dst;
+}
+
+int table_banner(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    const char *kind = report_timing_kind(r);
+    char dev[256];
+    report_device_label(r, dev, sizeof dev);
+    if (strcmp(kind, "gpu") == 0) {
+        const cJSON *d = jo(jo(r->T.root, "meta"), "device");
+        const cJSON *locked = jo(d, "clocks_locked");
+        const char *l2 = jo_str(jo(r->T.root, "config"), "l2");
+        rb_printf(
+            &b,
+            "::: {.banner .gpu}\n**GPU run.** Timed on %s: one launch per sample with CUDA events, "
+            "%s L2, clocks locked: %s. Performance gates are judged on the lower bound of the speedup's "
+            "95 %% confidence interval.\n:::\n",
+            dev, l2 ? l2 : NA_MARK,
+            cJSON_IsTrue(locked)    ? "yes"
+            : cJSON_IsFalse(locked) ? "no"
+                                    : "unknown");
+    } else if (strcmp(kind, "emulated") == 0) {
+        rb_printf(
+            &b,
+            "::: {.banner .emulated}\n**EMULATED (CPU) RUN: NO GPU TIMINGS.** This run had no GPU; the "
+            "kernels executed on the CPU SIMT emulator (%s). Correctness and static gates were evaluated "
+            "for real. The performance gates read **NOT EVALUATED: %s**. Emulated wall-clock times appear "
+            "only in tables and figures labelled \"emulated (CPU) timings, not GPU timings\".\n:::\n",
+            dev, REASON_NO_GPU);
+    } else {
+        rb_printf(&b,
+                  "::: {.banner .emulated}\n**NO TIMINGS.** This run has correctness results only "
+                  "(backend %s, %s); the performance gates read NOT EVALUATED.\n:::\n",
+                  rj_str(&r->R, "meta.backend"), dev);
+    }
+    return tables_save(r, &b, "banner.md");
+}
+
+int table_gates(report_t *r, const gates_t *g) {
+    rbuf_t b = {0};
+    static const md_col_t cols[] = {
+        {"gate", 22, 'l'}, {"group", 10, 'l'}, {"target", 26, 'l'}, {"value", 22, 'l'}, {"status", 20, 'l'},
+    };
+    md_table_head(&b, cols, 5);
+    for (size_t i = 0; i < g->n; i++) {
+        const gate_t *x = &g->g[i];
+        char status[640];
+        snprintf(status, sizeof status, "**%s**%s%s", gate_status_name(x->status), x->reason[0] ? ": " : "",
+                 x->reason);
+        md_row(&b, 5, x->name, x->group, x->target, x->value, status);
+    }
+    md_table_caption(&b, "tbl:gates",
+                     "Gates of this run. Only the groups correctness, cross-variant, static and "
+                     "performance decide the verdict; end-to-end and legacy rows are information.");
+    return tables_save(r, &b, "gates.md");
+}
+
+static void list_gates(rbuf_t *b, const gates_t *g, gate_status_t which) {
+    for (size_t i = 0; i < g->n; i++) {
+        const gate_t *x = &g->g[i];
+        if (!x->decides || x->status != which) continue;
+        rb_printf(b, "- **%s** (%s): target %s; measured %s%s%s.\n", x->name, x->group, x->target, x->value,
+                  x->reason[0] ? "; " : "", x->reason);
+    }
+}
+
+int table_verdict(report_t *r, const gates_t *g) {
+    rbuf_t b = {0};
+    verdict_kind_t v = gates_verdict(g);
+    rb_printf(&b, "**Verdict: %s.** ", verdict_kind_name(v));
+    if (v == V_READY) {
+        rb_printf(&b, "Every deciding gate passed (Table @tbl:gates): %s may replace %s.\n", r->candidate,
+                  r->baseline);
+    } else if (v == V_NOT_EVALUATED) {
+        rb_puts(&b, "No deciding gate failed, but these could not be evaluated, so this run can neither "
+                    "accept nor reject the hypothesis:\n\n");
+        list_gates(&b, g, GS_NOT_EVALUATED);
+    } else {
+        rb_printf(&b,
+                  "At least one deciding gate failed; %s stays the reference and this run is reported as a "
+                  "negative result.\n\n",
+                  r->baseline);
+        rb_puts(&b, "## Negative result {#sec:negative-result}\n\n"
+                    "**Hypothesis.** The prediction written before the run (Section @sec:hypothesis):\n\n"
+                    "::: {.include src=\"{run}/hypothesis.md\" section=\"prediction\"}\n:::\n\n"
+                    "**What was measured, and why it failed.** The gates that failed:\n\n");
+        list_gates(&b, g, GS_FAIL);
+        bool ne = false;
+        for (size_t i = 0; i < g->n; i++) ne |= g->g[i].decides && g->g[i].status == GS_NOT_EVALUATED;
+        if (ne) {
+            rb_puts(&b, "\nNot evaluated:\n\n");
+            list_gates(&b, g, GS_NOT_EVALUATED);
+        }
+        rb_puts(&b, "\n**What it rules out.** As stated before the run:\n\n"
+                    "::: {.include src=\"{run}/hypothesis.md\" section=\"rules-out\"}\n:::\n");
+    }
+    return tables_save(r, &b, "verdict.md");
+}
+
+/* Text of a scalar JSON value for a table cell. */
+static const char *scalar_text(const cJSON *n, char *dst, size_t len) {
+    if (!n || cJSON_IsNull(n))
+        snprintf(dst, len, "%s", NA_MARK);
+    else if (cJSON_IsString(n))
+        snprintf(dst, len, "%s", n->valuestring);
+    else if (cJSON_IsBool(n))
+        snprintf(dst, len, "%s", cJSON_IsTrue(n) ? "yes" : "no");
+    else if (cJSON_IsNumber(n))
+        snprintf(dst, len, "%.10g", n->valuedouble);
+    else if (cJSON_IsArray(n)) {
+        size_t k = 0;
+        const cJSON *e;
+        dst[0] = '\0';
+        cJSON_ArrayForEach(e, n) {
+            char item[256];
+            if (cJSON_IsObject(e))
+                snprintf(item, sizeof item, "%s", jo_str(e, "name") ? jo_str(e, "name") : "{...}");
+            else
+                scalar_text(e, item, sizeof item);
+            if (k < len) k += (size_t)snprintf(dst + k, len - k, "%s%s", k ? " " : "", item);
+        }
+    } else
+        snprintf(dst, len, "{...}");
+    return dst;
+}
+
+/* Walks a dotted path leniently (missing -> NULL). */
+static const cJSON *lookup(const cJSON *root, const char *path) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *n = root;
+    for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && n; t = strtok_r(NULL, ".", &save))
+        n = jo(n, t);
+    return n;
+}
+
+typedef struct {
+    const char *label, *path;
+} env_row_t;
+static const env_row_t ENV_ROWS[] = {
+    {"backend", "meta.backend"},
+    {"timing", "meta.timing"},
+    {"device", "meta.device.name"},
+    {"compute capability", "meta.device.cc"},
+    {"SMs", "meta.device.sm_count"},
+    {"SM clock, default (MHz)", "meta.device.sm_clock_default_mhz"},
+    {"SM clock, measured median (MHz)", "meta.device.sm_clock_measured_mhz"},
+    {"clocks locked", "meta.device.clocks_locked"},
+    {"L2 (bytes)", "meta.device.l2_bytes"},
+    {"memory clock (MHz)", "meta.device.mem_clock_mhz"},
+    {"memory bus (bits)", "meta.device.mem_bus_bits"},
+    {"peak DRAM (GB/s)", "meta.device.peak_dram_gbs"},
+    {"peak FP16 tensor (TFLOP/s, dense)", "meta.device.peak_fp16_tensor_tflops"},
+    {"L2 flush buffer (bytes)", "meta.device.l2_flush_bytes"},
+    {"ECC", "meta.device.ecc"},
+    {"driver", "meta.device.driver_version"},
+    {"CUDA runtime", "meta.device.runtime_version"},
+    {"emulator schedule", "meta.emulator.schedule"},
+    {"emulator schedule seed", "meta.emulator.schedule_seed"},
+    {"emulator build", "meta.emulator.build"},
+    {"git commit", "meta.git_sha"},
+    {"uncommitted changes", "meta.git_dirty"},
+    {"C compiler", "meta.cc"},
+    {"nvcc", "meta.nvcc"},
+    {"C flags", "meta.cflags"},
+    {"nvcc flags", "meta.nvcc_flags"},
+    {"host", "meta.host.hostname"},
+    {"OS", "meta.host.os"},
+    {"CPU", "meta.host.cpu"},
+    {"CPUs online", "meta.host.cpus"},
+    {"started (UTC)", "meta.utc_time"},
+    {"variants", "config.variants"},
+    {"shapes", "config.shapes"},
+    {"seeds", "config.seeds"},
+    {"codec", "config.codec"},
+    {"input distribution", "config.dist"},
+    {"softmax scale", "config.softmax_scale"},
+    {"L2 mode", "config.l2"},
+    {"warm-up launches", "config.warmup"},
+    {"minimum samples", "config.iters"},
+    {"minimum time (s)", "config.min_time_s"},
+    {"maximum time (s)", "config.max_time_s"},
+    {"maximum samples", "config.max_samples"},
+    {"throttle threshold", "config.throttle_threshold"},
+    {"time failing variants", "config.force"},
+    {"ptxas resources embedded from", "ptxas_source"},
+};
+
+int table_environment(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    bool two = r->timing != NULL;
+    md_col_t cols[] = {{"field", 12, 'l'},
+                       {"correctness run (run.json)", 30, 'l'},
+                       {"timing run (run-timing.json)", 30, 'l'}};
+    md_table_head(&b, cols, two ? 3 : 2);
+    for (size_t i = 0; i < sizeof ENV_ROWS / sizeof ENV_ROWS[0]; i++) {
+        const cJSON *a = lookup(r->R.root, ENV_ROWS[i].path),
+                    *t = two ? lookup(r->T.root, ENV_ROWS[i].path) : NULL;
+        /* rows of a block that does not apply to this run (device on the emulator, ...) are left out */
+        if ((!a || cJSON_IsNull(a)) && (!t || cJSON_IsNull(t))) continue;
+        char va[1024], vt[1024];
+        scalar_text(a, va, sizeof va);
+        scalar_text(t, vt, sizeof vt);
+        if (two)
+            md_row(&b, 3, ENV_ROWS[i].label, va, vt);
+        else
+            md_row(&b, 2, ENV_ROWS[i].label, va);
+    }
+    md_table_caption(&b, "tbl:environment",
+                     "Device, emulator, build and host, as recorded by the harness in the "
+                     "meta and config blocks of each result file.");
+    return tables_save(r, &b, "environment.md");
+}
+
+/* One argv as a shell command line, quoting what needs it. */
+static int command_line(rbuf_t *b, const rj_t *d) {
+    int n = rj_len(d, "meta.command_line");
+    TRY(n);
+    for (int i = 0; i < n; i++) {
+        const char *a = rj_str(d, "meta.command_line.%d", i);
+        if (!a) return -1;
+        bool plain =
+            a[0] != '\0' &&
+            strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);
+        rb_printf(b, "%s", i ? " " : "    ");
+        if (plain)
+            rb_puts(b, a);
+        else {
+            rb_puts(b, "'");
+            for (const char *c = a; *c; c++) rb_puts(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+            rb_puts(b, "'");
+        }
+    }
+    rb_puts(b, "\n");
+    return 0;
+}
+
+int table_reproduce(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    rb_printf(
+        &b,
+        "Rebuild this report from the data of this run (nothing is measured again):\n\n"
+        "    make report RUN=data/%s/%s\n\n"
+        "Repeat the experiment: a new run directory `data/%s/<run-id>/` is created and earlier runs are "
+        "left untouched:\n\n    make %s\n\n"
+        "The pipeline invoked the harness as follows (`meta.command_line` of each result file):\n\n",
+        r->experiment, r->run_id, r->experiment, r->make_target);
+    if (command_line(&b, &r->R) < 0) {
+        rb_free(&b);
+        return -1;
+    }
+    if (r->timing) {
+        rb_puts(&b, "\n");
+        if (command_line(&b, &r->T) < 0) {
+            rb_free(&b);
+            return -1;
+        }
+    }
+    return tables_save(r, &b, "reproduce.md");
+}

@@ -1,0 +1,29 @@
+/* Markdown fragments of one experiment report, written to <run>/tables/ and included by
+ * paper/report.md (paper/filters/include.lua). Each function writes one file:
+ *   banner.md       what kind of run this is (EMULATED prominently when so)
+ *   gates.md        gate summary table and the verdict line
+ *   verdict.md      verdict; for "merge deferred" the negative-result section
+ *   environment.md  device, emulator, build and host of both harness invocations
+ *   reproduce.md    exact commands
+ * (result_tables.h writes the result tables, figures.h the figure fragments and TSV.) */
+#ifndef TABLES_H
+#define TABLES_H
+
+#include "textbuf.h"
+#include "gates.h"
+#include "run.h"
+
+int table_banner(report_t *r, const gates_t *g);
+int table_gates(report_t *r, const gates_t *g);
+int table_verdict(report_t *r, const gates_t *g);
+int table_environment(report_t *r, const gates_t *g);
+int table_reproduce(report_t *r, const gates_t *g);
+
+/* Shared by the fragment writers: "<run>/tables". */
+int tables_save(report_t *r, rbuf_t *b, const char *name);
+/* Latency in microseconds with a precision that suits its size (emulated samples are seconds). */
+const char *fmt_us(char *dst, size_t n, double us);
+/* "[lo, hi]" with fmt, or n/a. */
+const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi);
+
+#endif

@@ -1,0 +1,15 @@
+# The registry as the shell suites see it (sourced): kernels/switches.h and kernels/variants.def
+# read as text, so a suite needs no build to know the rows.
+#   registry_switches         every switch NAME of the list, one per line (CP_ASYNC ...)
+#   registry_rows             "ident|id|parent|NAME NAME ..." per row of variants.def (custom
+#                             excluded), the names being the SDPA_SW(...) bits of the row
+#   registry_has ROWSW NAME   whether a row's switch names include NAME
+registry_switches() { sed -nE 's/^ *X\(([A-Z0-9_]+),.*/\1/p' kernels/switches.h; }
+registry_rows() {
+  sed -nE 's/^SDPA_VARIANT\(([a-z0-9_]+), "([^"]*)", "([^"]*)", (.*)$/\1|\2|\3|\4/p' kernels/variants.def |
+    grep -v '^custom|' |
+    while IFS='|' read -r ident id parent rest; do
+      echo "$ident|$id|$parent|$(grep -oE 'SDPA_SW\([A-Z0-9_]+\)' <<<"$rest" | sed -E 's/SDPA_SW\((.*)\)/\1/' | tr '\n' ' ' | sed 's/ $//')"
+    done
+}
+registry_has() { [[ " $1 " == *" $2 "* ]]; }
