@@ -36,7 +36,7 @@ help:
 	  awk -F'\t' '{printf "  %-28s %s\n", substr($$1,3), $$2}'
 	@echo
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
-	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (see README, 'How to add a stage')."
+	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; README, "How to add a stage")."
 
 ## deps: install missing Debian packages (apt-get update once, then one install); no-op when complete
 deps: $(DEPS_STAMP)

@@ -52,12 +52,13 @@ typedef struct {
 typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
 
 typedef struct {
-    const char *id;          /* "stage2" */
-    const char *parent;      /* "stage1", "" for the root */
-    sdpa_switches_t sw;      /* SDPA_SW(...) bits (switches.h) */
-    const char *summary;     /* one line */
-    sdpa_launch_fn launch;   /* the launcher of this build (CUDA or emulator) */
-    const char *kernel_name; /* the __global__ function's name in ptxas output (mangled) */
+    const char *id;        /* "stage2" */
+    const char *parent;    /* "stage1", "" for the root */
+    sdpa_switches_t sw;    /* SDPA_SW(...) bits (switches.h) */
+    const char *summary;   /* one line */
+    sdpa_launch_fn launch; /* the launcher of this build (CUDA or emulator) */
+    const char
+        *kernel_name; /* the __global__ function's name in ptxas output (extern "C": sdpa_<ident>_e4m3) */
 } sdpa_kernel_entry_t;
 
 /* One table per build of kernels/stages.cu: the nvcc build defines sdpa_kernels_cuda, the

@@ -11,7 +11,7 @@
 # the same harness linked with a plain C kernel table (tests/bench/test_kernels.c) that has every
 # variant of kernels/variants.def plus planted faults.
 
-BENCH_OBJ_DIR  := $(BUILD)/obj/bench
+BENCH_OBJ_DIR  := $(BUILD)/obj/host/bench
 BENCH_TEST_DIR := $(BUILD)/tests/bench
 BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c variants.c sampling.c check.c dump.c run_json.c harness.c \
                    backend.c main.c)
@@ -106,7 +106,7 @@ $(foreach t,$(BENCH_UNIT_TESTS),$(eval $(call bench_unit_rule,$(t))))
 
 # AddressSanitizer + UBSan flavour of the test build (leaks, overflows, undefined behaviour in the
 # harness), run through the same shell suites. The CUDA backend is left out: it cannot run here.
-BENCH_ASAN_DIR  := $(BUILD)/obj/bench-asan
+BENCH_ASAN_DIR  := $(BUILD)/obj/host/bench-asan
 BENCH_ASAN_OBJS := $(patsubst host/bench/%.c,$(BENCH_ASAN_DIR)/%.o,$(BENCH_CORE_SRCS) host/bench/backend_emu.c host/bench/backend_nocuda.c)
 BENCH_ASAN_BIN  := $(BUILD)/tests/bench-asan/sdpa-bench-test
 $(BENCH_ASAN_OBJS): $(BENCH_ASAN_DIR)/%.o: host/bench/%.c | $(DEPS_STAMP)

@@ -11,8 +11,8 @@ HOST_SRCS := $(addprefix host/lib/,minifloat.c half.c fp8.c rng.c inputs.c refer
              fileio.c json_file.c npy.c)
 HOST_LIB        := $(BUILD)/lib/libhost.a
 HOST_ASAN_LIB   := $(BUILD)/lib/libhost-asan.a
-HOST_OBJ_DIR    := $(BUILD)/obj/libhost
-HOST_ASAN_DIR   := $(BUILD)/obj/libhost-asan
+HOST_OBJ_DIR    := $(BUILD)/obj/host/lib
+HOST_ASAN_DIR   := $(BUILD)/obj/host/lib-asan
 HOST_OBJS       := $(HOST_SRCS:host/lib/%.c=$(HOST_OBJ_DIR)/%.o)
 HOST_ASAN_OBJS  := $(HOST_SRCS:host/lib/%.c=$(HOST_ASAN_DIR)/%.o)
 # What a program linking libhost.a needs after it.

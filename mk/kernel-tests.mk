@@ -5,10 +5,10 @@ KTEST_DIR := $(BUILD)/tests/kernels
 # The launchers' argument checks, on the emulator build of every variant.
 $(KTEST_DIR)/test_launch_args: tests/kernels/test_launch_args.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 $(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(HOST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(HOST_LDLIBS)
 
 # sdpa-bench with the sanitizer builds of the kernels and the emulator runtime (the harness's own
 # objects stay uninstrumented: the point is the kernels' shared memory, barriers and accesses).

@@ -2,7 +2,7 @@
 # `ptxas-resources` JSON (+ the published figures of the original), also a readable table; and
 # its unit tests (tests/ptxas/). The log itself and `make ptxas` are in mk/kernels.mk.
 PTXAS_SRCS      := host/ptxas/ptxas_log.c host/ptxas/occupancy.c
-PTXAS_OBJ_DIR   := $(BUILD)/obj/ptxas
+PTXAS_OBJ_DIR   := $(BUILD)/obj/host/ptxas
 PTXAS_OBJS      := $(PTXAS_SRCS:host/ptxas/%.c=$(PTXAS_OBJ_DIR)/%.o)
 PTXAS_TOOL_OBJS := $(PTXAS_OBJS) $(PTXAS_OBJ_DIR)/main.o
 $(PTXAS_TOOL_OBJS): $(PTXAS_OBJ_DIR)/%.o: host/ptxas/%.c | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
@@ -16,7 +16,7 @@ BUILD_TARGETS += $(BIN)/ptxas-json
 PTXAS_TEST := $(BUILD)/tests/ptxas/test_ptxas
 $(PTXAS_TEST): tests/ptxas/test_ptxas.c $(PTXAS_OBJS) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $^ -o $@ $(CMOCKA_LIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS)
 TEST_DEPS   += $(PTXAS_TEST)
 TEST_SUITES += $(PTXAS_TEST)
 

@@ -11,7 +11,7 @@
 # ---- sdpa-report ---------------------------------------------------------------------------
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
                published.c figures.c meta_yaml.c paper.c)
-REPORT_OBJ_DIR := $(BUILD)/obj/report
+REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
 
@@ -25,7 +25,7 @@ $(SDPA_REPORT): $(REPORT_OBJS) $(HOST_LIB)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
 
 # The same program with AddressSanitizer + UBSan (and leak checks), run by the report tests.
-REPORT_ASAN_DIR := $(BUILD)/obj/report-asan
+REPORT_ASAN_DIR := $(BUILD)/obj/host/report-asan
 REPORT_ASAN_OBJS := $(REPORT_SRCS:host/report/%.c=$(REPORT_ASAN_DIR)/%.o)
 SDPA_REPORT_ASAN := $(BUILD)/tests/report/sdpa-report-asan
 $(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)

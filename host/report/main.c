@@ -7,7 +7,7 @@
  *                          [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]
  *       reads DIR/run.json (+ run-timing.json, ptxas.json when present) and writes into DIR:
  *       tables/NAME.md, NAME.tsv, plot-vars.gp, meta.yaml and summary.json (kind experiment-summary).
- *   sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]
+ *   sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]
  *       the whole study: history and published-vs-reproduced tables, TSV and per-stage sections.
  *   sdpa-report get FILE FIELD
  *       prints one scalar field of a result file (the pipeline reads meta.backend with it).
@@ -35,7 +35,7 @@ static int usage(const char *msg) {
         "usage: sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID\n"
         "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
         "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
-        "       sdpa-report paper --published FILE --out DIR [--run NAME=RUNDIR ...]\n"
+        "       sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n"
         "       sdpa-report get FILE FIELD\n",
         msg);
     return 2;
