@@ -16,6 +16,9 @@
 #   RUN_ID                          force the run id (refused if that directory exists)
 #   RUN                             the run directory of `make report`
 #   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters
+#   BACKEND                         auto (default: the GPU when usable, else the emulator, said
+#                                   loudly), cuda (stop with the reason, before any run directory
+#                                   exists, when no usable GPU) or emu
 
 DATA_DIR   ?= data
 FIG_DIR    ?= figures
@@ -34,6 +37,10 @@ GPU_TIMING ?= 20 200 2 30
 # minutes on 2 cores; they are labelled emulated and decide no gate.
 EMU_TIMING ?= 1 6 0 40
 L2 ?= cold
+BACKEND ?= auto
+ifeq ($(filter auto cuda emu,$(BACKEND)),)
+$(error BACKEND=$(BACKEND): accepted values are auto, cuda and emu)
+endif
 
 # The experiment being run (sub-make of a stage target) or reported (RUN=...). Only a RUN given
 # on the command line counts: a RUN variable in the user's environment must not hijack `make`.
@@ -69,7 +76,8 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	@echo "[$(EXPERIMENT) 1/6] build: $(SDPA_BENCH), $(SDPA_REPORT)$(if $(PTXAS_JSON), and $(PTXAS_JSON),; nvcc not found: no ptxas.json)"
 	$(Q)dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
-	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID)) && \
+	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
+	  backend=$(BACKEND)) && \
 	  $(MAKE) --no-print-directory report RUN=$$dir
 .PHONY: experiment
 endif
@@ -130,7 +138,7 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
-TEST_SUITES += "bash tests/report/e2e-stage2.sh"
+TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
 TEST_SUITES += $(REPORT_SUITES)
 
 ## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)

@@ -4,14 +4,14 @@
 #   a. correctness only, every shape and seed               -> run.json
 #   b. timing of the timing shape, first seed, A/B interleaved -> run-timing.json
 # The timing budget of (b) is chosen from meta.backend of run.json, which the harness itself
-# chose (--backend auto): the GPU budget on CUDA, a small one on the CPU emulator, whose
+# chose (--backend $backend, BACKEND of make, auto by default): the GPU budget on CUDA, a small one on the CPU emulator, whose
 # wall-clock samples are labelled "emulated" in every file and decide no gate. (b) runs on the
 # same backend as (a). Exit status 1 of the harness (a correctness check failed) is a result, not
 # an error: the report shows it; any other failure stops here. Progress goes to stderr; the run
 # directory is printed on stdout.
 # Usage: experiments/run.sh KEY=VALUE... with the keys below (all required; run_id may be empty).
 set -eu
-keys="exp data bench report ptxas baseline candidate shapes seeds timing_shape gpu emu l2 run_id"
+keys="exp data bench report ptxas baseline candidate shapes seeds timing_shape gpu emu l2 run_id backend"
 for a in "$@"; do
   k=${a%%=*}
   case " $keys " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
@@ -29,6 +29,12 @@ harness() {
   return 0
 }
 
+# BACKEND=cuda with no usable GPU stops here, with the harness's one-line reason, before a run
+# directory exists; auto says which backend it will use.
+if ! "$bench" --backend "$backend" --probe >&2; then
+  echo "run.sh: BACKEND=$backend: no usable backend (reason above); nothing was run" >&2
+  exit 2
+fi
 dir=$(experiments/new-run.sh "$data" "$exp" "$run_id")
 step 2 "run directory $dir"
 cp "experiments/$exp/experiment.mk" "experiments/$exp/hypothesis.md" "$dir/"
@@ -43,7 +49,7 @@ fi
 shape_args=()
 for s in $shapes; do shape_args+=(--shape "$s"); done
 step 3 "harness: correctness of $baseline and $candidate on $shapes, seeds $seeds"
-harness "$bench" --backend auto --variant "$candidate" --vs "$baseline" "${shape_args[@]}" --seeds "$seeds" \
+harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" "${shape_args[@]}" --seeds "$seeds" \
   --check-only "${ptxas_arg[@]}" --out "$dir/run.json"
 
 backend=$("$report" get "$dir/run.json" meta.backend)

@@ -79,14 +79,20 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 // kernel's file and line).
 #define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...)                                            \
     simt::launch((kernel), (grid), (block), (smem_bytes), ##__VA_ARGS__)
+// A failed emulated launch is a fault the emulator found in the kernel: a correctness failure.
+#define SDPA_LAUNCH_FAILED SDPA_ERR_FAULT
 #else
 #define SMEM_DYNAMIC(T, name) extern __shared__ __align__(16) T name[]
-// Launch: 0 on success, else the cudaError_t of the launch.
+// Launch: 0 on success, else the cudaError_t of the launch. Peek, not Get: the error stays set,
+// so the caller (host/bench/backend_cuda.cu) reads it with cudaGetLastError and can report its
+// name and text (too many resources requested, no kernel image for this device, ...).
 // (clang-format 14 would split <<< inside a macro into "< < <".)
 // clang-format off
 #define SDPA_LAUNCH(kernel, grid, block, smem_bytes, stream, ...) \
-    ((kernel)<<<(grid), (block), (smem_bytes), (cudaStream_t)(stream)>>>(__VA_ARGS__), (int)cudaGetLastError())
+    ((kernel)<<<(grid), (block), (smem_bytes), (cudaStream_t)(stream)>>>(__VA_ARGS__), (int)cudaPeekAtLastError())
 // clang-format on
+// A failed CUDA launch is the machine's error, not the kernel's verdict.
+#define SDPA_LAUNCH_FAILED SDPA_ERR_LAUNCH
 #endif
 
 // ---- symbol names ------------------------------------------------------------------------------

@@ -36,7 +36,10 @@ typedef enum {
     SDPA_ERR_TOO_LARGE, /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
     SDPA_ERR_CODEC,     /* unknown codec */
     SDPA_ERR_ALIGNMENT, /* a pointer is not 16-byte aligned */
-    SDPA_ERR_LAUNCH,    /* the launch failed (CUDA error, or the emulator detected a fault) */
+    SDPA_ERR_LAUNCH,    /* the device or runtime failed the launch (a CUDA error): a run-time error of the
+                         * machine, never a verdict on the kernel (sdpa-bench exits 3) */
+    SDPA_ERR_FAULT,     /* the emulator found a fault in the kernel (barrier, race, bounds): the
+                         * kernel is wrong (a correctness failure) */
 } sdpa_status_t;
 
 typedef struct {
@@ -76,6 +79,7 @@ static inline const char *sdpa_status_str(sdpa_status_t s) {
     case SDPA_ERR_CODEC: return "unknown codec";
     case SDPA_ERR_ALIGNMENT: return "a pointer is not 16-byte aligned";
     case SDPA_ERR_LAUNCH: return "kernel launch failed";
+    case SDPA_ERR_FAULT: return "the emulator found a fault in the kernel";
     }
     return "unknown status";
 }

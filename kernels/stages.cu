@@ -24,7 +24,7 @@ sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_lin
     const KernelFn k = a->codec == SDPA_CODEC_E4M3 ? e4m3 : seed_linear;
     const int rc = SDPA_LAUNCH(k, grid, block, 0, a->stream, a->q, a->k, a->v, a->q_scale, a->k_scale,
                                a->v_scale, reinterpret_cast<__half *>(a->o), a->H, a->S, a->softmax_scale);
-    return rc == 0 ? SDPA_OK : SDPA_ERR_LAUNCH;
+    return rc == 0 ? SDPA_OK : SDPA_LAUNCH_FAILED;
 }
 
 } // namespace

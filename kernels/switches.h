@@ -3,13 +3,16 @@
  * in mk/switches.mk, and the tests). A new switch is one line here plus the building block it
  * selects in sdpa_fp8.cuh (README, "How to add a stage").
  *
- *   X(NAME, key, CLASS, "meaning")
+ *   X(NAME, key, CLASS, MIN_SM, "meaning")
  *     NAME     make variable USE_<NAME>, and the bit SDPA_SW(NAME) of a variant's switch mask
  *     key      how the switch is printed (--list-variants: "key=0|1")
  *     CLASS    what flipping it does to the arithmetic, which decides bit-identity between two
  *              variants (host/bench/variants.c): ARITH changes it (never identical); LOAD moves
  *              the same data another way; LAYOUT keeps it in another buffer or layout. Variants
  *              that differ only in switches of one class, none ARITH, must be bit-identical.
+ *     MIN_SM   the oldest architecture (major*10+minor) whose hardware the block needs, 0 for none
+ *              beyond what the build targets; a variant needs the largest MIN_SM of its switches
+ *              and is "not supported" on an older device (never run, never failed)
  *     meaning  one line
  * mk/switches.mk reads the NAMEs from the lines that start with "X(": keep one switch per line. */
 #ifndef SDPA_SWITCHES_H
@@ -17,15 +20,15 @@
 
 /* clang-format off */
 #define SDPA_SWITCHES(X) \
-    X(CP_ASYNC,         cp_async,         LOAD,   "cp.async double-buffered K/V staging") \
-    X(WMMA_PV,          wmma_pv,          ARITH,  "P.V on WMMA with P in fp16") \
-    X(FUSED_SOFTMAX_PV, fused_softmax_pv, LAYOUT, "P written in place into the score buffer") \
-    X(SMEM_PAD,         smem_pad,         LAYOUT, "padded shared-memory rows against bank conflicts")
+    X(CP_ASYNC,         cp_async,         LOAD,   0, "cp.async double-buffered K/V staging") \
+    X(WMMA_PV,          wmma_pv,          ARITH,  0, "P.V on WMMA with P in fp16") \
+    X(FUSED_SOFTMAX_PV, fused_softmax_pv, LAYOUT, 0, "P written in place into the score buffer") \
+    X(SMEM_PAD,         smem_pad,         LAYOUT, 0, "padded shared-memory rows against bank conflicts")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };
 
-#define SDPA_SW_BIT_(NAME, key, cls, meaning) SDPA_SWBIT_##NAME,
+#define SDPA_SW_BIT_(NAME, key, cls, min_sm, meaning) SDPA_SWBIT_##NAME,
 enum sdpa_switch_bit { SDPA_SWITCHES(SDPA_SW_BIT_) SDPA_SWITCH_COUNT };
 #undef SDPA_SW_BIT_
 
@@ -34,7 +37,7 @@ enum sdpa_switch_bit { SDPA_SWITCHES(SDPA_SW_BIT_) SDPA_SWITCH_COUNT };
 typedef unsigned sdpa_switches_t;
 
 /* The custom variant's mask from make's USE_<NAME> 0/1 macros ($(GEN)/sdpa_custom.h). */
-#define SDPA_SW_FROM_MAKE_(NAME, key, cls, meaning) | ((USE_##NAME) ? SDPA_SW(NAME) : 0u)
+#define SDPA_SW_FROM_MAKE_(NAME, key, cls, min_sm, meaning) | ((USE_##NAME) ? SDPA_SW(NAME) : 0u)
 #define SDPA_SWITCHES_FROM_MAKE (0u SDPA_SWITCHES(SDPA_SW_FROM_MAKE_))
 
 #endif

@@ -14,7 +14,9 @@
 BENCH_OBJ_DIR  := $(BUILD)/obj/host/bench
 BENCH_TEST_DIR := $(BUILD)/tests/bench
 BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c variants.c sampling.c check.c dump.c run_json.c harness.c \
-                   backend.c main.c)
+                   backend.c arch.c nvml.c main.c)
+# NVML is loaded at run time (host/bench/nvml.c): libdl for dlopen on older glibc.
+BENCH_LDLIBS := -ldl
 BENCH_CORE_OBJS := $(BENCH_CORE_SRCS:host/bench/%.c=$(BENCH_OBJ_DIR)/%.o)
 # The emulator backend twice: against the SIMT runtime (real) and without it (test build).
 BENCH_EMU_OBJ      := $(BENCH_OBJ_DIR)/backend_emu.o
@@ -24,7 +26,13 @@ BENCH_CUDA_OBJS    := $(BENCH_OBJ_DIR)/backend_cuda.o $(BENCH_OBJ_DIR)/device_pr
 BENCH_PTXAS_DEFAULT := $(or $(PTXAS_DIR),$(BUILD)/ptxas)/ptxas.json
 # nvcc code for the backend's helper kernels (blocking, timestamps): the kernels' architectures.
 BENCH_GENCODE := $(or $(NVCC_GENCODE),$(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)))
-BENCH_NVCC_FLAGS := -std=c++17 -O2 -Ihost/lib -Ihost -Ikernels -I$(GEN) -Xcompiler -Wall,-Wextra,-Werror $(BENCH_GENCODE)
+# SDPA_CUDA_ARCHS: the architectures the kernels carry, for the device probe's compatibility check.
+BENCH_NVCC_FLAGS := -std=c++17 -O2 -Ihost/lib -Ihost -Ikernels -I$(GEN) -Xcompiler -Wall,-Wextra,-Werror $(BENCH_GENCODE) \
+                    -DSDPA_CUDA_ARCHS='"$(CUDA_ARCHS)"'
+# The probe must be rebuilt when the architectures change.
+BENCH_ARCHS_STAMP := $(BUILD)/gen/cuda-archs.txt
+$(BENCH_ARCHS_STAMP): FORCE
+	$(Q)mkdir -p $(@D) && echo '$(CUDA_ARCHS)' | tools/write-if-changed.sh $@
 
 # $(1): extra flags. The emulator backend is compiled twice: against the SIMT runtime's C API
 # (kernels/emu/simt.h) for the program, and without it for the test build.
@@ -41,7 +49,8 @@ $(BENCH_OBJ_DIR)/main.o: $(BUILD_INFO_H)
 $(BENCH_OBJ_DIR)/main.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
 
 ifneq ($(NVCC),)
-$(BENCH_CUDA_OBJS): $(BENCH_OBJ_DIR)/%.o: host/bench/%.cu host/bench/device_probe.h host/bench/backend.h kernels/sdpa_api.h | $(DEPS_STAMP)
+$(BENCH_CUDA_OBJS): $(BENCH_OBJ_DIR)/%.o: host/bench/%.cu host/bench/device_probe.h host/bench/backend.h host/bench/arch.h \
+                   kernels/sdpa_api.h $(BENCH_ARCHS_STAMP) | $(DEPS_STAMP)
 	@echo "  NVCC    $<"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(BENCH_NVCC_FLAGS) -c $< -o $@
@@ -60,7 +69,7 @@ $(BIN)/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_LINK) $(KERN
                    $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(BENCH_CUDA_LIBS) $(HOST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(BENCH_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 BUILD_TARGETS += $(BIN)/sdpa-bench
 else
 sdpa-bench:
@@ -86,21 +95,23 @@ endif
 $(BENCH_TEST_BIN): $(BENCH_CORE_OBJS) $(BENCH_EMU_TEST_OBJ) $(BENCH_CUDA_LINK) $(BENCH_TEST_KERNELS) \
                    $(BENCH_TEST_CUDA_KERNELS) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(BENCH_CUDA_LIBS) $(HOST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(BENCH_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 
 # cmocka unit tests: name -> the objects each links besides the test itself.
-BENCH_UNIT_TESTS := bench cli variants check
+BENCH_UNIT_TESTS := bench cli variants check arch nvml
 bench_test_objs_bench    := $(BENCH_OBJ_DIR)/sampling.o
 bench_test_objs_variants := $(BENCH_OBJ_DIR)/variants.o
 bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
+bench_test_objs_arch     := $(BENCH_OBJ_DIR)/arch.o
+bench_test_objs_nvml     := $(BENCH_OBJ_DIR)/nvml.o
 bench_test_objs_check    := $(BENCH_OBJ_DIR)/check.o $(BENCH_OBJ_DIR)/variants.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
 BENCH_UNIT_BINS := $(BENCH_UNIT_TESTS:%=$(BENCH_TEST_DIR)/test_%)
 define bench_unit_rule
 $(BENCH_TEST_DIR)/test_$(1): tests/bench/test_$(1).c $(bench_test_objs_$(1)) $(HOST_LIB) | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_ALL) -Itests/bench -MMD -MP $$< $(bench_test_objs_$(1)) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(HOST_LDLIBS) -o $$@
+	$$(Q)$$(CC) $$(CFLAGS_ALL) -Itests/bench -MMD -MP $$< $(bench_test_objs_$(1)) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS) -o $$@
 endef
 $(foreach t,$(BENCH_UNIT_TESTS),$(eval $(call bench_unit_rule,$(t))))
 
@@ -118,7 +129,7 @@ $(BENCH_ASAN_DIR)/main.o: $(BUILD_INFO_H)
 $(BENCH_ASAN_DIR)/main.o: BENCH_CPPFLAGS := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
 $(BENCH_ASAN_BIN): $(BENCH_ASAN_OBJS) $(BENCH_ASAN_DIR)/test_kernels.o $(HOST_ASAN_LIB)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) $^ -o $@ $(HOST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) $^ -o $@ $(HOST_LDLIBS) $(BENCH_LDLIBS)
 
 # Result-file and --dump validators used by the shell suites.
 BENCH_CHECKERS := $(BENCH_TEST_DIR)/check_run_json $(BENCH_TEST_DIR)/check_dump
@@ -126,8 +137,14 @@ $(BENCH_CHECKERS): $(BENCH_TEST_DIR)/%: tests/bench/%.c $(HOST_LIB) | $(DEPS_STA
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
-BENCH_TEST_DEPS := $(BENCH_TEST_BIN) $(BENCH_ASAN_BIN) $(BENCH_UNIT_BINS) $(BENCH_CHECKERS)
-BENCH_SUITES := $(BENCH_UNIT_BINS) \
+# A stand-in for the driver's NVML with known answers (tests/bench/fake_nvml.c), for test_nvml.
+BENCH_FAKE_NVML := $(BENCH_TEST_DIR)/libfake-nvml.so
+$(BENCH_FAKE_NVML): tests/bench/fake_nvml.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared $< -o $@
+
+BENCH_TEST_DEPS := $(BENCH_TEST_BIN) $(BENCH_ASAN_BIN) $(BENCH_UNIT_BINS) $(BENCH_CHECKERS) $(BENCH_FAKE_NVML)
+BENCH_SUITES := $(filter-out %/test_nvml,$(BENCH_UNIT_BINS)) "$(BENCH_TEST_DIR)/test_nvml $(BENCH_FAKE_NVML)" \
                 "bash tests/bench/cli.sh $(BENCH_TEST_BIN)" "bash tests/bench/run.sh $(BENCH_TEST_BIN) $(BENCH_TEST_DIR)" \
                 "bash tests/bench/cli.sh $(BENCH_ASAN_BIN)" "bash tests/bench/run.sh $(BENCH_ASAN_BIN) $(BENCH_TEST_DIR)" \
                 "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)"

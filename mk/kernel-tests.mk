@@ -15,16 +15,18 @@ $(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STA
 KBENCH_SAN_OBJS = $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_NOCUDA_OBJ) $(HOST_LIB)
 $(KTEST_DIR)/sdpa-bench-tsan: $(KERNELS_EMU_TSAN_OBJS) $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_CXX) -fsanitize=thread $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
+	$(Q)$(EMU_CXX) -fsanitize=thread $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 $(KTEST_DIR)/sdpa-bench-asan: $(KERNELS_EMU_ASAN_OBJS) $(SIMT_LIB_ASAN) $(KBENCH_SAN_OBJS)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_CXX) $(SAN_FLAGS) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
+	$(Q)$(EMU_CXX) $(SAN_FLAGS) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
 KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS)
 KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
-                    "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)"
+                    "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
+                    "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
+                     $(BENCH_TEST_DIR)/check_run_json"
 ifneq ($(NVCC),)
 KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
@@ -68,9 +70,9 @@ $(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUS
 $(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
-	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS)
+	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
-	$$(Q)$$(EMU_CXX) -fsanitize=thread $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS)
+	$$(Q)$$(EMU_CXX) -fsanitize=thread $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 endef
 $(foreach p,$(PLANTS),$(eval $(call plant_rule,$(p))))
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench $(KPLANT)/$(p)/sdpa-bench-tsan)

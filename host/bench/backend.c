@@ -1,8 +1,10 @@
 /* Backend selection and the small helpers every backend shares (names, clock, pause). */
 #include "backend.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -58,18 +60,33 @@ static int open_ops(const backend_ops_t *ops, const backend_options_t *opt, back
     return out->self ? 0 : 3;
 }
 
+bool backend_gpu_visible(const char *dev_dir) {
+    DIR *d = opendir(dev_dir);
+    if (!d) return false;
+    bool seen = false;
+    for (struct dirent *e; !seen && (e = readdir(d)) != NULL;)
+        seen = strncmp(e->d_name, "nvidia", 6) == 0 && e->d_name[6] >= '0' && e->d_name[6] <= '9';
+    closedir(d);
+    return seen;
+}
+
 int backend_select(backend_kind_t kind, const backend_options_t *opt, backend_t *out, char *err,
                    size_t errlen) {
     char why[512] = "";
-    out->ops = NULL;
-    out->self = NULL;
+    memset(out, 0, sizeof *out);
     if (kind == BACKEND_EMU) return open_ops(&backend_emu_ops, opt, out, err, errlen);
-    if (backend_cuda_ops.probe(why, sizeof why)) return open_ops(&backend_cuda_ops, opt, out, err, errlen);
+    if (backend_cuda_ops.probe(opt, why, sizeof why))
+        return open_ops(&backend_cuda_ops, opt, out, err, errlen);
     if (kind == BACKEND_CUDA) {
         snprintf(err, errlen, "--backend cuda: %s; use --backend emu (or auto) for the CPU emulator", why);
         return 2;
     }
-    /* auto: the fallback is announced whatever --quiet says; the reason follows on its own line. */
+    /* auto: the fallback is announced whatever --quiet says; the reason follows on its own line,
+     * and is kept for the end of the run and the result file. */
+    const char *dev_dir = getenv("SDPA_DEV_DIR");
+    out->fell_back = true;
+    out->gpu_visible = backend_gpu_visible(dev_dir && *dev_dir ? dev_dir : "/dev");
+    snprintf(out->fallback_reason, sizeof out->fallback_reason, "%s", why);
     fprintf(stderr, "%s\n", BACKEND_FALLBACK_MSG);
     fprintf(stderr, "sdpa-bench: (CUDA unavailable: %s)\n", why);
     return open_ops(&backend_emu_ops, opt, out, err, errlen);

@@ -33,6 +33,9 @@ typedef enum { EMU_SCHED_FWD = 0, EMU_SCHED_REV = 1, EMU_SCHED_RAND = 2 } emu_sc
 
 typedef struct {
     bool l2_cold;             /* flush L2 before every timed sample (CUDA) */
+    bool blocking_kernel;     /* hold the stream with a spinning kernel while a sample is enqueued
+                               * (CUDA; off under profilers that serialise launches) */
+    int device;               /* CUDA device index, within CUDA_VISIBLE_DEVICES */
     bool schedule_given;      /* false: keep the emulator's own setting (SIMT_SCHED, SIMT_SEED) */
     emu_schedule_t schedule;  /* fiber resume order between barriers (emulator) */
     bool schedule_seed_given; /* false: keep the emulator's seed */
@@ -61,6 +64,16 @@ typedef struct {
     double peak_dram_gbs;                         /* 2 x mem clock x bus width / 8 */
     double peak_fp16_tensor_tflops; /* dense, from a small table of known devices; NaN otherwise */
     uint64_t l2_flush_bytes;        /* size of the flush buffer actually memset per cold sample */
+    int device_index;               /* the index used (--device), within CUDA_VISIBLE_DEVICES */
+    char uuid[48];                  /* "GPU-xxxxxxxx-..." (cudaDeviceProp.uuid) */
+    char pci_bus_id[32];            /* "0000:65:00.0" */
+    /* From NVML when the driver provides it (nvml.h); unknowns "", NaN, -1. */
+    char driver_release[32];                     /* "580.65.06" */
+    double power_limit_w;                        /* enforced power limit */
+    double sm_clock_start_mhz, sm_clock_end_mhz; /* SM clock when the run started and ended */
+    int mig;              /* 1: a MIG instance (or MIG enabled on the GPU), 0 no, -1 unknown */
+    char mig_profile[32]; /* "1g.10gb" from the device name under MIG, else "" */
+    char nvml_why[256];   /* why NVML fields are unknown, "" when NVML answered */
 } backend_device_t;
 
 typedef struct {
@@ -75,8 +88,9 @@ typedef struct backend_ops {
     const char *timing; /* "gpu" or "emulated" (meta.timing) */
     /* The kernel table this backend was linked with (NULL-id terminated), NULL if none. */
     const sdpa_kernel_entry_t *(*kernels)(void);
-    /* 1 when usable; 0 with the reason in why ("built without CUDA ...", "cudaGetDeviceCount: ..."). */
-    int (*probe)(char *why, size_t whylen);
+    /* 1 when usable with these options (device index, architecture of the build); 0 with the
+     * reason in why ("built without CUDA ...", "cudaGetDeviceCount: ...", "the device is sm_75 ..."). */
+    int (*probe)(const backend_options_t *opt, char *why, size_t whylen);
     void *(*open)(const backend_options_t *opt, char *err, size_t errlen);
     void (*close)(void *self);
     void *(*alloc)(void *self, size_t bytes, char *err, size_t errlen);
@@ -85,11 +99,14 @@ typedef struct backend_ops {
     int (*copy_from)(void *self, void *host, const void *dev, size_t bytes, char *err, size_t errlen);
     int (*fill_bytes)(void *self, void *dev, uint8_t value, size_t bytes, char *err, size_t errlen);
     /* Checked launch for correctness: sets args->stream, launches, waits for completion. Returns
-     * the launcher's status, or SDPA_ERR_LAUNCH with the runtime's / emulator's error in err. */
+     * the launcher's status: SDPA_ERR_LAUNCH with the CUDA error (name and text) in err, or
+     * SDPA_ERR_FAULT with the emulator's fault; the message of any other status in err. */
     sdpa_status_t (*launch)(void *self, sdpa_launch_fn fn, sdpa_args_t *args, char *err, size_t errlen);
-    /* One timed sample of fn (cold or warm L2 per the options). */
-    int (*sample)(void *self, sdpa_launch_fn fn, sdpa_args_t *args, backend_sample_t *out, char *err,
-                  size_t errlen);
+    /* One timed sample of fn (cold or warm L2 per the options). A warm-up sample never holds the
+     * stream with the blocking kernel: a kernel's first launch may load its module, and with lazy
+     * loading that can wait for the device to be idle, which a blocked stream never is. */
+    int (*sample)(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, backend_sample_t *out,
+                  char *err, size_t errlen);
     /* 0 and *out filled when the backend runs on a device; -1 otherwise (emulator). */
     int (*device)(void *self, backend_device_t *out);
     /* 0 and *out filled for the emulator; -1 otherwise. */
@@ -103,7 +120,15 @@ extern const backend_ops_t backend_emu_ops;  /* backend_emu.c */
 typedef struct {
     const backend_ops_t *ops;
     void *self;
+    /* --backend auto fell back to the emulator: why, and whether a GPU is visible on the machine
+     * all the same (then the run says so at its end and in its report, never silently). */
+    bool fell_back, gpu_visible;
+    char fallback_reason[512];
 } backend_t;
+
+/* Whether an NVIDIA GPU is visible on this machine although CUDA is unusable: a device node
+ * nvidia<N> in dev_dir ("/dev"; SDPA_DEV_DIR overrides it, for tests). */
+bool backend_gpu_visible(const char *dev_dir);
 
 /* Resolves kind (auto: CUDA when a device is usable, else the emulator, announcing
  * BACKEND_FALLBACK_MSG on stderr) and opens it. Returns 0; 2 when the requested backend cannot

@@ -2,6 +2,14 @@
 // a per-sample SM clock. With device_probe.cu, the only host code that includes CUDA headers, so
 // the harness core stays plain C11 and cannot tell which backend it drives.
 //
+// Module loading: since CUDA 12.2 kernels load lazily, at their first launch, and loading may
+// synchronise the context. A first launch queued behind the blocking kernel would then wait for
+// the spinning kernel, which waits for the host: a hang until the 10 s timeout (NVBench issues 136
+// and 240). So nothing is launched for the first time inside a blocked region: open() loads the
+// helper kernels (cudaFuncGetAttributes, then one unblocked launch of each), the harness checks
+// every variant (an unblocked launch) before timing it, and warm-up samples never block.
+// CUDA_MODULE_LOADING is left as the user set it.
+//
 // One timed sample (the order of NVBench's cold measurement, nvbench/detail/measure_cold*):
 //   1. cold L2: cudaMemsetAsync over a buffer of 2 x cudaDevAttrL2CacheSize bytes. Twice the size
 //      because L2 is split into address-hashed partitions: writing exactly its capacity does not
@@ -9,7 +17,9 @@
 //   2. reset the timestamp slots; cudaStreamSynchronize: nothing of ours is still running.
 //   3. a one-thread blocking kernel spins on a flag in mapped host memory, so the stream cannot
 //      start the timed work before all of it is enqueued; otherwise the start event could fire
-//      before the launch is queued and the sample would include host launch overhead.
+//      before the launch is queued and the sample would include host launch overhead. Not for
+//      warm-ups, nor with --no-blocking-kernel (profilers that serialise launches would stall on
+//      it until the timeout).
 //   4. timestamps kernel (SM clock and %globaltimer on SM 0), start event, the launcher under
 //      test, stop event, timestamps kernel;
 //   5. release the flag, cudaStreamSynchronize, read the event interval and the timestamps.
@@ -55,7 +65,7 @@ struct Stamps {
 
 struct CudaBackend {
     int device;
-    bool l2_cold;
+    bool l2_cold, blocking_kernel;
     cudaStream_t stream;
     cudaEvent_t start, stop;
     void *flush;
@@ -114,8 +124,24 @@ void cuda_close(void *self) {
     free(b);
 }
 
+// Loads the helper kernels' module now, outside any blocked region (see the top of this file).
+int preload_helpers(CudaBackend *b, char *err, size_t errlen) {
+    cudaFuncAttributes fa;
+    CUDA_TRY(cudaFuncGetAttributes(&fa, block_stream_kernel));
+    CUDA_TRY(cudaFuncGetAttributes(&fa, sm0_timestamps_kernel));
+    sm0_timestamps_kernel<<<1, 1, 0, b->stream>>>(b->d_stamps, 0);
+    CUDA_TRY(cudaGetLastError());
+    if (b->d_flag) {
+        b->h_flag->release = 1; // returns at once: nothing is held
+        block_stream_kernel<<<1, 1, 0, b->stream>>>(b->d_flag, kBlockTimeoutNs);
+        CUDA_TRY(cudaGetLastError());
+    }
+    CUDA_TRY(cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
 int open_device(CudaBackend *b, char *err, size_t errlen) {
-    b->device = 0; // CUDA_VISIBLE_DEVICES pins the GPU (NVBench best practice)
+    // The index is within CUDA_VISIBLE_DEVICES (the runtime renumbers), as nvidia-smi -i is not.
     CUDA_TRY(cudaSetDevice(b->device));
     CUDA_TRY(cudaFree(nullptr)); // creates the context now, not inside the first measurement
     if (cuda_device_info(b->device, &b->info, err, errlen) != 0) return -1;
@@ -136,11 +162,12 @@ int open_device(CudaBackend *b, char *err, size_t errlen) {
         CUDA_TRY(
             cudaHostAlloc(reinterpret_cast<void **>(&b->h_flag), sizeof(BlockFlag), cudaHostAllocMapped));
         CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void **>(&b->d_flag), b->h_flag, 0));
-    } else {
+    } else if (b->blocking_kernel) {
         fprintf(stderr, "sdpa-bench: the device cannot map host memory: no blocking kernel; the stream "
                         "is synchronised before each start event instead\n");
+        b->blocking_kernel = false;
     }
-    return 0;
+    return preload_helpers(b, err, errlen);
 }
 
 void *cuda_open(const backend_options_t *opt, char *err, size_t errlen) {
@@ -150,6 +177,8 @@ void *cuda_open(const backend_options_t *opt, char *err, size_t errlen) {
         return nullptr;
     }
     b->l2_cold = opt->l2_cold;
+    b->blocking_kernel = opt->blocking_kernel;
+    b->device = opt->device;
     if (open_device(b, err, errlen) != 0) {
         cuda_close(b);
         return nullptr;
@@ -196,12 +225,22 @@ int cuda_fill(void *self, void *dev, uint8_t value, size_t bytes, char *err, siz
     return 0;
 }
 
+// The launcher's status as a message: for SDPA_ERR_LAUNCH the CUDA error it left set
+// (SDPA_LAUNCH peeks, so cudaGetLastError still holds it), by name and text.
+void launch_message(sdpa_status_t st, char *err, size_t errlen) {
+    const cudaError_t e = st == SDPA_ERR_LAUNCH ? cudaGetLastError() : cudaSuccess;
+    if (e != cudaSuccess)
+        cuda_fail(err, errlen, "kernel launch", e);
+    else
+        snprintf(err, errlen, "%s", sdpa_status_str(st));
+}
+
 sdpa_status_t cuda_launch(void *self, sdpa_launch_fn fn, sdpa_args_t *args, char *err, size_t errlen) {
     CudaBackend *b = static_cast<CudaBackend *>(self);
     args->stream = b->stream;
     const sdpa_status_t st = fn(args);
     if (st != SDPA_OK) {
-        snprintf(err, errlen, "%s", sdpa_status_str(st));
+        launch_message(st, err, errlen);
         return st;
     }
     // Execution errors (illegal address, ...) surface only when the stream is synchronised.
@@ -213,10 +252,12 @@ sdpa_status_t cuda_launch(void *self, sdpa_launch_fn fn, sdpa_args_t *args, char
     return SDPA_OK;
 }
 
-// Steps 3-4 of a sample: everything enqueued while the stream is blocked. On failure the caller
-// still releases the blocking kernel and drains the stream.
-int enqueue_timed(CudaBackend *b, sdpa_launch_fn fn, sdpa_args_t *args, char *err, size_t errlen) {
-    if (b->d_flag) {
+// Steps 3-4 of a sample: everything enqueued while the stream is blocked (block: false for
+// warm-ups and --no-blocking-kernel). On failure the caller still releases the blocking kernel and
+// drains the stream.
+int enqueue_timed(CudaBackend *b, bool block, sdpa_launch_fn fn, sdpa_args_t *args, char *err,
+                  size_t errlen) {
+    if (block) {
         block_stream_kernel<<<1, 1, 0, b->stream>>>(b->d_flag, kBlockTimeoutNs);
         CUDA_TRY(cudaGetLastError());
     }
@@ -226,7 +267,7 @@ int enqueue_timed(CudaBackend *b, sdpa_launch_fn fn, sdpa_args_t *args, char *er
     args->stream = b->stream;
     const sdpa_status_t st = fn(args);
     if (st != SDPA_OK) {
-        snprintf(err, errlen, "launcher: %s", sdpa_status_str(st));
+        launch_message(st, err, errlen);
         return -1;
     }
     CUDA_TRY(cudaEventRecord(b->stop, b->stream));
@@ -242,27 +283,28 @@ double clock_mhz(const Stamps &s) {
     return (double)(s.clk[1] - s.clk[0]) / (double)dns * 1e3; // cycles per ns = GHz
 }
 
-int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, backend_sample_t *out, char *err,
-                size_t errlen) {
+int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, backend_sample_t *out,
+                char *err, size_t errlen) {
     CudaBackend *b = static_cast<CudaBackend *>(self);
+    const bool block = b->d_flag && b->blocking_kernel && !warmup;
     if (b->l2_cold) CUDA_TRY(cudaMemsetAsync(b->flush, 0, b->flush_bytes, b->stream));
     CUDA_TRY(cudaMemsetAsync(b->d_stamps, 0, sizeof(Stamps), b->stream));
     CUDA_TRY(cudaStreamSynchronize(b->stream));
-    if (b->h_flag) {
+    if (block) {
         // The stream is idle (synchronised above), so no blocking kernel is reading the flag.
         b->h_flag->release = 0;
         b->h_flag->timed_out = 0;
         std::atomic_thread_fence(std::memory_order_seq_cst);
     }
-    const int rc = enqueue_timed(b, fn, args, err, errlen);
-    if (b->h_flag) {
+    const int rc = enqueue_timed(b, block, fn, args, err, errlen);
+    if (block) {
         *reinterpret_cast<volatile int32_t *>(&b->h_flag->release) = 1;
         std::atomic_thread_fence(std::memory_order_seq_cst);
     }
     const cudaError_t sync = cudaStreamSynchronize(b->stream);
     if (rc != 0) return -1;
     if (sync != cudaSuccess) return cuda_fail(err, errlen, "cudaStreamSynchronize (timed sample)", sync);
-    if (b->h_flag && *reinterpret_cast<volatile int32_t *>(&b->h_flag->timed_out)) {
+    if (block && *reinterpret_cast<volatile int32_t *>(&b->h_flag->timed_out)) {
         snprintf(err, errlen,
                  "the blocking kernel timed out after %.0f s before the host released it: "
                  "the sample cannot be trusted",

@@ -27,7 +27,8 @@ typedef struct {
 
 static const sdpa_kernel_entry_t *emu_kernels(void) { return sdpa_kernels_emu; }
 
-static int emu_probe(char *why, size_t whylen) {
+static int emu_probe(const backend_options_t *opt, char *why, size_t whylen) {
+    (void)opt;
     (void)why;
     (void)whylen;
     return 1;
@@ -93,7 +94,7 @@ static int emu_fill(void *self, void *dev, uint8_t value, size_t bytes, char *er
 static void fault_message(sdpa_status_t st, char *err, size_t errlen) {
 #ifdef SDPA_HAVE_SIMT
     const char *fault = simt_last_error();
-    if (st == SDPA_ERR_LAUNCH && fault && *fault) {
+    if (st == SDPA_ERR_FAULT && fault && *fault) {
         snprintf(err, errlen, "emulator fault: %s", fault);
         return;
     }
@@ -116,8 +117,9 @@ static sdpa_status_t emu_launch(void *self, sdpa_launch_fn fn, sdpa_args_t *args
     return st;
 }
 
-static int emu_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, backend_sample_t *out, char *err,
-                      size_t errlen) {
+static int emu_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, backend_sample_t *out,
+                      char *err, size_t errlen) {
+    (void)warmup; /* no stream to block: warm-ups run like samples */
     clear_fault();
     args->stream = NULL;
     const double t0 = backend_now_s();

@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-static int nocuda_probe(char *why, size_t whylen) {
+static int nocuda_probe(const backend_options_t *opt, char *why, size_t whylen) {
+    (void)opt;
     snprintf(why, whylen, "built without CUDA (nvcc not found at build time)");
     return 0;
 }

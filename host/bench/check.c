@@ -166,7 +166,14 @@ int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t 
         problem_args(p, &args);
         c->status = be->ops->launch(be->self, fn, &args, c->status_msg, sizeof c->status_msg);
         if (c->status == SDPA_OK) snprintf(c->status_msg, sizeof c->status_msg, "ok");
-        rc = be->ops->copy_from(be->self, c->out, p->d_o, p->n * sizeof(uint16_t), err, errlen);
+        if (c->status == SDPA_ERR_LAUNCH) {
+            /* The device or runtime failed the launch: the machine's error, never the kernel's
+             * verdict (a correctness FAIL here would blame a kernel the GPU never ran). */
+            snprintf(err, errlen, "%s", c->status_msg);
+            rc = -1;
+        } else {
+            rc = be->ops->copy_from(be->self, c->out, p->d_o, p->n * sizeof(uint16_t), err, errlen);
+        }
     }
     if (rc == 0) rc = inputs_intact(p, &c->inputs_unmodified, err, errlen);
     if (rc == 0) {

@@ -61,7 +61,8 @@ void problem_free(problem_t *p);
 void problem_args(const problem_t *p, sdpa_args_t *a);
 
 /* Launches variant fn once on p and checks it. Returns 0 when the check ran (c->pass says how it
- * went), -1 when the backend failed around the launch (copies), with err. Free c with check_free. */
+ * went), -1 with err when the device failed the launch (SDPA_ERR_LAUNCH: a CUDA error, never a
+ * verdict) or the backend failed around it (copies). Free c with check_free. */
 int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err, size_t errlen);
 void check_free(check_t *c);
 

@@ -40,6 +40,10 @@ typedef enum {
     O_SCHEDULE,
     O_SCHEDULE_SEED,
     O_PTXAS,
+    O_THROTTLE,
+    O_NO_BLOCKING,
+    O_DEVICE,
+    O_PROBE,
 } opt_id_t;
 
 typedef struct {
@@ -74,6 +78,10 @@ static const opt_t options[] = {
     {"--schedule", O_SCHEDULE, "fwd, rev or rand"},
     {"--schedule-seed", O_SCHEDULE_SEED, "an unsigned integer"},
     {"--ptxas", O_PTXAS, "a ptxas-resources .json file"},
+    {"--throttle-threshold", O_THROTTLE, "a fraction of the default SM clock, 0 (off) to 1"},
+    {"--no-blocking-kernel", O_NO_BLOCKING, NULL},
+    {"--device", O_DEVICE, "a CUDA device index (0 to the number visible - 1)"},
+    {"--probe", O_PROBE, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -95,6 +103,9 @@ void cli_usage(FILE *f) {
         "  --dist normal|uniform|outliers  input distribution (default normal)\n"
         "  --backend auto|cuda|emu    auto: CUDA when a device is present, else the CPU emulator\n"
         "                         (default auto; the fallback is announced on stderr)\n"
+        "  --device N             CUDA device index within CUDA_VISIBLE_DEVICES (default 0)\n"
+        "  --probe                say which backend would run (and why not CUDA) and exit: 0 usable,\n"
+        "                         2 not (with --backend cuda: no usable device)\n"
         "\n"
         "How to measure:\n"
         "  --check-only           correctness only, no timing\n"
@@ -105,6 +116,10 @@ void cli_usage(FILE *f) {
         "  --l2 cold|warm         cold: flush L2 before every sample (default); warm: no flush\n"
         "                         (the emulator has no L2: its samples are always recorded as warm)\n"
         "  --force                also time variants that failed correctness\n"
+        "  --throttle-threshold F discard samples whose SM clock is under F x the default clock\n"
+        "                         (default %g, as NVBench; 0 disables the check)\n"
+        "  --no-blocking-kernel   do not hold the stream while a sample is enqueued (for profilers\n"
+        "                         such as Nsight Compute, which serialise launches)\n"
         "  --schedule fwd|rev|rand  emulator fiber schedule (default: the emulator's SIMT_SCHED, else fwd)\n"
         "  --schedule-seed N      seed of --schedule rand (default: the emulator's SIMT_SEED, else 1)\n"
         "\n"
@@ -119,7 +134,7 @@ void cli_usage(FILE *f) {
         "Exit status: 0 every correctness check passed; 1 a correctness check failed; 2 bad usage or\n"
         "input (the message names the flag); 3 a run-time failure (device error, result not written).\n"
         "Timings from the emulator are CPU times of the emulator, labelled \"emulated\", never GPU times.\n",
-        CLI_DEFAULT_WARMUP, CLI_DEFAULT_ITERS, CLI_DEFAULT_MIN_S, CLI_DEFAULT_MAX_S);
+        CLI_DEFAULT_WARMUP, CLI_DEFAULT_ITERS, CLI_DEFAULT_MIN_S, CLI_DEFAULT_MAX_S, CLI_DEFAULT_THROTTLE);
 }
 
 static const opt_t *find_option(const char *arg, size_t len) {
@@ -143,6 +158,16 @@ static int parse_count(const char *s, size_t lo, size_t hi, size_t *out) {
     uint64_t v;
     if (parse_u64(s, &v) != 0 || v < lo || v > hi) return -1;
     *out = (size_t)v;
+    return 0;
+}
+
+/* A fraction in [0, 1]: the throttle threshold (0 turns the check off). */
+static int parse_fraction(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < 0.0 || v > 1.0) return -1;
+    *out = v;
     return 0;
 }
 
@@ -302,6 +327,11 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_OUT: o->out = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_DUMP: o->dump = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_PTXAS: o->ptxas = v; return *v ? 0 : bad_value(opt, v, err, errlen);
+    case O_THROTTLE:
+        return parse_fraction(v, &o->throttle_threshold) == 0 ? 0 : bad_value(opt, v, err, errlen);
+    case O_NO_BLOCKING: o->blocking_kernel = false; return 0;
+    case O_DEVICE: return parse_count(v, 0, 1023, &o->device) == 0 ? 0 : bad_value(opt, v, err, errlen);
+    case O_PROBE: o->probe = true; return 0;
     }
     return -1;
 }
@@ -318,6 +348,8 @@ static void set_defaults(cli_opts_t *o) {
     o->min_time_s = CLI_DEFAULT_MIN_S;
     o->max_time_s = CLI_DEFAULT_MAX_S;
     o->schedule = EMU_SCHED_FWD;
+    o->throttle_threshold = CLI_DEFAULT_THROTTLE;
+    o->blocking_kernel = true;
 }
 
 /* Cross-option rules, checked once everything is parsed. */

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "inputs.h"
+#include "sampling.h"
 
 #define CLI_MAX_VARIANTS 32
 #define CLI_MAX_SHAPES 64
@@ -46,6 +47,10 @@ typedef struct {
     bool schedule_seed_given;
     uint64_t schedule_seed;
     const char *out, *dump, *ptxas; /* NULL when not given */
+    double throttle_threshold;      /* --throttle-threshold: fraction of the default clock, 0 = off */
+    bool blocking_kernel;           /* false with --no-blocking-kernel */
+    size_t device;                  /* --device */
+    bool probe;                     /* --probe: report the backend choice and exit */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */
@@ -55,6 +60,7 @@ typedef struct {
 #define CLI_DEFAULT_ITERS 10
 #define CLI_DEFAULT_MIN_S 0.5
 #define CLI_DEFAULT_MAX_S 15.0
+#define CLI_DEFAULT_THROTTLE BENCH_DEFAULT_THROTTLE
 
 /* Fills *o from argv. Returns 0, or EXIT_USAGE with the message in err. --help, --version and
  * the --list-* flags set the action and stop parsing the rest. */

@@ -1,9 +1,12 @@
 // Device probe and metadata for the CUDA backend (device_probe.h).
 #include "device_probe.h"
 
+#include "arch.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 int cuda_fail(char *err, size_t errlen, const char *call, cudaError_t e) {
@@ -11,7 +14,12 @@ int cuda_fail(char *err, size_t errlen, const char *call, cudaError_t e) {
     return -1;
 }
 
-int cuda_device_probe(char *why, size_t whylen) {
+// The architectures this binary carries (mk/bench.mk passes CUDA_ARCHS).
+#ifndef SDPA_CUDA_ARCHS
+#error "SDPA_CUDA_ARCHS (the CUDA_ARCHS the kernels were built for) must be defined"
+#endif
+
+int cuda_device_probe(const backend_options_t *opt, char *why, size_t whylen) {
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
     int driver = 0;
@@ -27,6 +35,31 @@ int cuda_device_probe(char *why, size_t whylen) {
     }
     if (n < 1) {
         snprintf(why, whylen, "no CUDA device (cudaGetDeviceCount returned 0)");
+        return 0;
+    }
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (opt->device < 0 || opt->device >= n) {
+        snprintf(why, whylen, "--device %d: %d CUDA device(s) visible (0 to %d; CUDA_VISIBLE_DEVICES=%s)",
+                 opt->device, n, n - 1, visible ? visible : "unset");
+        return 0;
+    }
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, opt->device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, opt->device) != cudaSuccess) {
+        snprintf(why, whylen, "device %d: its compute capability cannot be read", opt->device);
+        return 0;
+    }
+    arch_build_t build;
+    char arch_why[400];
+    if (arch_build_parse(SDPA_CUDA_ARCHS, &build) != 0) {
+        snprintf(why, whylen, "this build records no CUDA architectures (SDPA_CUDA_ARCHS='%s')",
+                 SDPA_CUDA_ARCHS);
+        return 0;
+    }
+    if (!arch_runnable(&build, major * 10 + minor, arch_why, sizeof arch_why)) {
+        cudaDeviceProp prop;
+        const bool named = cudaGetDeviceProperties(&prop, opt->device) == cudaSuccess;
+        snprintf(why, whylen, "device %d (%s): %s", opt->device, named ? prop.name : "?", arch_why);
         return 0;
     }
     return 1;
@@ -95,5 +128,18 @@ int cuda_device_info(int dev, backend_device_t *d, char *err, size_t errlen) {
     CUDA_TRY(cudaRuntimeGetVersion(&rt));
     version_string(drv, d->driver_version, sizeof d->driver_version);
     version_string(rt, d->runtime_version, sizeof d->runtime_version);
+    d->device_index = dev;
+    const unsigned char *u = reinterpret_cast<const unsigned char *>(prop.uuid.bytes);
+    snprintf(d->uuid, sizeof d->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+             u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    CUDA_TRY(cudaDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof d->pci_bus_id, dev));
+    // Under MIG the CUDA device is an instance whose name ends in its profile ("... MIG 1g.10gb");
+    // its share of memory bandwidth is not the chip's, so the roofline's DRAM peak is unknown.
+    const char *mig = strstr(d->name, "MIG ");
+    d->mig = mig ? 1 : -1; // NVML may still say 0 or 1 (host/bench/nvml.c)
+    snprintf(d->mig_profile, sizeof d->mig_profile, "%s", mig ? mig + 4 : "");
+    if (mig) d->peak_dram_gbs = NAN;
+    d->power_limit_w = d->sm_clock_start_mhz = d->sm_clock_end_mhz = NAN;
     return 0;
 }

@@ -75,8 +75,8 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
         char err[sizeof h->err - 128];
         if (problem_check(&p, h->run[i]->id, h->run[i]->launch, &checks[i], err, sizeof err) != 0) {
             /* A device error around the launch (e.g. a sticky illegal address): name the culprit. */
-            snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s (launch status: %s)",
-                     h->run[i]->id, s->name, seed, err, checks[i].status_msg[0] ? checks[i].status_msg : "-");
+            snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s", h->run[i]->id, s->name,
+                     seed, err);
             rc = EXIT_RUNTIME;
             break;
         }
@@ -119,9 +119,10 @@ static double sampler_now(void *ctx) {
     return backend_now_s();
 }
 
-static int sampler_sample(void *ctx, size_t arm, backend_sample_t *out, char *err, size_t errlen) {
+static int sampler_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *out, char *err,
+                          size_t errlen) {
     sampler_t *s = ctx;
-    return s->h->be->ops->sample(s->h->be->self, s->fns[arm], &s->args, out, err, errlen);
+    return s->h->be->ops->sample(s->h->be->self, s->fns[arm], &s->args, warmup, out, err, errlen);
 }
 
 static void sampler_pause(void *ctx, double seconds) {
@@ -190,6 +191,13 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const 
                             h->have_device ? &h->dev : NULL};
     cJSON_AddItemToArray(h->timing, bj_timing(&t));
     print_timing(variant, s->name, r, arm, timing, l2);
+    size_t unmeasured = 0;
+    for (size_t i = 0; h->have_device && i < r->rounds; i++) unmeasured += !isfinite(r->clock_mhz[arm][i]);
+    if (unmeasured && h->opt->throttle_threshold > 0)
+        fprintf(stderr,
+                "sdpa-bench: %s on %s: SM clock detection unavailable for %zu of %zu samples (no timestamp "
+                "block landed on SM 0): throttling could not be checked for those\n",
+                variant, s->name, unmeasured, r->rounds);
     if (h->have_device) keep_clocks(h, r->clock_mhz[arm], r->rounds);
 }
 
@@ -234,6 +242,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     bench_plan_t plan;
     bench_plan_init(&plan, o->warmup, o->iters, o->min_time_s, o->max_time_s,
                     h->have_device ? h->dev.sm_clock_default_mhz : NAN);
+    plan.throttle_threshold = o->throttle_threshold;
     bench_result_t r;
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];

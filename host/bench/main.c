@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -13,6 +14,8 @@
 #include "cli.h"
 #include "inputs.h"
 #include "json_file.h"
+#include "arch.h"
+#include "nvml.h"
 #include "variants.h"
 
 _Static_assert(HARNESS_MAX_RUN <= BENCH_MAX_ARMS, "every run variant must fit one interleaved run");
@@ -136,8 +139,13 @@ static int select_backend(const cli_opts_t *o, backend_t *be) {
     if (o->schedule_given && o->backend == BACKEND_CUDA)
         return usage_error(
             "--schedule/--schedule-seed apply to the emulator only; accepted with --backend emu or auto");
-    const backend_options_t bo = {o->l2_cold, o->schedule_given, o->schedule, o->schedule_seed_given,
-                                  o->schedule_seed};
+    const backend_options_t bo = {.l2_cold = o->l2_cold,
+                                  .blocking_kernel = o->blocking_kernel,
+                                  .device = (int)o->device,
+                                  .schedule_given = o->schedule_given,
+                                  .schedule = o->schedule,
+                                  .schedule_seed_given = o->schedule_seed_given,
+                                  .schedule_seed = o->schedule_seed};
     const int rc = backend_select(o->backend, &bo, be, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "sdpa-bench: %s\n", err);
@@ -152,17 +160,110 @@ static int select_backend(const cli_opts_t *o, backend_t *be) {
     return 0;
 }
 
+/* NVML's view of the device (nvml.h), when the driver offers it: the driver release and power limit
+ * once, the SM clock at the start and again at the end of the run. */
+static void device_nvml(backend_device_t *d, bool at_end) {
+    nvml_info_t n;
+    const int rc = nvml_query(d->pci_bus_id, &n);
+    if (at_end) {
+        d->sm_clock_end_mhz = n.sm_clock_mhz;
+        return;
+    }
+    d->sm_clock_start_mhz = n.sm_clock_mhz;
+    d->power_limit_w = n.power_limit_w;
+    if (n.mig_mode >= 0 && d->mig < 0) d->mig = n.mig_mode;
+    snprintf(d->nvml_why, sizeof d->nvml_why, "%s", rc == 0 ? "" : n.why);
+    if (n.driver_release[0])
+        snprintf(d->driver_release, sizeof d->driver_release, "%s", n.driver_release);
+    else
+        (void)nvml_driver_release_from_proc("/proc/driver/nvidia/version", d->driver_release,
+                                            sizeof d->driver_release);
+}
+
+/* --backend auto used the emulator although a GPU is visible: said at the end of the run, framed,
+ * where it is not lost among make's output (it is also in meta.backend_fallback and the report). */
+static void warn_fallback(const backend_t *be) {
+    if (!be->fell_back || !be->gpu_visible) return;
+    fprintf(stderr,
+            "sdpa-bench: ==============================================================================\n"
+            "sdpa-bench: A GPU is visible on this machine, but this run used the CPU EMULATOR:\n"
+            "sdpa-bench:   %s\n"
+            "sdpa-bench: Its timings are emulator timings, not GPU timings. Fix the cause, or run with\n"
+            "sdpa-bench: --backend cuda (make ... BACKEND=cuda) to stop instead of falling back.\n"
+            "sdpa-bench: ==============================================================================\n",
+            be->fallback_reason);
+}
+
+/* --probe: which backend --backend would use, and why not CUDA; nothing is run. Exit 0 when that
+ * backend is usable, 2 when --backend cuda has no usable device (make's BACKEND=cuda stops here,
+ * before it creates a run directory). */
+static int probe(const cli_opts_t *o) {
+    char why[512] = "";
+    const backend_options_t bo = {.device = (int)o->device};
+    const bool cuda = o->backend != BACKEND_EMU && backend_cuda_ops.probe(&bo, why, sizeof why);
+    if (cuda) {
+        printf("cuda: usable (device %zu)\n", o->device);
+        return EXIT_PASS;
+    }
+    if (o->backend == BACKEND_CUDA) {
+        fprintf(stderr, "sdpa-bench: --backend cuda: %s\n", why);
+        return EXIT_USAGE;
+    }
+    const char *dev_dir = getenv("SDPA_DEV_DIR");
+    printf("emu: the CPU emulator%s%s%s\n", o->backend == BACKEND_AUTO ? " (CUDA unavailable: " : "",
+           o->backend == BACKEND_AUTO ? why : "", o->backend == BACKEND_AUTO ? ")" : "");
+    if (o->backend == BACKEND_AUTO && backend_gpu_visible(dev_dir && *dev_dir ? dev_dir : "/dev"))
+        printf("warning: a GPU is visible on this machine but CUDA cannot use it\n");
+    return EXIT_PASS;
+}
+
 static void fill_meta(cJSON *doc, const cli_opts_t *o, harness_t *h, cJSON **device_json) {
     cJSON *meta = results_meta(doc);
     backend_emulator_t emu;
     cJSON_AddStringToObject(meta, "backend", h->be->ops->name);
     cJSON_AddStringToObject(meta, "timing", o->check_only ? "none" : h->be->ops->timing);
+    if (h->be->fell_back) {
+        cJSON *f = cJSON_AddObjectToObject(meta, "backend_fallback");
+        cJSON_AddStringToObject(f, "reason", h->be->fallback_reason);
+        cJSON_AddBoolToObject(f, "gpu_visible", h->be->gpu_visible);
+    }
     h->have_device = h->be->ops->device(h->be->self, &h->dev) == 0;
+    if (h->have_device) device_nvml(&h->dev, false);
     *device_json = h->have_device ? bj_device(&h->dev) : NULL;
     cJSON_AddItemToObject(meta, "device", h->have_device ? *device_json : cJSON_CreateNull());
     cJSON_AddItemToObject(meta, "emulator",
                           h->be->ops->emulator(h->be->self, &emu) == 0 ? bj_emulator(&emu)
                                                                        : cJSON_CreateNull());
+}
+
+/* Variants whose switches need a newer architecture than the device (kernels/switches.h, MIN_SM)
+ * are "not supported on this device": listed in not_supported, never run, never failed. */
+static int drop_unsupported(harness_t *h, cJSON *not_supported) {
+    const int cc = h->have_device ? arch_cc_from_string(h->dev.cc) : -1;
+    size_t kept = 0;
+    for (size_t i = 0; i < h->n_run; i++) {
+        const int need = variants_min_sm(h->run[i]->sw);
+        if (cc < 0 || need <= cc) {
+            h->run[kept++] = h->run[i];
+            continue;
+        }
+        char why[160];
+        snprintf(why, sizeof why, "not supported on this device (needs sm_%d or newer; the device is sm_%d)",
+                 need, cc);
+        if (i == 0 && h->opt->baseline) {
+            snprintf(h->err, sizeof h->err, "--vs %s: %s", h->run[i]->id, why);
+            return EXIT_USAGE;
+        }
+        cJSON_AddItemToArray(not_supported, bj_not_timed(h->run[i]->id, why));
+        printf("skip    %-12s %s\n", h->run[i]->id, why);
+    }
+    h->n_run = kept;
+    if (kept == 0) {
+        snprintf(h->err, sizeof h->err, "--variant: no variant given is supported on this device (sm_%d)",
+                 cc);
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON *ptxas,
@@ -182,15 +283,20 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     }
     fill_meta(doc, o, &h, &device_json);
     cJSON_AddItemToObject(
-        doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, BENCH_DEFAULT_THROTTLE));
+        doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, o->throttle_threshold));
     h.correctness = cJSON_AddArrayToObject(doc, "correctness");
     h.cross = cJSON_AddArrayToObject(doc, "cross_variant");
     h.timing = cJSON_AddArrayToObject(doc, "timing");
     h.comparisons = cJSON_AddArrayToObject(doc, "comparisons");
     h.not_timed = cJSON_AddArrayToObject(doc, "not_timed");
-    rc = harness_correctness(&h);
+    rc = drop_unsupported(&h, cJSON_AddArrayToObject(doc, "not_supported"));
+    if (rc == 0) rc = harness_correctness(&h);
     if (rc == 0) rc = harness_timing(&h);
-    bj_set_measured_clock(device_json, harness_measured_clock(&h));
+    bj_set_device_num(device_json, "sm_clock_measured_mhz", harness_measured_clock(&h));
+    if (h.have_device) {
+        device_nvml(&h.dev, true);
+        bj_set_device_num(device_json, "sm_clock_end_mhz", h.dev.sm_clock_end_mhz);
+    }
     cJSON_AddItemToObject(doc, "ptxas", ptxas ? cJSON_Duplicate(ptxas, 1) : cJSON_CreateNull());
     cJSON_AddStringToObject(doc, "ptxas_source", ptxas_source);
     if (rc != 0) {
@@ -203,6 +309,7 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     }
     harness_free(&h);
     cJSON_Delete(doc);
+    warn_fallback(be);
     if (rc != 0) return rc;
     if (h.any_failed)
         printf("result: FAIL (a correctness check failed)\n");
@@ -235,6 +342,10 @@ int main(int argc, char **argv) {
     int rc = load_ptxas(&o, &ptxas, ptxas_source, sizeof ptxas_source);
     if (rc != 0) return rc;
     backend_t be;
+    if (o.probe) {
+        cJSON_Delete(ptxas);
+        return probe(&o);
+    }
     rc = select_backend(&o, &be);
     if (rc == 0) rc = run(argc, argv, &o, &be, ptxas, ptxas_source);
     backend_close(&be);

@@ -86,9 +86,19 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     json_add_num(c, "max_time_s", o->max_time_s);
     cJSON_AddNumberToObject(c, "max_samples", (double)max_samples);
     json_add_num(c, "throttle_threshold", throttle_threshold);
+    cJSON_AddBoolToObject(c, "blocking_kernel", o->blocking_kernel);
+    cJSON_AddNumberToObject(c, "device_index", (double)o->device);
     cJSON_AddBoolToObject(c, "force", o->force);
     cJSON_AddItemToObject(c, "tolerances", tolerances());
     return c;
+}
+
+/* An unknown string (NULL or "") is null, never an empty string. */
+static void add_str_or_null(cJSON *o, const char *key, const char *v) {
+    if (v && *v)
+        cJSON_AddStringToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 static void add_tristate(cJSON *o, const char *key, int v) {
@@ -115,13 +125,30 @@ cJSON *bj_device(const backend_device_t *d) {
     json_add_num(o, "peak_dram_gbs", d->peak_dram_gbs);
     json_add_num(o, "peak_fp16_tensor_tflops", d->peak_fp16_tensor_tflops);
     json_add_u64(o, "l2_flush_bytes", d->l2_flush_bytes);
+    cJSON_AddNumberToObject(o, "device_index", d->device_index);
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    add_str_or_null(o, "cuda_visible_devices", visible);
+    add_str_or_null(o, "uuid", d->uuid);
+    add_str_or_null(o, "pci_bus_id", d->pci_bus_id);
+    add_str_or_null(o, "driver_release", d->driver_release);
+    json_add_num(o, "power_limit_w", d->power_limit_w);
+    json_add_num(o, "sm_clock_start_mhz", d->sm_clock_start_mhz);
+    json_add_num(o, "sm_clock_end_mhz", d->sm_clock_end_mhz);
+    if (d->mig >= 0) {
+        cJSON *m = cJSON_AddObjectToObject(o, "mig");
+        cJSON_AddStringToObject(m, "mode", d->mig ? "enabled" : "disabled");
+        add_str_or_null(m, "profile", d->mig_profile);
+    } else {
+        cJSON_AddNullToObject(o, "mig");
+    }
+    add_str_or_null(o, "nvml", d->nvml_why[0] ? d->nvml_why : NULL);
     return o;
 }
 
-void bj_set_measured_clock(cJSON *device, double mhz) {
+void bj_set_device_num(cJSON *device, const char *key, double v) {
     if (device)
-        cJSON_ReplaceItemInObjectCaseSensitive(device, "sm_clock_measured_mhz",
-                                               isfinite(mhz) ? cJSON_CreateNumber(mhz) : cJSON_CreateNull());
+        cJSON_ReplaceItemInObjectCaseSensitive(device, key,
+                                               isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
 }
 
 cJSON *bj_emulator(const backend_emulator_t *e) {
@@ -181,6 +208,13 @@ cJSON *bj_timing(const timing_rec_t *t) {
     else
         cJSON_AddNullToObject(o, "sm_clock_mhz");
     cJSON_AddNumberToObject(o, "discarded_throttled", (double)t->discarded);
+    if (t->clock_mhz) {
+        size_t unmeasured = 0;
+        for (size_t i = 0; i < t->n; i++) unmeasured += !isfinite(t->clock_mhz[i]);
+        cJSON_AddNumberToObject(o, "clock_unmeasured", (double)unmeasured);
+    } else {
+        cJSON_AddNullToObject(o, "clock_unmeasured");
+    }
     cJSON_AddStringToObject(o, "stop_reason", t->stop_reason);
     json_add_num(o, "wall_s", t->wall_s);
     stats_summary_t s;

@@ -45,8 +45,10 @@ double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
 cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
                  double throttle_threshold);
-cJSON *bj_device(const backend_device_t *d); /* sm_clock_measured_mhz starts null (bj_set_measured_clock) */
-void bj_set_measured_clock(cJSON *device, double mhz);
+cJSON *bj_device(const backend_device_t *d); /* sm_clock_measured_mhz starts null (bj_set_device_num) */
+/* Replaces a number of the DEVICE block known only at the end of the run (sm_clock_measured_mhz,
+ * sm_clock_end_mhz); NaN is written as null. */
+void bj_set_device_num(cJSON *device, const char *key, double v);
 cJSON *bj_emulator(const backend_emulator_t *e);
 cJSON *bj_correctness(const problem_t *p, const check_t *c);
 cJSON *bj_cross(const problem_t *p, const cross_t *x);

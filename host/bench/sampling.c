@@ -75,7 +75,7 @@ static int one_round(const bench_plan_t *plan, const bench_clock_t *clock, bench
                      backend_sample_t *round, char *err, size_t errlen) {
     bool throttled = false;
     for (size_t a = 0; a < r->arms; a++) {
-        if (clock->sample(clock->ctx, a, &round[a], err, errlen) != 0) return -1;
+        if (clock->sample(clock->ctx, a, false, &round[a], err, errlen) != 0) return -1;
         if (bench_throttled(plan, round[a].sm_clock_mhz)) {
             r->throttled_samples[a]++;
             throttled = true;
@@ -96,7 +96,7 @@ static int warm_up(const bench_plan_t *plan, const bench_clock_t *clock, size_t 
     backend_sample_t ignored;
     for (size_t w = 0; w < plan->warmup; w++)
         for (size_t a = 0; a < arms; a++)
-            if (clock->sample(clock->ctx, a, &ignored, err, errlen) != 0) return -1;
+            if (clock->sample(clock->ctx, a, true, &ignored, err, errlen) != 0) return -1;
     return 0;
 }
 

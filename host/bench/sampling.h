@@ -30,8 +30,9 @@
 typedef struct {
     void *ctx;
     double (*now_s)(void *ctx); /* monotonic seconds */
-    /* One timed launch of arm; 0, or -1 with a message (aborts the run). */
-    int (*sample)(void *ctx, size_t arm, backend_sample_t *out, char *err, size_t errlen);
+    /* One timed launch of arm (warmup: a warm-up launch, whose result is ignored and which the
+     * backend runs without blocking the stream); 0, or -1 with a message (aborts the run). */
+    int (*sample)(void *ctx, size_t arm, bool warmup, backend_sample_t *out, char *err, size_t errlen);
     void (*pause_s)(void *ctx, double seconds);
     /* Optional progress report, called after each kept round. */
     void (*progress)(void *ctx, size_t rounds, double elapsed_s);

@@ -31,7 +31,7 @@ size_t variants_table_count(const sdpa_kernel_entry_t *table) {
 }
 
 /* The switch list (kernels/switches.h) as a table: key and class of bit i. */
-#define SDPA_SW_INFO_(NAME, key, cls, meaning) {#key, SDPA_SWCLASS_##cls, meaning},
+#define SDPA_SW_INFO_(NAME, key, cls, min_sm, meaning) {#key, SDPA_SWCLASS_##cls, min_sm, meaning},
 const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT] = {SDPA_SWITCHES(SDPA_SW_INFO_)};
 #undef SDPA_SW_INFO_
 
@@ -52,6 +52,13 @@ int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t err
         }
     }
     return 0;
+}
+
+int variants_min_sm(sdpa_switches_t sw) {
+    int need = 0;
+    for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
+        if ((sw >> i) & 1u && variants_switch_info[i].min_sm > need) need = variants_switch_info[i].min_sm;
+    return need;
 }
 
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b) {

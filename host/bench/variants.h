@@ -34,10 +34,14 @@ int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t err
 typedef struct {
     const char *key;
     enum sdpa_switch_class cls;
+    int min_sm; /* oldest architecture the switch's building block needs (major*10+minor), 0: none */
     const char *meaning;
 } variant_switch_info_t;
 extern const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT];
 
+/* The oldest architecture a variant with these switches needs: the largest MIN_SM of its
+ * switches (0 when none needs more than the build targets). */
+int variants_min_sm(sdpa_switches_t sw);
 /* How many switches differ (a stage is one switch from its parent). */
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
 /* Whether two variants must produce bit-identical outputs (paper/methods.md, cross-variant

@@ -40,6 +40,25 @@ if [ $cuda_rc -eq 2 ]; then
   tap_ok "--backend auto: the result says emu" bash -c '[ "$("$1" "$2" meta.backend)" = emu ]' _ "$check" "$tmp/auto.json"
   "$bin" "${small[@]}" --quiet >/dev/null 2>"$tmp/quiet.err"
   tap_ok "auto is the default, and --quiet does not hide the announcement" grep -qxF "$announce" "$tmp/quiet.err"
+  v() { "$check" "$1" "$2"; }
+  # A machine whose GPU CUDA cannot use (old driver, missing libcuda): a device node is visible.
+  # SDPA_DEV_DIR stands in for /dev, here with and without an nvidia0 node.
+  mkdir -p "$tmp/dev-gpu" "$tmp/dev-none" && touch "$tmp/dev-gpu/nvidia0" "$tmp/dev-gpu/nvidiactl"
+  SDPA_DEV_DIR=$tmp/dev-gpu "$bin" --backend auto "${small[@]}" --out "$tmp/vis.json" >/dev/null 2>"$tmp/vis.err"
+  tap_ok "fallback with a visible GPU: the run still completes on the emulator" test "$(v "$tmp/vis.json" meta.backend)" = emu
+  tap_ok "  ... meta.backend_fallback records that a GPU was visible" test "$(v "$tmp/vis.json" meta.backend_fallback.gpu_visible)" = true
+  tap_ok "  ... and why CUDA was not used" test "$(v "$tmp/vis.json" meta.backend_fallback.reason)" != missing
+  tap_ok "  ... a framed warning closes the run (last line of stderr is the frame)" \
+    bash -c 'tail -n 1 "$1" | grep -q "^sdpa-bench: =====" && grep -q "A GPU is visible on this machine, but this run used the CPU EMULATOR" "$1"' _ "$tmp/vis.err"
+  SDPA_DEV_DIR=$tmp/dev-none "$bin" --backend auto "${small[@]}" --out "$tmp/novis.json" >/dev/null 2>"$tmp/novis.err"
+  tap_ok "fallback without a GPU: gpu_visible is false" test "$(v "$tmp/novis.json" meta.backend_fallback.gpu_visible)" = false
+  tap_fail "  ... and no framed warning" grep -q "A GPU is visible" "$tmp/novis.err"
+  SDPA_DEV_DIR=$tmp/dev-gpu "$bin" --probe >"$tmp/probe.out" 2>&1
+  tap_ok "--probe (auto): exit 0, names the emulator and the reason" bash -c '[ $2 -eq 0 ] && grep -q "^emu: the CPU emulator (CUDA unavailable: " "$1"' _ "$tmp/probe.out" $?
+  tap_ok "  ... and warns of the visible GPU" grep -q "^warning: a GPU is visible" "$tmp/probe.out"
+  "$bin" --backend cuda --probe >"$tmp/probe-cuda.out" 2>"$tmp/probe-cuda.err"
+  tap_ok "--backend cuda --probe without a GPU: exit 2 with a one-line reason" \
+    bash -c '[ $1 -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "^sdpa-bench: --backend cuda: " "$2"' _ $? "$tmp/probe-cuda.err"
   tap_skip "--backend cuda on a GPU: checks and timing" "no GPU on this machine"
 else
   # A GPU is present: the fallback cannot be observed; the CUDA path is exercised instead.

@@ -62,7 +62,7 @@ static const field_t top[] = {
     {"schema_version", S, NULL}, {"kind", S, "|sdpa-bench-run|"}, {"meta", O, NULL},
     {"config", O, NULL},         {"correctness", A, NULL},        {"cross_variant", A, NULL},
     {"timing", A, NULL},         {"comparisons", A, NULL},        {"not_timed", A, NULL},
-    {"ptxas", O | Z, NULL},      {"ptxas_source", S, NULL},
+    {"not_supported", A, NULL},  {"ptxas", O | Z, NULL},          {"ptxas_source", S, NULL},
 };
 static const field_t meta[] = {
     {"tool", S, "|sdpa-bench|"},
@@ -99,7 +99,19 @@ static const field_t device[] = {
     {"peak_dram_gbs", N | Z, NULL},
     {"peak_fp16_tensor_tflops", N | Z, NULL},
     {"l2_flush_bytes", S, NULL},
+    {"device_index", N, NULL},
+    {"cuda_visible_devices", S | Z, NULL},
+    {"uuid", S | Z, NULL},
+    {"pci_bus_id", S | Z, NULL},
+    {"driver_release", S | Z, NULL},
+    {"power_limit_w", N | Z, NULL},
+    {"sm_clock_start_mhz", N | Z, NULL},
+    {"sm_clock_end_mhz", N | Z, NULL},
+    {"mig", O | Z, NULL},
+    {"nvml", S | Z, NULL},
 };
+static const field_t mig[] = {{"mode", S, "|enabled|disabled|"}, {"profile", S | Z, NULL}};
+static const field_t fallback[] = {{"reason", S, NULL}, {"gpu_visible", B, NULL}};
 static const field_t emulator[] = {
     {"schedule", S, "|fwd|rev|rand|"},
     {"schedule_seed", S, NULL},
@@ -120,6 +132,8 @@ static const field_t config[] = {
     {"max_time_s", N, NULL},
     {"max_samples", N, NULL},
     {"throttle_threshold", N, NULL},
+    {"blocking_kernel", B, NULL},
+    {"device_index", N, NULL},
     {"force", B, NULL},
     {"tolerances", O, NULL},
 };
@@ -191,6 +205,7 @@ static const field_t timing[] = {
     {"samples_us", A, NULL},
     {"sm_clock_mhz", A | Z, NULL},
     {"discarded_throttled", N, NULL},
+    {"clock_unmeasured", N | Z, NULL},
     {"stop_reason", S, "|min_samples_and_min_time|max_time|max_samples|"},
     {"wall_s", N, NULL},
     {"summary", O | Z, NULL},
@@ -249,6 +264,10 @@ static void check_meta(const cJSON *doc) {
     CHECK(m, "meta", meta);
     CHECK(item(m, "host"), "meta.host", host);
     if (cJSON_IsObject(item(m, "device"))) CHECK(item(m, "device"), "meta.device", device);
+    if (cJSON_IsObject(item(item(m, "device"), "mig")))
+        CHECK(item(item(m, "device"), "mig"), "meta.device.mig", mig);
+    /* optional: present only when --backend auto fell back to the emulator */
+    if (item(m, "backend_fallback")) CHECK(item(m, "backend_fallback"), "meta.backend_fallback", fallback);
     if (cJSON_IsObject(item(m, "emulator"))) CHECK(item(m, "emulator"), "meta.emulator", emulator);
     const char *backend = cJSON_GetStringValue(item(m, "backend")),
                *t = cJSON_GetStringValue(item(m, "timing"));
@@ -294,6 +313,7 @@ static void check_arrays(const cJSON *doc) {
         CHECK(item(e, "gates"), "correctness[].gates", gates);
     }
     cJSON_ArrayForEach(e, item(doc, "cross_variant")) CHECK(e, "cross_variant[]", cross);
+    cJSON_ArrayForEach(e, item(doc, "not_supported")) CHECK(e, "not_supported[]", not_timed);
     cJSON_ArrayForEach(e, item(doc, "timing")) check_timing(e, meta_timing);
     cJSON_ArrayForEach(e, item(doc, "comparisons")) {
         CHECK(e, "comparisons[]", comparison);

@@ -34,6 +34,11 @@ tap_ok "meta.timing is emulated" is meta.timing emulated
 tap_ok "meta.device is null" is meta.device null
 tap_ok "meta.emulator.schedule is recorded" is meta.emulator.schedule fwd
 tap_ok "config.variants in the order given" is config.variants.2 stage3a
+tap_ok "config.blocking_kernel is true by default" is config.blocking_kernel true
+tap_ok "config.throttle_threshold is 0.75 by default" is config.throttle_threshold 0.75
+tap_ok "config.device_index is 0 by default" is config.device_index 0
+tap_ok "no fallback recorded with --backend emu" is meta.backend_fallback missing
+tap_ok "not_supported is empty" is not_supported "array 0"
 tap_ok "config.seeds are strings" is config.seeds.1 1
 tap_ok "one correctness entry per variant x seed" is correctness "array 6"
 tap_ok "every check passed" bash -c '! grep -q "^check .* FAIL" "$1"' _ "$tmp/$n.stdout"
@@ -67,8 +72,15 @@ bench "an unwritten output element" 1 "${fast[@]}" --check-only --shape ragged -
 tap_ok "all_written is false" is correctness.0.all_written false
 bench "a kernel modifying its input" 1 "${fast[@]}" --check-only --shape ragged --seeds 0 --variant test-clobber
 tap_ok "inputs_unmodified is false" is correctness.0.inputs_unmodified false
-bench "a launcher reporting failure" 1 "${fast[@]}" --check-only --shape small --seeds 0 --variant test-status
-tap_ok "status carries the launcher's message" is correctness.0.status "kernel launch failed"
+bench "a kernel the emulator finds at fault" 1 "${fast[@]}" --check-only --shape small --seeds 0 --variant test-fault
+tap_ok "status carries the fault" is correctness.0.status "the emulator found a fault in the kernel"
+tap_ok "... and it is a correctness failure" is correctness.0.pass false
+n=$((n + 1)); out=$tmp/$n.json
+"$bin" "${fast[@]}" --check-only --shape small --seeds 0 --variant test-status --out "$out" >"$tmp/$n.stdout" 2>"$tmp/$n.stderr"
+tap_ok "a launch the device fails (CUDA error) is a run-time error: exit status 3, not a verdict" test $? -eq 3
+tap_ok "the message names the variant, shape, seed and the error" \
+  grep -q "checking test-status on small, seed 0: kernel launch failed" "$tmp/$n.stderr"
+tap_ok "no result file is written (no correctness FAIL is recorded)" test ! -e "$out"
 bench "1 ulp off a variant that must be identical" 1 "${fast[@]}" --check-only --shape small --seeds 0 \
   --variant stage2 --variant test-ulp
 tap_ok "each passes its own check" is correctness.1.pass true
@@ -80,6 +92,12 @@ n=$((n + 1)); out=$tmp/$n.json
 tap_ok "a launch failing during timing: exit status 3" test $? -eq 3
 tap_ok "the message names the run and the failure" grep -q "timing test-timefail on small, seed 0: kernel launch failed" "$tmp/$n.stderr"
 tap_ok "no result file is written" test ! -e "$out"
+
+bench "measurement options recorded" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2 \
+  --throttle-threshold 0 --no-blocking-kernel
+tap_ok "config.throttle_threshold 0 (detection off) recorded" is config.throttle_threshold 0
+tap_ok "config.blocking_kernel false recorded" is config.blocking_kernel false
+tap_ok "timing.clock_unmeasured is null on the emulator (no SM clock)" is timing.0.clock_unmeasured null
 
 bench "--check-only" 0 --backend emu --check-only --shape 1,2,40,64 --seeds 5 --variant stage0 --codec seed-linear --dist uniform
 tap_ok "meta.timing is none" is meta.timing none

@@ -20,7 +20,7 @@ static problem_t prob;
 static int setup(void **state) {
     (void)state;
     char err[512];
-    const backend_options_t opt = {false, false, EMU_SCHED_FWD, false, 0};
+    const backend_options_t opt = {.l2_cold = false, .schedule = EMU_SCHED_FWD};
     if (backend_select(BACKEND_EMU, &opt, &be, err, sizeof err) != 0) return -1;
     const named_shape_t *s = named_shape_find("ragged");
     return problem_init(&prob, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0, true, err,
@@ -79,11 +79,25 @@ static void test_planted_faults_caught(void **state) {
     assert_false(c.pass);
     check_free(&c);
 
-    check("test-status", &c);
-    assert_int_equal(c.status, SDPA_ERR_LAUNCH);
-    assert_string_equal(c.status_msg, sdpa_status_str(SDPA_ERR_LAUNCH));
+    check("test-fault", &c);
+    assert_int_equal(c.status, SDPA_ERR_FAULT);
+    assert_string_equal(c.status_msg, sdpa_status_str(SDPA_ERR_FAULT));
     assert_false(c.all_written);
     assert_int_equal(c.kernel_only.nonfinite, prob.n); /* the NaN fill survived everywhere */
+    assert_false(c.pass);
+    check_free(&c);
+}
+
+/* A launch the device fails is the machine's error: problem_check returns -1 with the launcher's
+ * message, and no verdict is formed (the harness exits 3 instead of recording a FAIL). */
+static void test_launch_error_is_not_a_verdict(void **state) {
+    (void)state;
+    const sdpa_kernel_entry_t *k = variants_kernel(be.ops->kernels(), "test-status");
+    check_t c;
+    char err[512] = "";
+    assert_non_null(k);
+    assert_int_equal(problem_check(&prob, "test-status", k->launch, &c, err, sizeof err), -1);
+    assert_string_equal(err, sdpa_status_str(SDPA_ERR_LAUNCH));
     assert_false(c.pass);
     check_free(&c);
 }
@@ -155,6 +169,7 @@ int main(void) {
         cmocka_unit_test(test_problem),
         cmocka_unit_test(test_correct_variant_passes),
         cmocka_unit_test(test_planted_faults_caught),
+        cmocka_unit_test(test_launch_error_is_not_a_verdict),
         cmocka_unit_test(test_clobbered_inputs_restored),
         cmocka_unit_test(test_cross_variant),
         cmocka_unit_test(test_timing_problem_has_no_references),

@@ -65,6 +65,10 @@ static void test_defaults(void **state) {
     assert_null(o.out);
     assert_null(o.dump);
     assert_null(o.ptxas);
+    assert_true(o.throttle_threshold == CLI_DEFAULT_THROTTLE && o.throttle_threshold == 0.75);
+    assert_true(o.blocking_kernel);
+    assert_int_equal(o.device, 0);
+    assert_false(o.probe);
 }
 
 static void test_every_option(void **state) {
@@ -76,8 +80,16 @@ static void test_every_option(void **state) {
                            "--codec", "seed-linear", "--dist", "outliers", "--backend", "emu", "--check-only",
                            "--warmup", "0", "--iters", "25", "--min-time", "0", "--max-time", "2.5", "--l2",
                            "warm", "--force", "--out", "x.json", "--dump", "d", "--quiet", "--schedule",
-                           "rand", "--schedule-seed", "9", "--ptxas", "p.json", NULL),
+                           "rand", "--schedule-seed", "9", "--ptxas", "p.json", "--throttle-threshold", "0.5",
+                           "--no-blocking-kernel", "--device", "3", "--probe", NULL),
                      0);
+    assert_true(o.throttle_threshold == 0.5);
+    assert_false(o.blocking_kernel);
+    assert_int_equal(o.device, 3);
+    assert_true(o.probe);
+    cli_opts_t off;
+    assert_int_equal(parse(&off, err, sizeof err, "--throttle-threshold", "0", NULL), 0);
+    assert_true(off.throttle_threshold == 0.0); /* 0 disables the check */
     assert_int_equal(o.n_variants, 2);
     assert_string_equal(o.variants[0], "stage2");
     assert_string_equal(o.variants[1], "stage3a");
@@ -149,6 +161,13 @@ static void test_rejections(void **state) {
     REJECT("--backend: invalid value 'opencl'; accepted: auto, cuda or emu", "--backend", "opencl");
     REJECT("--l2: invalid value 'hot'; accepted: cold or warm", "--l2", "hot");
     REJECT("--schedule: invalid value 'lifo'", "--schedule", "lifo");
+    REJECT("--throttle-threshold: invalid value '1.5'; accepted: a fraction of the default SM clock, 0 (off) "
+           "to 1",
+           "--throttle-threshold", "1.5");
+    REJECT("--throttle-threshold: invalid value '-0.1'", "--throttle-threshold", "-0.1");
+    REJECT("--throttle-threshold: invalid value 'x'", "--throttle-threshold", "x");
+    REJECT("--device: invalid value '-1'; accepted: a CUDA device index", "--device", "-1");
+    REJECT("--no-blocking-kernel takes no value", "--no-blocking-kernel=1");
     REJECT("--warmup: invalid value '-1'", "--warmup", "-1");
     REJECT("--iters: invalid value '0'; accepted: an integer >= 1", "--iters", "0");
     REJECT("--iters: invalid value '10x'", "--iters", "10x");

@@ -80,6 +80,11 @@ static sdpa_status_t test_status(const sdpa_args_t *a) {
     return SDPA_ERR_LAUNCH;
 }
 
+static sdpa_status_t test_fault(const sdpa_args_t *a) {
+    (void)a;
+    return SDPA_ERR_FAULT;
+}
+
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
     {id, parent, (sw), summary, ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32, "test_" #ident},
 const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
@@ -92,8 +97,11 @@ const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
      "planted fault: last element never written", test_nowrite, "test_nowrite"},
     {"test-clobber", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: modifies its input q",
      test_clobber, "test_clobber"},
-    {"test-status", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: reports a launch failure",
-     test_status, "test_status"},
+    {"test-status", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: the device fails the launch (a run-time error)", test_status, "test_status"},
+    {"test-fault", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: the emulator finds a fault in the kernel (a correctness failure)", test_fault,
+     "test_fault"},
     {"test-timefail", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
      "planted fault: fails after its first launch", test_timefail, "test_timefail"},
     {NULL, NULL, 0, NULL, NULL, NULL},

@@ -36,7 +36,7 @@ sdpa_status_t launch(const sdpa_args_t *a, int p16) {
     if (st != SDPA_OK) return st;
     const dim3 grid((unsigned)((a->S + 63) / 64), (unsigned)a->H, (unsigned)a->B);
     naive_attention<<<grid, 64, 0, (cudaStream_t)a->stream>>>(*a, p16);
-    return cudaGetLastError() == cudaSuccess ? SDPA_OK : SDPA_ERR_LAUNCH;
+    return cudaPeekAtLastError() == cudaSuccess ? SDPA_OK : SDPA_ERR_LAUNCH;
 }
 
 sdpa_status_t test_p32(const sdpa_args_t *a) { return launch(a, 0); }

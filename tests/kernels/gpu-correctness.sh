@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The real stage kernels on a GPU, when one is usable (the emulator's matrix is correctness.sh):
+#   every variant x shapes {small, mission, ragged, partial, single, label-a (B = 2)} x seeds
+#   {0,1,2} x both codecs, with the cross-variant bit-identity rules (sdpa-bench checks them);
+#   then, when compute-sanitizer is installed, memcheck, racecheck, synccheck and initcheck on
+#   every variant at the ragged shape. Without a usable GPU every check SKIPs with the reason.
+# Usage: gpu-correctness.sh SDPA_BENCH CHECK_MATRIX CHECK_RUN_JSON
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/matrix-lib.sh"
+bench=$1 matrix=$2 schema=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if ! "$bench" --backend cuda --probe >"$tmp/probe" 2>&1; then
+  why=$(sed -n 's/^sdpa-bench: --backend cuda: //p' "$tmp/probe" | head -n 1)
+  tap_skip "GPU correctness matrix (every variant x 6 shapes x 3 seeds x 2 codecs)" "no usable GPU: ${why:-see sdpa-bench --backend cuda --probe}"
+  tap_skip "compute-sanitizer memcheck, racecheck, synccheck, initcheck on every variant" "no usable GPU"
+  tap_done
+fi
+nvar=$("$bench" --list-variants | grep -vc '^custom')
+shapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
+run gpu-e4m3 $((nvar * 6 * 3)) "" cuda "$bench" "${shapes[@]}" --seeds 0,1,2 --codec e4m3
+run gpu-seed-linear $((nvar * 6 * 3)) "" cuda "$bench" "${shapes[@]}" --seeds 0,1,2 --codec seed-linear
+
+sanitizer=$(command -v compute-sanitizer || ls "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" 2>/dev/null)
+if [ -z "$sanitizer" ]; then
+  tap_skip "compute-sanitizer memcheck, racecheck, synccheck, initcheck on every variant" "compute-sanitizer not installed"
+  tap_done
+fi
+for tool in memcheck racecheck synccheck initcheck; do
+  for v in $("$bench" --list-variants | awk '$1 != "custom" {print $1}'); do
+    "$sanitizer" --tool "$tool" --error-exitcode 99 "$bench" --backend cuda --check-only --quiet \
+      --variant "$v" --shape ragged --seeds 0 >"$tmp/san-$tool-$v.log" 2>&1
+    rc=$?
+    tap_ok "compute-sanitizer --tool $tool: $v at ragged reports nothing (exit $rc)" test $rc -eq 0
+    [ $rc -eq 0 ] || grep -E 'ERROR|Error|error' "$tmp/san-$tool-$v.log" | head -n 5 | sed 's/^/# /'
+  done
+done
+tap_done
