@@ -1,0 +1,69 @@
+# The relocatable measurement bundle (README, "Measuring on a GPU node"): what a GPU node without
+# a compiler, Debian packages, root or network needs to run the campaign.
+#   $(BUNDLE_DIR)/            bin/sdpa-bench (cudart linked statically), bin/sdpa-report,
+#                             lib/libcjson.so.1 (found through an rpath relative to the binary),
+#                             ptxas.json, experiments/ (definitions, hypotheses, resolved
+#                             parameters, run.sh), campaign.sh, VERSION
+#   $(BUILD)/sdpa-bundle-<sha>.tar.gz   the same directory, packed
+# tools/campaign/campaign.sh is the campaign; tools/campaign/ingest.sh brings its tarball back.
+BUNDLE_DIR := $(BUILD)/bundle
+BUNDLE_SHA := $(shell git rev-parse --short HEAD 2>/dev/null || echo nogit)
+BUNDLE_TGZ := $(BUILD)/sdpa-bundle-$(BUNDLE_SHA).tar.gz
+# The shared libraries a bare node may lack, found where the linker found them.
+BUNDLE_LIBS = $(shell ldd $(BIN)/sdpa-report | awk '/libcjson/ {print $$3}')
+
+ifneq ($(NVCC),)
+# The bundle's sdpa-bench: the same objects, cudart linked statically (the node has the driver,
+# not the toolkit); the driver must still be new enough for this runtime, which the probe checks.
+BUNDLE_CUDA_LIBS := -L$(CUDA_LIB) -lcudart_static -lrt -lpthread -ldl -lstdc++
+else
+BUNDLE_CUDA_LIBS :=
+endif
+BUNDLE_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+
+$(BUNDLE_DIR)/bin/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_LINK) $(KERNELS_EMU_OBJS) \
+                              $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(BUNDLE_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS) $(BUNDLE_RPATH)
+$(BUNDLE_DIR)/bin/sdpa-report: $(REPORT_OBJS) $(HOST_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS) $(BUNDLE_RPATH)
+
+# The parameters of each experiment as make resolves them (experiment.mk over common.mk's
+# defaults), as shell assignments: the node has no make to evaluate experiment.mk.
+BUNDLE_PARAMS := $(EXPERIMENTS:%=$(BUNDLE_DIR)/experiments/%/params.sh)
+$(BUNDLE_DIR)/experiments/%/params.sh: experiments/%/experiment.mk experiments/common.mk
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MAKE) --no-print-directory -s experiment-params EXPERIMENT=$* > $@.tmp && mv $@.tmp $@
+
+ifneq ($(EXPERIMENT),)
+experiment-params:
+	@printf "%s='%s'\n" baseline '$(BASELINE)' candidate '$(CANDIDATE)' shapes '$(SHAPES)' seeds '$(SEEDS)' \
+	  timing_shape '$(TIMING_SHAPE)' gpu '$(GPU_TIMING)' emu '$(EMU_TIMING)' l2 '$(L2)'
+.PHONY: experiment-params
+endif
+
+## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (README, "Measuring on a GPU node")
+bundle: $(BUNDLE_TGZ)
+$(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PARAMS) $(PTXAS_JSON) \
+               tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md)
+	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments
+	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/
+	$(Q)cp tools/campaign/campaign.sh $(BUNDLE_DIR)/campaign.sh
+	$(Q)cp experiments/run.sh experiments/new-run.sh $(BUNDLE_DIR)/experiments/
+	$(Q)for e in $(EXPERIMENTS); do cp experiments/$$e/experiment.mk experiments/$$e/hypothesis.md $(BUNDLE_DIR)/experiments/$$e/; done
+	$(Q)$(if $(PTXAS_JSON),cp $(PTXAS_JSON) $(BUNDLE_DIR)/ptxas.json,rm -f $(BUNDLE_DIR)/ptxas.json)
+	$(Q)echo "fp8-sdpa-stages $(BUNDLE_SHA) $(EXPERIMENTS)" > $(BUNDLE_DIR)/VERSION
+	$(Q)rm -f $@.tmp && tar -C $(BUILD) -czf $@.tmp bundle && mv -f $@.tmp $@
+	@echo "bundle: $@ (copy it to the GPU node, unpack, run bundle/campaign.sh)"
+.PHONY: bundle
+
+## ingest: check a campaign tarball and unpack it under data/gpu/<device>/<campaign-id>/ (RESULTS=file.tar.gz)
+ingest:
+	$(Q)test -n "$(RESULTS)" || { echo "ingest: give the tarball, e.g. make ingest RESULTS=campaign-....tar.gz" >&2; exit 2; }
+	$(Q)tools/campaign/ingest.sh "$(RESULTS)" "$(DATA_DIR)" $(SDPA_REPORT) $(INGEST_FLAGS)
+.PHONY: ingest
+ingest: $(SDPA_REPORT)
+
+TEST_DEPS   += $(BUNDLE_TGZ)
+TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

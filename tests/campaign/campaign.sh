@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The measurement bundle as a GPU node meets it, on this machine's emulator: unpacked outside the
+# checkout, run with no build tree or toolkit on the paths, its tarball ingested into a temporary
+# data directory, a report rendered from an ingested run; and every refusal of the ingest.
+# Usage: tests/campaign/campaign.sh BUNDLE.tar.gz SDPA_REPORT
+set -u
+. tests/lib/tap.sh
+bundle=$(realpath "$1") report=$(realpath "$2")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+ingest() { tools/campaign/ingest.sh "$1" "$tmp/data" "$report" --allow-emulated >"$tmp/ingest.log" 2>&1; }
+
+mkdir -p "$tmp/node" && tar -C "$tmp/node" -xzf "$bundle"
+B=$tmp/node/bundle
+tap_ok "the bundle unpacks: campaign.sh, bin/, lib/libcjson.so.1, experiments/" \
+  test -x "$B/campaign.sh" -a -x "$B/bin/sdpa-bench" -a -x "$B/bin/sdpa-report" -a -e "$B/lib/libcjson.so.1"
+tap_ok "sdpa-bench finds libcjson in the bundle (rpath relative to the binary)" \
+  bash -c 'env -i PATH=/usr/bin:/bin ldd "$1" | grep libcjson | grep -qF "$2/bin/../lib/libcjson.so.1"' _ "$B/bin/sdpa-bench" "$B"
+tap_fail "sdpa-bench needs no libcudart of the toolkit (linked statically)" \
+  bash -c 'ldd "$1" | grep -q libcudart' _ "$B/bin/sdpa-bench"
+# The node: no build tree, no toolkit, no compiler on PATH; the bundle run from elsewhere.
+(cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp" \
+  "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz") >"$tmp/campaign.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/campaign.log" | tail -n 30
+tap_ok "campaign.sh --quick --backend emu runs to the end outside the checkout (exit 0)" test $rc -eq 0
+tap_ok "  ... announced its plan and a progress line per step" \
+  bash -c 'grep -q "plan: probe, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
+tap_ok "  ... and wrote one tarball" test -s "$tmp/c.tar.gz"
+tap_fail "a second campaign with the same --out is refused (never overwrites)" \
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz"
+tap_fail "--backend cuda without a GPU stops at the probe" \
+  env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend cuda --out "$tmp/cuda.tar.gz"
+tap_ok "  ... writing nothing" test ! -e "$tmp/cuda.tar.gz"
+
+ingest "$tmp/c.tar.gz"
+tap_ok "make ingest's script accepts the campaign (emulated: --allow-emulated)" test $? -eq 0
+C=$(ls -d "$tmp"/data/gpu/*/* 2>/dev/null | head -n 1)
+tap_ok "  ... under data/gpu/emulated-<device>/<campaign-id>/" bash -c '[[ "$1" == */gpu/emulated-*/20*Z-* ]]' _ "$C"
+n=$(ls -d "$C"/runs/*/* 2>/dev/null | wc -l)
+tap_ok "  ... with one run directory per experiment ($n)" test "$n" -eq "$(ls -d "$B"/experiments/*/ | wc -l)"
+tap_ok "  ... the history and campaign.json" test -s "$C/history.json" -a -s "$C/campaign.json"
+tap_fail "the same campaign again is refused (its id exists)" ingest "$tmp/c.tar.gz"
+tap_ok "  ... saying so" grep -q "exists already" "$tmp/ingest.log"
+tap_fail "an emulated campaign without --allow-emulated is refused" \
+  tools/campaign/ingest.sh "$tmp/c.tar.gz" "$tmp/data2" "$report"
+tap_ok "  ... and nothing was written" test ! -e "$tmp/data2"
+
+# Broken tarballs, each refused with exit 2, its problem named, nothing written.
+refuse() { # NAME TARBALL PATTERN
+  rm -rf "$tmp/data3"
+  tools/campaign/ingest.sh "$2" "$tmp/data3" "$report" --allow-emulated >"$tmp/r.log" 2>&1
+  local rc=$?
+  tap_ok "ingest refuses $1: exit 2" test $rc -eq 2
+  tap_ok "  ... naming the problem ($3)" grep -q "$3" "$tmp/r.log"
+  tap_ok "  ... writing nothing" test ! -e "$tmp/data3"
+}
+head -c 3000 "$tmp/c.tar.gz" >"$tmp/trunc.tar.gz"
+refuse "a truncated tarball" "$tmp/trunc.tar.gz" "truncated"
+mkdir -p "$tmp/x" && tar -C "$tmp/x" -xzf "$tmp/c.tar.gz" && top=$(ls "$tmp/x")
+sed -i -E 's/"schema_version":[[:space:]]*"1\.[0-9.]*"/"schema_version": "2.0.0"/' "$tmp/x/$top/history.json"
+grep -q '"2.0.0"' "$tmp/x/$top/history.json" || tap_diag "fixture: the schema version was not replaced"
+(cd "$tmp/x/$top" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum >SHA256SUMS)
+tar -C "$tmp/x" -czf "$tmp/schema.tar.gz" "$top"
+refuse "a JSON file of schema 2.0.0" "$tmp/schema.tar.gz" "schema_version 2.0.0"
+echo tampered >>"$tmp/x/$top/campaign.json"
+tar -C "$tmp/x" -czf "$tmp/sum.tar.gz" "$top"
+refuse "a file that does not match SHA256SUMS" "$tmp/sum.tar.gz" "SHA256SUMS"
+# Hostile member names, written with Python's tarfile (GNU tar strips them when creating).
+evil() { python3 -c 'import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz") as t:
+    i = tarfile.TarInfo(sys.argv[2]); i.size = 2; t.addfile(i, io.BytesIO(b"x\n"))' "$@"; }
+evil "$tmp/dotdot.tar.gz" "campaign-x/../../evil"
+refuse "a member with a '..' component" "$tmp/dotdot.tar.gz" "'..' component"
+evil "$tmp/abs.tar.gz" "/tmp/evil"
+refuse "a member with an absolute path" "$tmp/abs.tar.gz" "absolute path"
+
+# A report from an ingested run, on this machine, with nothing measured again.
+R=$(ls -d "$C"/runs/stage2-wmma-pv/* | head -n 1)
+make --no-print-directory -s report RUN="$R" FIG_DIR="$tmp/fig" REPORT_DIR="$tmp/rep" >"$tmp/report.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/report.log" | tail -n 20
+tap_ok "make report RUN=<ingested run> renders it (exit 0)" test $rc -eq 0
+tap_ok "  ... report.pdf, report.html, report.md" \
+  bash -c 'ls "$1"/rep/stage2-wmma-pv/*/report.pdf "$1"/rep/stage2-wmma-pv/*/report.html "$1"/rep/stage2-wmma-pv/*/report.md' _ "$tmp"
+tap_done

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# campaign.sh: everything this study measures on one GPU node, in one command, into one tarball
+# (README, "Measuring on a GPU node"). It runs from the unpacked bundle (make bundle): bin/,
+# lib/, experiments/, ptxas.json; no compiler, package, root or network is needed, and nothing of
+# the checkout. Steps, each announced with the time spent and the time left of the plan:
+#   1 probe        which backend runs (sdpa-bench --probe); --backend cuda stops here without a GPU
+#   2 device       the device's metadata (a one-launch check run) and, when present, nvidia-smi -q
+#   3 experiments  every experiment of the bundle, as `make stageN` runs it: correctness on its
+#                  shapes and seeds, then interleaved A/B timing (experiments/run.sh)
+#   4 history      every variant at the mission and long shapes in one interleaved process
+#   5 pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
+# A step that fails is recorded as failed with its log, and the campaign goes on; the tarball is
+# written atomically and never overwrites.
+# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan]
+#   --quick  a smoke run: small shapes, one seed, a few samples (minutes on the emulator)
+#   --plan   print the plan and exit
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report
+backend=auto quick=0 out= plan_only=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --plan) plan_only=1 ;;
+    --backend) backend=${2:-}; shift ;;
+    --out) out=${2:-}; shift ;;
+    *) echo "campaign.sh: unknown option '$1' (--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --plan)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case $backend in auto|cuda|emu) ;; *) echo "campaign.sh: --backend '$backend': accepted values are auto, cuda and emu" >&2; exit 2 ;; esac
+for f in "$bench" "$report"; do
+  [ -x "$f" ] || { echo "campaign.sh: $f is missing: run this script from an unpacked bundle (make bundle)" >&2; exit 2; }
+done
+experiments=$(cd "$here/experiments" && ls -d */ 2>/dev/null | tr -d / | sort)
+id=$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)-$$
+[ -n "$out" ] || out=$PWD/campaign-$id.tar.gz
+case $out in *.tar.gz) ;; *) echo "campaign.sh: --out $out: must end in .tar.gz" >&2; exit 2 ;; esac
+[ -e "$out" ] && { echo "campaign.sh: --out $out exists; campaigns never overwrite results" >&2; exit 2; }
+
+# The plan: what runs, and roughly how long (seconds on an H100; the emulator takes longer).
+if [ $quick = 1 ]; then hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5); else
+  hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 20); fi
+n_exp=$(echo "$experiments" | wc -w)
+est_exp=$([ $quick = 1 ] && echo 20 || echo 90) est_hist=$([ $quick = 1 ] && echo 20 || echo 60)
+total_est=$((10 + n_exp * est_exp + est_hist))
+echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')" >&2
+echo "  plan: probe, device, $n_exp experiments ($(echo $experiments)), history (${hist_shapes[*]}), pack" >&2
+echo "  expected: about $((total_est / 60 + 1)) min on a GPU; the tarball: $out" >&2
+[ $plan_only = 1 ] && exit 0
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/campaign-$id
+mkdir -p "$root/logs" "$root/runs"
+t0=$(date +%s)
+steps_json=
+# step NAME EST_S CMD...: runs CMD with its output in logs/NAME.log, records the outcome.
+step() {
+  local name=$1 est=$2; shift 2
+  local s=$(date +%s) rc=0
+  local left=$((total_est - (s - t0))); [ $left -lt 0 ] && left=0
+  echo "[campaign $(( $(date +%s) - t0 ))s, ~${left}s left] $name" >&2
+  "$@" >"$root/logs/$name.log" 2>&1 || rc=$?
+  local d=$(( $(date +%s) - s ))
+  [ $rc -eq 0 ] || { echo "  $name: FAILED (exit $rc), see logs/$name.log in the tarball" >&2; tail -n 5 "$root/logs/$name.log" | sed 's/^/    /' >&2; }
+  steps_json="$steps_json${steps_json:+,}{\"name\": \"$name\", \"exit_status\": $rc, \"seconds\": $d, \"expected_seconds\": $est}"
+  return $rc
+}
+
+cd "$here" || exit 2
+if ! step probe 1 "$bench" --backend "$backend" --probe; then
+  cat "$root/logs/probe.log" >&2
+  echo "campaign.sh: --backend $backend is not usable here; nothing was measured" >&2
+  exit 2
+fi
+step device 5 "$bench" --backend "$backend" --check-only --quiet --variant stage0 --shape single --seeds 0 \
+  --out "$root/device-run.json"
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
+ptxas=$([ -f ptxas.json ] && echo "$here/ptxas.json" || echo "")
+for e in $experiments; do
+  # shellcheck disable=SC1090
+  . "experiments/$e/params.sh"
+  if [ $quick = 1 ]; then shapes=small seeds=0 timing_shape=small emu="0 4 0 10" gpu="2 10 0 5"; fi
+  step "experiment-$e" "$est_exp" experiments/run.sh exp="$e" data="$root/runs" bench="$bench" report="$report" \
+    ptxas="$ptxas" baseline="$baseline" candidate="$candidate" shapes="$shapes" seeds="$seeds" \
+    timing_shape="$timing_shape" gpu="$gpu" emu="$emu" l2="$l2" run_id="$id" backend="$backend"
+done
+variants=$("$bench" --list-variants | awk '$1 != "custom" && $1 != "stage0" {printf " --variant %s", $1}')
+# shellcheck disable=SC2086
+step history "$est_hist" "$bench" --backend "$backend" --vs stage0 $variants "${hist_shapes[@]}" --seeds 0 \
+  "${hist_args[@]}" --out "$root/history.json"
+
+# campaign.json: what was planned, what ran, how it went. Strings here are ours (ids, step names).
+cat >"$root/campaign.json" <<JSON
+{
+  "schema_version": "$("$report" get "$root/device-run.json" schema_version 2>/dev/null || echo 1.1.0)",
+  "kind": "gpu-campaign",
+  "meta": {"tool": "campaign.sh", "tool_version": "$(cut -d' ' -f2 VERSION 2>/dev/null)",
+           "utc_time": "$(date -u -d @"$t0" +%Y-%m-%dT%H:%M:%SZ)", "host": "$(hostname 2>/dev/null)"},
+  "campaign_id": "$id",
+  "bundle": "$(cat VERSION 2>/dev/null)",
+  "backend": "$("$report" get "$root/device-run.json" meta.backend 2>/dev/null || echo unknown)",
+  "device": "$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null || echo emulator)",
+  "quick": $([ $quick = 1 ] && echo true || echo false),
+  "started_unix": $t0,
+  "seconds": $(( $(date +%s) - t0 )),
+  "steps": [$steps_json]
+}
+JSON
+(cd "$root" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS)
+tar -C "$work" -czf "$out.tmp.$$" "campaign-$id" && mv -n "$out.tmp.$$" "$out" && [ ! -e "$out.tmp.$$" ] ||
+  { rm -f "$out.tmp.$$"; echo "campaign.sh: could not write $out" >&2; exit 3; }
+failed=$(grep -o '"exit_status": [1-9][0-9]*' "$root/campaign.json" | wc -l)
+echo "campaign $id: done in $(( $(date +%s) - t0 )) s, $failed step(s) failed; results: $out" >&2
+echo "  bring it home and run: make ingest RESULTS=$(basename "$out")" >&2
+[ "$failed" -eq 0 ]
