@@ -40,6 +40,9 @@ tap_ok "  ... under data/gpu/emulated-<device>/<campaign-id>/" bash -c '[[ "$1" 
 n=$(ls -d "$C"/runs/*/* 2>/dev/null | wc -l)
 tap_ok "  ... with one run directory per experiment ($n)" test "$n" -eq "$(ls -d "$B"/experiments/*/ | wc -l)"
 tap_ok "  ... the history and campaign.json" test -s "$C/history.json" -a -s "$C/campaign.json"
+tap_ok "  ... the scaling sweep: a result per variant and S, or a line saying it was skipped" \
+  test "$(( $(ls "$C"/scaling/*-S*.json 2>/dev/null | wc -l) + $(wc -l <"$C/scaling/skipped.txt") ))" -eq \
+       "$(( 2 * $(env -i PATH=/usr/bin:/bin "$B/bin/sdpa-bench" --list-variants | grep -vc '^custom') ))" # 2 S values (--quick)
 tap_fail "the same campaign again is refused (its id exists)" ingest "$tmp/c.tar.gz"
 tap_ok "  ... saying so" grep -q "exists already" "$tmp/ingest.log"
 tap_fail "an emulated campaign without --allow-emulated is refused" \

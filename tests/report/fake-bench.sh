@@ -5,6 +5,8 @@
 # 1 = "a correctness check failed", which the pipeline must treat as a result).
 set -eu
 echo "$*" >> "${FAKE_BENCH_LOG:-/dev/null}"
+# --probe (run.sh asks before it creates a run directory): usable, like the real harness on auto.
+for a in "$@"; do [ "$a" = --probe ] && { echo "emu: the fake harness"; exit 0; }; done
 out= check=0
 while [ $# -gt 0 ]; do
   case $1 in --out) out=$2; shift ;; --check-only) check=1 ;; esac

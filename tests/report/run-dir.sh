@@ -26,7 +26,7 @@ run_sh() { # RUN_ID [extra KEY=VALUE]
   experiments/run.sh exp=stage2-wmma-pv data="$TMP/data" bench=tests/report/fake-bench.sh \
     report="$SDPA_REPORT" ptxas="$FIXTURES/emulated/ptxas.json" baseline=stage1 candidate=stage2 \
     shapes="small mission" seeds=0,1,2 timing_shape=mission gpu="20 200 2 30" emu="1 6 0 40" l2=cold \
-    run_id="$1" "${@:2}"
+    run_id="$1" backend=auto "${@:2}"
 }
 SDPA_REPORT=${1:-build/bin/sdpa-report}
 : > "$FAKE_BENCH_LOG"

@@ -8,7 +8,11 @@
 #   3 experiments  every experiment of the bundle, as `make stageN` runs it: correctness on its
 #                  shapes and seeds, then interleaved A/B timing (experiments/run.sh)
 #   4 history      every variant at the mission and long shapes in one interleaved process
-#   5 pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
+#   5 scaling      S = 128 ... 16384 (x2; --quick: 128, 256), B*H chosen so that the grid fills
+#                  the device (at least 4 CTAs per SM), every variant; a variant whose predicted
+#                  time (x4 per doubling of S: the work is quadratic) exceeds the step's budget is
+#                  skipped and recorded as skipped, never dropped
+#   6 pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
 # A step that fails is recorded as failed with its log, and the campaign goes on; the tarball is
 # written atomically and never overwrites.
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan]
@@ -41,11 +45,13 @@ case $out in *.tar.gz) ;; *) echo "campaign.sh: --out $out: must end in .tar.gz"
 # The plan: what runs, and roughly how long (seconds on an H100; the emulator takes longer).
 if [ $quick = 1 ]; then hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5); else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 20); fi
+if [ $quick = 1 ]; then scaling_S="128 256"; scaling_budget_s=20; else
+  scaling_S="128 256 512 1024 2048 4096 8192 16384"; scaling_budget_s=120; fi
 n_exp=$(echo "$experiments" | wc -w)
 est_exp=$([ $quick = 1 ] && echo 20 || echo 90) est_hist=$([ $quick = 1 ] && echo 20 || echo 60)
-total_est=$((10 + n_exp * est_exp + est_hist))
+total_est=$((10 + n_exp * est_exp + est_hist + scaling_budget_s))
 echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')" >&2
-echo "  plan: probe, device, $n_exp experiments ($(echo $experiments)), history (${hist_shapes[*]}), pack" >&2
+echo "  plan: probe, device, $n_exp experiments ($(echo $experiments)), history (${hist_shapes[*]}), scaling (S = $scaling_S, ${scaling_budget_s} s), pack" >&2
 echo "  expected: about $((total_est / 60 + 1)) min on a GPU; the tarball: $out" >&2
 [ $plan_only = 1 ] && exit 0
 
@@ -90,6 +96,37 @@ variants=$("$bench" --list-variants | awk '$1 != "custom" && $1 != "stage0" {pri
 # shellcheck disable=SC2086
 step history "$est_hist" "$bench" --backend "$backend" --vs stage0 $variants "${hist_shapes[@]}" --seeds 0 \
   "${hist_args[@]}" --out "$root/history.json"
+
+# Scaling: one file per (variant, S). The grid is ceil(S/32) x H x B CTAs; B*H is chosen so that
+# it holds at least 4 CTAs per SM (the device's SM count from the device step; on the emulator,
+# which has no SMs, one, so that the sweep stays small), as H = min(B*H, 64) heads of B batches. A variant is skipped once its predicted time
+# at the next S (4x the last median) passes what is left of the budget.
+scaling() {
+  local sms bh cta h b s v t_left skip med
+  sms=$("$report" get "$root/device-run.json" meta.device.sm_count 2>/dev/null)
+  case $sms in ''|null|*[!0-9]*) sms=1 ;; esac
+  mkdir -p "$root/scaling"
+  local end=$(( $(date +%s) + scaling_budget_s ))
+  declare -A last_us
+  : >"$root/scaling/skipped.txt"
+  for s in $scaling_S; do
+    cta=$(( (s + 31) / 32 )); bh=$(( (4 * sms + cta - 1) / cta )); [ $bh -lt 1 ] && bh=1
+    h=$(( bh < 64 ? bh : 64 )); b=$(( (bh + h - 1) / h ))
+    for v in $("$bench" --list-variants | awk '$1 != "custom" {print $1}'); do
+      t_left=$(( end - $(date +%s) ))
+      med=${last_us[$v]:-0}
+      skip=$(awk -v m="$med" -v left="$t_left" 'BEGIN { print (left <= 0 || 4 * m * 1e-6 * 20 > left) ? 1 : 0 }')
+      if [ "$skip" = 1 ]; then
+        echo "$v S=$s B=$b H=$h skipped: predicted $(awk -v m="$med" 'BEGIN {printf "%.0f", 4*m}') us x 20 samples > ${t_left} s left of the scaling budget" >>"$root/scaling/skipped.txt"
+        continue
+      fi
+      "$bench" --backend "$backend" --variant "$v" --shape "$b,$h,$s,64" --seeds 0 --warmup 2 --iters 10 \
+        --min-time 0 --max-time "$(( t_left < 10 ? t_left : 10 ))" --quiet --out "$root/scaling/$v-S$s.json" || return 1
+      last_us[$v]=$("$report" get "$root/scaling/$v-S$s.json" timing.0.summary.median 2>/dev/null || echo 0)
+    done
+  done
+}
+step scaling "$scaling_budget_s" scaling
 
 # campaign.json: what was planned, what ran, how it went. Strings here are ours (ids, step names).
 cat >"$root/campaign.json" <<JSON
