@@ -148,7 +148,7 @@ static int ptxas_tsv(report_t *r) {
     const char *vs[2] = {r->baseline, r->candidate};
     int x = 0;
     for (int k = 0; k < 2; k++) {
-        int p = report_find_published_resource(r, vs[k], "sm_89");
+        int p = report_find_published_resource(r, vs[k], ORIGINAL_DEVICE_ARCH);
         double preg = NAN, psmem = NAN;
         if (p >= 0) {
             TRY_B(rj_num(&r->PUB, &preg, "resources.%d.registers", p));
@@ -168,7 +168,7 @@ static int ptxas_tsv(report_t *r) {
                 report_kernel_label(r, i, label, sizeof label);
                 TRY_B(rj_num(&r->P, &reg, "kernels.%d.registers", i));
                 TRY_B(rj_num(&r->P, &smem, "kernels.%d.static_smem_bytes", i));
-                bool mark = strcmp(arch, "sm_89") == 0;
+                bool mark = strcmp(arch, ORIGINAL_DEVICE_ARCH) == 0;
                 rb_printf(&b, "%d\t%s %s\t%.15g\t%.15g\t%.15g\t%.15g\n", x++, vs[k], label, reg, smem / 1024,
                           mark ? preg : NAN, mark ? psmem / 1024 : NAN);
                 rows++;

@@ -68,6 +68,7 @@ static const report_writer_t WRITERS[] = {
     {"tables/cross.md", table_cross},
     {"tables/performance.md", table_performance},
     {"tables/ptxas.md", table_ptxas},
+    {"tables/occupancy.md", table_occupancy},
     {"tables/published.md", table_published},
     {"figure inputs (*.tsv, plot-vars.gp, tables/fig-*.md)", figs_write},
 };

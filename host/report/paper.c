@@ -181,19 +181,30 @@ static int ratios(paper_t *p) {
     const rj_t *P = &p->pub.PUB;
     rb_puts(&tsv, "# speedup t_base/t_new: reproduced (with 95 % CI) and published (original study, L4)\n"
                   "# x\texperiment\treproduced\tci_lo\tci_hi\tpublished\ttiming\n");
-    static const md_col_t cols[] = {{"experiment", 12, 'l'},
-                                    {"published claim (as worded)", 16, 'l'},
-                                    {"published speedup ratio", 9, 'r'},
-                                    {"published latency reduction", 9, 'r'},
-                                    {"reproduced speedup ratio [95 % CI]", 18, 'r'},
-                                    {"reproduced latency reduction [95 % CI]", 18, 'r'},
-                                    {"timing", 10, 'l'}};
+    /* each side names its device: published ratios are the original's L4 ratios, reproduced ones
+     * come from each stage's own run */
+    char pdev[N], h_sp[2 * N], h_lr[2 * N];
+    if (!report_published_device(&p->pub, pdev, sizeof pdev)) {
+        snprintf(p->err, sizeof p->err, "%s", p->pub.err);
+        rb_free(&tsv);
+        return -1;
+    }
+    snprintf(h_sp, sizeof h_sp, "published speedup ratio (original study, %s)", pdev);
+    snprintf(h_lr, sizeof h_lr, "published latency reduction (original study, %s)", pdev);
+    const md_col_t cols[] = {{"experiment", 12, 'l'},
+                             {"published claim (as worded)", 16, 'l'},
+                             {h_sp, 9, 'r'},
+                             {h_lr, 9, 'r'},
+                             {"reproduced speedup ratio [95 % CI]", 18, 'r'},
+                             {"reproduced latency reduction [95 % CI]", 18, 'r'},
+                             {"reproduced on", 12, 'l'},
+                             {"timing", 10, 'l'}};
     static const md_col_t vcols[] = {{"experiment", 12, 'l'},
                                      {"baseline -> candidate", 12, 'l'},
                                      {"verdict (this study)", 12, 'l'},
                                      {"verdict (original study)", 14, 'l'},
                                      {"run", 18, 'l'}};
-    md_table_head(&md, cols, 7);
+    md_table_head(&md, cols, 8);
     md_table_head(&vd, vcols, 5);
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
@@ -219,7 +230,7 @@ static int ratios(paper_t *p) {
         }
         rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pb / pc,
                   cmp >= 0 ? kind : "none");
-        md_row(&md, 7, s->name, as, pr, pl, rr, rl,
+        md_row(&md, 8, s->name, as, pr, pl, rr, rl, s->loaded ? report_device_name(&s->r) : NA_MARK,
                strcmp(kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : kind);
         char pair[2 * N];
         snprintf(pair, sizeof pair, "%s -> %s", s->loaded ? s->r.baseline : NA_MARK,
@@ -344,6 +355,7 @@ static int stage_sections(paper_t *p) {
             include(&b, s, "tables/banner.md", "");
             rb_printf(&b, "### Hypothesis {#sec:%s-hypothesis}\n\n", s->name);
             include(&b, s, "hypothesis.md", " section=\"prediction\"");
+            include(&b, s, "tables/occupancy.md", "");
             rb_printf(&b, "### Gates and verdict {#sec:%s-gates}\n\n", s->name);
             include(&b, s, "tables/gates.md", "");
             include(&b, s, "tables/verdict.md", " shift=\"1\"");

@@ -1,7 +1,8 @@
 /* The original study's published figures in a report (data/published/seed-l4.json): its timings
  * of the experiment's pair, its claim decoded into speedup ratio and latency reduction, and the
  * published-versus-reproduced table (tables/published.md). Always labelled "published (original
- * study, L4)"; emulated timings are never set beside them. */
+ * study, L4)", or with the device's name from the published file where a reproduced device stands
+ * beside it; emulated timings are never set beside them. */
 #include "published.h"
 
 #include <math.h>
@@ -90,9 +91,12 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
     double x[6];
     const char *kind;
     if (cmp >= 0) TRY(published_speedup_cells(r, cmp, ours_sp, ours_lr, sizeof ours_sp, x, &kind));
-    static const md_col_t cols[] = {{"quantity", 20, 'l'},
-                                    {"published (original study, L4)", 22, 'l'},
-                                    {"reproduced (this run)", 30, 'l'}};
+    /* each side names its device: the original's ratio is an L4 ratio */
+    char pdev[N], h_pub[2 * N], h_ours[2 * N + 64];
+    if (!report_published_device(r, pdev, sizeof pdev)) return -1;
+    snprintf(h_pub, sizeof h_pub, "published (original study, %s)", pdev);
+    snprintf(h_ours, sizeof h_ours, "reproduced (this run): %s", report_device_name(r));
+    const md_col_t cols[] = {{"quantity", 20, 'l'}, {h_pub, 22, 'l'}, {h_ours, 30, 'l'}};
     md_table_head(b, cols, 3);
     char p_sp[N], p_lr[N];
     snprintf(p_sp, N, "%.3f", pb / pc);
@@ -100,7 +104,7 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
     md_row(b, 3, "speedup ratio t_base/t_new", p_sp, ours_sp);
     md_row(b, 3, "latency reduction 1 - t_new/t_base", p_lr, ours_lr);
     /* resources of the candidate on sm_89, the original's architecture */
-    int p = report_find_published_resource(r, r->candidate, "sm_89");
+    int p = report_find_published_resource(r, r->candidate, ORIGINAL_DEVICE_ARCH);
     static const char *const rf[] = {"registers", "static_smem_bytes"};
     static const char *const rl[] = {"registers per thread, candidate, sm_89",
                                      "static shared memory (B), candidate, sm_89"};
@@ -114,7 +118,7 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
         const cJSON *e, *kernels = r->have_ptxas ? jo(r->P.root, "kernels") : NULL;
         int i = 0;
         cJSON_ArrayForEach(e, kernels) {
-            if (jo_eq(e, "variant", r->candidate) && jo_eq(e, "arch", "sm_89") &&
+            if (jo_eq(e, "variant", r->candidate) && jo_eq(e, "arch", ORIGINAL_DEVICE_ARCH) &&
                 report_kernel_of_run(r, i)) {
                 TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, rf[k]));
                 fmt_int(ours, N, x);

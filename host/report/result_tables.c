@@ -9,6 +9,7 @@
 #include "textbuf.h"
 #include "tables.h"
 #include "stats.h"
+#include "sdpa_api.h"
 
 #define N 64
 
@@ -166,6 +167,26 @@ static double median_clock(const cJSON *arr) {
     return m;
 }
 
+/* Samples whose SM clock sdpa-bench could not read (timing[].clock_unmeasured; older files do not
+ * record it) were never checked for throttling: the reader must know how many. */
+static int clock_unmeasured_note(report_t *r, rbuf_t *b, int n) {
+    const rj_t *d = &r->T;
+    for (int i = 0; i < n; i++) {
+        if (!rj_present(d, "timing.%d.clock_unmeasured", i)) continue;
+        double un;
+        TRY(rj_num(d, &un, "timing.%d.clock_unmeasured", i));
+        int m = rj_len(d, "timing.%d.samples_us", i);
+        const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
+        if (m < 0 || !v || !sh) return -1;
+        if (un > 0)
+            rb_printf(b,
+                      "- **%s, %s:** SM clock detection unavailable for %.0f of %d samples (no timestamp "
+                      "block landed on SM 0): throttling could not be checked for those.\n",
+                      v, sh, un, m);
+    }
+    return 0;
+}
+
 static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
     const rj_t *d = &r->T;
     int n = rj_len(d, "timing");
@@ -230,6 +251,7 @@ static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
             "Throughput with FLOPs = 4 B H S^2 D (two matrix products, "
             "non-causal) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % of "
             "floor = roofline floor / median latency (100 % = speed of light).");
+        TRY(clock_unmeasured_note(r, b, n));
     } else {
         md_table_caption(
             b, "tbl:latency",
@@ -388,4 +410,152 @@ int table_ptxas(report_t *r, const gates_t *g) {
                      "values the original study published for the NVIDIA L4 (sm_89), from "
                      "data/published/seed-l4.json.");
     return tables_save(r, &b, "ptxas.md");
+}
+
+/* ---- occupancy.md: CTAs per SM and waves, so that an occupancy change is not credited to the switch */
+
+/* The device occupancy is stated for: the GPU of the timing run, else the original's (modelled). */
+typedef struct {
+    char arch[16], name[256];
+    double sms;
+    bool measured;
+} occ_device_t;
+
+static int occ_device(report_t *r, occ_device_t *d) {
+    const rj_t *T = &r->T;
+    if (!cJSON_IsObject(jo(jo(T->root, "meta"), "device"))) {
+        if (!report_published_device(r, d->name, sizeof d->name)) return -1;
+        snprintf(d->arch, sizeof d->arch, "%s", ORIGINAL_DEVICE_ARCH);
+        d->sms = ORIGINAL_DEVICE_SMS;
+        d->measured = false;
+        return 0;
+    }
+    const char *cc = rj_str(T, "meta.device.cc"), *name = rj_str(T, "meta.device.name");
+    if (!cc || !name) return -1;
+    TRY(rj_num(T, &d->sms, "meta.device.sm_count"));
+    size_t k = (size_t)snprintf(d->arch, sizeof d->arch, "sm_"); /* "8.9" -> "sm_89", as ptxas.json */
+    for (const char *c = cc; *c && k + 1 < sizeof d->arch; c++)
+        if (*c != '.') d->arch[k++] = *c;
+    d->arch[k] = '\0';
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->measured = true;
+    return 0;
+}
+
+/* One variant's occupancy on the device's arch, for the build the run used (its codec). */
+typedef struct {
+    const char *variant, *arch;
+    char label[64], limiter[32], why[160];
+    double ctas; /* CTAs per SM; NaN when unknown (why says so) */
+} occ_variant_t;
+
+static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
+    occ_variant_t *v = ctx;
+    const rj_t *P = &r->P;
+    if (!jo_eq(cJSON_GetArrayItem(jo(P->root, "kernels"), i), "arch", v->arch) || !report_kernel_of_run(r, i))
+        return 0;
+    snprintf(v->label, sizeof v->label, "%s", label);
+    if (!rj_present(P, "kernels.%d.occupancy", i)) {
+        snprintf(v->why, sizeof v->why, "the occupancy model does not know %s", v->arch);
+        return 1;
+    }
+    const char *lim = rj_str(P, "kernels.%d.occupancy.limited_by", i);
+    if (!lim) return -1;
+    TRY(rj_num(P, &v->ctas, "kernels.%d.occupancy.blocks_per_sm", i));
+    snprintf(v->limiter, sizeof v->limiter, "%s", lim);
+    for (char *c = v->limiter; *c; c++)
+        if (*c == '_') *c = ' '; /* shared_memory -> shared memory */
+    return 1;
+}
+
+int table_occupancy(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    if (!r->have_ptxas) {
+        rb_printf(&b,
+                  "**Occupancy NOT EVALUATED: %s.** Without ptxas resources there are no CTAs per SM, so "
+                  "this report cannot say whether occupancy differs between %s and %s.\n",
+                  r->ptxas_missing, r->baseline, r->candidate);
+        return tables_save(r, &b, "occupancy.md");
+    }
+    occ_device_t dev;
+    TRY_B(occ_device(r, &dev));
+    occ_variant_t v[2] = {{.variant = r->baseline}, {.variant = r->candidate}};
+    for (int k = 0; k < 2; k++) {
+        v[k].arch = dev.arch;
+        v[k].ctas = NAN;
+        snprintf(v[k].label, sizeof v[k].label, "%s", dev.arch);
+        snprintf(v[k].why, sizeof v[k].why, "ptxas.json has no %s kernel of %s", dev.arch, v[k].variant);
+        TRY_B(report_ptxas_each(r, v[k].variant, occ_variant, &v[k]));
+    }
+    if (!dev.measured)
+        rb_printf(&b,
+                  "**Modelled for the original's device (%s); not measured.** This run timed no GPU, so CTAs "
+                  "per SM and waves are stated for the device the original study measured (%s, %.0f SMs).\n",
+                  dev.name, dev.arch, dev.sms);
+    static const md_col_t cols[] = {
+        {"variant", 8, 'l'},     {"arch (codec)", 9, 'l'}, {"CTAs per SM", 5, 'r'},
+        {"limited by", 13, 'l'}, {"shape", 18, 'l'},       {"grid (CTAs)", 6, 'r'},
+        {"SMs", 4, 'r'},         {"waves", 5, 'r'},        {"full waves", 5, 'r'}};
+    md_table_head(&b, cols, 9);
+    const rj_t *T = &r->T;
+    int ns = rj_len(T, "config.shapes");
+    TRY_B(ns);
+    rbuf_t waves = {0}; /* the per-shape clause of the confounded sentence */
+    bool differ = v[0].ctas != v[1].ctas;
+    for (int j = 0; j < ns; j++) {
+        static const char *const f[] = {"B", "H", "S", "D"};
+        double x[4];
+        const char *name = rj_str(T, "config.shapes.%d.name", j);
+        if (!name || rj_nums(T, x, "config.shapes.%d.%s", j, f, 4) < 0) {
+            rb_free(&waves);
+            rb_free(&b);
+            return -1;
+        }
+        char shape[N], c[5][N];
+        snprintf(shape, N, "%s (%g,%g,%g,%g)", name, x[0], x[1], x[2], x[3]);
+        double grid = ceil(x[2] / SDPA_TILE_M) * x[1] * x[0], w[2], full[2];
+        for (int k = 0; k < 2; k++) {
+            w[k] = grid / (v[k].ctas * dev.sms);
+            full[k] = ceil(w[k]);
+            md_row(&b, 9, v[k].variant, v[k].label, fmt_num(c[0], N, "%.0f", v[k].ctas),
+                   isfinite(v[k].ctas) ? v[k].limiter : NA_MARK, shape, fmt_num(c[1], N, "%.0f", grid),
+                   fmt_num(c[2], N, "%.0f", dev.sms), fmt_num(c[3], N, "%.2f", w[k]),
+                   fmt_num(c[4], N, "%.0f", full[k]));
+        }
+        differ |= full[0] != full[1];
+        rb_printf(&waves,
+                  "; at %s, %.0f CTAs take %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
+                  shape, grid, w[0], full[0], v[0].variant, w[1], full[1], v[1].variant);
+    }
+    char cap[1024];
+    snprintf(cap, sizeof cap,
+             "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
+             "limits them: ptxas.json's occupancy model for that architecture and the run's codec. Grid: "
+             "ceil(S/%d) x H x B CTAs at each shape of the timing run; waves = grid / (CTAs per SM x SMs), "
+             "full waves rounded up.",
+             dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name,
+             dev.arch, dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured",
+             SDPA_TILE_M);
+    md_table_caption(&b, "tbl:occupancy", cap);
+    bool known = true;
+    for (int k = 0; k < 2; k++)
+        if (!isfinite(v[k].ctas)) {
+            rb_printf(&b, "Occupancy of %s is unknown: %s. ", v[k].variant, v[k].why);
+            known = false;
+        }
+    if (!known)
+        rb_puts(&b, "Whether occupancy confounds the comparison cannot be said.\n");
+    else if (differ)
+        rb_printf(
+            &b,
+            "The comparison is confounded by occupancy: on %s (%s, %.0f SMs) %s fits %.0f CTAs per SM "
+            "(limited by %s) and %s fits %.0f (limited by %s)%s. Part of any latency difference between "
+            "them comes from occupancy, not from the switch alone.\n",
+            dev.name, dev.arch, dev.sms, v[0].variant, v[0].ctas, v[0].limiter, v[1].variant, v[1].ctas,
+            v[1].limiter, waves.s ? waves.s : "");
+    else
+        rb_puts(&b, "Occupancy is the same for both variants: the comparison is not confounded by it.\n");
+    rb_free(&waves);
+    return tables_save(r, &b, "occupancy.md");
 }

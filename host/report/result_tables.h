@@ -3,6 +3,8 @@
  *   cross.md        cross-variant bit-identity / bounded ULP differences
  *   performance.md  GPU timings, or a table labelled "emulated (CPU) timings, not GPU timings"
  *   ptxas.md        resources of this build beside the original's published values
+ *   occupancy.md    CTAs per SM, limiter and waves of baseline and candidate on the device measured
+ *                   (else modelled for the original's), and whether occupancy confounds the comparison
  * (the published figures themselves: published.h) */
 #ifndef RESULT_TABLES_H
 #define RESULT_TABLES_H
@@ -14,5 +16,6 @@ int table_correctness(report_t *r, const gates_t *g);
 int table_cross(report_t *r, const gates_t *g);
 int table_performance(report_t *r, const gates_t *g);
 int table_ptxas(report_t *r, const gates_t *g);
+int table_occupancy(report_t *r, const gates_t *g);
 
 #endif

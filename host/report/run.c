@@ -130,6 +130,19 @@ const char *report_device_label(const report_t *r, char *dst, size_t n) {
     return dst;
 }
 
+const char *report_device_name(const report_t *r) {
+    const char *name = jo_str(jo(jo(r->T.root, "meta"), "device"), "name");
+    return name ? name : REPORT_NO_GPU_DEVICE;
+}
+
+const char *report_published_device(const report_t *r, char *dst, size_t n) {
+    const char *dev = rj_str(&r->PUB, "device");
+    if (!dev) return NULL;
+    const char *paren = strstr(dev, " (");
+    snprintf(dst, n, "%.*s", paren ? (int)(paren - dev) : (int)strlen(dev), dev);
+    return dst;
+}
+
 int report_static_budget(report_t *r, int k, double *out) {
     static const char *const keys[4] = {"max_registers", "max_spill_bytes", "max_local_bytes",
                                         "max_static_smem_bytes"};

@@ -76,5 +76,17 @@ const char *report_shape_dims(const report_t *r, const char *shape, char *dst, s
 const char *report_timing_kind(const report_t *r);
 /* Human label of where the run executed: "NVIDIA L4 (cc 8.9, 58 SMs)" or "CPU emulator on ...". */
 const char *report_device_label(const report_t *r, char *dst, size_t n);
+/* The device of the timing document for a table header: meta.device.name, or REPORT_NO_GPU_DEVICE. */
+#define REPORT_NO_GPU_DEVICE "CPU emulator (not a GPU)"
+const char *report_device_name(const report_t *r);
+/* The original study's device as data/published/seed-l4.json names it ("NVIDIA L4"): its "device"
+ * up to the first " (". NULL with r->err set when the field is missing. */
+const char *report_published_device(const report_t *r, char *dst, size_t n);
+
+/* The original study's device, for occupancy modelled where no GPU was measured. seed-l4.json
+ * names it only in prose ("NVIDIA L4 (sm_89), Google Cloud", from the original's validation
+ * reports, GOATnote-Inc/periodicdent42); an L4 (AD104) has 58 SMs (NVIDIA L4 datasheet). */
+#define ORIGINAL_DEVICE_ARCH "sm_89"
+#define ORIGINAL_DEVICE_SMS 58
 
 #endif

@@ -27,6 +27,22 @@ const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi) {
     return dst;
 }
 
+/* When sdpa-bench --backend auto fell back to the emulator although it saw a GPU
+ * (meta.backend_fallback of either run; older files do not record it), the banner says so on a
+ * line of its own (a Markdown hard line break keeps it inside the banner's paragraph). */
+static void fallback_line(const report_t *r, rbuf_t *b) {
+    const rj_t *docs[2] = {&r->T, &r->R};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *fb = jo(jo(docs[k]->root, "meta"), "backend_fallback");
+        if (!cJSON_IsTrue(jo(fb, "gpu_visible"))) continue;
+        const char *why = jo_str(fb, "reason") ? jo_str(fb, "reason") : "no reason recorded";
+        size_t n = strlen(why);
+        while (n > 0 && why[n - 1] == '.') n--; /* the sentence brings its own full stop */
+        rb_printf(b, "\\\n**A GPU is visible on this machine but was not used: %.*s.**", (int)n, why);
+        return;
+    }
+}
+
 int table_banner(report_t *r, const gates_t *g) {
     (void)g;
     rbuf_t b = {0};
@@ -41,7 +57,7 @@ int table_banner(report_t *r, const gates_t *g) {
             &b,
             "::: {.banner .gpu}\n**GPU run.** Timed on %s: one launch per sample with CUDA events, "
             "%s L2, clocks locked: %s. Performance gates are judged on the lower bound of the speedup's "
-            "95 %% confidence interval.\n:::\n",
+            "95 %% confidence interval.",
             dev, l2 ? l2 : NA_MARK,
             cJSON_IsTrue(locked)    ? "yes"
             : cJSON_IsFalse(locked) ? "no"
@@ -52,14 +68,16 @@ int table_banner(report_t *r, const gates_t *g) {
             "::: {.banner .emulated}\n**EMULATED (CPU) RUN: NO GPU TIMINGS.** This run had no GPU; the "
             "kernels executed on the CPU SIMT emulator (%s). Correctness and static gates were evaluated "
             "for real. The performance gates read **NOT EVALUATED: %s**. Emulated wall-clock times appear "
-            "only in tables and figures labelled \"emulated (CPU) timings, not GPU timings\".\n:::\n",
+            "only in tables and figures labelled \"emulated (CPU) timings, not GPU timings\".",
             dev, REASON_NO_GPU);
     } else {
         rb_printf(&b,
                   "::: {.banner .emulated}\n**NO TIMINGS.** This run has correctness results only "
-                  "(backend %s, %s); the performance gates read NOT EVALUATED.\n:::\n",
+                  "(backend %s, %s); the performance gates read NOT EVALUATED.",
                   rj_str(&r->R, "meta.backend"), dev);
     }
+    fallback_line(r, &b);
+    rb_puts(&b, "\n:::\n");
     return tables_save(r, &b, "banner.md");
 }
 
@@ -161,9 +179,53 @@ static const cJSON *lookup(const cJSON *root, const char *path) {
     return n;
 }
 
+static const char *blocking_text(const cJSON *n, char *dst, size_t len) {
+    if (!cJSON_IsFalse(n)) return scalar_text(n, dst, len);
+    snprintf(dst, len, "no (--no-blocking-kernel)"); /* the flag that turned it off */
+    return dst;
+}
+
+static const char *throttle_text(const cJSON *n, char *dst, size_t len) {
+    if (!cJSON_IsNumber(n)) return scalar_text(n, dst, len);
+    if (n->valuedouble == 0) /* sdpa-bench's way to switch the check off */
+        snprintf(dst, len, "throttle detection: disabled (--throttle-threshold 0)");
+    else
+        snprintf(dst, len, "%.10g x default SM clock", n->valuedouble);
+    return dst;
+}
+
+static const char *mig_text(const cJSON *n, char *dst, size_t len) {
+    if (!cJSON_IsObject(n)) return scalar_text(n, dst, len);
+    const char *mode = jo_str(n, "mode"), *profile = jo_str(n, "profile");
+    snprintf(dst, len, "%s, profile %s", mode ? mode : NA_MARK, profile ? profile : NA_MARK);
+    return dst;
+}
+
 typedef struct {
     const char *label, *path;
 } env_row_t;
+/* Fields that read better than their scalar text; with null_text, a field recorded as null reads
+ * null_text instead of leaving its row out (there, null says something). */
+typedef struct {
+    const char *path;
+    const char *(*text)(const cJSON *n, char *dst, size_t len);
+    const char *null_text;
+} env_format_t;
+static const env_format_t ENV_FORMATS[] = {
+    {"meta.device.mig", mig_text, "no (not a MIG instance)"},
+    {"meta.device.power_limit_w", scalar_text, "not available"},
+    {"meta.device.sm_clock_start_mhz", scalar_text, "not measured"},
+    {"meta.device.sm_clock_end_mhz", scalar_text, "not measured"},
+    {"meta.device.cuda_visible_devices", scalar_text, "unset"},
+    {"config.throttle_threshold", throttle_text, NULL},
+    {"config.blocking_kernel", blocking_text, NULL},
+};
+static const env_format_t *env_format(const char *path) {
+    static const env_format_t plain = {NULL, scalar_text, NULL};
+    for (size_t i = 0; i < sizeof ENV_FORMATS / sizeof ENV_FORMATS[0]; i++)
+        if (strcmp(ENV_FORMATS[i].path, path) == 0) return &ENV_FORMATS[i];
+    return &plain;
+}
 static const env_row_t ENV_ROWS[] = {
     {"backend", "meta.backend"},
     {"timing", "meta.timing"},
@@ -181,7 +243,15 @@ static const env_row_t ENV_ROWS[] = {
     {"L2 flush buffer (bytes)", "meta.device.l2_flush_bytes"},
     {"ECC", "meta.device.ecc"},
     {"driver", "meta.device.driver_version"},
+    {"driver release", "meta.device.driver_release"},
     {"CUDA runtime", "meta.device.runtime_version"},
+    {"device UUID", "meta.device.uuid"},
+    {"PCI bus id", "meta.device.pci_bus_id"},
+    {"MIG", "meta.device.mig"},
+    {"power limit (W)", "meta.device.power_limit_w"},
+    {"SM clock at start (MHz)", "meta.device.sm_clock_start_mhz"},
+    {"SM clock at end (MHz)", "meta.device.sm_clock_end_mhz"},
+    {"CUDA_VISIBLE_DEVICES", "meta.device.cuda_visible_devices"},
     {"emulator schedule", "meta.emulator.schedule"},
     {"emulator schedule seed", "meta.emulator.schedule_seed"},
     {"emulator build", "meta.emulator.build"},
@@ -209,6 +279,8 @@ static const env_row_t ENV_ROWS[] = {
     {"maximum time (s)", "config.max_time_s"},
     {"maximum samples", "config.max_samples"},
     {"throttle threshold", "config.throttle_threshold"},
+    {"blocking kernel", "config.blocking_kernel"},
+    {"device index", "config.device_index"},
     {"time failing variants", "config.force"},
     {"ptxas resources embedded from", "ptxas_source"},
 };
@@ -222,17 +294,26 @@ int table_environment(report_t *r, const gates_t *g) {
                        {"timing run (run-timing.json)", 30, 'l'}};
     md_table_head(&b, cols, two ? 3 : 2);
     for (size_t i = 0; i < sizeof ENV_ROWS / sizeof ENV_ROWS[0]; i++) {
-        const cJSON *a = lookup(r->R.root, ENV_ROWS[i].path),
-                    *t = two ? lookup(r->T.root, ENV_ROWS[i].path) : NULL;
-        /* rows of a block that does not apply to this run (device on the emulator, ...) are left out */
-        if ((!a || cJSON_IsNull(a)) && (!t || cJSON_IsNull(t))) continue;
+        const env_row_t *row = &ENV_ROWS[i];
+        const cJSON *a = lookup(r->R.root, row->path), *t = two ? lookup(r->T.root, row->path) : NULL;
+        /* rows of a block that does not apply to this run (device on the emulator, ...) are left out,
+         * as are fields that older result files do not record */
+        const env_format_t *fmt = env_format(row->path);
+        bool shown_null = fmt->null_text != NULL;
+        if ((!a || (cJSON_IsNull(a) && !shown_null)) && (!t || (cJSON_IsNull(t) && !shown_null))) continue;
         char va[1024], vt[1024];
-        scalar_text(a, va, sizeof va);
-        scalar_text(t, vt, sizeof vt);
+        for (int k = 0; k < 2; k++) {
+            const cJSON *n = k ? t : a;
+            char *dst = k ? vt : va;
+            if (n && cJSON_IsNull(n) && shown_null)
+                snprintf(dst, sizeof va, "%s", fmt->null_text);
+            else
+                fmt->text(n, dst, sizeof va);
+        }
         if (two)
-            md_row(&b, 3, ENV_ROWS[i].label, va, vt);
+            md_row(&b, 3, row->label, va, vt);
         else
-            md_row(&b, 2, ENV_ROWS[i].label, va);
+            md_row(&b, 2, row->label, va);
     }
     md_table_caption(&b, "tbl:environment",
                      "Device, emulator, build and host, as recorded by the harness in the "

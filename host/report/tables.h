@@ -1,9 +1,9 @@
 /* Markdown fragments of one experiment report, written to <run>/tables/ and included by
  * paper/report.md (paper/filters/include.lua). Each function writes one file:
- *   banner.md       what kind of run this is (EMULATED prominently when so)
+ *   banner.md       what kind of run this is (EMULATED prominently when so; a GPU seen but not used)
  *   gates.md        gate summary table and the verdict line
  *   verdict.md      verdict; for "merge deferred" the negative-result section
- *   environment.md  device, emulator, build and host of both harness invocations
+ *   environment.md  device, emulator, build, host and harness settings of both invocations
  *   reproduce.md    exact commands
  * (result_tables.h writes the result tables, figures.h the figure fragments and TSV.) */
 #ifndef TABLES_H

@@ -24,7 +24,7 @@ D=$TMP/a/out/stage2-wmma-pv/$(basename "$E")
 tap_ok "report.pdf, report.html and report.md exist" test -s "$D/report.pdf" -a -s "$D/report.html" -a -s "$D/report.md"
 pdftotext -layout "$D/report.pdf" "$TMP/a.txt"
 missing=
-for s in "Summary" "Verdict" "Hypothesis" "What a failure would rule out" "Device and build environment" \
+for s in "Summary" "Verdict" "Hypothesis" "What a failure would rule out" "Occupancy" "Device and build environment" \
          "Static resources (ptxas)" "Correctness" "Cross-variant agreement" "Performance" \
          "The original study’s published figures" "Methods" "Rounding budget and tolerances" \
          "How to reproduce" "Artifact inventory" "References"; do
@@ -35,7 +35,11 @@ tap_ok "PDF page 1 carries the EMULATED notice" bash -c "pdftotext -l 1 '$D/repo
 tap_ok "PDF: performance gate NOT EVALUATED: no GPU" grep -q "NOT EVALUATED" "$TMP/a.txt"
 tap_ok "PDF: emulated timings table labelled" grep -q "EMULATED (CPU) TIMINGS, NOT GPU TIMINGS" "$TMP/a.txt"
 tap_ok "PDF: legacy gate row labelled legacy" grep -q "legacy gate of the original" "$TMP/a.txt"
-tap_ok "PDF: published figures labelled with their source" grep -q "published (original study, L4)" "$TMP/a.txt"
+tap_ok "PDF: published figures labelled with their source" grep -qi "published (original study, L4)" "$TMP/a.txt"
+tap_ok "HTML: published vs reproduced names the device of each side" bash -c \
+  "grep -qF 'published (original study, $(jq -r '.device | split(" (")[0]' data/published/seed-l4.json))' '$D/report.html' && grep -qF 'reproduced (this run): CPU emulator (not a GPU)' '$D/report.html'"
+tap_ok "PDF: occupancy modelled for the original's device, and whether it confounds the comparison" \
+  bash -c "grep -q \"Modelled for the original’s device\" '$TMP/a.txt' && grep -q 'Occupancy is the same for both variants' '$TMP/a.txt'"
 tap_ok "PDF: FLOP convention stated" grep -q "4·B·H·S2 ·D\|4 B H S^2 D" "$TMP/a.txt"
 tap_ok "PDF: citations resolved (no ??? or missing keys)" bash -c "! grep -q '???\|\[@' '$TMP/a.txt'"
 tap_ok "PDF: tables and figures numbered" bash -c "grep -q 'Table 1: Gates' '$TMP/a.txt' && grep -q 'Figure 1: ' '$TMP/a.txt'"
@@ -56,6 +60,14 @@ D2=$TMP/b/out/stage2-wmma-pv/$(basename "$E")
 tap_ok "PDF byte-identical across two builds" cmp -s "$D/report.pdf" "$D2/report.pdf"
 tap_ok "HTML byte-identical across two builds" cmp -s "$D/report.html" "$D2/report.html"
 tap_ok "figures byte-identical across two builds" diff -r "$F" "$TMP/b/figures/stage2-wmma-pv/$(basename "$E")"
+
+# A GPU seen but not used (sdpa-bench --backend auto fell back): said on page 1, inside the banner.
+B=$(new_run emulated stage2-wmma-pv 20260102T030405Z-fallback)
+jq '.meta.backend_fallback = {reason: "cudaSetDevice(0): all CUDA-capable devices are busy or unavailable", gpu_visible: true}' \
+  "$FIXTURES/emulated/run-timing.json" > "$B/run-timing.json"
+tap_ok "backend fallback: make report exits 0" render "$B" fb
+tap_ok "backend fallback: PDF page 1 says a GPU is visible but was not used" bash -c \
+  "pdftotext -l 1 '$TMP/fb/out/stage2-wmma-pv/$(basename "$B")/report.pdf' - | tr '\n' ' ' | grep -q 'A GPU is visible on this machine but was not used: cudaSetDevice(0)'"
 
 # GPU fixtures: PASS and the negative result.
 P=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-gpupass)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # sdpa-report on the SYNTHETIC fixtures (tests/report/fixtures): the generated tables carry the
 # JSON's numbers, the verdict logic follows the gates (emulated -> NOT EVALUATED; GPU PASS and
-# FAIL judged on the lower CI bound, not the point estimate), and a missing or corrupted input
-# stops it with the file and the field named. Usage: tests/report/report-tool.sh build/bin/sdpa-report
+# FAIL judged on the lower CI bound, not the point estimate), occupancy (CTAs per SM and waves from
+# ptxas.json and the device, and the confounded sentence exactly when they differ), each side's
+# device in published vs reproduced, the harness's newer optional fields (fallback banner,
+# environment rows, unmeasured SM clocks), and a missing or corrupted input stops it with the file
+# and the field named. Usage: tests/report/report-tool.sh build/bin/sdpa-report
 set -u
 . tests/lib/tap.sh
 . tests/report/lib.sh
@@ -111,6 +114,113 @@ else
   tap_skip "build's ptxas.json" "no build/ptxas/ptxas.json (nvcc not found or not built)"
 fi
 
+# ---- occupancy (tables/occupancy.md) --------------------------------------------------------
+TILE_M=$(sed -n 's/^#define SDPA_TILE_M \([0-9]*\).*/\1/p' kernels/sdpa_api.h)
+L4_SMS=$(sed -n 's/^#define ORIGINAL_DEVICE_SMS \([0-9]*\).*/\1/p' host/report/run.h)
+L4_NAME=$(json data/published/seed-l4.json '.device | split(" (")[0]')
+# occ_row RUN VARIANT ARCH SMS [waves]: the row tables/occupancy.md must hold for VARIANT, computed
+# here from the run's ptxas.json and the timing run's first shape; with "waves", the sentence's
+# "W waves (F full) with VARIANT" instead.
+occ_row() {
+  jq -r --arg v "$2" --arg a "$3" --argjson tile "$TILE_M" --slurpfile t "$1/run-timing.json" '
+    (.kernels[] | select(.variant == $v and .arch == $a) | .occupancy) as $o | $t[0].config.shapes[0] as $s
+    | [$v, $a, $o.blocks_per_sm, ($o.limited_by | sub("_"; " ")), $s.name, $s.B, $s.H, $s.S, $s.D,
+       ((($s.S + $tile - 1) / $tile | floor) * $s.H * $s.B)] | @tsv' "$1/ptxas.json" |
+    awk -F'\t' -v sms="$4" -v what="${5:-row}" '{ w = $10 / ($3 * sms); f = int(w) + (w > int(w))
+      if (what == "waves") printf "%.2f waves (%d full) with %s\n", w, f, $1
+      else printf "| %s | %s | %d | %s | %s (%s,%s,%s,%s) | %d | %d | %.2f | %d |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, sms, w, f }'
+}
+occ_rows_ok() { # RUN ARCH SMS
+  local v ok=1
+  for v in stage1 stage2; do
+    grep -qxF -- "$(occ_row "$1" $v "$2" "$3")" "$1/tables/occupancy.md" || { ok=0; tap_diag "want: $(occ_row "$1" $v "$2" "$3")"; }
+  done
+  [ $ok = 1 ]
+}
+SAME="Occupancy is the same for both variants: the comparison is not confounded by it."
+CONF="The comparison is confounded by occupancy:"
+GPU_SMS=$(json "$P/run-timing.json" .meta.device.sm_count)
+tap_ok "occupancy, GPU run: rows from ptxas.json (sm_89) and meta.device's $GPU_SMS SMs" occ_rows_ok "$P" sm_89 "$GPU_SMS"
+tap_ok "occupancy, GPU run: stated for the device measured, by name" \
+  grep -qF "on the device measured, $(json "$P/run-timing.json" .meta.device.name) (sm_89, $GPU_SMS SMs" "$P/tables/occupancy.md"
+tap_ok "occupancy, equal CTAs per SM and waves: 'not confounded', no 'confounded:'" \
+  bash -c "grep -qxF '$SAME' '$P/tables/occupancy.md' && ! grep -qF '$CONF' '$P/tables/occupancy.md'"
+tap_ok "occupancy, emulated run: rows modelled for the original's $L4_NAME ($L4_SMS SMs)" occ_rows_ok "$E" sm_89 "$L4_SMS"
+tap_ok "occupancy, emulated run: says modelled, not measured" \
+  grep -qF "**Modelled for the original's device ($L4_NAME); not measured.**" "$E/tables/occupancy.md"
+tap_ok "occupancy, GPU run: no 'not measured'" bash -c "! grep -q 'not measured' '$P/tables/occupancy.md'"
+# Another device: cc 9.0 with 24 SMs selects the sm_90 kernels and that SM count.
+O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-sm90)
+jq '.meta.device.cc = "9.0" | .meta.device.sm_count = 24' "$FIXTURES/gpu-pass/run-timing.json" > "$O/run-timing.json"
+report_tables "$O" >/dev/null
+tap_ok "occupancy, a cc 9.0 device with 24 SMs: sm_90 rows, 24 SMs" occ_rows_ok "$O" sm_90 24
+# stage1 at 3 CTAs per SM (stage0's figure on sm_89): 0.74 waves (1 full) against 1.10 (2 full).
+O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-occwaves)
+jq '(.kernels[] | select(.variant == "stage1" and .arch == "sm_89") | .occupancy.blocks_per_sm) = 3' \
+  "$FIXTURES/gpu-pass/ptxas.json" > "$O/ptxas.json"
+report_tables "$O" >/dev/null
+tap_ok "occupancy, stage1 3 CTAs per SM vs stage2 2: rows follow ptxas.json" occ_rows_ok "$O" sm_89 "$GPU_SMS"
+tap_ok "occupancy, CTAs per SM and full waves differ: confounded, naming both values" \
+  bash -c "grep -F '$CONF' '$O/tables/occupancy.md' | grep -F 'stage1 fits 3 CTAs per SM' | grep -F 'stage2 fits 2' \
+    | grep -F '$(occ_row "$O" stage1 sm_89 "$GPU_SMS" waves)' | grep -qF '$(occ_row "$O" stage2 sm_89 "$GPU_SMS" waves)' \
+    && ! grep -qF '$SAME' '$O/tables/occupancy.md'"
+# 4 against 3 CTAs per SM: one full wave each, but still a different occupancy.
+O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-occctas)
+jq '(.kernels[] | select(.arch == "sm_89") | .occupancy.blocks_per_sm) = 3
+    | (.kernels[] | select(.variant == "stage1" and .arch == "sm_89") | .occupancy.blocks_per_sm) = 4' \
+  "$FIXTURES/gpu-pass/ptxas.json" > "$O/ptxas.json"
+report_tables "$O" >/dev/null
+tap_ok "occupancy, 4 vs 3 CTAs per SM: rows follow ptxas.json" occ_rows_ok "$O" sm_89 "$GPU_SMS"
+tap_ok "occupancy, 4 vs 3 CTAs per SM, the same full waves: still confounded" \
+  bash -c "[ '$(occ_row "$O" stage1 sm_89 "$GPU_SMS" | cut -d'|' -f10)' = '$(occ_row "$O" stage2 sm_89 "$GPU_SMS" | cut -d'|' -f10)' ] \
+    && grep -F '$CONF' '$O/tables/occupancy.md' | grep -qF 'stage1 fits 4 CTAs per SM'"
+tap_ok "occupancy without ptxas.json: NOT EVALUATED: nvcc not found, no numbers" \
+  bash -c "grep -qF 'Occupancy NOT EVALUATED: nvcc not found' '$N/tables/occupancy.md' && ! grep -q '^|' '$N/tables/occupancy.md'"
+
+# ---- device names in the published-vs-reproduced table --------------------------------------
+tap_ok "published vs reproduced, GPU run: both sides name their device" \
+  grep -qF "| quantity | published (original study, $L4_NAME) | reproduced (this run): $(json "$P/run-timing.json" .meta.device.name) |" "$P/tables/published.md"
+tap_ok "published vs reproduced, emulated run: the reproduced side says CPU emulator (not a GPU)" \
+  grep -qF "| quantity | published (original study, $L4_NAME) | reproduced (this run): CPU emulator (not a GPU) |" "$E/tables/published.md"
+
+# ---- the harness's newer fields (absent in older files: not recorded, no failure) ------------
+FB_REASON="cudaSetDevice(0): all CUDA-capable devices are busy or unavailable"
+declare -A FB
+for vis in true false; do
+  FB[$vis]=$(new_run emulated stage2-wmma-pv "20260102T030405Z-fallback-$vis")
+  jq --arg r "$FB_REASON" --argjson v $vis '.meta.backend_fallback = {reason: $r, gpu_visible: $v}' \
+    "$FIXTURES/emulated/run-timing.json" > "${FB[$vis]}/run-timing.json"
+  report_tables "${FB[$vis]}" >/dev/null
+done
+tap_ok "backend fallback with a GPU visible: the banner says so, with the reason" \
+  grep -qF "**A GPU is visible on this machine but was not used: $FB_REASON.**" "${FB[true]}/tables/banner.md"
+tap_ok "backend fallback with a GPU visible: still the EMULATED banner" grep -q 'EMULATED (CPU) RUN' "${FB[true]}/tables/banner.md"
+tap_ok "backend fallback without a GPU visible, or no fallback recorded: no such line" \
+  bash -c "! grep -q 'GPU is visible' '${FB[false]}/tables/banner.md' '$E/tables/banner.md' '$P/tables/banner.md'"
+env_cell() { awk -F' [|] ' -v l="$2" 'index($1, "| " l) == 1 && length($1) == length(l) + 2 { print $2; exit }' "$1/tables/environment.md"; }
+tap_ok "environment: blocking kernel yes / no (--no-blocking-kernel), from config.blocking_kernel" \
+  test "$(env_cell "$P" 'blocking kernel') $(env_cell "$F" 'blocking kernel')" = "yes no (--no-blocking-kernel)"
+tap_ok "environment: throttle threshold $(json "$P/run.json" .config.throttle_threshold) x default SM clock; 0 reads disabled" \
+  test "$(env_cell "$P" 'throttle threshold')|$(env_cell "$F" 'throttle threshold')" = \
+  "$(json "$P/run.json" .config.throttle_threshold) x default SM clock|throttle detection: disabled (--throttle-threshold 0)"
+ok=1
+for f in driver_release uuid pci_bus_id power_limit_w sm_clock_start_mhz sm_clock_end_mhz; do
+  grep -qF "| $(json "$P/run-timing.json" ".meta.device.$f") |" "$P/tables/environment.md" || { ok=0; tap_diag "meta.device.$f missing"; }
+done
+tap_ok "environment: meta.device's driver release, UUID, PCI bus id, power limit, SM clocks shown" test $ok = 1
+tap_ok "environment: device index, MIG and CUDA_VISIBLE_DEVICES (null and set)" \
+  test "$(env_cell "$F" 'device index')|$(env_cell "$P" MIG)|$(env_cell "$F" MIG)|$(env_cell "$P" CUDA_VISIBLE_DEVICES)|$(env_cell "$F" CUDA_VISIBLE_DEVICES)" = \
+  "$(json "$F/run.json" .config.device_index)|no (not a MIG instance)|$(json "$F/run.json" '.meta.device.mig | .mode + ", profile " + .profile')|unset|$(json "$F/run.json" .meta.device.cuda_visible_devices)"
+tap_ok "environment of an older file: no row for fields it does not record" \
+  bash -c "! grep -qE '^\| (blocking kernel|device index|driver release|MIG) \|' '$E/tables/environment.md'"
+note=$(jq -r '.timing[] | select(.clock_unmeasured > 0)
+  | "- **\(.variant), \(.shape):** SM clock detection unavailable for \(.clock_unmeasured) of \(.samples_us | length) samples (no timestamp block landed on SM 0): throttling could not be checked for those."' \
+  "$P/run-timing.json")
+tap_ok "performance: clock_unmeasured > 0 noted with N of M samples from run-timing.json" \
+  bash -c "[ -n \"\$1\" ] && [ \"\$(grep -F 'SM clock detection unavailable' '$P/tables/performance.md')\" = \"\$1\" ]" _ "$note"
+tap_ok "performance: no note where every clock was measured" \
+  bash -c "! grep -q 'SM clock detection unavailable' '$F/tables/performance.md' '$E/tables/performance.md'"
+
 # ---- missing and corrupted inputs: exit 1, file and field named -----------------------------
 expect_error() { # NAME RUN PATTERN...
   local name=$1 run=$2; shift 2
@@ -158,4 +268,11 @@ tap_ok "paper: history TSV has the candidate's median from run-timing.json" \
   near "$hist_med" "$(json "$P/run-timing.json" '.timing[1].summary.median')" 1e-12
 tap_ok "paper: stage sections include the run's fragments with a prefix" \
   grep -q "prefix=\"stage2-wmma-pv-\" run=\"$P\"" "$out/stage-stage2-wmma-pv.md"
+tap_ok "paper: a stage's section includes its occupancy table" \
+  grep -q "src=\"$P/tables/occupancy.md\"" "$out/stage-stage2-wmma-pv.md"
+tap_ok "paper: published-vs-reproduced names the original's device in its published columns" \
+  bash -c "head -n 2 '$out/published-vs-reproduced.md' | grep -F 'published speedup ratio (original study, $L4_NAME)' | grep -qF 'published latency reduction (original study, $L4_NAME)'"
+tap_ok "paper: published-vs-reproduced names the device of each reproduced row" \
+  bash -c "grep -F '| stage2-wmma-pv |' '$out/published-vs-reproduced.md' | grep -qF '| $(json "$P/run-timing.json" .meta.device.name) | gpu |' \
+    && grep -F '| stage1-cp-async |' '$out/published-vs-reproduced.md' | grep -qF '| n/a | not run |'"
 tap_done
