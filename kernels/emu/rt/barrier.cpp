@@ -1,9 +1,12 @@
-// barrier.cpp: __syncthreads as a checked rendezvous of the whole block.
+// barrier.cpp: __syncthreads as a checked rendezvous of the whole block, and the named barriers
+// bar.sync / bar.arrive (ids 1-15) of producer/consumer warps.
 //
 // A barrier is released only when every thread that has not exited waits at the same
 // __syncthreads (same file and line) and no thread has exited: threads at different barriers,
 // or some exited while others wait, is a fault (the CUDA rule: a conditional __syncthreads must
 // evaluate identically across the block). Faults name the barrier and the other one.
+#include <stdio.h>
+
 #include "internal.h"
 #include "san.h"
 
@@ -30,9 +33,13 @@ static unsigned count_at(Site s) {
     return c;
 }
 
+static bool named_deadlock();
+
 // Called when no fiber is ready and none waits in a warp collective: every live thread waits at
 // a barrier.
 bool release_barrier() {
+    for (unsigned i = 0; i < B.n; i++)
+        if (B.fibers[i].state == State::named) return named_deadlock();
     Fiber *first = nullptr, *other = nullptr;
     for (unsigned i = 0; i < B.n && !other; i++) {
         Fiber &f = B.fibers[i];
@@ -62,6 +69,146 @@ bool release_barrier() {
     for (unsigned i = 0; i < B.n; i++) wake(&B.fibers[i]);
     stats.barriers++;
     return true;
+}
+
+// ---- named barriers ------------------------------------------------------------------------------
+// bar.sync id, n waits until n threads have arrived at barrier `id` in its current phase; bar.arrive
+// counts without waiting. Both are .aligned: a warp counts (32 threads) once all its lanes have
+// arrived at the same instruction, so n must be a multiple of 32. Every arrival releases the
+// thread's own TSan object for that id, and the waiters acquire all of the phase's arrivals when it
+// completes (sync -> sync and arrive -> sync order, as on the GPU; arrive -> arrive does not).
+
+static const char *bar_name(bool wait) { return wait ? "bar.sync" : "bar.arrive"; }
+
+// Wakes the phase's waiters; runs in the thread whose arrival completed the phase.
+static void named_complete(unsigned id) {
+    NamedBar &nb = B.named[id];
+    Fiber *self = current();
+    for (unsigned i : nb.arrived) {
+        Fiber &w = B.fibers[i];
+        if (w.state != State::named || w.named_id != id) continue;
+#if defined(SIMT_TSAN)
+        san::tsan_switch(w.tsan_fiber, false); // acquire as the waiter
+        for (unsigned j : nb.arrived) san::acquire(&B.fibers[j].sync_named[id]);
+        san::tsan_switch(self->tsan_fiber, false);
+#endif
+        wake(&w);
+    }
+    (void)self;
+    nb.n = nb.count = 0;
+    nb.arrived.clear();
+    stats.barriers++;
+}
+
+void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
+    Fiber *f = current();
+    const char *what = bar_name(wait);
+    if (id < 1 || id > 15)
+        fault(at, "%s %u, %u: barrier id out of range (1-15; 0 is __syncthreads)", what, id, n);
+    if (n == 0 || n % 32)
+        fault(at, "%s %u, %u: the thread count must be a positive multiple of 32 (whole warps)", what, id, n);
+    if (n > 32 * B.nwarps)
+        fault(at, "%s %u, %u: the block has only %u warps (%u threads at most)", what, id, n, B.nwarps,
+              32 * B.nwarps);
+    NamedBar &nb = B.named[id];
+    if (nb.n && nb.n != n)
+        fault(at,
+              "%s %u, %u: mismatched thread count: this phase of barrier %u expects %u (first arrival at "
+              "%s:%d)",
+              what, id, n, id, nb.n, nb.at.file, nb.at.line);
+    Warp &w = B.warps[f->warp];
+    WarpArrival &wa = w.named[id];
+    const unsigned me = 1u << f->lane;
+    if (wa.lanes & me)
+        fault(at, "%s %u: lane %u arrives again before the rest of warp %u arrived (first at %s:%d)", what,
+              id, f->lane, f->warp, wa.at.file, wa.at.line);
+    if (wa.lanes && (wa.wait != wait || !same_site(wa.at, at)))
+        fault(at,
+              "%s %u in divergent code: lanes of warp %u arrive at different instructions: here and %s at "
+              "%s:%d",
+              what, id, f->warp, bar_name(wa.wait), wa.at.file, wa.at.line);
+    if (!wa.lanes) wa = WarpArrival{0, wait, at};
+    wa.lanes |= me;
+    if (!nb.n) {
+        nb.n = n;
+        nb.at = at;
+    }
+    nb.arrived.push_back(f->linear);
+    san::release(&f->sync_named[id]);
+    if (wait) {
+        f->state = State::named;
+        f->site = at;
+        f->named_id = id;
+    }
+    if (wa.lanes == w.exists) {
+        wa.lanes = 0;
+        nb.count += 32;
+        if (nb.count >= nb.n) named_complete(id);
+    }
+    if (wait) wait_here(f);
+}
+
+// A warp of which only some lanes arrived at a named barrier: bar in divergent code.
+static bool named_partial_warp(bool at_end) {
+    for (unsigned wi = 0; wi < B.nwarps; wi++) {
+        const Warp &w = B.warps[wi];
+        for (unsigned id = 1; id < 16; id++) {
+            const WarpArrival &wa = w.named[id];
+            if (!wa.lanes) continue;
+            Fiber &who = B.fibers[wi * 32 + __builtin_ctz(wa.lanes)];
+            const Fiber &o = B.fibers[wi * 32 + __builtin_ctz(w.exists & ~wa.lanes)];
+            char state[200];
+            fault_waiting(&who, wa.at,
+                          "%s %u in divergent code: lanes 0x%08x of warp %u arrived here, lane %u %s%s",
+                          bar_name(wa.wait), id, wa.lanes, wi, o.lane, describe_wait(&o, state, sizeof state),
+                          at_end ? " (block ended)" : "");
+            return true;
+        }
+    }
+    return false;
+}
+
+bool named_block_end() { return !named_partial_warp(true); }
+
+// Nothing is ready, nothing waits in a collective and some threads wait at named barriers: no barrier
+// can complete. Names every place where threads wait.
+static bool named_deadlock() {
+    if (named_partial_warp(false)) return false;
+    Fiber *who = nullptr;
+    char what[640];
+    size_t len = 0;
+    for (unsigned i = 0; i < B.n; i++) {
+        Fiber &f = B.fibers[i];
+        if (f.state != State::barrier && f.state != State::named) continue;
+        if (!who && f.state == State::named) who = &f;
+        bool seen = false; // one entry per place
+        for (unsigned j = 0; j < i && !seen; j++) {
+            const Fiber &e = B.fibers[j];
+            seen = e.state == f.state && same_site(e.site, f.site) &&
+                   (f.state != State::named || e.named_id == f.named_id);
+        }
+        if (seen) continue;
+        unsigned count = 0;
+        for (unsigned j = i; j < B.n; j++) {
+            const Fiber &e = B.fibers[j];
+            count += e.state == f.state && same_site(e.site, f.site) &&
+                     (f.state != State::named || e.named_id == f.named_id);
+        }
+        char one[200];
+        if (f.state == State::named) {
+            const NamedBar &nb = B.named[f.named_id];
+            snprintf(one, sizeof one, "%s%u at bar.sync %u (%u of %u threads arrived) at %s:%d",
+                     len ? "; " : "", count, f.named_id, nb.count, nb.n, f.site.file, f.site.line);
+        } else {
+            snprintf(one, sizeof one, "%s%u at __syncthreads at %s:%d", len ? "; " : "", count, f.site.file,
+                     f.site.line);
+        }
+        len += (size_t)snprintf(what + len, sizeof what - len, "%s", one);
+        if (len >= sizeof what) len = sizeof what - 1;
+    }
+    fault_waiting(who, who->site, "deadlock: every live thread waits and no barrier can complete: %s%s", what,
+                  B.n_exited ? " (the other threads have exited)" : "");
+    return false;
 }
 
 } // namespace simt::rt

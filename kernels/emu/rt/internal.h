@@ -14,7 +14,7 @@
 
 namespace simt::rt {
 
-enum class State : uint8_t { ready, barrier, collective, exited };
+enum class State : uint8_t { ready, barrier, collective, named, exited };
 
 struct Coll;
 
@@ -34,6 +34,7 @@ struct Fiber : ThreadRegs {
     // __syncthreads
     unsigned bar_gen;
     int bar_pred;
+    unsigned named_id; // the named barrier it waits at (State::named)
     // warp collectives
     Coll *coll; // the collective it waits in
     void *carg; // its own argument to it
@@ -48,6 +49,7 @@ struct Fiber : ThreadRegs {
     void *asan_fake_stack;
     // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
     char sync_arrive, sync_wake, sync_group[16], sync_landed;
+    char sync_named[16]; // its latest arrival at each named barrier
 };
 
 // A warp collective waiting for its lanes.
@@ -58,11 +60,28 @@ struct Coll {
     uint64_t key[3];
 };
 
+// The lanes of one warp that arrived at a named barrier so far: the warp counts once all its
+// lanes are there (bar is .aligned: the whole warp executes it).
+struct WarpArrival {
+    unsigned lanes;
+    bool wait; // bar.sync (true) or bar.arrive
+    Site at;
+};
+
 struct Warp {
     unsigned exists; // lanes present (a partial last warp has fewer)
     unsigned exited;
     unsigned used;    // records of `pending` in use
     Coll pending[32]; // a lane waits in at most one collective
+    WarpArrival named[16];
+};
+
+// A named barrier (ids 1-15) in its current phase.
+struct NamedBar {
+    unsigned n;                    // thread count of the phase, set by its first arrival; 0 when none yet
+    unsigned count;                // threads counted so far, 32 per arrived warp
+    Site at;                       // the first arrival of the phase
+    std::vector<unsigned> arrived; // linear indices of the threads that arrived in this phase
 };
 
 // The running launch and block.
@@ -74,7 +93,8 @@ struct Block {
     unsigned n_exited = 0;
     unsigned bar_gen = 0;
     unsigned bar_count[2] = {0, 0};
-    char bar_sync[2], block_sync; // TSan happens-before objects
+    NamedBar named[16];
+    char bar_sync[2], block_sync, block_start; // TSan happens-before objects
     bool faulted = false;
     Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
     Ctx sched_ctx;
@@ -117,6 +137,9 @@ void report_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // barrier.cpp / warp.cpp: resolving a round in which no fiber could run.
 bool release_barrier();     // false after a fault
 void diagnose_collective(); // faults: some collective can never complete
+bool named_block_end();     // false after a fault: a warp arrived at a named barrier in part
+// What a thread is doing, for fault messages (warp.cpp).
+const char *describe_wait(const Fiber *f, char *buf, size_t n);
 
 // pipeline.cpp
 void cp_thread_exit(Fiber *f);

@@ -1,10 +1,10 @@
 // san.h: what the sanitizers must be told about fibers (README.md, "ThreadSanitizer build"); empty
 // functions in the plain build.
 //
-// ThreadSanitizer: every CUDA thread is a TSan fiber. The scheduler resumes a fiber with a
-// synchronising switch (what the scheduler did happens before) and a fiber returns with a
-// non-synchronising one, so fibers are ordered only by the emulator's own release/acquire
-// pairs: barriers, collectives, cp.async landing and the end of a block. Without this every
+// ThreadSanitizer: every CUDA thread is a TSan fiber. Every switch is non-synchronising: a fiber
+// acquires what the scheduler did once, when it starts (block_start), and fibers are ordered only by
+// the emulator's own release/acquire pairs: barriers, collectives, cp.async landing and the end of
+// a block (fiber.cpp, resume, says why the switch does not synchronise). Without this every
 // access would be ordered by the scheduler and no race would ever be reported.
 // AddressSanitizer: stack switches are announced so that ASan knows which stack is live.
 #pragma once
