@@ -84,19 +84,18 @@ static const char *bar_name(bool wait) { return wait ? "bar.sync" : "bar.arrive"
 static void named_complete(unsigned id) {
     NamedBar &nb = B.named[id];
     Fiber *self = current();
-    for (unsigned i : nb.arrived) {
-        Fiber &w = B.fibers[i];
+    for (unsigned a = 0; a < nb.n_arrived; a++) {
+        Fiber &w = B.fibers[nb.arrived[a]];
         if (w.state != State::named || w.named_id != id) continue;
 #if defined(SIMT_TSAN)
         san::tsan_switch(w.tsan_fiber, false); // acquire as the waiter
-        for (unsigned j : nb.arrived) san::acquire(&B.fibers[j].sync_named[id]);
+        for (unsigned b = 0; b < nb.n_arrived; b++) san::acquire(&B.fibers[nb.arrived[b]].sync_named[id]);
         san::tsan_switch(self->tsan_fiber, false);
 #endif
         wake(&w);
     }
     (void)self;
-    nb.n = nb.count = 0;
-    nb.arrived.clear();
+    nb.n = nb.count = nb.n_arrived = 0;
     stats.barriers++;
 }
 
@@ -133,7 +132,7 @@ void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
         nb.n = n;
         nb.at = at;
     }
-    nb.arrived.push_back(f->linear);
+    nb.arrived[nb.n_arrived++] = f->linear; // n_arrived <= n: the phase completes at n
     san::release(&f->sync_named[id]);
     if (wait) {
         f->state = State::named;

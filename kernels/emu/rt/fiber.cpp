@@ -92,21 +92,16 @@ void fibers_reset(void (*body)(void *), void *ctx) {
         B.warps[w].exited = B.warps[w].used = 0;
         for (WarpArrival &a : B.warps[w].named) a.lanes = 0;
     }
-    for (NamedBar &nb : B.named) {
-        nb.n = nb.count = 0;
-        nb.arrived.clear();
-    }
+    for (NamedBar &nb : B.named) nb.n = nb.count = nb.n_arrived = 0;
     B.n_exited = 0;
     B.bar_gen = 0;
     B.faulted = false;
     B.abort_in = nullptr;
 }
 
-// TSan: no synchronising switch. With clang 14's TSan a synchronising __tsan_switch_to_fiber at
-// every resume let fibers resumed later inherit the order of fibers that ran before them once a block
-// had 256 threads: a tree reduction missing its barriers was reported under rand but not under fwd
-// or rev. What the launching thread did reaches the fibers through block_start (acquired once, when a
-// fiber starts), and fibers are ordered only by the emulator's own release/acquire pairs.
+// TSan: no synchronising switch: what the launching thread did reaches the fibers through
+// block_start (acquired once, when a fiber starts), and fibers are ordered only by the emulator's
+// own release/acquire pairs, never by the order in which the scheduler happened to run them.
 void resume(Fiber *f) {
     cur = f;
     san::tsan_switch(f->tsan_fiber, false);

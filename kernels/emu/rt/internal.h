@@ -78,10 +78,12 @@ struct Warp {
 
 // A named barrier (ids 1-15) in its current phase.
 struct NamedBar {
-    unsigned n;                    // thread count of the phase, set by its first arrival; 0 when none yet
-    unsigned count;                // threads counted so far, 32 per arrived warp
-    Site at;                       // the first arrival of the phase
-    std::vector<unsigned> arrived; // linear indices of the threads that arrived in this phase
+    unsigned n;     // thread count of the phase, set by its first arrival; 0 when none yet
+    unsigned count; // threads counted so far, 32 per arrived warp
+    Site at;        // the first arrival of the phase
+    // Linear indices of the threads that arrived in this phase (at most n plus the lanes of warps still arriving); a fixed array:
+    // the TSan runtime sees the allocator's accesses even from the uninstrumented runtime.
+    unsigned arrived[2048], n_arrived;
 };
 
 // The running launch and block.
