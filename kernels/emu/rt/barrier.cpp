@@ -74,29 +74,48 @@ bool release_barrier() {
 // ---- named barriers ------------------------------------------------------------------------------
 // bar.sync id, n waits until n threads have arrived at barrier `id` in its current phase; bar.arrive
 // counts without waiting. Both are .aligned: a warp counts (32 threads) once all its lanes have
-// arrived at the same instruction, so n must be a multiple of 32. Every arrival releases the
-// thread's own TSan object for that id, and the waiters acquire all of the phase's arrivals when it
-// completes (sync -> sync and arrive -> sync order, as on the GPU; arrive -> arrive does not).
+// arrived at the same instruction, so n must be a multiple of 32. Every arrival releases a TSan
+// object of the thread for that arrival, and the waiters acquire all of the phase's arrivals when
+// it completes (sync -> sync and arrive -> sync order, as on the GPU; arrive -> arrive does not).
 
 static const char *bar_name(bool wait) { return wait ? "bar.sync" : "bar.arrive"; }
 
 // Wakes the phase's waiters; runs in the thread whose arrival completed the phase.
 static void named_complete(unsigned id) {
     NamedBar &nb = B.named[id];
-    Fiber *self = current();
+    [[maybe_unused]] Fiber *self = current();
     for (unsigned a = 0; a < nb.n_arrived; a++) {
-        Fiber &w = B.fibers[nb.arrived[a]];
-        if (w.state != State::named || w.named_id != id) continue;
+        if (!nb.arrived[a].wait) continue;
+        Fiber &w = B.fibers[nb.arrived[a].thread];
 #if defined(SIMT_TSAN)
         san::tsan_switch(w.tsan_fiber, false); // acquire as the waiter
-        for (unsigned b = 0; b < nb.n_arrived; b++) san::acquire(&B.fibers[nb.arrived[b]].sync_named[id]);
+        for (unsigned b = 0; b < nb.n_arrived; b++)
+            san::acquire(&B.fibers[nb.arrived[b].thread].sync_named[id][nb.arrived[b].slot]);
         san::tsan_switch(self->tsan_fiber, false);
 #endif
         wake(&w);
     }
-    (void)self;
     nb.n = nb.count = nb.n_arrived = 0;
     stats.barriers++;
+}
+
+// A whole warp has arrived: it counts 32 threads in the current phase.
+static void count_warp(unsigned id, const WarpArrival &a, unsigned warp) {
+    NamedBar &nb = B.named[id];
+    if (nb.n && nb.n != a.n)
+        fault(a.at,
+              "%s %u, %u: mismatched thread count: this phase of barrier %u expects %u (first arrival at "
+              "%s:%d)",
+              bar_name(a.wait), id, a.n, id, nb.n, nb.at.file, nb.at.line);
+    if (!nb.n) {
+        nb.n = a.n;
+        nb.at = a.at;
+    }
+    for (unsigned m = B.warps[warp].exists; m; m &= m - 1)
+        nb.arrived[nb.n_arrived++] =
+            NamedBar::Arrival{(uint16_t)(warp * 32 + __builtin_ctz(m)), (uint8_t)(a.seq % 4), a.wait};
+    nb.count += 32;
+    if (nb.count >= nb.n) named_complete(id);
 }
 
 void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
@@ -109,40 +128,37 @@ void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
     if (n > 32 * B.nwarps)
         fault(at, "%s %u, %u: the block has only %u warps (%u threads at most)", what, id, n, B.nwarps,
               32 * B.nwarps);
-    NamedBar &nb = B.named[id];
-    if (nb.n && nb.n != n)
-        fault(at,
-              "%s %u, %u: mismatched thread count: this phase of barrier %u expects %u (first arrival at "
-              "%s:%d)",
-              what, id, n, id, nb.n, nb.at.file, nb.at.line);
     Warp &w = B.warps[f->warp];
-    WarpArrival &wa = w.named[id];
+    WarpArrival *q = w.named[id];
+    uint8_t &len = w.named_len[id];
     const unsigned me = 1u << f->lane;
-    if (wa.lanes & me)
-        fault(at, "%s %u: lane %u arrives again before the rest of warp %u arrived (first at %s:%d)", what,
-              id, f->lane, f->warp, wa.at.file, wa.at.line);
-    if (wa.lanes && (wa.wait != wait || !same_site(wa.at, at)))
+    unsigned k = 0; // the oldest arrival of the warp this lane has not joined yet
+    while (k < len && (q[k].lanes & me)) k++;
+    if (k == 4)
         fault(at,
-              "%s %u in divergent code: lanes of warp %u arrive at different instructions: here and %s at "
-              "%s:%d",
-              what, id, f->warp, bar_name(wa.wait), wa.at.file, wa.at.line);
-    if (!wa.lanes) wa = WarpArrival{0, wait, at};
-    wa.lanes |= me;
-    if (!nb.n) {
-        nb.n = n;
-        nb.at = at;
+              "%s %u: lane %u runs 4 arrivals ahead of the rest of warp %u (first at %s:%d; not emulated)",
+              what, id, f->lane, f->warp, q[0].at.file, q[0].at.line);
+    if (k == len) {
+        q[k] = WarpArrival{0, wait, n, w.named_seq[id]++, at};
+        len++;
+    } else if (q[k].wait != wait || q[k].n != n || !same_site(q[k].at, at)) {
+        fault(at,
+              "%s %u, %u in divergent code: the lanes of warp %u arrive at different instructions: here and "
+              "%s %u, %u at %s:%d",
+              what, id, n, f->warp, bar_name(q[k].wait), id, q[k].n, q[k].at.file, q[k].at.line);
     }
-    nb.arrived[nb.n_arrived++] = f->linear; // n_arrived <= n: the phase completes at n
-    san::release(&f->sync_named[id]);
+    q[k].lanes |= me;
+    san::release(&f->sync_named[id][q[k].seq % 4]);
     if (wait) {
         f->state = State::named;
         f->site = at;
         f->named_id = id;
     }
-    if (wa.lanes == w.exists) {
-        wa.lanes = 0;
-        nb.count += 32;
-        if (nb.count >= nb.n) named_complete(id);
+    while (len && q[0].lanes == w.exists) { // complete warp arrivals count in order
+        const WarpArrival a = q[0];
+        for (unsigned j = 1; j < len; j++) q[j - 1] = q[j];
+        len--;
+        count_warp(id, a, f->warp);
     }
     if (wait) wait_here(f);
 }
@@ -152,8 +168,8 @@ static bool named_partial_warp(bool at_end) {
     for (unsigned wi = 0; wi < B.nwarps; wi++) {
         const Warp &w = B.warps[wi];
         for (unsigned id = 1; id < 16; id++) {
-            const WarpArrival &wa = w.named[id];
-            if (!wa.lanes) continue;
+            if (!w.named_len[id]) continue;
+            const WarpArrival &wa = w.named[id][0];
             Fiber &who = B.fibers[wi * 32 + __builtin_ctz(wa.lanes)];
             const Fiber &o = B.fibers[wi * 32 + __builtin_ctz(w.exists & ~wa.lanes)];
             char state[200];

@@ -90,7 +90,7 @@ void fibers_reset(void (*body)(void *), void *ctx) {
     }
     for (unsigned w = 0; w < B.nwarps; w++) {
         B.warps[w].exited = B.warps[w].used = 0;
-        for (WarpArrival &a : B.warps[w].named) a.lanes = 0;
+        for (unsigned id = 0; id < 16; id++) B.warps[w].named_len[id] = 0;
     }
     for (NamedBar &nb : B.named) nb.n = nb.count = nb.n_arrived = 0;
     B.n_exited = 0;

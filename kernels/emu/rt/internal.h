@@ -49,7 +49,7 @@ struct Fiber : ThreadRegs {
     void *asan_fake_stack;
     // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
     char sync_arrive, sync_wake, sync_group[16], sync_landed;
-    char sync_named[16]; // its latest arrival at each named barrier
+    char sync_named[16][4]; // its arrivals at each named barrier (by WarpArrival::seq % 4)
 };
 
 // A warp collective waiting for its lanes.
@@ -60,20 +60,25 @@ struct Coll {
     uint64_t key[3];
 };
 
-// The lanes of one warp that arrived at a named barrier so far: the warp counts once all its
-// lanes are there (bar is .aligned: the whole warp executes it).
+// One arrival of a warp at a named barrier, collecting its lanes: the warp counts once all its lanes
+// have arrived at the same instruction (bar is .aligned: the whole warp executes it). A lane that
+// does not wait (bar.arrive) may run ahead of its warp into the next arrival: up to 4 are queued.
 struct WarpArrival {
     unsigned lanes;
     bool wait; // bar.sync (true) or bar.arrive
+    unsigned n;
+    uint32_t seq; // per warp and id; seq % 4 picks the lanes' TSan objects
     Site at;
 };
 
 struct Warp {
     unsigned exists; // lanes present (a partial last warp has fewer)
     unsigned exited;
-    unsigned used;    // records of `pending` in use
-    Coll pending[32]; // a lane waits in at most one collective
-    WarpArrival named[16];
+    unsigned used;            // records of `pending` in use
+    Coll pending[32];         // a lane waits in at most one collective
+    WarpArrival named[16][4]; // pending arrivals per barrier id, oldest first
+    uint8_t named_len[16];
+    uint32_t named_seq[16];
 };
 
 // A named barrier (ids 1-15) in its current phase.
@@ -81,9 +86,15 @@ struct NamedBar {
     unsigned n;     // thread count of the phase, set by its first arrival; 0 when none yet
     unsigned count; // threads counted so far, 32 per arrived warp
     Site at;        // the first arrival of the phase
-    // Linear indices of the threads that arrived in this phase (at most n plus the lanes of warps still arriving); a fixed array:
-    // the TSan runtime sees the allocator's accesses even from the uninstrumented runtime.
-    unsigned arrived[2048], n_arrived;
+    // The threads counted in this phase (at most n <= 1024), with the TSan object of that arrival
+    // and whether they wait; a fixed array: the TSan runtime sees the allocator's accesses even from
+    // the uninstrumented runtime.
+    struct Arrival {
+        uint16_t thread;
+        uint8_t slot;
+        bool wait;
+    } arrived[1024];
+    unsigned n_arrived;
 };
 
 // The running launch and block.
