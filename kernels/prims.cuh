@@ -91,6 +91,8 @@ __device__ __forceinline__ uint32_t pack_half2(float lo, float hi) {
 //   C, D: as for m16n8k16.
 // d may alias c. The emulator multiplies exactly these layouts (a misplaced element gives a wrong
 // product); it accumulates in float in ascending k, where a tensor core has its own order and width.
+// The collectives are asm volatile (as in CUTLASS): the optimiser never deletes, merges or
+// duplicates a warp-wide instruction.
 
 // FP8 mma.sync exists from sm_89 (Ada). 1 in nvcc's host pass and in the emulator; kernels that
 // need it are built for sm_89+ only, and calling it for an older architecture is a compile error.
@@ -106,7 +108,8 @@ __device__ __forceinline__ void mma_m16n8k16_f16(float (&d)[4], const uint32_t (
 #if defined(SIMT_EMU)
     ::simt::rt::mma_tile(SIMT_HERE, ::simt::rt::MMA_F16_K16, d, a, b, c);
 #else
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
         "{%10, %11, %12, %13};\n"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
@@ -124,11 +127,12 @@ __device__ __forceinline__ void mma_m16n8k32(float (&d)[4], const uint32_t (&a)[
                          a, b, c);
 #elif PRIMS_HAS_FP8_MMA
 #define PRIMS_MMA_K32(type)                                                                                  \
-    asm("mma.sync.aligned.m16n8k32.row.col.f32." type "." type ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "   \
-        "{%8, %9}, {%10, %11, %12, %13};\n"                                                                  \
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                                                     \
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), \
-          "f"(c[3]))
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." type "." type                                      \
+                 ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "                                                 \
+                 "{%8, %9}, {%10, %11, %12, %13};\n"                                                         \
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                                            \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),   \
+                   "f"(c[2]), "f"(c[3]))
     if constexpr (T == Fp8::e4m3)
         PRIMS_MMA_K32("e4m3");
     else
