@@ -98,24 +98,35 @@ EMU_TEST_BINS := $(EMU_TEST_DIR)/emu-tests $(EMU_TEST_DIR)/emu-tests-ucontext $(
 ifneq ($(NVCC),)
 EMU_NVCC_DIR     := $(EMU_TEST_DIR)/nvcc
 EMU_NVCC_RCS     := $(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_NVCC_DIR)/%.rc)
-EMU_NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
+# A kernel file may restrict its architectures with a first-lines comment "// NVCC-ARCHS: 89 90"
+# (FP8 mma.sync needs sm_89+); tests/emu/nvcc-kernels.sh reads the same comment.
+emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(CUDA_ARCHS))
+EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
 $(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh | $(DEPS_STAMP)
-	@echo "  NVCC    $< [$(CUDA_ARCHS:%=sm_%)]"
+	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels $(EMU_NVCC_GENCODE) -c $< \
-	    -o $(@:.rc=.o) >$(@:.rc=.log) 2>&1; echo $$? >$@
+	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) $(foreach a,$(call emu_nvcc_archs,$<),-gencode arch=compute_$(a),code=sm_$(a)) \
+	    -c $< -o $(@:.rc=.o) >$(@:.rc=.log) 2>&1; echo $$? >$@
+# The FP8 wrapper must refuse an architecture without FP8 mma.sync at compile time.
+EMU_NVCC_RCS += $(EMU_NVCC_DIR)/mma_fp8-sm80.rc
+$(EMU_NVCC_DIR)/mma_fp8-sm80.rc: tests/emu/kernels/mma_fp8.cu kernels/prims.cuh | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) -gencode arch=compute_80,code=sm_80 -c $< -o $(@:.rc=.o) >$(@:.rc=.log) 2>&1; \
+	    echo $$? >$@
 EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh $(EMU_NVCC_DIR) $(CUDA_ARCHS)
+EMU_SASS_SUITE := bash tests/emu/sass-check.sh $(EMU_NVCC_DIR)
 else
 EMU_NVCC_RCS   :=
 EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS)
+EMU_SASS_SUITE := bash tests/emu/sass-check.sh none
 endif
 
 TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)"
+TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
 
 ## emu-test: build and run only the emulator's test suites
 emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)"
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
 .PHONY: emu-test
 
 # ---- micro-benchmark ---------------------------------------------------------------------------

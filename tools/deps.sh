@@ -28,6 +28,24 @@ check_cuda_headers() {
   return 1
 }
 
+# The SASS check (tests/emu/sass-check.sh) needs cuobjdump and the nvdisasm it runs. A toolkit
+# installed from NVIDIA's wheels has neither; PyPI has both as separate wheels. Installed with pip
+# --user when missing and pip is there; never fatal (the check then reports SKIP).
+sass_tools() {
+  local bin=${CUDA_HOME:-/usr/local/cuda}/bin
+  [ -x "$bin/cuobjdump" ] && [ -x "$bin/nvdisasm" ] && return 0
+  command -v cuobjdump >/dev/null 2>&1 && command -v nvdisasm >/dev/null 2>&1 && return 0
+  python3 -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("nvidia") else 1)' 2>/dev/null &&
+    ls "$(python3 -c 'import site; print(site.getusersitepackages())' 2>/dev/null)"/nvidia/cu13/bin/nvdisasm \
+      >/dev/null 2>&1 && return 0
+  python3 -m pip --version >/dev/null 2>&1 || return 0
+  echo "deps: installing cuobjdump and nvdisasm from PyPI (for the SASS check)" >&2
+  python3 -m pip install --user -q nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm >&2 ||
+    echo "deps: pip could not install them; the SASS check will SKIP" >&2
+  return 0
+}
+sass_tools
+
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

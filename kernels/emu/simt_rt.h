@@ -117,6 +117,17 @@ const uint8_t *wmma_map(WmmaUse use);
 // Pointer (256-bit aligned) and ldm (a multiple of 16 bytes) rules of load/store_matrix_sync.
 void wmma_check(Site at, const char *what, const void *p, unsigned ldm, size_t elem_bytes);
 
+// ---- mma.sync, ldmatrix, movmatrix (rt/mma.cpp): PTX fragment layouts, warp collectives --------
+enum MmaKind { MMA_F16_K16 = 0, MMA_E4M3_K32 = 1, MMA_E5M2_K32 = 2 };
+// D = A B + C for one m16n8k16 (f16) or m16n8k32 (e4m3, e5m2) tile, f32 accumulators; d may alias c.
+void mma_tile(Site at, MmaKind kind, float d[4], const uint32_t a[4], const uint32_t b[2], const float c[4]);
+// ldmatrix .x1/.x2/.x4 (num 1, 2, 4), optionally .trans: `row` is this lane's row address.
+void ldmatrix(Site at, unsigned num, bool trans, uint32_t *r, const void *row);
+uint32_t movmatrix_trans(Site at, uint32_t x);
+
+// ---- named barriers (rt/barrier.cpp): bar.sync / bar.arrive id, n -------------------------------
+void named_barrier(Site at, unsigned id, unsigned n, bool wait);
+
 // ---- shared memory --------------------------------------------------------------------------------
 void *dynamic_smem();
 

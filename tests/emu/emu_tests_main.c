@@ -10,6 +10,7 @@
 int emu_run_api_tests(void);
 int emu_run_correct_tests(void);
 int emu_run_bug_tests(void);
+int emu_run_mma_tests(void);
 int emu_run_bug_case(const char *name);
 int emu_run_api_case(const char *name);
 
@@ -34,6 +35,7 @@ int main(int argc, char **argv) {
     }
     int failed = emu_run_api_tests();
     failed += emu_run_correct_tests();
+    failed += emu_run_mma_tests();
     failed += emu_run_bug_tests();
     return failed != 0;
 }

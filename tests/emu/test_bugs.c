@@ -21,7 +21,8 @@ enum expect {
     SKIP,  /* not what this build catches */
     FAULT, /* a simt fault citing the marker line; the launch returns non-zero */
     WRONG, /* results differ from the reference under at least one schedule (no line to cite) */
-    RACE,  /* a ThreadSanitizer data race citing the marker line */
+    RACE,  /* a ThreadSanitizer data race citing the marker line (fwd) */
+    RACE3, /* the same under each of fwd, rev and rand */
     ASAN,  /* an AddressSanitizer/UBSan error citing the marker line */
 };
 
@@ -38,8 +39,10 @@ enum { CHILD_SCHEDULES = EMU_N_SCHEDULES };
  * faulted, SOME_FAULTED when only some did. want may be NULL. */
 static int run_schedules(int (*launch)(void *), void *ctx, const float *got, const float *want, size_t n) {
     int bits = 0, faults = 0;
+    /* The sanitizer builds run one schedule per child: EMU_BUG_SCHEDULE (default fwd). */
+    const char *pick = getenv("EMU_BUG_SCHEDULE");
     for (int s = 0; s < CHILD_SCHEDULES; s++) {
-        emu_use_schedule(s);
+        emu_use_schedule(CHILD_SCHEDULES == 1 && pick ? atoi(pick) : s);
         faults += launch(ctx) != 0;
         if (want && emu_mismatches(got, want, n)) {
             bits |= CHILD_WRONG;
@@ -144,6 +147,45 @@ static int case_wmma_layout(void) {
     return run_schedules(launch_wmma_layout, &c, c.out, want, 16);
 }
 
+/* D = A B for the f16 tile with small integers (exact); mode picks the planted bug. */
+static int launch_mma_bug(void *p) {
+    bug_ctx *c = p;
+    return emut_bug_mma(c->a, c->b, c->out, c->mode);
+}
+static int run_mma_bug(int mode) {
+    bug_ctx c = make_ctx(128, mode);
+    c.a = emu_alloc(256 * 2);
+    c.b = emu_alloc(128 * 2);
+    float want[128] = {0};
+    for (int i = 0; i < 256; i++) c.a[i] = half_from_float((float)(i % 7 - 3));
+    for (int i = 0; i < 128; i++) c.b[i] = half_from_float((float)(i % 5 - 2));
+    for (int r = 0; r < 16; r++)
+        for (int n = 0; n < 8; n++)
+            for (int k = 0; k < 16; k++)
+                want[r * 8 + n] += (float)(((r * 16 + k) % 7 - 3) * ((k * 8 + n) % 5 - 2));
+    return run_schedules(launch_mma_bug, &c, mode <= EMUT_LDSM_WRONG_LANES ? c.out : NULL,
+                         mode <= EMUT_LDSM_WRONG_LANES ? want : NULL, 128);
+}
+static int case_mma_swapped(void) { return run_mma_bug(EMUT_MMA_SWAPPED_REG); }
+static int case_ldsm_lanes(void) { return run_mma_bug(EMUT_LDSM_WRONG_LANES); }
+static int case_ldsm_misaligned(void) { return run_mma_bug(EMUT_LDSM_MISALIGNED); }
+static int case_ldsm_global(void) { return run_mma_bug(EMUT_LDSM_GLOBAL); }
+
+static int launch_named(void *p) { return emut_bug_named_barrier(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
+static int case_bar_never(void) { return run_faulting(launch_named, EMUT_BAR_NEVER_ARRIVES); }
+static int case_bar_wrong_id(void) { return run_faulting(launch_named, EMUT_BAR_WRONG_ID); }
+static int case_bar_count(void) { return run_faulting(launch_named, EMUT_BAR_COUNT_MISMATCH); }
+static int case_bar_divergent(void) { return run_faulting(launch_named, EMUT_BAR_DIVERGENT); }
+static int case_bar_id_range(void) { return run_faulting(launch_named, EMUT_BAR_ID_RANGE); }
+
+static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
+static int case_tree_reduce(void) {
+    bug_ctx c = make_ctx(512, 0);
+    float want[2] = {0, 0};
+    for (int i = 0; i < 512; i++) want[i / 256] += c.in[i];
+    return run_schedules(launch_tree, &c, c.out, want, 2);
+}
+
 /* ---- the catalogue ------------------------------------------------------------------------------- */
 typedef struct {
     const char *name;
@@ -176,6 +218,23 @@ static const bug_case_t cases[] = {
     {"cp-bad-size", case_cp_size, "bug_cp_async_misuse.cu", "cp-size", NULL, FAULT, FAULT, FAULT},
     {"cp-global-destination", case_cp_direction, "bug_cp_async_misuse.cu", "cp-direction", NULL, FAULT, FAULT,
      FAULT},
+    {"mma-register-swapped", case_mma_swapped, "bug_mma.cu", "mma-swapped", NULL, WRONG, SKIP, SKIP},
+    {"ldmatrix-wrong-lanes", case_ldsm_lanes, "bug_mma.cu", "ldsm-lanes", NULL, WRONG, SKIP, SKIP},
+    {"ldmatrix-misaligned", case_ldsm_misaligned, "bug_mma.cu", "ldsm-misaligned", NULL, FAULT, FAULT, FAULT},
+    /* ASan: static shared memory is ordinary storage there, so shared cannot be told from global */
+    {"ldmatrix-global-address", case_ldsm_global, "bug_mma.cu", "ldsm-global", NULL, FAULT, FAULT, SKIP},
+    {"bar-producer-never-arrives", case_bar_never, "bug_named_barrier.cu", "never-arrives", NULL, FAULT,
+     FAULT, FAULT},
+    {"bar-consumer-wrong-id", case_bar_wrong_id, "bug_named_barrier.cu", "wrong-id", NULL, FAULT, FAULT,
+     FAULT},
+    {"bar-mismatched-counts", case_bar_count, "bug_named_barrier.cu", "count-producer", "count-consumer",
+     FAULT, FAULT, FAULT},
+    {"bar-sync-divergent", case_bar_divergent, "bug_named_barrier.cu", "bar-divergent", NULL, FAULT, FAULT,
+     FAULT},
+    {"bar-id-out-of-range", case_bar_id_range, "bug_named_barrier.cu", "bar-id-range", NULL, FAULT, FAULT,
+     FAULT},
+    {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
+     SKIP},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
 
@@ -205,9 +264,28 @@ static void expect_cited(const char *out, const bug_case_t *c, const char *marke
     if (!emu_cites(out, c->file, line)) fail_msg("the report does not cite %s:%d", c->file, line);
 }
 
+/* A data race must be reported under every schedule (TSan sees only the interleaving that ran):
+ * one child per schedule, fwd, rev and rand. */
+static void expect_race_everywhere(const bug_case_t *c) {
+    for (int s = 0; s < 3; s++) {
+        char pick[32], *out = NULL;
+        snprintf(pick, sizeof pick, "EMU_BUG_SCHEDULE=%d", s);
+        const char *env[] = {pick, NULL};
+        emu_run_child(c->name, env, &out);
+        if (!strstr(out, "WARNING: ThreadSanitizer: data race"))
+            fail_msg("no data race reported under %s", emu_schedule_desc(s));
+        expect_cited(out, c, c->marker);
+        free(out);
+    }
+}
+
 static void test_bug(void **state) {
     const bug_case_t *c = *state;
     char *out = NULL;
+    if (expected(c) == RACE3) {
+        expect_race_everywhere(c);
+        return;
+    }
     int status = emu_run_child(c->name, NULL, &out);
     switch (expected(c)) {
     case FAULT: {
@@ -227,6 +305,7 @@ static void test_bug(void **state) {
         if (!strstr(out, "WARNING: ThreadSanitizer: data race")) fail_msg("no data race reported");
         expect_cited(out, c, c->marker);
         break;
+    case RACE3: break; /* above */
     case ASAN:
         if (status == 0) fail_msg("exit status 0: the sanitizer did not stop the run");
         if (!strstr(out, "ERROR: AddressSanitizer") && !strstr(out, "runtime error:"))
@@ -241,12 +320,17 @@ static void test_bug(void **state) {
 int emu_run_bug_tests(void) {
     struct CMUnitTest tests[N_CASES];
     static char names[N_CASES][96];
-    static const char *what[] = {"", "fault at its line", "wrong results", "data race at its line",
+    static const char *what[] = {"",
+                                 "fault at its line",
+                                 "wrong results",
+                                 "data race at its line",
+                                 "data race at its line",
                                  "sanitizer error at its line"};
     int n = 0;
     for (int i = 0; i < N_CASES; i++) {
         if (expected(&cases[i]) == SKIP) continue;
-        snprintf(names[n], sizeof names[n], "planted bug %s: %s", cases[i].name, what[expected(&cases[i])]);
+        snprintf(names[n], sizeof names[n], "planted bug %s: %s%s", cases[i].name, what[expected(&cases[i])],
+                 expected(&cases[i]) == RACE3 ? " (fwd, rev, rand)" : "");
         tests[n] = (struct CMUnitTest){names[n], test_bug, NULL, NULL, (void *)&cases[i]};
         n++;
     }

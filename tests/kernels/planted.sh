@@ -15,19 +15,22 @@ for p in "$@"; do
     tap_ok "$p ($sched schedule): the correctness checks fail (exit 1)" test $rc -eq 1
     tap_diag "$(grep -cE '^check .* FAIL' "$tmp/$p-$sched.log") of $(grep -c '^check ' "$tmp/$p-$sched.log") checked launches failed"
   done
-  "$dir/$p/sdpa-bench-tsan" --backend emu --check-only --quiet --shape ragged --seeds 0 --variant stage2 \
-    --out "$tmp/$p-tsan.json" >"$tmp/$p-tsan.log" 2>&1
-  rc=$?
-  case $p in
-    *barrier)
-      tap_ok "$p: ThreadSanitizer reports a data race" grep -q 'WARNING: ThreadSanitizer: data race' "$tmp/$p-tsan.log"
-      tap_ok "$p:   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log"
-      grep -m2 -oE "[A-Za-z_:<>]*[ (].*$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log" | sed 's/^/# /' ;;
-    *)
-      tap_ok "$p: the emulator reports the fault" grep -q '^simt: ' "$tmp/$p-tsan.log"
-      tap_ok "$p:   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/sdpa_fp8\.cuh:[0-9]+" "$tmp/$p-tsan.log"
-      grep -m1 '^simt: ' "$tmp/$p-tsan.log" | sed 's/^/# /' ;;
-  esac
-  tap_ok "$p: the sanitizer build fails too (exit $rc)" test $rc -ne 0
+  for sched in fwd rev rand; do # TSan sees only the interleaving that ran: every schedule
+    log=$tmp/$p-tsan-$sched.log
+    "$dir/$p/sdpa-bench-tsan" --backend emu --check-only --quiet --shape ragged --seeds 0 --variant stage2 \
+      --schedule "$sched" --out "$tmp/$p-tsan-$sched.json" >"$log" 2>&1
+    rc=$?
+    case $p in
+      *barrier)
+        tap_ok "$p (TSan, $sched): ThreadSanitizer reports a data race" grep -q 'WARNING: ThreadSanitizer: data race' "$log"
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$log"
+        grep -m2 -oE "[A-Za-z_:<>]*[ (].*$p/sdpa_fp8\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+      *)
+        tap_ok "$p (TSan, $sched): the emulator reports the fault" grep -q '^simt: ' "$log"
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/sdpa_fp8\.cuh:[0-9]+" "$log"
+        grep -m1 '^simt: ' "$log" | sed 's/^/# /' ;;
+    esac
+    tap_ok "$p (TSan, $sched): the sanitizer build fails too (exit $rc)" test $rc -ne 0
+  done
 done
 tap_done

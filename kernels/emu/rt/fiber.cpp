@@ -23,6 +23,7 @@ static size_t sched_stack_size;
 static void fiber_main(void *p) {
     Fiber *f = static_cast<Fiber *>(p);
     san::asan_finish(nullptr, &sched_stack_bottom, &sched_stack_size);
+    san::acquire(&B.block_start);
     g_body(g_body_ctx);
     cp_thread_exit(f); // faults if copies are still in flight
     f->state = State::exited;
@@ -87,16 +88,23 @@ void fibers_reset(void (*body)(void *), void *ctx) {
         san::tsan_name(f.tsan_engine, name);
 #endif
     }
-    for (unsigned w = 0; w < B.nwarps; w++) B.warps[w].exited = B.warps[w].used = 0;
+    for (unsigned w = 0; w < B.nwarps; w++) {
+        B.warps[w].exited = B.warps[w].used = 0;
+        for (unsigned id = 0; id < 16; id++) B.warps[w].named_len[id] = 0;
+    }
+    for (NamedBar &nb : B.named) nb.n = nb.count = nb.n_arrived = 0;
     B.n_exited = 0;
     B.bar_gen = 0;
     B.faulted = false;
     B.abort_in = nullptr;
 }
 
+// TSan: no synchronising switch: what the launching thread did reaches the fibers through
+// block_start (acquired once, when a fiber starts), and fibers are ordered only by the emulator's
+// own release/acquire pairs, never by the order in which the scheduler happened to run them.
 void resume(Fiber *f) {
     cur = f;
-    san::tsan_switch(f->tsan_fiber, true);
+    san::tsan_switch(f->tsan_fiber, false);
     void *fake = nullptr;
     san::asan_start(&fake, f->stack_lo, f->stack_size);
     ctx_swap(&B.sched_ctx, &f->ctx);

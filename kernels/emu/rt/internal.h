@@ -14,7 +14,7 @@
 
 namespace simt::rt {
 
-enum class State : uint8_t { ready, barrier, collective, exited };
+enum class State : uint8_t { ready, barrier, collective, named, exited };
 
 struct Coll;
 
@@ -34,6 +34,7 @@ struct Fiber : ThreadRegs {
     // __syncthreads
     unsigned bar_gen;
     int bar_pred;
+    unsigned named_id; // the named barrier it waits at (State::named)
     // warp collectives
     Coll *coll; // the collective it waits in
     void *carg; // its own argument to it
@@ -48,6 +49,7 @@ struct Fiber : ThreadRegs {
     void *asan_fake_stack;
     // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
     char sync_arrive, sync_wake, sync_group[16], sync_landed;
+    char sync_named[16][4]; // its arrivals at each named barrier (by WarpArrival::seq % 4)
 };
 
 // A warp collective waiting for its lanes.
@@ -58,11 +60,41 @@ struct Coll {
     uint64_t key[3];
 };
 
+// One arrival of a warp at a named barrier, collecting its lanes: the warp counts once all its lanes
+// have arrived at the same instruction (bar is .aligned: the whole warp executes it). A lane that
+// does not wait (bar.arrive) may run ahead of its warp into the next arrival: up to 4 are queued.
+struct WarpArrival {
+    unsigned lanes;
+    bool wait; // bar.sync (true) or bar.arrive
+    unsigned n;
+    uint32_t seq; // per warp and id; seq % 4 picks the lanes' TSan objects
+    Site at;
+};
+
 struct Warp {
     unsigned exists; // lanes present (a partial last warp has fewer)
     unsigned exited;
-    unsigned used;    // records of `pending` in use
-    Coll pending[32]; // a lane waits in at most one collective
+    unsigned used;            // records of `pending` in use
+    Coll pending[32];         // a lane waits in at most one collective
+    WarpArrival named[16][4]; // pending arrivals per barrier id, oldest first
+    uint8_t named_len[16];
+    uint32_t named_seq[16];
+};
+
+// A named barrier (ids 1-15) in its current phase.
+struct NamedBar {
+    unsigned n;     // thread count of the phase, set by its first arrival; 0 when none yet
+    unsigned count; // threads counted so far, 32 per arrived warp
+    Site at;        // the first arrival of the phase
+    // The threads counted in this phase (at most n <= 1024), with the TSan object of that arrival
+    // and whether they wait; a fixed array: the TSan runtime sees the allocator's accesses even from
+    // the uninstrumented runtime.
+    struct Arrival {
+        uint16_t thread;
+        uint8_t slot;
+        bool wait;
+    } arrived[1024];
+    unsigned n_arrived;
 };
 
 // The running launch and block.
@@ -74,7 +106,8 @@ struct Block {
     unsigned n_exited = 0;
     unsigned bar_gen = 0;
     unsigned bar_count[2] = {0, 0};
-    char bar_sync[2], block_sync; // TSan happens-before objects
+    NamedBar named[16];
+    char bar_sync[2], block_sync, block_start; // TSan happens-before objects
     bool faulted = false;
     Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
     Ctx sched_ctx;
@@ -117,6 +150,9 @@ void report_launch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // barrier.cpp / warp.cpp: resolving a round in which no fiber could run.
 bool release_barrier();     // false after a fault
 void diagnose_collective(); // faults: some collective can never complete
+bool named_block_end();     // false after a fault: a warp arrived at a named barrier in part
+// What a thread is doing, for fault messages (warp.cpp).
+const char *describe_wait(const Fiber *f, char *buf, size_t n);
 
 // pipeline.cpp
 void cp_thread_exit(Fiber *f);

@@ -1,10 +1,10 @@
 // san.h: what the sanitizers must be told about fibers (README.md, "ThreadSanitizer build"); empty
 // functions in the plain build.
 //
-// ThreadSanitizer: every CUDA thread is a TSan fiber. The scheduler resumes a fiber with a
-// synchronising switch (what the scheduler did happens before) and a fiber returns with a
-// non-synchronising one, so fibers are ordered only by the emulator's own release/acquire
-// pairs: barriers, collectives, cp.async landing and the end of a block. Without this every
+// ThreadSanitizer: every CUDA thread is a TSan fiber. Every switch is non-synchronising: a fiber
+// acquires what the scheduler did once, when it starts (block_start), and fibers are ordered only by
+// the emulator's own release/acquire pairs: barriers, collectives, cp.async landing and the end of
+// a block (fiber.cpp, resume, says why the switch does not synchronise). Without this every
 // access would be ordered by the scheduler and no race would ever be reported.
 // AddressSanitizer: stack switches are announced so that ASan knows which stack is live.
 #pragma once
@@ -19,6 +19,8 @@
 // of its public header.
 extern "C" void __tsan_read_range(void *addr, unsigned long size);
 extern "C" void __tsan_write_range(void *addr, unsigned long size);
+extern "C" void __tsan_ignore_thread_begin(void);
+extern "C" void __tsan_ignore_thread_end(void);
 #endif
 #if defined(SIMT_ASAN)
 #include <sanitizer/asan_interface.h>
@@ -34,6 +36,8 @@ inline void acquire(void *addr) { __tsan_acquire(addr); }
 inline void read_range(const void *addr, size_t n) { __tsan_read_range(const_cast<void *>(addr), n); }
 inline void write_range(void *addr, size_t n) { __tsan_write_range(addr, n); }
 inline void *tsan_current() { return __tsan_get_current_fiber(); }
+inline void ignore_begin() { __tsan_ignore_thread_begin(); }
+inline void ignore_end() { __tsan_ignore_thread_end(); }
 inline void *tsan_create() { return __tsan_create_fiber(0); }
 inline void tsan_name(void *fiber, const char *name) { __tsan_set_fiber_name(fiber, name); }
 // Called just before the context switch (or alone, to run code as another fiber).
@@ -46,6 +50,8 @@ inline void acquire(void *) {}
 inline void read_range(const void *, size_t) {}
 inline void write_range(void *, size_t) {}
 inline void *tsan_current() { return nullptr; }
+inline void ignore_begin() {}
+inline void ignore_end() {}
 inline void *tsan_create() { return nullptr; }
 inline void tsan_name(void *, const char *) {}
 inline void tsan_switch(void *, bool) {}

@@ -70,11 +70,15 @@ static bool none_ready() {
 static void run_block(void (*body)(void *), void *ctx) {
     fibers_reset(body, ctx);
     smem_poison();
+    san::release(&B.block_start); // the launch and the poisoning happen before every thread starts
     for (;;) {
         run_round();
         if (B.faulted) break;
         if (none_ready()) {
-            if (B.n_exited == B.n) break;
+            if (B.n_exited == B.n) {
+                named_block_end();
+                break;
+            }
             bool in_collective = false;
             for (unsigned w = 0; w < B.nwarps; w++) in_collective |= B.warps[w].used != 0;
             if (in_collective) {

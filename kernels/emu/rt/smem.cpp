@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "san.h"
 
 extern "C" {
 extern char __start_simt_shared[] __attribute__((weak));
@@ -35,11 +36,13 @@ void smem_launch_end() {
 }
 
 void smem_poison() {
+    san::ignore_begin(); // the poison is not an access of any CUDA thread
 #if defined(SIMT_SMEM_SECTION)
     if (__start_simt_shared)
         memset(__start_simt_shared, 0xff, (size_t)(__stop_simt_shared - __start_simt_shared));
 #endif
     if (dyn) memset(dyn, 0xff, dyn_size);
+    san::ignore_end();
 }
 
 void *dynamic_smem() { return dyn; }

@@ -79,8 +79,7 @@ unsigned active_mask() {
     return w.exists & ~w.exited;
 }
 
-// What a thread is doing, for fault messages.
-static const char *describe_wait(const Fiber *f, char *buf, size_t n) {
+const char *describe_wait(const Fiber *f, char *buf, size_t n) {
     switch (f->state) {
     case State::exited: snprintf(buf, n, "has exited"); break;
     case State::barrier:
@@ -89,6 +88,9 @@ static const char *describe_wait(const Fiber *f, char *buf, size_t n) {
     case State::collective:
         snprintf(buf, n, "waits at %s (mask 0x%08x) at %s:%d", f->coll->op->name, f->coll->mask, f->site.file,
                  f->site.line);
+        break;
+    case State::named:
+        snprintf(buf, n, "waits at bar.sync %u at %s:%d", f->named_id, f->site.file, f->site.line);
         break;
     case State::ready: snprintf(buf, n, "is running"); break;
     }

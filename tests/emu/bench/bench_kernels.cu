@@ -15,6 +15,15 @@ __global__ void shuffle_loop(float *out, int iters) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// One warp issuing m16n8k32 e4m3 mma.sync back to back: the cost of one FP8 collective.
+__global__ void mma_fp8_loop(float *out, int iters) {
+    const uint32_t a[4] = {0x38383838u, 0x30303030u, 0x38303830u, 0x30383038u}; // 1.0, 0.5 codes
+    const uint32_t b[2] = {0x30383038u, 0x38303830u};
+    float d[4] = {0, 0, 0, 0};
+    for (int i = 0; i < iters; i++) prims::mma_m16n8k32<prims::Fp8::e4m3>(d, a, b, d);
+    for (int j = 0; j < 4; j++) out[threadIdx.x * 4 + j] = d[j];
+}
+
 __global__ void __launch_bounds__(128)
     tile_loop(const uint8_t *__restrict__ kv, float *__restrict__ out, int tiles) {
     __shared__ __align__(32) uint8_t stage[2][4096];
@@ -58,4 +67,7 @@ extern "C" int bench_shuffle_loop(float *out, int blocks, int iters) {
 }
 extern "C" int bench_tile_loop(const uint8_t *kv, float *out, int blocks, int tiles) {
     return SDPA_LAUNCH(tile_loop, blocks, 128, 0, 0, kv, out, tiles);
+}
+extern "C" int bench_mma_fp8_loop(float *out, int iters) {
+    return SDPA_LAUNCH(mma_fp8_loop, 1, 32, 0, 0, out, iters);
 }

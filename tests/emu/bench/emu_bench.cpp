@@ -1,6 +1,7 @@
 // make emu-bench: the emulator's micro-benchmark. Prints fiber switches per second (the bar is
 // 20 million on one core) for the raw context switch and for the emulator's rendezvous, and the
-// time of a workload shaped like the SDPA kernel at the mission shape (128 CTAs x 16 KV tiles).
+// time of a workload shaped like the SDPA kernel at the mission shape (128 CTAs x 16 KV tiles), and
+// the cost of one FP8 mma.sync collective (bar: 10 us).
 // A benchmark, not a test: it prints and always exits 0 unless a launch faults.
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 extern "C" int bench_barrier_loop(int blocks, int threads, int iters);
 extern "C" int bench_shuffle_loop(float *out, int blocks, int iters);
+extern "C" int bench_mma_fp8_loop(float *out, int iters);
 extern "C" int bench_tile_loop(const uint8_t *kv, float *out, int blocks, int tiles);
 
 using simt::rt::Ctx;
@@ -69,6 +71,11 @@ int main() {
     timed("__syncthreads, 4 blocks x 128 threads x 5000", [] { return bench_barrier_loop(4, 128, 5000); });
     float *out = (float *)aligned_alloc(256, 128 * 128 * sizeof(float));
     timed("warp_sum (5 shuffles), 4 blocks x 2000", [&] { return bench_shuffle_loop(out, 4, 2000); });
+    const int mma_iters = 100000;
+    const double mma_s =
+        timed("mma.sync m16n8k32 e4m3, 1 warp x 100000", [&] { return bench_mma_fp8_loop(out, mma_iters); });
+    printf("  m16n8k32 e4m3 collective                   %8.2f us each  [bar: 10 us]\n",
+           mma_s / mma_iters * 1e6);
     uint8_t *kv = (uint8_t *)aligned_alloc(256, 4096);
     for (int i = 0; i < 4096; i++) kv[i] = (uint8_t)(i * 13);
     timed("SDPA-shaped CTA loop, 128 blocks x 16 tiles", [&] { return bench_tile_loop(kv, out, 128, 16); });
