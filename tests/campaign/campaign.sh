@@ -29,6 +29,12 @@ tap_ok "  ... announced its plan and a progress line per step" \
 tap_ok "  ... and wrote one tarball" test -s "$tmp/c.tar.gz"
 tap_fail "a second campaign with the same --out is refused (never overwrites)" \
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz"
+env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend emu --part experiment:stage2-wmma-pv \
+  --part scaling:128 --out "$tmp/part.tar.gz" >"$tmp/part.log" 2>&1
+tap_ok "--part runs only the parts named (one experiment, one S of the sweep)" \
+  bash -c '[ $(tar tzf "$1" | grep -c "/runs/[^/]*/$") -eq 1 ] && tar tzf "$1" | grep -q "runs/stage2-wmma-pv/" &&
+           ! tar tzf "$1" | grep -q "history.json" && ! tar tzf "$1" | grep -q "S256"' _ "$tmp/part.tar.gz"
+tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --part bogus
 tap_fail "--backend cuda without a GPU stops at the probe" \
   env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend cuda --out "$tmp/cuda.tar.gz"
 tap_ok "  ... writing nothing" test ! -e "$tmp/cuda.tar.gz"

@@ -15,19 +15,23 @@
 #   6 pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
 # A step that fails is recorded as failed with its log, and the campaign goes on; the tarball is
 # written atomically and never overwrites.
-# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan]
+# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan] [--part P]...
 #   --quick  a smoke run: small shapes, one seed, a few samples (minutes on the emulator)
 #   --plan   print the plan and exit
+#   --part   run only these parts (repeatable; default all): experiment:<name>, history,
+#            scaling, or scaling:S1,S2,... (a slice of the sweep); probe and device always run.
+#            A cluster sweep (make sweep) runs one part per job.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report
-backend=auto quick=0 out= plan_only=0
+backend=auto quick=0 out= plan_only=0 parts=()
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --plan) plan_only=1 ;;
     --backend) backend=${2:-}; shift ;;
     --out) out=${2:-}; shift ;;
+    --part) parts+=("${2:-}"); shift ;;
     *) echo "campaign.sh: unknown option '$1' (--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --plan)" >&2; exit 2 ;;
   esac
   shift
@@ -37,6 +41,24 @@ for f in "$bench" "$report"; do
   [ -x "$f" ] || { echo "campaign.sh: $f is missing: run this script from an unpacked bundle (make bundle)" >&2; exit 2; }
 done
 experiments=$(cd "$here/experiments" && ls -d */ 2>/dev/null | tr -d / | sort)
+# The parts to run: every part, or those given (checked against what the bundle has).
+run_hist=1 run_scaling=1 part_S=
+if [ ${#parts[@]} -gt 0 ]; then
+  sel= run_hist=0 run_scaling=0
+  for p in "${parts[@]}"; do
+    case $p in
+      experiment:*) e=${p#experiment:}
+        [ -d "$here/experiments/$e" ] || { echo "campaign.sh: --part $p: no such experiment; accepted: $(echo $experiments)" >&2; exit 2; }
+        sel="$sel $e" ;;
+      history) run_hist=1 ;;
+      scaling) run_scaling=1 ;;
+      scaling:*) run_scaling=1 part_S=$(echo "${p#scaling:}" | tr , ' ')
+        case $part_S in *[!0-9\ ]*|'') echo "campaign.sh: --part $p: expected scaling:S1,S2,... (integers)" >&2; exit 2 ;; esac ;;
+      *) echo "campaign.sh: --part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..." >&2; exit 2 ;;
+    esac
+  done
+  experiments=$sel
+fi
 id=$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)-$$
 [ -n "$out" ] || out=$PWD/campaign-$id.tar.gz
 case $out in *.tar.gz) ;; *) echo "campaign.sh: --out $out: must end in .tar.gz" >&2; exit 2 ;; esac
@@ -47,11 +69,14 @@ if [ $quick = 1 ]; then hist_shapes=(--shape small); hist_args=(--iters 5 --min-
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 20); fi
 if [ $quick = 1 ]; then scaling_S="128 256"; scaling_budget_s=20; else
   scaling_S="128 256 512 1024 2048 4096 8192 16384"; scaling_budget_s=120; fi
+[ -n "$part_S" ] && scaling_S=$part_S
+[ $run_scaling = 1 ] || scaling_budget_s=0
 n_exp=$(echo "$experiments" | wc -w)
 est_exp=$([ $quick = 1 ] && echo 20 || echo 90) est_hist=$([ $quick = 1 ] && echo 20 || echo 60)
+[ $run_hist = 1 ] || est_hist=0
 total_est=$((10 + n_exp * est_exp + est_hist + scaling_budget_s))
 echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')" >&2
-echo "  plan: probe, device, $n_exp experiments ($(echo $experiments)), history (${hist_shapes[*]}), scaling (S = $scaling_S, ${scaling_budget_s} s), pack" >&2
+echo "  plan: probe, device, $n_exp experiments ($(echo $experiments))$([ $run_hist = 1 ] && echo ", history (${hist_shapes[*]})")$([ $run_scaling = 1 ] && echo ", scaling (S = $scaling_S, ${scaling_budget_s} s)"), pack" >&2
 echo "  expected: about $((total_est / 60 + 1)) min on a GPU; the tarball: $out" >&2
 [ $plan_only = 1 ] && exit 0
 
@@ -94,7 +119,7 @@ for e in $experiments; do
 done
 variants=$("$bench" --list-variants | awk '$1 != "custom" && $1 != "stage0" {printf " --variant %s", $1}')
 # shellcheck disable=SC2086
-step history "$est_hist" "$bench" --backend "$backend" --vs stage0 $variants "${hist_shapes[@]}" --seeds 0 \
+[ $run_hist = 1 ] && step history "$est_hist" "$bench" --backend "$backend" --vs stage0 $variants "${hist_shapes[@]}" --seeds 0 \
   "${hist_args[@]}" --out "$root/history.json"
 
 # Scaling: one file per (variant, S). The grid is ceil(S/32) x H x B CTAs; B*H is chosen so that
@@ -126,7 +151,7 @@ scaling() {
     done
   done
 }
-step scaling "$scaling_budget_s" scaling
+[ $run_scaling = 1 ] && step scaling "$scaling_budget_s" scaling
 
 # campaign.json: what was planned, what ran, how it went. Strings here are ours (ids, step names).
 cat >"$root/campaign.json" <<JSON
@@ -140,6 +165,7 @@ cat >"$root/campaign.json" <<JSON
   "backend": "$("$report" get "$root/device-run.json" meta.backend 2>/dev/null || echo unknown)",
   "device": "$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null || echo emulator)",
   "quick": $([ $quick = 1 ] && echo true || echo false),
+  "parts": [$(for p in "${parts[@]}"; do printf '%s"%s"' "${sep:-}" "$p"; sep=", "; done)],
   "started_unix": $t0,
   "seconds": $(( $(date +%s) - t0 )),
   "steps": [$steps_json]
