@@ -161,6 +161,8 @@ cJSON *json_err_metrics(const err_metrics_t *m) {
     json_add_num(o, "max_rel", m->max_rel);
     json_add_num(o, "rel_l2", m->rel_l2);
     json_add_num(o, "cosine", m->cosine);
+    json_add_num(o, "rel_l1", m->rel_l1);
+    json_add_num(o, "rmse", m->rmse);
     json_add_num(o, "worst_ratio", m->worst_ratio);
     cJSON_AddNumberToObject(o, "worst_index", (double)m->worst_index);
     json_add_num(o, "atol_min", m->atol_min);

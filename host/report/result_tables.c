@@ -20,6 +20,22 @@ static void shape_label(report_t *r, const char *shape, char *dst, size_t n) {
     snprintf(dst, n, "%s %s", shape, report_shape_dims(r, shape, dims, sizeof dims));
 }
 
+/* Cosine, rel-L1 and RMSE of correctness[i].<which>. rel_l1 and rmse came with schema 1.2.0:
+ * an older file has none, and a report of it prints n/a rather than failing. */
+static int peer_cells(const rj_t *d, int i, const char *which, const char *cos_fmt, char cell[3][N]) {
+    double x;
+    TRY(rj_num(d, &x, "correctness.%d.%s.cosine", i, which));
+    fmt_num(cell[0], N, cos_fmt, x);
+    static const char *const f[] = {"rel_l1", "rmse"};
+    for (int k = 0; k < 2; k++) {
+        x = NAN;
+        if (rj_present(d, "correctness.%d.%s.%s", i, which, f[k]))
+            TRY(rj_num(d, &x, "correctness.%d.%s.%s", i, which, f[k]));
+        fmt_num(cell[k + 1], N, "%.3g", x);
+    }
+    return 0;
+}
+
 int table_correctness(report_t *r, const gates_t *g) {
     (void)g;
     const rj_t *d = &r->R;
@@ -35,16 +51,18 @@ int table_correctness(report_t *r, const gates_t *g) {
     snprintf(h_lmax, N, "legacy max abs (<= %g)", t.legacy_max_abs);
     snprintf(h_lmean, N, "legacy mean abs (<= %g)", t.legacy_mean_abs);
     snprintf(h_lpct, N, "legacy %%bad (<= %g)", t.legacy_pct_bad);
+    /* Peers' metrics (cosine, SageAttention's rel-L1, FlashAttention-3's RMSE) beside ours. */
     const md_col_t k_cols[] = {{"variant", 8, 'l'}, {"shape", 16, 'l'},         {"seed", 5, 'r'},
                                {"max abs", 9, 'r'}, {"atol range", 16, 'r'},    {h_rel, 12, 'r'},
+                               {"cosine", 10, 'r'}, {"rel-L1", 8, 'r'},         {"RMSE", 8, 'r'},
                                {"%bad", 6, 'r'},    {"worst err/bar", 10, 'r'}, {"non-finite", 8, 'r'},
                                {"gate", 7, 'l'}};
-    const md_col_t e_cols[] = {{"variant", 8, 'l'}, {"shape", 16, 'l'}, {"seed", 5, 'r'},
-                               {h_e2e, 11, 'r'},    {h_cos, 11, 'r'},   {"end-to-end", 8, 'l'},
-                               {h_lmax, 11, 'r'},   {h_lmean, 11, 'r'}, {h_lpct, 10, 'r'},
-                               {"legacy", 8, 'l'}};
+    const md_col_t e_cols[] = {{"variant", 8, 'l'}, {"shape", 16, 'l'},     {"seed", 5, 'r'},
+                               {h_e2e, 11, 'r'},    {h_cos, 11, 'r'},       {"rel-L1", 8, 'r'},
+                               {"RMSE", 8, 'r'},    {"end-to-end", 8, 'l'}, {h_lmax, 11, 'r'},
+                               {h_lmean, 11, 'r'},  {h_lpct, 10, 'r'},      {"legacy", 8, 'l'}};
     for (int table = 0; table < 2; table++) {
-        md_table_head(&b, table ? e_cols : k_cols, 10);
+        md_table_head(&b, table ? e_cols : k_cols, table ? 12 : 13);
         for (int i = 0; i < n; i++) {
             const char *v = rj_str(d, "correctness.%d.variant", i),
                        *sh = rj_str(d, "correctness.%d.shape", i);
@@ -53,8 +71,9 @@ int table_correctness(report_t *r, const gates_t *g) {
                 rb_free(&b);
                 return -1;
             }
-            char shape[N], c[7][N];
+            char shape[N], c[7][N], peer[3][N];
             shape_label(r, sh, shape, N);
+            TRY_B(peer_cells(d, i, table ? "end_to_end" : "kernel_only", table ? "%.6f" : "%.7f", peer));
             double x[6];
             bool g1, g2;
             if (table == 0) {
@@ -71,21 +90,21 @@ int table_correctness(report_t *r, const gates_t *g) {
                 fmt_num(c[3], N, "%.3g", x[4]);
                 fmt_num(c[4], N, "%.3g", x[5]);
                 fmt_num(c[5], N, "%.0f", nonfin);
-                md_row(&b, 10, v, shape, seed, c[0], c[1], c[2], c[3], c[4], c[5], pass_text(g1));
+                md_row(&b, 13, v, shape, seed, c[0], c[1], c[2], peer[0], peer[1], peer[2], c[3], c[4], c[5],
+                       pass_text(g1));
             } else {
                 TRY_B(rj_num(d, &x[0], "correctness.%d.end_to_end.rel_l2", i));
-                TRY_B(rj_num(d, &x[1], "correctness.%d.end_to_end.cosine", i));
                 TRY_B(rj_num(d, &x[2], "correctness.%d.legacy.max_abs", i));
                 TRY_B(rj_num(d, &x[3], "correctness.%d.legacy.mean_abs", i));
                 TRY_B(rj_num(d, &x[4], "correctness.%d.legacy.pct_bad", i));
                 TRY_B(rj_bool(d, &g1, "correctness.%d.gates.end_to_end", i));
                 TRY_B(rj_bool(d, &g2, "correctness.%d.gates.legacy", i));
                 fmt_num(c[0], N, "%.3g", x[0]);
-                fmt_num(c[1], N, "%.6f", x[1]);
                 fmt_num(c[2], N, "%.4f", x[2]);
                 fmt_num(c[3], N, "%.4f", x[3]);
                 fmt_num(c[4], N, "%.3g", x[4]);
-                md_row(&b, 10, v, shape, seed, c[0], c[1], pass_text(g1), c[2], c[3], c[4], pass_text(g2));
+                md_row(&b, 12, v, shape, seed, c[0], peer[0], peer[1], peer[2], pass_text(g1), c[2], c[3],
+                       c[4], pass_text(g2));
             }
         }
         if (table == 0)
@@ -94,14 +113,17 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "dequantised inputs (the kernel's own error). Element-wise bar |err| <= atol_bh "
                              "+ rtol|ref| per "
                              "(batch, head) slice; worst err/bar is the largest ratio (<= 1 passes). The "
-                             "gate decides the verdict.");
+                             "gate decides the verdict. Beside ours, the metrics peers report, information "
+                             "only: cosine similarity, relative L1 = sum|err|/sum|ref| (SageAttention) and "
+                             "RMSE (FlashAttention-3, against float64); n/a where the file predates them.");
         else
             md_table_caption(&b, "tbl:end-to-end",
                              "End-to-end accuracy against the float64 reference on the "
                              "unquantised inputs (includes quantisation), and the original study's legacy "
                              "gate (max abs, mean "
                              "abs, %bad with bad = |err| > 0.06), labelled legacy: both are information, not "
-                             "part of the verdict.");
+                             "part of the verdict. Relative L1 and RMSE as in the kernel-only table, "
+                             "against the unquantised inputs.");
     }
     return tables_save(r, &b, "correctness.md");
 }

@@ -1,31 +1,73 @@
 #!/usr/bin/env python3
 """A model of the kernels' roundings, used to check the tolerances of paper/methods.md before any
-kernel existed. It is arithmetic, not a kernel: per-head E4M3 quantisation, Q.K^T in fp32, scores
-rounded to fp16, online softmax over 32-key tiles in fp32, P rounded to fp16 (stage 2+) with the row
-sum kept in fp32, output rounded to fp16; compared with a float64 reference on the same
-dequantised inputs. It prints the rel-L2 and the worst element's error relative to its bar.
+kernel existed. It is arithmetic, not a kernel: per-head E4M3 quantisation, Q.K^T in fp32, online
+softmax over 32-key tiles in fp32, output rounded to fp16; compared with a float64 reference on the
+same dequantised inputs (kernel-only) and on the original inputs (end-to-end). The rows:
+
+  stage0/1  scores rounded to fp16, P fp32
+  stage2/3a scores rounded to fp16, P rounded to fp16, row sum l of the fp32 p
+  stage3b   scores stay fp32 (mma.sync accumulators feed the softmax), P rounded to fp16, l fp32 p
+            (stages 4 and 5 do the same arithmetic)
+  stage6    Q.K^T on the e4m3 codes (exact products, fp32 sum, per-head scales after), P quantised
+            to e4m3 as code = e4m3(448 p), P.V on the codes, l = sum of the fp32 p ("l=p") or of
+            the quantised p ("l=p8", the recommended choice); optionally the FP8 MMA's truncating
+            accumulator (13 fraction bits, "fp22"), per tile ("tile") or running across tiles
+            ("run"): the hardware behaviour the CPU emulator does not model.
+
+It prints rel-L2, the worst element's error relative to its bar (the fp16 family for stages 0-3b,
+the FP8-P family for stage 6), cosine similarity and relative L1 (SageAttention's metrics), RMSE
+(FlashAttention-3's), the end-to-end rel-L2, and for stage 6 the fraction of weights p below e4m3's
+normal range (subnormal or flushed to zero) and the largest sum|q_i k_i|/sqrt(D) over Smax of a
+slice (how far the score-accumulation allowance of the bar stretches).
 
 Not part of the build (it needs numpy and ml_dtypes: pip install numpy ml_dtypes). Its random
 inputs are numpy's, not the artifact's: the point is the order of magnitude of the error.
 """
+import sys
+
 import numpy as np
 import ml_dtypes
 
-U = 2.0 ** -11
+U = 2.0 ** -11  # fp16 unit roundoff
+U8 = 2.0 ** -4  # e4m3 unit roundoff (3 fraction bits), normal range
+P_SCALE = 448.0  # largest finite e4m3: P = 1 maps to the top of the range
+SUB = 2.0 ** -10 / P_SCALE  # half the smallest e4m3 subnormal (2^-9), in units of p
+E4M3 = ml_dtypes.float8_e4m3fn
 
 
 def quantise(x):
+    """Per-head E4M3 codes (as their exact float values) and the per-head scale."""
     scale = np.abs(x).max(axis=(0, 2, 3), keepdims=True) / 448.0
-    return (x / scale).astype(ml_dtypes.float8_e4m3fn).astype(np.float64) * scale
+    return (x / scale).astype(E4M3).astype(np.float64), scale
 
 
-def model(q, k, v, fp16_p):
-    b_, h_, s_, d_ = q.shape
-    out = np.zeros_like(q)
+def trunc22(x):
+    """Round an fp32 array toward zero to 13 fraction bits: the FP8 MMA's accumulator."""
+    b = np.asarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFFC00)
+    return b.view(np.float32)
+
+
+def fp16(x):
+    return x.astype(np.float16).astype(np.float32)
+
+
+def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None):
+    b_, h_, s_, d_ = qc.shape
+    out = np.zeros(qc.shape)
+    n_low = 0
     for b in range(b_):
         for h in range(h_):
-            qq, kk, vv = (t[b, h].astype(np.float32) for t in (q, k, v))
-            s = ((qq @ kk.T).astype(np.float32) * np.float32(1 / np.sqrt(d_))).astype(np.float16).astype(np.float32)
+            f = np.float32(qs[0, h, 0, 0] * ks[0, h, 0, 0] / np.sqrt(d_))
+            qq, kk, vv = (t[b, h].astype(np.float32) for t in (qc, kc, vc))
+            if acc22:  # two k=32 MMAs, each adding its exact partial sum into the truncating acc
+                s = trunc22(qq[:, :32].astype(np.float64) @ kk[:, :32].T.astype(np.float64))
+                s = trunc22(s + (qq[:, 32:].astype(np.float64) @ kk[:, 32:].T.astype(np.float64)))
+            else:
+                s = (qq @ kk.T).astype(np.float32)
+            s = s * f
+            if stage in ('stage0', 'stage2'):
+                s = fp16(s)
+            vd = vv  # V's codes; scale_v is applied to the output, as the kernels do
             m = np.full(s_, -np.inf, np.float32)
             l = np.zeros(s_, np.float32)
             acc = np.zeros((s_, d_), np.float32)
@@ -34,12 +76,26 @@ def model(q, k, v, fp16_p):
                 m_new = np.maximum(m, st.max(1))
                 alpha = np.exp(m - m_new).astype(np.float32)
                 p = np.exp(st - m_new[:, None]).astype(np.float32)
-                l = l * alpha + p.sum(1)
-                pp = p.astype(np.float16).astype(np.float32) if fp16_p else p
-                acc = acc * alpha[:, None] + pp @ vv[t:t + 32]
+                if stage == 'stage6':
+                    code = (p * np.float32(P_SCALE)).astype(E4M3).astype(np.float32)
+                    n_low += int((code < 2.0 ** -6).sum())
+                    pp = code  # the MMA sees codes; 1/448 is folded into l (l=p8) or applied at the end
+                    l = l * alpha + (code.sum(1) if l_p8 else p.sum(1) * np.float32(P_SCALE))
+                    tile = pp.astype(np.float64) @ vd[t:t + 32].astype(np.float64)
+                    if acc22 == 'tile':
+                        acc = acc * alpha[:, None] + trunc22(tile)
+                    elif acc22 == 'run':
+                        acc = trunc22(acc * alpha[:, None] + tile)
+                    else:
+                        acc = acc * alpha[:, None] + tile.astype(np.float32)
+                else:
+                    l = l * alpha + p.sum(1)
+                    pp = fp16(p) if stage != 'stage0' else p
+                    acc = acc * alpha[:, None] + pp @ vd[t:t + 32]
                 m = m_new
-            out[b, h] = (acc / l[:, None]).astype(np.float16).astype(np.float64)
-    return out
+            o = acc / l[:, None] * np.float32(vs[0, h, 0, 0])
+            out[b, h] = o.astype(np.float16).astype(np.float64)
+    return out, n_low
 
 
 def reference(q, k, v):
@@ -51,10 +107,26 @@ def reference(q, k, v):
     return np.einsum('bhij,bhjd->bhid', w, v), smax
 
 
+def abs_sum_ratio(q, k, smax):
+    """max over slices of (largest row-pair sum|q_i k_i| / sqrt(D)) / Smax."""
+    d = q.shape[-1]
+    a = np.einsum('bhid,bhjd->bhij', np.abs(q), np.abs(k)).max(axis=(2, 3)) / np.sqrt(d)
+    return (a / smax).max()
+
+
 def main():
+    shapes = [('small', (1, 1, 32, 64)), ('mission', (1, 8, 512, 64)), ('ragged', (2, 3, 33, 64))]
+    if '--no-long' not in sys.argv:
+        shapes.append(('long', (1, 8, 2048, 64)))
+    rows = [('stage0', 'stage0', {}), ('stage2', 'stage2', {}), ('stage3b', 'stage3b', {}),
+            ('stage6 l=p8', 'stage6', {}), ('stage6 l=p', 'stage6', {'l_p8': False}),
+            ('stage6 l=p8 fp22 tile', 'stage6', {'acc22': 'tile'}),
+            ('stage6 l=p8 fp22 run', 'stage6', {'acc22': 'run'})]
     rng = np.random.default_rng(0)
+    print(f"{'dist':8s} {'shape':8s} {'row':22s} {'rel-L2':>8s} {'err/bar':>7s} {'cosine':>10s} "
+          f"{'rel-L1':>8s} {'RMSE':>8s} {'e2e L2':>8s}  stage-6 extras")
     for dist in ('normal', 'uniform', 'outliers'):
-        for shape in ((1, 1, 32, 64), (1, 8, 512, 64), (2, 3, 33, 64)):
+        for name, shape in shapes:
             def draw():
                 if dist == 'uniform':
                     return rng.uniform(-1, 1, shape)
@@ -62,15 +134,31 @@ def main():
                 if dist == 'outliers':
                     x[rng.random(shape) < 1e-3] *= 10
                 return x
-            q, k, v = (quantise(draw()) for _ in range(3))
+            orig = [draw() for _ in range(3)]
+            (qc, qs), (kc, ks), (vc, vs) = (quantise(x) for x in orig)
+            q, k, v = qc * qs, kc * ks, vc * vs
             ref, smax = reference(q, k, v)
+            ref_e2e, _ = reference(*orig)
             vmax = np.abs(v).max(axis=(2, 3))
-            atol = 2 * U * (2 * smax + 1) * vmax
-            for fp16_p in (False, True):
-                err = model(q, k, v, fp16_p) - ref
+            ratio = abs_sum_ratio(q, k, smax)
+            for label, stage, kw in rows:
+                o, n_low = model(qc, kc, vc, qs, ks, vs, stage, **kw)
+                if stage == 'stage6':  # the FP8-P family's atol (methods.md)
+                    atol = (4 * U * smax + 4 * U8 + 4 * shape[2] * SUB) * vmax
+                else:  # the fp16 family's
+                    atol = 2 * U * (2 * smax + 1) * vmax
+                err = o - ref
                 rel = np.linalg.norm(err) / np.linalg.norm(ref)
                 worst = (np.abs(err) / (atol[:, :, None, None] + 2 * U * np.abs(ref))).max()
-                print(f"{dist:8s} {str(shape):16s} fp16 P {int(fp16_p)}  rel-L2 {rel:.2e}  worst err/bar {worst:.3f}")
+                cos = (o * ref).sum() / (np.linalg.norm(o) * np.linalg.norm(ref))
+                rl1 = np.abs(err).sum() / np.abs(ref).sum()
+                rmse = np.sqrt((err ** 2).mean())
+                e2e = np.linalg.norm(o - ref_e2e) / np.linalg.norm(ref_e2e)
+                extra = ''
+                if stage == 'stage6':
+                    extra = f"p<2^-6/448 {n_low / (np.prod(shape[:3]) * shape[2]):.1e}  sum|qk|/Smax {ratio:.2f}"
+                print(f"{dist:8s} {name:8s} {label:22s} {rel:8.2e} {worst:7.3f} {cos:10.7f} "
+                      f"{rl1:8.2e} {rmse:8.2e} {e2e:8.2e}  {extra}", flush=True)
 
 
 if __name__ == '__main__':

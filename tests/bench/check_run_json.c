@@ -170,19 +170,11 @@ static const field_t correctness[] = {
     {"input_checksum", S, NULL},
 };
 static const field_t metrics[] = {
-    {"n", N, NULL},
-    {"nonfinite", N, NULL},
-    {"n_bad", N, NULL},
-    {"pct_bad", N | Z, NULL},
-    {"max_abs", N | Z, NULL},
-    {"mean_abs", N | Z, NULL},
-    {"max_rel", N | Z, NULL},
-    {"rel_l2", N | Z, NULL},
-    {"cosine", N | Z, NULL},
-    {"worst_ratio", N | Z, NULL},
-    {"worst_index", N, NULL},
-    {"atol_min", N | Z, NULL},
-    {"atol_max", N | Z, NULL},
+    {"n", N, NULL},           {"nonfinite", N, NULL},    {"n_bad", N, NULL},
+    {"pct_bad", N | Z, NULL}, {"max_abs", N | Z, NULL},  {"mean_abs", N | Z, NULL},
+    {"max_rel", N | Z, NULL}, {"rel_l2", N | Z, NULL},   {"cosine", N | Z, NULL},
+    {"rel_l1", N | Z, NULL},  {"rmse", N | Z, NULL},     {"worst_ratio", N | Z, NULL},
+    {"worst_index", N, NULL}, {"atol_min", N | Z, NULL}, {"atol_max", N | Z, NULL},
     {"rtol", N, NULL},
 };
 static const field_t gates[] = {{"kernel_only", B, NULL}, {"end_to_end", B, NULL}, {"legacy", B, NULL}};

@@ -215,8 +215,8 @@ static void test_sub_objects(void **state) {
                        .atol_max = 0.02,
                        .rtol = 0.001};
     o = json_err_metrics(&m);
-    const char *metric_keys[] = {"n",           "nonfinite", "n_bad",    "pct_bad", "max_abs",
-                                 "mean_abs",    "max_rel",   "rel_l2",   "cosine",  "worst_ratio",
+    const char *metric_keys[] = {"n",           "nonfinite", "n_bad",    "pct_bad", "max_abs", "mean_abs",
+                                 "max_rel",     "rel_l2",    "cosine",   "rel_l1",  "rmse",    "worst_ratio",
                                  "worst_index", "atol_min",  "atol_max", "rtol"};
     for (size_t i = 0; i < sizeof metric_keys / sizeof metric_keys[0]; i++)
         assert_non_null(json_get(o, metric_keys[i], "m", err, sizeof err));

@@ -4,6 +4,8 @@
 #   fwd, rev and rand schedules; the long shape under one schedule and one seed (16x the
 #   mission's work); cross-variant bit-identity where the arithmetic is the same (sdpa-bench
 #   checks it; each comparison becomes a line here);
+run outliers $((nvar * 2)) "" emu "$bench" --shape small --shape ragged --seeds 0 --dist outliers --schedule rand \
+  --schedule-seed 11
 #   small shapes again in the ThreadSanitizer (fwd, rev, rand) and AddressSanitizer+UBSan builds,
 #   with no report;
 #   the original's seed-linear codec: end-to-end mean error in its published 0.013-0.018 range.
@@ -20,6 +22,8 @@ run matrix-fwd $((nvar * 5 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --
 run matrix-rev $((nvar * 5 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --schedule rev
 run matrix-rand $((nvar * 5 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --schedule rand --schedule-seed 7
 run long "$nvar" "" emu "$bench" --shape long --seeds 0 --schedule fwd
+run outliers $((nvar * 2)) "" emu "$bench" --shape small --shape ragged --seeds 0 --dist outliers --schedule rand \
+  --schedule-seed 11
 # TSan sees only the interleaving that ran: every schedule.
 run tsan-fwd $((nvar * 2)) "" emu "$tsan" --shape small --shape ragged --seeds 0 --schedule fwd
 run tsan-rev $((nvar * 2)) "" emu "$tsan" --shape small --shape ragged --seeds 0 --schedule rev

@@ -47,6 +47,30 @@ while IFS=$'\t' read -r v s seed rel; do
   near "$cell" "$rel" 0.005 || { ok=0; tap_diag "$v $s $seed: table $cell, json $rel"; }
 done < <(jq -r '.correctness[] | [.variant, .shape, .seed, .kernel_only.rel_l2] | @tsv' "$E/run.json")
 tap_ok "correctness table: every kernel-only rel-L2 equals run.json" test $ok = 1
+# peers' metrics beside ours: the emulated fixture predates rel_l1 and rmse (schema 1.2.0), so its
+# cells read n/a while cosine is still shown; the GPU fixture has them, and they appear as recorded
+peer_cells_ok() { # RUN-DIR EXPECT-PEER(0|1): kernel-only and end-to-end rows of every case
+  local d=$1 want=$2 ok=1 v s seed kc kl kr ec el er rows krow erow
+  while IFS=$'\t' read -r v s seed kc kl kr ec el er; do
+    rows=$(grep -E "^\| $v \| $s \([0-9,]+\) \| $seed \|" "$d/tables/correctness.md")
+    krow=$(sed -n 1p <<<"$rows" | awk -F' [|] ' '{ print $7 "\t" $8 "\t" $9 }')
+    erow=$(sed -n 2p <<<"$rows" | awk -F' [|] ' '{ print $5 "\t" $6 "\t" $7 }')
+    IFS=$'\t' read -r c1 c2 c3 <<<"$krow"
+    IFS=$'\t' read -r c4 c5 c6 <<<"$erow"
+    near "$c1" "$kc" 1e-7 && near "$c4" "$ec" 1e-6 || { ok=0; tap_diag "$v $s $seed: cosine $c1 $c4, json $kc $ec"; }
+    if [ "$want" = 1 ]; then
+      near "$c2" "$kl" 0.005 && near "$c3" "$kr" 0.005 && near "$c5" "$el" 0.005 && near "$c6" "$er" 0.005 ||
+        { ok=0; tap_diag "$v $s $seed: rel-L1/RMSE $c2 $c3 $c5 $c6, json $kl $kr $el $er"; }
+    else
+      [ "$c2 $c3 $c5 $c6" = "n/a n/a n/a n/a" ] || { ok=0; tap_diag "$v $s $seed: expected n/a, got $c2 $c3 $c5 $c6"; }
+    fi
+  done < <(jq -r '.correctness[] | [.variant, .shape, .seed, .kernel_only.cosine, .kernel_only.rel_l1 // "-",
+             .kernel_only.rmse // "-", .end_to_end.cosine, .end_to_end.rel_l1 // "-", .end_to_end.rmse // "-"] | @tsv' \
+             "$d/run.json")
+  [ $ok = 1 ]
+}
+tap_ok "correctness tables: cosine shown, rel-L1 and RMSE n/a for a file without them (schema < 1.2.0)" \
+  peer_cells_ok "$E" 0
 tap_ok "ECDF TSV: one line per sample, last ECDF = 1" bash -c \
   "[ \$(grep -vc '^#' '$E/samples-stage2-mission.tsv') = $(json "$E/run-timing.json" '.timing[1].samples_us | length') ] && tail -n 1 '$E/samples-stage2-mission.tsv' | awk '{ exit !(\$2 == 1) }'"
 tap_ok "get: prints meta.backend" test "$("$SDPA_REPORT" get "$E/run.json" meta.backend)" = emu
@@ -56,6 +80,7 @@ P=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-gpupass)
 F=$(new_run gpu-fail stage2-wmma-pv 20260102T030405Z-gpufail)
 tap_ok "gpu-pass fixture: sdpa-report exits 0" report_tables "$P"
 tap_ok "gpu-fail fixture: sdpa-report exits 0 (a failing gate is a result)" report_tables "$F"
+tap_ok "correctness tables: cosine, rel-L1 and RMSE beside ours, equal to run.json" peer_cells_ok "$P" 1
 for d in "$P" "$F"; do
   lo=$(json "$d/run-timing.json" '.comparisons[0].speedup_ci[0]')
   cell=$(gate_cell "$d/tables/gates.md" "speedup t_stage1/t_stage2" 4)

@@ -156,7 +156,7 @@ scaling() {
 # campaign.json: what was planned, what ran, how it went. Strings here are ours (ids, step names).
 cat >"$root/campaign.json" <<JSON
 {
-  "schema_version": "$("$report" get "$root/device-run.json" schema_version 2>/dev/null || echo 1.1.0)",
+  "schema_version": "$("$report" get "$root/device-run.json" schema_version 2>/dev/null || echo 1.2.0)",
   "kind": "gpu-campaign",
   "meta": {"tool": "campaign.sh", "tool_version": "$(cut -d' ' -f2 VERSION 2>/dev/null)",
            "utc_time": "$(date -u -d @"$t0" +%Y-%m-%dT%H:%M:%SZ)", "host": "$(hostname 2>/dev/null)"},
