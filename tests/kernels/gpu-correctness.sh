@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real stage kernels on a GPU, when one is usable (the emulator's matrix is correctness.sh):
 #   every variant x shapes {small, mission, ragged, partial, single, label-a (B = 2)} x seeds
-#   {0,1,2} x both codecs, with the cross-variant bit-identity rules (sdpa-bench checks them);
+#   {0,1,2} x both codecs, with the cross-variant bit-identity rules (sdpa-bench checks them), and
+#   the outliers input distribution at small and ragged;
 #   then, when compute-sanitizer is installed, memcheck, racecheck, synccheck and initcheck on
 #   every variant at the ragged shape. Without a usable GPU every check SKIPs with the reason.
 # Usage: gpu-correctness.sh SDPA_BENCH CHECK_MATRIX CHECK_RUN_JSON
@@ -19,6 +20,7 @@ nvar=$("$bench" --list-variants | grep -vc '^custom')
 shapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
 run gpu-e4m3 $((nvar * 6 * 3)) "" cuda "$bench" "${shapes[@]}" --seeds 0,1,2 --codec e4m3
 run gpu-seed-linear $((nvar * 6 * 3)) "" cuda "$bench" "${shapes[@]}" --seeds 0,1,2 --codec seed-linear
+run gpu-outliers $((nvar * 2)) "" cuda "$bench" --shape small --shape ragged --seeds 0 --dist outliers
 
 sanitizer=$(command -v compute-sanitizer || ls "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" 2>/dev/null)
 if [ -z "$sanitizer" ]; then
