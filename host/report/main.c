@@ -11,6 +11,10 @@
  *       the whole study: history and published-vs-reproduced tables, TSV and per-stage sections.
  *   sdpa-report get FILE FIELD
  *       prints one scalar field of a result file (the pipeline reads meta.backend with it).
+ *   sdpa-report manifest --run DIR
+ *       writes DIR/manifest.json (kind run-manifest), last, once the run's files are all there.
+ *   sdpa-report check-run DIR
+ *       exit 0 when DIR is a complete run (its manifest matches its files), else 1 and why.
  *
  * Exit status: 0; 1 when an input is missing or corrupted (the message names the file and the
  * field); 2 on a usage error. The exit status does not depend on the verdict. */
@@ -20,6 +24,7 @@
 
 #include "figures.h"
 #include "gates.h"
+#include "manifest.h"
 #include "meta_yaml.h"
 #include "paper.h"
 #include "published.h"
@@ -27,6 +32,7 @@
 #include "run.h"
 #include "tables.h"
 #include "json_file.h"
+#include "fileio.h"
 
 static int usage(const char *msg) {
     fprintf(
@@ -36,7 +42,9 @@ static int usage(const char *msg) {
         "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
         "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
         "       sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n"
-        "       sdpa-report get FILE FIELD\n",
+        "       sdpa-report get FILE FIELD\n"
+        "       sdpa-report manifest --run DIR\n"
+        "       sdpa-report check-run DIR\n",
         msg);
     return 2;
 }
@@ -59,6 +67,7 @@ typedef struct {
 static const report_writer_t WRITERS[] = {
     {"summary.json", summary_write},
     {"meta.yaml", meta_yaml},
+    {"tables/incomplete.md", table_incomplete},
     {"tables/banner.md", table_banner},
     {"tables/gates.md", table_gates},
     {"tables/verdict.md", table_verdict},
@@ -147,10 +156,32 @@ static int cmd_get(int argc, char **argv) {
     return rc;
 }
 
+static int cmd_manifest(int argc, char **argv) {
+    if (argc != 4 || strcmp(argv[2], "--run") != 0) return usage("manifest: --run DIR");
+    char err[2048];
+    if (manifest_write(argv[3], argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "sdpa-report: manifest: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_check_run(int argc, char **argv) {
+    if (argc != 3) return usage("check-run: DIR");
+    char why[2048];
+    int rc = manifest_check(argv[2], why, sizeof why);
+    if (rc != 0) fprintf(stderr, "%s: incomplete: %s\n", argv[2], why);
+    return rc == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+    /* Interrupted (SIGINT/SIGTERM): no partial file, exit 130/143; a full disk is a write error. */
+    if (file_signals_install() != 0) perror("sdpa-report: signal handlers");
     if (argc < 2) return usage("missing command");
     if (!strcmp(argv[1], "experiment")) return cmd_experiment(argc, argv);
     if (!strcmp(argv[1], "paper")) return report_paper_main(argc, argv);
     if (!strcmp(argv[1], "get")) return cmd_get(argc, argv);
+    if (!strcmp(argv[1], "manifest")) return cmd_manifest(argc, argv);
+    if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
     return usage("unknown command");
 }

@@ -11,8 +11,8 @@ set -u
 # ---- new-run.sh --------------------------------------------------------------------------
 d=$(experiments/new-run.sh "$TMP/data" stage2-wmma-pv)
 tap_ok "new-run: creates data/<experiment>/<run-id>" test -d "$d"
-tap_ok "new-run: run id is UTC time + short SHA (+ -dirty)" \
-  grep -qE '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4,}(-dirty)?$|^[0-9]{8}T[0-9]{6}Z-nogit$' <<<"$(basename "$d")"
+tap_ok "new-run: run id is UTC time + short SHA (+ -dirty) + host.pid.counter" \
+  grep -qE '^[0-9]{8}T[0-9]{6}Z-([0-9a-f]{4,}(-dirty)?|nogit)-[A-Za-z0-9-]+\.[0-9]+\.[0-9]+$' <<<"$(basename "$d")"
 mkdir -p "$TMP/data/stage2-wmma-pv/fixed" && echo keep > "$TMP/data/stage2-wmma-pv/fixed/marker"
 rc=0; experiments/new-run.sh "$TMP/data" stage2-wmma-pv fixed >/dev/null 2>"$TMP/err" || rc=$?
 tap_ok "new-run: refuses an existing run directory (exit 1)" test "$rc" -eq 1
@@ -26,7 +26,7 @@ run_sh() { # RUN_ID [extra KEY=VALUE]
   experiments/run.sh exp=stage2-wmma-pv data="$TMP/data" bench=tests/report/fake-bench.sh \
     report="$SDPA_REPORT" ptxas="$FIXTURES/emulated/ptxas.json" baseline=stage1 candidate=stage2 \
     shapes="small mission" seeds=0,1,2 timing_shape=mission gpu="20 200 2 30" emu="1 6 0 40" l2=cold \
-    run_id="$1" "${@:2}"
+    run_id="$1" backend=auto "${@:2}"
 }
 SDPA_REPORT=${1:-build/bin/sdpa-report}
 : > "$FAKE_BENCH_LOG"
