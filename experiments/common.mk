@@ -121,11 +121,10 @@ paper: $(SDPA_REPORT)
 	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) \
 	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
 	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
-	$(Q)mkdir -p $(PAPER_FIGS) && for s in $(PAPER_FIGURES); do \
-	  $(GNUPLOT) -e "rundir='$(PAPER_GEN)'; figdir='$(PAPER_FIGS)'" figures/$$s.gp || exit 1; done
-	$(Q)experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
+	$(call gnuplot_all,$(PAPER_GEN),$(PAPER_FIGS),$(PAPER_FIGURES))
+	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
-	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) > $(PAPER_GEN)/inventory.md
+	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
 	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
 	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
 	@echo "paper: $(REPORT_DIR)/paper.pdf"
@@ -154,6 +153,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
+# Every writer under a full disk, and signals to a long emulated run.
+TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
 TEST_SUITES += $(REPORT_SUITES)
 
 ## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)

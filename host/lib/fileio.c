@@ -162,6 +162,14 @@ int file_write_replace(const char *path, const void *data, size_t len, char *err
 char *file_read_all(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    char *buf = file_read_stream(f, len);
+    int e = errno;
+    fclose(f);
+    errno = e;
+    return buf;
+}
+
+char *file_read_stream(FILE *f, size_t *len) {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -189,7 +197,6 @@ char *file_read_all(const char *path, size_t *len) {
         }
     }
     int e = errno;
-    fclose(f);
     if (!buf) {
         errno = e ? e : ENOMEM;
         return NULL;
