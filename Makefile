@@ -26,6 +26,7 @@ include mk/format.mk
 -include mk/bench.mk
 -include mk/kernel-tests.mk
 -include experiments/common.mk
+-include mk/fuzz.mk
 
 .PHONY: help build test deps clean FORCE
 

@@ -154,6 +154,7 @@ TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
 # Every writer under a full disk, and signals to a long emulated run.
+TEST_DEPS   += $(SDPA_BENCH)
 TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
 TEST_SUITES += $(REPORT_SUITES)
 
