@@ -67,6 +67,15 @@ tap_fail "SIGTERM during timing: check-run says incomplete" "$SDPA_REPORT" check
 report_tables "$I" >/dev/null 2>"$TMP/rt.err"
 tap_ok "incomplete run: the report's tables/incomplete.md has the INCOMPLETE banner, what is missing and why" \
   bash -c "grep -q 'INCOMPLETE RUN' '$I/tables/incomplete.md' && grep -q 'missing run-timing.json' '$I/tables/incomplete.md' && grep -q 'interrupted (SIGTERM)' '$I/tables/incomplete.md'"
+if command -v pandoc >/dev/null && command -v pdftotext >/dev/null; then
+  banner_pdf() {
+    "${MAKE_CMD[@]}" report RUN="$I" FIG_DIR="$TMP/fig0" REPORT_DIR="$TMP/rep0" >/dev/null 2>&1 &&
+      pdftotext -l 1 "$TMP/rep0/stage2-wmma-pv/$(basename "$I")/report.pdf" - | grep -q 'INCOMPLETE RUN'
+  }
+  tap_ok "incomplete run: make report renders, the PDF opens with the INCOMPLETE banner" banner_pdf
+else
+  tap_skip "incomplete run: the PDF's INCOMPLETE banner" "pandoc or pdftotext not installed (make deps)"
+fi
 # latest-run (make paper): an older complete run is picked over the newer incomplete one.
 mkdir -p "$TMP/data/stage2-wmma-pv/00000000T000000Z-old"
 cp -r "$TMP/complete-run"/. "$TMP/data/stage2-wmma-pv/00000000T000000Z-old/"
