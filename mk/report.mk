@@ -74,9 +74,10 @@ define gnuplot_all
 endef
 
 # $(call pandoc_all,SOURCE,OUTDIR,BASENAME,PANDOC-ARGS,FIGDIR): PDF, standalone HTML, GitHub Markdown.
-# The Markdown twin refers to the figures relative to its own directory.
+# The Markdown twin refers to the figures relative to its own directory. The trap removes the
+# temporary file of an interrupted pandoc (SIGINT/SIGTERM end the shell through its EXIT trap).
 define pandoc_all
-	$(Q)for f in $(PANDOC_FORMATS); do \
+	$(Q)trap 'rm -f "$$t"' EXIT; for f in $(PANDOC_FORMATS); do \
 	  case $$f in pdf) d="$(pandoc_defaults_pdf)"; fd='$(5)' ;; html) d="$(pandoc_defaults_html)"; fd='$(5)' ;; \
 	              md) d="$(pandoc_defaults_md)"; fd=$$(realpath -m --relative-to=$(2) $(5)) ;; esac; \
 	  t=$(2)/$(3).tmp.$$$$.$$f; \
