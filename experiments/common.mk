@@ -83,8 +83,23 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 endif
 endif
 
-# The latest run directory of an experiment (run ids sort by their UTC time), or empty.
-latest_run = $(patsubst %/run.json,%,$(lastword $(sort $(wildcard $(DATA_DIR)/$(1)/*/run.json))))
+ifdef RUN_GIVEN
+## resume: finish an interrupted or failed run's missing steps, then its report (RUN=data/<experiment>/<run-id>)
+resume: $(SDPA_BENCH) $(SDPA_REPORT)
+	$(Q)experiments/run.sh resume=$(RUN) exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
+	  ptxas= baseline= candidate= shapes= seeds= timing_shape= gpu= emu= l2= run_id= backend= >/dev/null && \
+	  $(MAKE) --no-print-directory report RUN=$(RUN)
+else
+resume:
+	@echo "resume: give the run directory, e.g. make resume RUN=data/stage2-wmma-pv/<run-id>" >&2; exit 2
+endif
+.PHONY: resume
+
+# The latest complete run directory of an experiment (run ids sort by their UTC time), or empty;
+# incomplete ones are skipped and named on stderr (experiments/latest-run.sh). Computed once per
+# experiment, when a recipe first needs it (sdpa-report is built by then).
+latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RUN_$(1) := \
+  $(shell experiments/latest-run.sh $(DATA_DIR) $(1) $(SDPA_REPORT))))$(LATEST_RUN_$(1))
 
 ## all: run every experiment, then assemble the paper
 all:
@@ -99,19 +114,17 @@ PAPER_FIGURES := history published
 
 ## paper: assemble the whole study from the latest run of each experiment into paper/build/paper.{pdf,html,md}
 paper: $(SDPA_REPORT)
-	$(Q)for e in $(EXPERIMENTS); do \
-	  r=$$(ls -d $(DATA_DIR)/$$e/*/run.json 2>/dev/null | sort | tail -n 1); \
-	  if [ -z "$$r" ]; then echo "[paper] $$e: no run under $(DATA_DIR)/$$e/ (make all runs it)"; continue; fi; \
-	  $(MAKE) --no-print-directory report-figures RUN=$$(dirname $$r) || exit 1; done
+	$(Q)$(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),\
+	  $(MAKE) --no-print-directory report-figures RUN=$(call latest_run,$(e)) || exit 1;,\
+	  echo "[paper] $(e): no complete run under $(DATA_DIR)/$(e)/ (make all runs it)";)) true
 	@echo "[paper] sdpa-report paper -> $(PAPER_GEN)"
 	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) \
 	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
 	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
-	$(Q)mkdir -p $(PAPER_FIGS) && for s in $(PAPER_FIGURES); do \
-	  $(GNUPLOT) -e "rundir='$(PAPER_GEN)'; figdir='$(PAPER_FIGS)'" figures/$$s.gp || exit 1; done
-	$(Q)experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
+	$(call gnuplot_all,$(PAPER_GEN),$(PAPER_FIGS),$(PAPER_FIGURES))
+	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
-	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) > $(PAPER_GEN)/inventory.md
+	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
 	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
 	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
 	@echo "paper: $(REPORT_DIR)/paper.pdf"
@@ -135,10 +148,14 @@ kick-the-tires:
 REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
-                 "bash tests/report/run-dir.sh $(SDPA_REPORT)"
+                 "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
+                 "bash tests/report/reliability.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
+# Every writer under a full disk, and signals to a long emulated run.
+TEST_DEPS   += $(SDPA_BENCH)
+TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
 TEST_SUITES += $(REPORT_SUITES)
 
 ## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)

@@ -3,59 +3,118 @@
 # after): a new run directory with the experiment definition copied into it, then the harness:
 #   a. correctness only, every shape and seed               -> run.json
 #   b. timing of the timing shape, first seed, A/B interleaved -> run-timing.json
+#   c. manifest.json, written last: the run's files with their SHA-256; the run is complete
 # The timing budget of (b) is chosen from meta.backend of run.json, which the harness itself
 # chose (--backend $backend, BACKEND of make, auto by default): the GPU budget on CUDA, a small one on the CPU emulator, whose
 # wall-clock samples are labelled "emulated" in every file and decide no gate. (b) runs on the
 # same backend as (a). Exit status 1 of the harness (a correctness check failed) is a result, not
 # an error: the report shows it; any other failure stops here. Progress goes to stderr; the run
 # directory is printed on stdout.
-# Usage: experiments/run.sh KEY=VALUE... with the keys below (all required; run_id may be empty).
+# A run that stops early (a failure, SIGINT, SIGTERM) gets no manifest but an incomplete.txt
+# saying why; signals end it with 130/143 after the harness, which removes its temporary file.
+# resume=DIR runs only the steps whose files are missing in DIR, with the parameters recorded in
+# DIR/run.args, once the experiment definition copied there is intact (`make resume RUN=DIR`).
+# Usage: experiments/run.sh KEY=VALUE... with the keys below (all required; run_id may be empty;
+#        resume optional).
 set -eu
 keys="exp data bench report ptxas baseline candidate shapes seeds timing_shape gpu emu l2 run_id backend"
+resume=
 for a in "$@"; do
   k=${a%%=*}
-  case " $keys " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
+  case " $keys resume " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
 done
 for k in $keys; do [ -n "${!k+set}" ] || { echo "run.sh: missing $k=" >&2; exit 2; }; done
+# What a resumed run must repeat exactly (bench, report, ptxas and data come from the caller).
+recorded="exp baseline candidate shapes seeds timing_shape gpu emu l2 backend"
 
-step() { echo "[$exp $1/6] $2" >&2; }
-# Runs the harness; 0 and 1 (a correctness check failed) are results.
+dir= current="setting up" child=
+step() { current=$2; echo "[$exp $1/6] $2" >&2; }
+# incomplete.txt, atomically: why the run stopped (the report's INCOMPLETE banner shows it).
+note() {
+  [ -n "$dir" ] && [ -d "$dir" ] && [ ! -e "$dir/manifest.json" ] || return 0
+  printf '%s\n' "$1" > "$dir/incomplete.txt.tmp.$$" && mv -f "$dir/incomplete.txt.tmp.$$" "$dir/incomplete.txt"
+}
+on_signal() { # SIG STATUS: stop the harness (it removes its temporary file), say why, exit
+  trap - INT TERM EXIT
+  if [ -n "$child" ]; then kill -"$1" "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  note "interrupted (SIG$1) during: $current"
+  echo "run.sh: interrupted (SIG$1) during: $current; ${dir:-no run directory} is incomplete" >&2
+  exit "$2"
+}
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+trap 'rc=$?; [ "$rc" -eq 0 ] || note "failed (exit status $rc) during: $current"' EXIT
+
+# Runs the harness in the background, so that a signal reaches the trap at once; 0 and 1 (a
+# correctness check failed) are results.
 harness() {
   echo "  \$ $*" >&2
   local rc=0
-  "$@" >&2 || rc=$?   # its progress goes to stderr: stdout carries only the run directory
+  "$@" >&2 &   # its progress goes to stderr: stdout carries only the run directory
+  child=$!
+  wait "$child" || rc=$?
+  child=
   if [ "$rc" -gt 1 ]; then echo "run.sh: the harness failed (exit status $rc); the run directory is left as it is" >&2; exit "$rc"; fi
   [ "$rc" -eq 1 ] && echo "  (a correctness check failed: recorded in the result file and reported)" >&2
   return 0
 }
 
-# BACKEND=cuda with no usable GPU stops here, with the harness's one-line reason, before a run
-# directory exists; auto says which backend it will use.
-if ! "$bench" --backend "$backend" --probe >&2; then
-  echo "run.sh: BACKEND=$backend: no usable backend (reason above); nothing was run" >&2
-  exit 2
-fi
-dir=$(experiments/new-run.sh "$data" "$exp" "$run_id")
-step 2 "run directory $dir"
-cp "experiments/$exp/experiment.mk" "experiments/$exp/hypothesis.md" "$dir/"
 ptxas_arg=()
-if [ -n "$ptxas" ] && [ -f "$ptxas" ]; then
-  cp "$ptxas" "$dir/ptxas.json"
-  ptxas_arg=(--ptxas "$ptxas")
+if [ -n "$resume" ]; then
+  dir=${resume%/}
+  [ -d "$dir" ] || { echo "run.sh: resume: $dir: no such run directory" >&2; exit 2; }
+  if "$report" check-run "$dir" 2>/dev/null; then echo "run.sh: resume: $dir is complete; nothing to do" >&2; echo "$dir"; exit 0; fi
+  for f in run.args experiment.mk hypothesis.md; do
+    [ -s "$dir/$f" ] || { echo "run.sh: resume: $dir/$f is missing: the run's inputs are not intact; start a new run" >&2; dir=; exit 2; }
+  done
+  while IFS= read -r line; do
+    k=${line%%=*}
+    case " $recorded " in *" $k "*) printf -v "$k" '%s' "${line#*=}" ;; *) echo "run.sh: resume: $dir/run.args: unknown key '$k'" >&2; dir=; exit 2 ;; esac
+  done < "$dir/run.args"
+  for f in run.json run-timing.json; do # a result that does not load is not resumed over
+    if [ -e "$dir/$f" ] && ! "$report" get "$dir/$f" meta.backend >/dev/null; then
+      echo "run.sh: resume: $dir/$f is damaged (above); start a new run" >&2; dir=; exit 2
+    fi
+  done
+  [ -f "$dir/ptxas.json" ] && ptxas_arg=(--ptxas "$dir/ptxas.json")
+  rm -f "$dir/incomplete.txt"
+  step 2 "resuming $dir"
 else
-  echo "  no ptxas.json (nvcc not found): the static gates will read NOT EVALUATED" >&2
+  # BACKEND=cuda with no usable GPU stops here, with the harness's one-line reason, before a run
+  # directory exists; auto says which backend it will use.
+  if ! "$bench" --backend "$backend" --probe >&2; then
+    echo "run.sh: BACKEND=$backend: no usable backend (reason above); nothing was run" >&2
+    exit 2
+  fi
+  dir=$(experiments/new-run.sh "$data" "$exp" "$run_id")
+  step 2 "run directory $dir"
+  for k in $recorded; do printf '%s=%s\n' "$k" "${!k}"; done > "$dir/run.args.tmp.$$"
+  mv "$dir/run.args.tmp.$$" "$dir/run.args"
+  cp "experiments/$exp/experiment.mk" "experiments/$exp/hypothesis.md" "$dir/"
+  if [ -n "$ptxas" ] && [ -f "$ptxas" ]; then
+    cp "$ptxas" "$dir/ptxas.json"
+    ptxas_arg=(--ptxas "$ptxas")
+  else
+    echo "  no ptxas.json (nvcc not found): the static gates will read NOT EVALUATED" >&2
+  fi
 fi
 
 shape_args=()
 for s in $shapes; do shape_args+=(--shape "$s"); done
-step 3 "harness: correctness of $baseline and $candidate on $shapes, seeds $seeds"
-harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" "${shape_args[@]}" --seeds "$seeds" \
-  --check-only "${ptxas_arg[@]}" --out "$dir/run.json"
+if [ ! -e "$dir/run.json" ]; then
+  step 3 "harness: correctness of $baseline and $candidate on $shapes, seeds $seeds"
+  harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" "${shape_args[@]}" --seeds "$seeds" \
+    --check-only "${ptxas_arg[@]}" --out "$dir/run.json"
+fi
 
-backend=$("$report" get "$dir/run.json" meta.backend)
-if [ "$backend" = cuda ]; then read -r warmup iters tmin tmax <<<"$gpu"; else read -r warmup iters tmin tmax <<<"$emu"; fi
-step 3 "harness: timing on $timing_shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
-harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$timing_shape" \
-  --seeds "${seeds%%,*}" --warmup "$warmup" --iters "$iters" --min-time "$tmin" --max-time "$tmax" --l2 "$l2" \
-  "${ptxas_arg[@]}" --out "$dir/run-timing.json"
+if [ ! -e "$dir/run-timing.json" ]; then
+  backend=$("$report" get "$dir/run.json" meta.backend)
+  if [ "$backend" = cuda ]; then read -r warmup iters tmin tmax <<<"$gpu"; else read -r warmup iters tmin tmax <<<"$emu"; fi
+  step 3 "harness: timing on $timing_shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
+  harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$timing_shape" \
+    --seeds "${seeds%%,*}" --warmup "$warmup" --iters "$iters" --min-time "$tmin" --max-time "$tmax" --l2 "$l2" \
+    "${ptxas_arg[@]}" --out "$dir/run-timing.json"
+fi
+current="the manifest"
+"$report" manifest --run "$dir"
 echo "$dir"

@@ -20,10 +20,27 @@ $(KTEST_DIR)/sdpa-bench-asan: $(KERNELS_EMU_ASAN_OBJS) $(SIMT_LIB_ASAN) $(KBENCH
 	$(Q)mkdir -p $(@D)
 	$(Q)$(EMU_CXX) $(SAN_FLAGS) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 
+# The harness and libhost at -O0 (kernels and emulator as in sdpa-bench), for the same-bits test:
+# its dumps must equal the -O2 build's byte for byte.
+KO0_DIR  := $(BUILD)/obj/O0
+KO0_SRCS := $(HOST_SRCS) $(BENCH_CORE_SRCS) host/bench/backend_emu.c host/bench/backend_nocuda.c
+KO0_OBJS := $(KO0_SRCS:%.c=$(KO0_DIR)/%.o)
+$(KO0_OBJS): $(KO0_DIR)/%.o: %.c | $(DEPS_STAMP) $(BUILD_INFO_H) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(WARN) -O0 -g -ffp-contract=off $(COMMON_CPPFLAGS) $(KO0_EXTRA) -MMD -MP -c $< -o $@
+$(KO0_DIR)/host/bench/main.o: KO0_EXTRA := -DSDPA_PTXAS_DEFAULT='"$(BENCH_PTXAS_DEFAULT)"'
+$(KO0_DIR)/host/bench/backend_emu.o: KO0_EXTRA := -DSDPA_HAVE_SIMT=1
+$(KTEST_DIR)/sdpa-bench-O0: $(KO0_OBJS) $(KERNELS_EMU_OBJS) $(SIMT_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
+-include $(KO0_OBJS:.o=.d)
+SAME_BITS_BINS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-asan $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-O0
+
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
-KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS)
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS) $(SAME_BITS_BINS)
 KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
+                    "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
                      $(BENCH_TEST_DIR)/check_run_json"

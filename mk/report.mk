@@ -10,7 +10,7 @@
 
 # ---- sdpa-report ---------------------------------------------------------------------------
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
-               published.c figures.c meta_yaml.c paper.c)
+               published.c figures.c meta_yaml.c paper.c manifest.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
@@ -57,22 +57,32 @@ pandoc_defaults_md   := -d paper/defaults/common.yaml -d paper/defaults/gfm.yaml
 RENDER_DEPS := paper/report.md paper/methods.md paper/refs.bib paper/csl/numeric.csl paper/style.css \
                paper/latex/preamble.tex $(wildcard paper/filters/*.lua paper/defaults/*.yaml figures/*.gp)
 
-# $(call gnuplot_all,RUNDIR,FIGDIR): every figure script whose TSV has data.
+# Every generated file gets its final name through `sdpa-report install` (fileio's atomic writer;
+# a .png or .pdf must be whole): gnuplot and pandoc write temporary files (*.tmp.*), and a failed
+# write (full disk, file-size limit) stops the step with the path and the error, leaving the
+# earlier file as it was and no temporary file behind.
+
+# $(call gnuplot_all,RUNDIR,FIGDIR[,SCRIPTS]): every figure script (default: a run's) whose TSV
+# has data, rendered into a temporary directory, then installed.
 define gnuplot_all
-	$(Q)mkdir -p $(2)
-	$(Q)for s in $(REPORT_FIGURES); do \
+	$(Q)mkdir -p $(2) && t=$$(mktemp -d $(2)/figures.tmp.XXXXXX) && trap 'rm -rf "$$t"' EXIT && \
+	for s in $(or $(3),$(REPORT_FIGURES)); do \
 	  case $$s in latency) grep -q '^timed_shapes = "[^"]' $(1)/plot-vars.gp || continue ;; \
 	              speedup) grep -qv '^#' $(1)/speedup.tsv || continue ;; esac; \
-	  $(GNUPLOT) -e "rundir='$(1)'; figdir='$(2)'" figures/$$s.gp || exit 1; done
+	  $(GNUPLOT) -e "rundir='$(1)'; figdir='$$t'" figures/$$s.gp || { echo "gnuplot figures/$$s.gp: failed (exit status $$?)" >&2; exit 1; }; \
+	done && for p in $$t/*.png; do [ -e "$$p" ] || continue; $(SDPA_REPORT) install $$p $(2)/$${p##*/} || exit 1; done
 endef
 
 # $(call pandoc_all,SOURCE,OUTDIR,BASENAME,PANDOC-ARGS,FIGDIR): PDF, standalone HTML, GitHub Markdown.
-# The Markdown twin refers to the figures relative to its own directory.
+# The Markdown twin refers to the figures relative to its own directory. The trap removes the
+# temporary file of an interrupted pandoc (SIGINT/SIGTERM end the shell through its EXIT trap).
 define pandoc_all
-	$(Q)for f in $(PANDOC_FORMATS); do \
+	$(Q)trap 'rm -f "$$t"' EXIT; for f in $(PANDOC_FORMATS); do \
 	  case $$f in pdf) d="$(pandoc_defaults_pdf)"; fd='$(5)' ;; html) d="$(pandoc_defaults_html)"; fd='$(5)' ;; \
 	              md) d="$(pandoc_defaults_md)"; fd=$$(realpath -m --relative-to=$(2) $(5)) ;; esac; \
-	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M out=$(2) -o $(2)/$(3).$$f || exit 1; done
+	  t=$(2)/$(3).tmp.$$$$.$$f; \
+	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M out=$(2) -o $$t && $(SDPA_REPORT) install $$t $(2)/$(3).$$f \
+	    || { rm -f $$t; echo "pandoc: $(2)/$(3).$$f not written" >&2; exit 1; }; done
 endef
 
 # ---- one run's report: make report RUN=data/<experiment>/<run-id> --------------------------
@@ -86,9 +96,9 @@ RUN_PREFIX = [$(EXPERIMENT) $(1)/6]
 report: report-tables report-figures
 	@echo "$(call RUN_PREFIX,6) pandoc: $(RUN_OUT)/report.{pdf,html,md}"
 	$(Q)mkdir -p $(RUN_OUT)
-	$(Q)experiments/inventory.sh run $(RUN) run.json run-timing.json ptxas.json experiment.mk hypothesis.md \
+	$(Q)set -o pipefail; experiments/inventory.sh run $(RUN) run.json run-timing.json ptxas.json experiment.mk hypothesis.md \
 	  $$(cd $(RUN) && ls *.tsv) -- published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
-	  -- figures $(RUN_FIGS) $$(cd $(RUN_FIGS) && ls *.png) > $(RUN_OUT)/inventory.md
+	  -- figures $(RUN_FIGS) $$(cd $(RUN_FIGS) && ls *.png) | $(SDPA_REPORT) install - $(RUN_OUT)/inventory.md
 	$(call pandoc_all,paper/report.md,$(RUN_OUT),report,--metadata-file=$(RUN)/meta.yaml -M run=$(RUN),$(RUN_FIGS))
 	@echo "report: $(RUN_OUT)/report.pdf"
 

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "json_file.h"
+#include "fileio.h"
 #include "arch.h"
 #include "nvml.h"
 #include "variants.h"
@@ -321,6 +322,8 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
 int main(int argc, char **argv) {
     cli_opts_t o;
     char err[2048];
+    /* Interrupted (SIGINT/SIGTERM): no partial file, exit 130/143; a full disk is a write error. */
+    if (file_signals_install() != 0) perror("sdpa-bench: signal handlers");
     if (cli_parse(argc, argv, &o, err, sizeof err) != 0) return usage_error(err);
     load_tables();
     switch (o.action) {

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,32 @@ static void sync_parent(const char *path) {
     free(dir);
 }
 
+/* The temporary file being written, for the signal handler (file_signals_install): the name is
+ * copied before the file is created and the flag cleared once it is gone, so the handler never
+ * removes a file this process does not own. One at a time: the tools write from one thread. */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending_set;
+
+static void pending_begin(const char *tmp) {
+    pending_set = 0;
+    snprintf(pending_tmp, sizeof pending_tmp, "%s", tmp);
+    pending_set = 1;
+}
+
+static void on_signal(int sig) {
+    if (pending_set) unlink(pending_tmp); /* async-signal-safe */
+    _exit(128 + sig);
+}
+
+int file_signals_install(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) return -1;
+    return signal(SIGXFSZ, SIG_IGN) == SIG_ERR ? -1 : 0;
+}
+
 /* Creates and fills the temporary file; its name goes to tmp (size tmplen). */
 static int write_temp(const char *path, const void *data, size_t len, char *tmp, size_t tmplen, char *err,
                       size_t errlen) {
@@ -60,7 +87,9 @@ static int write_temp(const char *path, const void *data, size_t len, char *tmp,
             set_err(err, errlen, path, "path too long", ENAMETOOLONG);
             return -1;
         }
+        pending_begin(tmp);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) pending_set = 0; /* on EEXIST the name is not ours to remove */
         if (fd < 0 && errno != EEXIST) {
             set_err(err, errlen, path, "cannot create a temporary file beside it", errno);
             return -1;
@@ -117,6 +146,7 @@ static int write_atomic(const char *path, const void *data, size_t len, int repl
         errno = e;
         if (rc == 0) sync_parent(path);
     }
+    pending_set = 0; /* the temporary name is gone on every path here */
     free(tmp);
     return rc == 0 ? 0 : -1;
 }
@@ -132,6 +162,14 @@ int file_write_replace(const char *path, const void *data, size_t len, char *err
 char *file_read_all(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    char *buf = file_read_stream(f, len);
+    int e = errno;
+    fclose(f);
+    errno = e;
+    return buf;
+}
+
+char *file_read_stream(FILE *f, size_t *len) {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -159,7 +197,6 @@ char *file_read_all(const char *path, size_t *len) {
         }
     }
     int e = errno;
-    fclose(f);
     if (!buf) {
         errno = e ? e : ENOMEM;
         return NULL;

@@ -6,6 +6,7 @@
 #define FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Returns 0, or -1 with errno set (EEXIST if path exists) and a message in err (may be NULL). */
 int file_write_new(const char *path, const void *data, size_t len, char *err, size_t errlen);
@@ -13,7 +14,15 @@ int file_write_new(const char *path, const void *data, size_t len, char *err, si
 int file_write_replace(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
 char *file_read_all(const char *path, size_t *len);
+/* The same from an open stream (stdin), which it leaves open. */
+char *file_read_stream(FILE *f, size_t *len);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path);
+/* For programs that write results (sdpa-bench, sdpa-report): on SIGINT or SIGTERM, removes the
+ * temporary file of a write in progress and exits with 128 + the signal (130, 143), so an
+ * interrupted program leaves no partial file; SIGXFSZ is ignored, so that a file-size limit
+ * (ulimit -f) makes the write fail with EFBIG and the usual message instead of killing the
+ * process. Call once, early in main; 0 or -1 with errno. */
+int file_signals_install(void);
 
 #endif

@@ -1,11 +1,20 @@
 /* Parser and gates for ptxas -v output (ptxas_log.h). */
 #include "ptxas_log.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const ptxas_gates_t PTXAS_GATES = {128, 0, 0, 48 * 1024};
+
+/* A number of the log, saturated at INT_MAX: no real ptxas figure comes near it, and the cap keeps
+ * the sums of the gates (stack + lmem, spill stores + loads) from overflowing on a damaged log
+ * (found by fuzzing: tests/fuzz/ptxas-log/corpus/regress-*). */
+static long capped(const char *s) {
+    long v = strtol(s, NULL, 10);
+    return v > INT_MAX ? INT_MAX : v < 0 ? 0 : v;
+}
 
 /* The number just before `unit` on this line (e.g. "30976 bytes smem"), or -1. */
 static long field_before(const char *line, const char *end, const char *unit) {
@@ -17,7 +26,7 @@ static long field_before(const char *line, const char *end, const char *unit) {
         const char *digits_end = q;
         while (q > line && q[-1] >= '0' && q[-1] <= '9') --q;
         if (q == digits_end) continue;
-        return strtol(q, NULL, 10);
+        return capped(q);
     }
     return -1;
 }
@@ -52,7 +61,7 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
                 return -1;
             }
             memcpy(cur->kernel, name, (size_t)(q - name));
-            cur->arch = atoi(arch + 4);
+            cur->arch = (int)capped(arch + 4);
         } else if (cur && strstr(line, "bytes stack frame") && strstr(line, "bytes stack frame") < end) {
             cur->stack = field_before(body, end, " bytes stack frame");
             cur->spill_stores = field_before(body, end, " bytes spill stores");

@@ -11,15 +11,26 @@
  *       the whole study: history and published-vs-reproduced tables, TSV and per-stage sections.
  *   sdpa-report get FILE FIELD
  *       prints one scalar field of a result file (the pipeline reads meta.backend with it).
+ *   sdpa-report manifest --run DIR
+ *       writes DIR/manifest.json (kind run-manifest), last, once the run's files are all there.
+ *   sdpa-report check-run DIR
+ *       exit 0 when DIR is a complete run (its manifest matches its files), else 1 and why.
+ *   sdpa-report install SRC|- DST
+ *       gives what gnuplot, pandoc or a script wrote (SRC, removed after; - for stdin) its final
+ *       name DST with the atomic writer, after checking that a .png or .pdf is whole: those tools
+ *       leave truncated files when a write fails, and some still exit 0.
  *
  * Exit status: 0; 1 when an input is missing or corrupted (the message names the file and the
  * field); 2 on a usage error. The exit status does not depend on the verdict. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "figures.h"
 #include "gates.h"
+#include "manifest.h"
 #include "meta_yaml.h"
 #include "paper.h"
 #include "published.h"
@@ -27,6 +38,7 @@
 #include "run.h"
 #include "tables.h"
 #include "json_file.h"
+#include "fileio.h"
 
 static int usage(const char *msg) {
     fprintf(
@@ -36,7 +48,10 @@ static int usage(const char *msg) {
         "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
         "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
         "       sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n"
-        "       sdpa-report get FILE FIELD\n",
+        "       sdpa-report get FILE FIELD\n"
+        "       sdpa-report manifest --run DIR\n"
+        "       sdpa-report check-run DIR\n"
+        "       sdpa-report install SRC|- DST\n",
         msg);
     return 2;
 }
@@ -59,6 +74,7 @@ typedef struct {
 static const report_writer_t WRITERS[] = {
     {"summary.json", summary_write},
     {"meta.yaml", meta_yaml},
+    {"tables/incomplete.md", table_incomplete},
     {"tables/banner.md", table_banner},
     {"tables/gates.md", table_gates},
     {"tables/verdict.md", table_verdict},
@@ -148,10 +164,68 @@ static int cmd_get(int argc, char **argv) {
     return rc;
 }
 
+static int cmd_manifest(int argc, char **argv) {
+    if (argc != 4 || strcmp(argv[2], "--run") != 0) return usage("manifest: --run DIR");
+    char err[2048];
+    if (manifest_write(argv[3], argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "sdpa-report: manifest: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_check_run(int argc, char **argv) {
+    if (argc != 3) return usage("check-run: DIR");
+    char why[2048];
+    int rc = manifest_check(argv[2], why, sizeof why);
+    if (rc != 0) fprintf(stderr, "%s: incomplete: %s\n", argv[2], why);
+    return rc == 0 ? 0 : 1;
+}
+
+/* A file is whole when it ends as its format requires: PNG with the IEND chunk and its CRC, PDF
+ * with %%EOF (and at most a line end). Other formats are taken as the tool wrote them. */
+static const char *incomplete_format(const char *dst, const char *s, size_t n) {
+    static const char iend[] = "IEND\xae\x42\x60\x82";
+    size_t dl = strlen(dst);
+    if (dl > 4 && !strcmp(dst + dl - 4, ".png") && (n < 8 || memcmp(s + n - 8, iend, 8) != 0))
+        return "not a whole PNG (no IEND chunk at its end)";
+    if (dl > 4 && !strcmp(dst + dl - 4, ".pdf")) {
+        while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
+        if (n < 5 || memcmp(s + n - 5, "%%EOF", 5) != 0) return "not a whole PDF (no %%EOF at its end)";
+    }
+    return NULL;
+}
+
+static int cmd_install(int argc, char **argv) {
+    if (argc != 4) return usage("install: SRC|- DST");
+    const char *src = argv[2], *dst = argv[3];
+    size_t n = 0;
+    char *s = strcmp(src, "-") ? file_read_all(src, &n) : file_read_stream(stdin, &n);
+    char err[2048];
+    const char *bad;
+    int rc = 1;
+    if (!s)
+        fprintf(stderr, "sdpa-report: install: %s: cannot read: %s\n", src, strerror(errno));
+    else if ((bad = incomplete_format(dst, s, n)))
+        fprintf(stderr, "sdpa-report: install: %s: %s (a write failed?); %s left as it was\n", src, bad, dst);
+    else if (file_write_replace(dst, s, n, err, sizeof err) != 0)
+        fprintf(stderr, "sdpa-report: install: %s\n", err);
+    else
+        rc = 0;
+    free(s);
+    if (strcmp(src, "-")) unlink(src); /* a temporary of the caller's, whole or not */
+    return rc;
+}
+
 int main(int argc, char **argv) {
+    /* Interrupted (SIGINT/SIGTERM): no partial file, exit 130/143; a full disk is a write error. */
+    if (file_signals_install() != 0) perror("sdpa-report: signal handlers");
     if (argc < 2) return usage("missing command");
     if (!strcmp(argv[1], "experiment")) return cmd_experiment(argc, argv);
     if (!strcmp(argv[1], "paper")) return report_paper_main(argc, argv);
     if (!strcmp(argv[1], "get")) return cmd_get(argc, argv);
+    if (!strcmp(argv[1], "manifest")) return cmd_manifest(argc, argv);
+    if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
+    if (!strcmp(argv[1], "install")) return cmd_install(argc, argv);
     return usage("unknown command");
 }

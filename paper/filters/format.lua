@@ -1,7 +1,7 @@
 -- format.lua: output-specific touches, applied last.
 --   HTML comments of the templates (notes for maintainers) are dropped from every output;
 --   GitHub Markdown has no title block, so title, subtitle and date open the document there;
---   .banner divs (the EMULATED / GPU notice at the top of a report) become a framed box in
+--   .banner divs (the INCOMPLETE, EMULATED, GPU notices at the top of a report) become a framed box in
 --   LaTeX, a bordered block in HTML and a block quote in GitHub Markdown, so the notice stands
 --   out in all three formats;
 --   for LaTeX, \pdftrailerid{<metadata pdf-trailer-id>} at the start of the body: without it the PDF
@@ -22,7 +22,8 @@ local ACCENT = { [0x0302] = '\\hat', [0x0303] = '\\tilde', [0x0304] = '\\bar' }
 
 function Div(d)
   if not d.classes:includes('banner') then return end
-  local emulated = d.classes:includes('emulated')
+  -- red: an emulated run (no GPU timings) or an incomplete run (tables/incomplete.md)
+  local emulated = d.classes:includes('emulated') or d.classes:includes('incomplete')
   if latex then
     local inl = pandoc.utils.blocks_to_inlines(d.content)
     local color = emulated and 'red' or 'black'

@@ -2,7 +2,11 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include "fileio.h"
 
@@ -110,12 +114,84 @@ static void test_mkdir_p(void **state) {
     test_rmdir(dir);
 }
 
+/* Counts the temporary files ("*.tmp.*") in dir. */
+static int count_temps(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".tmp.") != NULL;
+    if (d) closedir(d);
+    return n;
+}
+
+/* SIGTERM in the middle of a write (file_signals_install): exit status 143 and no temporary file
+ * left. The child writes large files in a loop; the signal is sent once a temporary file exists. */
+static void test_signal_mid_write(void **state) {
+    (void)state;
+    char *dir = test_tmpdir();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        size_t big = 32u << 20;
+        char *buf = calloc(big, 1), err[512], path[600];
+        if (!buf || file_signals_install() != 0) _exit(99);
+        for (int i = 0;; i++) {
+            snprintf(path, sizeof path, "%s/f%d", dir, i);
+            if (file_write_new(path, buf, big, err, sizeof err) != 0) _exit(98);
+        }
+    }
+    int seen = 0;
+    for (int i = 0; i < 20000 && !seen; i++) {
+        seen = count_temps(dir) > 0;
+        if (!seen) nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    assert_true(seen);
+    kill(pid, SIGTERM);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + SIGTERM);
+    assert_int_equal(count_temps(dir), 0);
+    test_rmdir(dir);
+}
+
+/* A full disk, simulated without root by a file-size limit: the write fails with EFBIG (SIGXFSZ
+ * ignored by file_signals_install), the message names the path, the temporary file is removed and
+ * the earlier file is untouched. */
+static void test_file_size_limit(void **state) {
+    (void)state;
+    char *dir = test_tmpdir();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[512], path[600];
+        snprintf(path, sizeof path, "%s/old", dir);
+        if (file_signals_install() != 0 || file_write_new(path, "keep", 4, err, sizeof err) != 0) _exit(99);
+        struct rlimit rl = {4096, 4096};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(97);
+        static char big[65536];
+        snprintf(path, sizeof path, "%s/new", dir);
+        int rc = file_write_new(path, big, sizeof big, err, sizeof err);
+        if (rc == 0 || errno != EFBIG || !strstr(err, path) || !strstr(err, strerror(EFBIG))) _exit(1);
+        if (file_write_replace(test_path(dir, "old"), big, sizeof big, err, sizeof err) == 0) _exit(2);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(count_temps(dir), 0);
+    assert_int_equal(test_count_entries(dir), 1);
+    char *text = file_read_all(test_path(dir, "old"), NULL);
+    assert_string_equal(text, "keep");
+    free(text);
+    test_rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_write_new_and_read),
-        cmocka_unit_test(test_refuses_overwrite),
-        cmocka_unit_test(test_errors_name_the_path),
-        cmocka_unit_test(test_mkdir_p),
+        cmocka_unit_test(test_write_new_and_read),   cmocka_unit_test(test_refuses_overwrite),
+        cmocka_unit_test(test_errors_name_the_path), cmocka_unit_test(test_mkdir_p),
+        cmocka_unit_test(test_signal_mid_write),     cmocka_unit_test(test_file_size_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ runs() { ls -d "$TMP"/data/stage2-wmma-pv/*/ 2>/dev/null | sed 's#/$##'; }
 
 tap_ok "make stage2 exits 0 (no GPU: correctness on the emulator)" stage2 first
 R=$(runs | head -n1)
-tap_ok "one run directory, named <UTC time>-<short SHA>" bash -c "[ \$(ls '$TMP/data/stage2-wmma-pv' | wc -l) -eq 1 ] && basename '$R' | grep -qE '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{7,}(-dirty)?$'"
+tap_ok "one run directory, named <UTC time>-<short SHA>-<host>.<pid>.<n>" bash -c "[ \$(ls '$TMP/data/stage2-wmma-pv' | wc -l) -eq 1 ] && basename '$R' | grep -qE '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{7,}(-dirty)?-[A-Za-z0-9-]+\.[0-9]+\.[0-9]+$'"
 tap_ok "run directory holds run.json, run-timing.json, summary.json, experiment.mk, hypothesis.md" \
   test -s "$R/run.json" -a -s "$R/run-timing.json" -a -s "$R/summary.json" -a -s "$R/experiment.mk" -a -s "$R/hypothesis.md"
 D=$TMP/rep/stage2-wmma-pv/$(basename "$R")

@@ -8,12 +8,14 @@ trap 'rm -rf "$TMP"' EXIT
 MAKE_CMD=(${MAKE:-make} --no-print-directory -s)
 
 # new_run FIXTURE EXPERIMENT [RUN_ID]: a run directory under $TMP/data holding the fixture's JSON
-# and the experiment definition, as experiments/run.sh leaves it. Prints its path.
+# and the experiment definition, with its manifest, as experiments/run.sh leaves a complete run.
+# Prints its path.
 new_run() {
   local fx=$1 exp=$2 id=${3:-20260102T030405Z-0000000}
   local dir=$TMP/data/$exp/$id
   mkdir -p "$dir"
   cp "$FIXTURES/$fx"/*.json "experiments/$exp/experiment.mk" "experiments/$exp/hypothesis.md" "$dir/"
+  "${SDPA_REPORT:-build/bin/sdpa-report}" manifest --run "$dir" >&2
   echo "$dir"
 }
 

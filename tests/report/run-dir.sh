@@ -11,8 +11,8 @@ set -u
 # ---- new-run.sh --------------------------------------------------------------------------
 d=$(experiments/new-run.sh "$TMP/data" stage2-wmma-pv)
 tap_ok "new-run: creates data/<experiment>/<run-id>" test -d "$d"
-tap_ok "new-run: run id is UTC time + short SHA (+ -dirty)" \
-  grep -qE '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4,}(-dirty)?$|^[0-9]{8}T[0-9]{6}Z-nogit$' <<<"$(basename "$d")"
+tap_ok "new-run: run id is UTC time + short SHA (+ -dirty) + host.pid.counter" \
+  grep -qE '^[0-9]{8}T[0-9]{6}Z-([0-9a-f]{4,}(-dirty)?|nogit)-[A-Za-z0-9-]+\.[0-9]+\.[0-9]+$' <<<"$(basename "$d")"
 mkdir -p "$TMP/data/stage2-wmma-pv/fixed" && echo keep > "$TMP/data/stage2-wmma-pv/fixed/marker"
 rc=0; experiments/new-run.sh "$TMP/data" stage2-wmma-pv fixed >/dev/null 2>"$TMP/err" || rc=$?
 tap_ok "new-run: refuses an existing run directory (exit 1)" test "$rc" -eq 1
