@@ -5,6 +5,9 @@
 #   "ok ..."                 -> passed      "... # SKIP ..." -> skipped
 #   "not ok ..." (no SKIP)   -> failed
 #   a suite that exits non-zero without reporting a failure, or reports nothing, counts one failure.
+# Suites run TEST_JOBS at a time (default: the number of CPUs, at most 4; TEST_JOBS=1 runs them
+# one after another): each writes only its own log and temporary directory. The report below is
+# in the order given, whatever the order of completion.
 # Usage: tools/run-tests.sh LOGDIR SUITE [SUITE ...]   (SUITE may carry arguments: "path arg ...")
 set -u
 logdir=$1; shift
@@ -12,21 +15,45 @@ mkdir -p "$logdir"
 rm -f "$logdir/summary"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 timeout_s=${SUITE_TIMEOUT:-1200}
-tp=0; tf=0; ts=0; failed_suites=()
-for suite in "$@"; do
-  name=$(echo "$suite" | sed 's#^build/##; s#[^A-Za-z0-9._-]#_#g')
-  log="$logdir/$name.log"
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+[ "$jobs" -le 4 ] || jobs=4
+log_of() { echo "$logdir/$(echo "$1" | sed 's#^build/##; s#[^A-Za-z0-9._-]#_#g').log"; }
+
+# Phase 1: run every suite, at most $jobs at once; each leaves LOG, LOG.rc and LOG.secs.
+run_one() {
+  local suite=$1 log start rc
+  log=$(log_of "$suite")
   start=$(date +%s.%N)
   # shellcheck disable=SC2086
   timeout "$timeout_s" $suite >"$log" 2>&1
   rc=$?
-  secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}')
+  awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}' >"$log.secs"
+  echo "$rc" >"$log.rc"
+}
+running=0
+echo "running $# suites, $jobs at a time (TEST_JOBS); the report follows in order" >&2
+for suite in "$@"; do
+  rm -f "$(log_of "$suite").rc"
+  if [ "$jobs" -eq 1 ]; then run_one "$suite"; continue; fi
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  run_one "$suite" &
+  running=$((running + 1))
+done
+wait
+
+# Phase 2: the report, in the order given.
+tp=0; tf=0; ts=0; failed_suites=()
+for suite in "$@"; do
+  log=$(log_of "$suite")
+  rc=$(cat "$log.rc" 2>/dev/null || echo 125)
+  secs=$(cat "$log.secs" 2>/dev/null || echo "?")
   p=$(grep -E '^ok '      "$log" | grep -vc '# SKIP')
   s=$(grep -E '^(not )?ok ' "$log" | grep -c '# SKIP')
   f=$(grep -E '^not ok '  "$log" | grep -vc '# SKIP')
   note=""
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-    f=1; note=" (exit status $rc$([ $rc -eq 124 ] && echo ": timed out after ${timeout_s}s"))"
+    f=1; note=" (exit status $rc$([ "$rc" -eq 124 ] && echo ": timed out after ${timeout_s}s"))"
   elif [ $((p + f + s)) -eq 0 ]; then
     f=1; note=" (reported no test)"
   fi
