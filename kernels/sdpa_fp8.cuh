@@ -32,7 +32,8 @@
 //                         mma_store_output; no ScoreBuffers (sS, U, scratch)
 //   KV_RING3 (stage 4)    Config::kKvStages = 3: the ring of kv_pipeline_start / kv_prefetch /
 //                         kv_wait_tile (their depth is a parameter since stage 1)
-//   WARP_SPEC (stage 5)   ws_producer / ws_consumer on named barriers, two half-tile buffers
+//   WARP_SPEC (stage 5)   ws_producer / ws_consumer on named barriers, two half-tile buffers,
+//                         LoaderChunks over the producer warps only
 #pragma once
 
 #include "prims.cuh"
@@ -615,6 +616,49 @@ __device__ __forceinline__ void mma_store_output(MmaRows &st, int warp, int lane
     }
 }
 
+// ---- [stage 5] warp specialisation: producer warps load, consumer warps compute ----------------
+// Warps 0..kMmaWarps-1 (consumers) run mma_tile; the other warps (producers) run the cp.async ring
+// and decode each landed tile into one of two half-tile buffers, so the decode leaves the
+// consumers' path. Hand-over on named barriers, never on flags in shared memory: the original's
+// Stage-5 spun on volatile ready/consumed flags with __nanosleep and __threadfence_block
+// (b9c79d9), which the CUDA memory model does not make a synchronisation (volatile accesses are
+// not acquire/release, and a fence orders nothing without an acquiring reader), and an emulator
+// spin never yields. Here:
+//   FULL(b)  (id 1+b): producers bar.arrive after decoding into buffer b; consumers bar.sync.
+//   EMPTY(b) (id 3+b): consumers bar.arrive after their last read of buffer b; producers bar.sync
+//                      before decoding into it again (tile t+2). arrive -> sync orders the writes
+//                      before the barrier with the reads after it (PTX ISA, bar/barrier).
+// Each phase counts all THREADS threads (the producers' and the consumers'). Buffer b carries
+// tiles b, b+2, ...: a FULL phase cannot start before the previous one on b completed, since the
+// producers first wait on EMPTY(b), which the consumers signal only after that FULL. The consumers
+// signal EMPTY only for tiles that a producer will wait for (t + 2 < n_tiles), so no phase is left
+// open when the block ends.
+constexpr unsigned kBarFull = 1, kBarEmpty = 3;
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,
+                                            const uint8_t *__restrict__ gv, int S) {
+    kv_pipeline_start(sm, gk, gv, S);
+    for (int t = 0; t < n_tiles; ++t) {
+        kv_prefetch(sm, t, n_tiles, gk, gv, S);
+        kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
+        if (t >= 2) prims::bar_sync(kBarEmpty + (t & 1), THREADS);
+        dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
+        prims::bar_arrive(kBarFull + (t & 1), THREADS);
+    }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
+                                            float qk_mult, MmaRows &st) {
+    mma_rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    for (int t = 0; t < n_tiles; ++t) {
+        prims::bar_sync(kBarFull + (t & 1), THREADS);
+        mma_tile(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
+        if (t + 2 < n_tiles) prims::bar_arrive(kBarEmpty + (t & 1), THREADS);
+    }
+}
+
 // ---- [stage 0] the kernel body ------------------------------------------------------------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
@@ -634,7 +678,16 @@ sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const
     const int n_tiles = (S + TN - 1) / TN;
 
     load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
-    if constexpr (Cfg::kRegMma) {
+    if constexpr (Cfg::kWarpSpec) {
+        __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+        if (warp < Cfg::kMmaWarps) {
+            MmaRows st;
+            ws_consumer(sm, warp, lane, n_tiles, S, qk_mult, st);
+            mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+        } else {
+            ws_producer<Cfg, C>(sm, n_tiles, gk, gv, S);
+        }
+    } else if constexpr (Cfg::kRegMma) {
         MmaRows st;
         kv_pipeline_start(sm, gk, gv, S);
         for (int t = 0; t < n_tiles; ++t) {
