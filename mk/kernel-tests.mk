@@ -28,9 +28,10 @@ KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switc
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
                      $(BENCH_TEST_DIR)/check_run_json"
 ifneq ($(NVCC),)
-KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
+KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KCUDA)/stages.o
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
-                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)"
+                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
 endif
