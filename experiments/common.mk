@@ -23,7 +23,8 @@
 DATA_DIR   ?= data
 FIG_DIR    ?= figures
 REPORT_DIR ?= paper/build
-EXPERIMENTS := stage1-cp-async stage2-wmma-pv stage3a-fusion
+EXPERIMENTS := stage1-cp-async stage2-wmma-pv stage3a-fusion stage3b-register-softmax \
+               stage4-three-stage-ring stage5-warp-specialised
 SDPA_BENCH := $(BIN)/sdpa-bench
 
 # Defaults of the parameters an experiment.mk may override.
@@ -67,7 +68,16 @@ stage2:
 ## stage3a: run the Stage-3A experiment (stage2 -> stage3a, score buffer reused for P) and build its report
 stage3a:
 	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage3a-fusion
-.PHONY: stage1 stage2 stage3a
+## stage3b: run the Stage-3B experiment (stage3a-swz -> stage3b, softmax and P.V in registers on mma.sync) and build its report
+stage3b:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage3b-register-softmax
+## stage4: run the Stage-4 experiment (stage3b -> stage4, three-stage cp.async ring) and build its report
+stage4:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage4-three-stage-ring
+## stage5: run the Stage-5 experiment (stage4 -> stage5, warp-specialised producer/consumer) and build its report
+stage5:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage5-warp-specialised
+.PHONY: stage1 stage2 stage3a stage3b stage4 stage5
 
 ifneq ($(EXPERIMENT),)
 ifndef RUN_GIVEN
@@ -103,7 +113,7 @@ latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RU
 
 ## all: run every experiment, then assemble the paper
 all:
-	$(Q)for t in stage1 stage2 stage3a; do $(MAKE) --no-print-directory $$t || exit 1; done
+	$(Q)for t in stage1 stage2 stage3a stage3b stage4 stage5; do $(MAKE) --no-print-directory $$t || exit 1; done
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
 

@@ -28,6 +28,12 @@
 //   FUSED_SOFTMAX_PV      p_buffer() returns the score buffer: no PBuffer
 //     (stage 3a)
 //   SMEM_PAD (3a-swz)     the padded strides LD, LDS, LDU of Config
+//   REG_MMA (stage 3b)    MmaRows, mma_load_q, mma_tile (Q.K^T, softmax, P.V in registers),
+//                         mma_store_output; no ScoreBuffers (sS, U, scratch)
+//   KV_RING3 (stage 4)    Config::kKvStages = 3: the ring of kv_pipeline_start / kv_prefetch /
+//                         kv_wait_tile (their depth is a parameter since stage 1)
+//   WARP_SPEC (stage 5)   ws_producer / ws_consumer on named barriers, two half-tile buffers,
+//                         LoaderChunks over the producer warps only
 #pragma once
 
 #include "prims.cuh"
@@ -51,6 +57,7 @@ constexpr int CHUNK = 16; // bytes per vector load / cp.async copy = 16 codes
 
 static_assert(TM == 32 && TN == 32 && D == 64 && WARPS == 4,
               "the thread mappings below assume 32x32 tiles, D = 64 and 4 warps");
+constexpr int KV_CHUNKS = TN * D / CHUNK; // 16-byte chunks of one K (or V) tile
 
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
@@ -61,8 +68,29 @@ template <sdpa_switches_t SW> struct Config {
     static constexpr bool kWmmaPV = SW & SDPA_SW(WMMA_PV);
     static constexpr bool kFusedSoftmaxPV = SW & SDPA_SW(FUSED_SOFTMAX_PV);
     static constexpr bool kSmemPad = SW & SDPA_SW(SMEM_PAD);
+    static constexpr bool kRegMma = SW & SDPA_SW(REG_MMA);
+    static constexpr bool kKvRing3 = SW & SDPA_SW(KV_RING3);
+    static constexpr bool kWarpSpec = SW & SDPA_SW(WARP_SPEC);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
+    // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
+    // buffers: with it, WMMA_PV and FUSED_SOFTMAX_PV no longer select any code.
+    static_assert(!kRegMma || kWmmaPV, "USE_REG_MMA keeps P in fp16: needs USE_WMMA_PV=1");
+    static_assert(!kKvRing3 || kCpAsync, "USE_KV_RING3 deepens the cp.async ring: needs USE_CP_ASYNC=1");
+    static_assert(!kWarpSpec || (kRegMma && kCpAsync),
+                  "USE_WARP_SPEC splits the REG_MMA kernel's warps: needs USE_REG_MMA=1, USE_CP_ASYNC=1");
+    // Geometry and pipeline parameters (the registry records them through the switches; a stage
+    // is re-tuned by changing these). kKvStages: uint8 staging slots of the cp.async ring (tiles
+    // in flight + the one being read). kMmaWarps: warps computing in REG_MMA, 16 query rows each
+    // (TM = 32 rows -> 2). kLoader0: the first thread that copies and decodes K/V (all threads,
+    // or the producer warps of WARP_SPEC). kHalfBufs: fp16 K/V tiles (WARP_SPEC decodes tile t+1
+    // while tile t is read).
+    static constexpr int kKvStages = kKvRing3 ? 3 : 2;
+    static constexpr int kMmaWarps = TM / 16;
+    static constexpr int kLoader0 = kWarpSpec ? kMmaWarps * 32 : 0;
+    static constexpr int kLoaders = THREADS - kLoader0;
+    static constexpr int kHalfBufs = kWarpSpec ? 2 : 1;
+    static_assert(KV_CHUNKS % kLoaders == 0, "every loader thread copies the same number of chunks");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
     // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
     // by 16 B (8 halves, 4 floats) shifts consecutive rows by 4 banks and keeps every tile a plain
@@ -78,23 +106,29 @@ template <sdpa_switches_t SW> struct Config {
 // [stage 1] uint8 staging of the cp.async pipeline; [stage 2] the fp16 P buffer of WMMA P.V.
 template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 template <class Cfg> struct Staging<Cfg, true> {
-    alignas(128) uint8_t k8[2][TN][D]; // uint8 K/V tiles as copied, ping-pong
-    alignas(128) uint8_t v8[2][TN][D];
+    alignas(128) uint8_t k8[Cfg::kKvStages][TN][D]; // uint8 K/V tiles as copied, a ring
+    alignas(128) uint8_t v8[Cfg::kKvStages][TN][D];
 };
 template <class Cfg, bool HAS> struct PBuffer {};
 template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[TM][Cfg::LDS]; };
-
-template <class Cfg>
-struct Smem : Staging<Cfg, Cfg::kCpAsync>, PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV> {
-    alignas(128) __half q[TM][Cfg::LD];
-    alignas(128) __half k[TN][Cfg::LD]; // K stored [n][d]; read as col-major K^T
-    alignas(128) __half v[TN][Cfg::LD];
+// [stage 0] the score and output buffers of the shared-memory softmax; [stage 3b] gone.
+template <class Cfg, bool HAS> struct ScoreBuffers {};
+template <class Cfg> struct ScoreBuffers<Cfg, true> {
     alignas(128) __half s[TM][Cfg::LDS]; // scores (fp16); P in place if fused
     alignas(128) float u[TM][Cfg::LDU];  // unnormalised output, fp32
     // Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment
     // cannot be converted to a half fragment element-wise without relying on the unspecified
     // register layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator.
     alignas(128) float scratch[WARPS][16 * 16];
+};
+
+template <class Cfg>
+struct Smem : Staging<Cfg, Cfg::kCpAsync>,
+              PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
+              ScoreBuffers<Cfg, !Cfg::kRegMma> {
+    alignas(128) __half q[TM][Cfg::LD];
+    alignas(128) __half k[Cfg::kHalfBufs][TN][Cfg::LD]; // K stored [n][d]; read as col-major K^T
+    alignas(128) __half v[Cfg::kHalfBufs][TN][Cfg::LD];
 };
 
 // ---- [stage 0] codecs: one 16-byte chunk of codes -> 16 exact halves ----------------------------
@@ -171,41 +205,101 @@ __device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, 
         store_zero_chunk(&tile[m.row][m.col]);
 }
 
-// Asynchronous: issue this thread's 16-byte copies of one K and one V tile into staging buffer
-// `buf`, then commit one group (also when rows are out of range: every thread commits every
-// tile, so group counting is uniform across threads).
+// Loader thread -> 16-byte chunks of a 32x64 tile: chunk c = row c/4, codes 16*(c%4); loader i
+// of n takes chunks i, i+n, ... (n = 128: one each, as ChunkMap; WARP_SPEC's 64 producers: two).
+// The thread that copies a chunk is the thread that decodes it, so its own wait suffices.
+template <class Cfg> struct LoaderChunks {
+    static constexpr int kPerThread = KV_CHUNKS / Cfg::kLoaders;
+    int first;
+    __device__ __forceinline__ explicit LoaderChunks(int tid) : first(tid - Cfg::kLoader0) {}
+    __device__ __forceinline__ int row(int i) const { return (first + i * Cfg::kLoaders) >> 2; }
+    __device__ __forceinline__ int col(int i) const { return ((first + i * Cfg::kLoaders) & 3) * CHUNK; }
+};
+
+// Asynchronous: issue this thread's 16-byte copies of one K and one V tile into staging slot
+// `slot`, then commit one group (also when rows are out of range: every loader commits every
+// tile, so group counting is uniform across loaders).
 template <class Cfg>
-__device__ __forceinline__ void issue_kv_copy(Smem<Cfg> &sm, int buf, const uint8_t *__restrict__ gk,
+__device__ __forceinline__ void issue_kv_copy(Smem<Cfg> &sm, int slot, const uint8_t *__restrict__ gk,
                                               const uint8_t *__restrict__ gv, int valid) {
-    const ChunkMap m(threadIdx.x);
-    if (m.row < valid) {
-        prims::cp_async_16(&sm.k8[buf][m.row][m.col], gk + m.row * D + m.col);
-        prims::cp_async_16(&sm.v8[buf][m.row][m.col], gv + m.row * D + m.col);
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i);
+        if (r < valid) {
+            prims::cp_async_16(&sm.k8[slot][r][c], gk + r * D + c);
+            prims::cp_async_16(&sm.v8[slot][r][c], gv + r * D + c);
+        }
     }
     prims::cp_async_commit();
 }
 
-// Staging (uint8, landed) -> half tiles. Rows >= valid are zero; their staging bytes are stale.
+// Staging slot (uint8, landed) -> half tiles `buf`. Rows >= valid are zero; their staging bytes
+// are stale.
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int buf, int valid) {
-    const ChunkMap m(threadIdx.x);
-    if (m.row < valid) {
-        decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.k8[buf][m.row][m.col]), &sm.k[m.row][m.col]);
-        decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.v8[buf][m.row][m.col]), &sm.v[m.row][m.col]);
-    } else {
-        store_zero_chunk(&sm.k[m.row][m.col]);
-        store_zero_chunk(&sm.v[m.row][m.col]);
+__device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i);
+        if (r < valid) {
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]), &sm.k[buf][r][c]);
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]), &sm.v[buf][r][c]);
+        } else {
+            store_zero_chunk(&sm.k[buf][r][c]);
+            store_zero_chunk(&sm.v[buf][r][c]);
+        }
     }
 }
 
 // ---- [stage 1] the K/V pipeline: which tile is where, and when it may be read -------------------
-// Stage 0 loads tile t directly (synchronous). Stage 1 keeps one tile in flight: tile 0's copies
-// are issued before the loop, and tile t's step prefetches t+1 into the other staging buffer, then
-// waits for t. Either way sK, sV hold tile t once the caller's barrier has passed.
+// Stage 0 loads tile t directly (synchronous). Stage 1+ keeps kKvStages - 1 tiles in flight in a
+// ring of kKvStages staging slots (stage 1: 2, double buffering; stage 4: 3): tiles 0..R-2 are
+// issued before the loop, and tile t's step prefetches tile t+R-1 into slot (t+R-1) % R, which
+// tile t-1 used and this thread alone has read (each loader decodes its own chunks), then waits
+// for tile t. Either way the half tiles hold tile t once the caller's barrier has passed.
 template <class Cfg>
 __device__ __forceinline__ void kv_pipeline_start(Smem<Cfg> &sm, const uint8_t *__restrict__ gk,
                                                   const uint8_t *__restrict__ gv, int S) {
-    if constexpr (Cfg::kCpAsync) issue_kv_copy(sm, 0, gk, gv, imin(TN, S));
+    if constexpr (Cfg::kCpAsync) {
+#pragma unroll
+        for (int t = 0; t < Cfg::kKvStages - 1; ++t)
+            if (t * TN < S)
+                issue_kv_copy(sm, t, gk + (size_t)t * TN * D, gv + (size_t)t * TN * D, imin(TN, S - t * TN));
+    }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void kv_prefetch(Smem<Cfg> &sm, int t, int n_tiles, const uint8_t *__restrict__ gk,
+                                            const uint8_t *__restrict__ gv, int S) {
+    constexpr int R = Cfg::kKvStages;
+    const int nt = t + R - 1;
+    if (nt < n_tiles) {
+        const int nx = nt * TN;
+        issue_kv_copy(sm, nt % R, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
+    }
+}
+
+// Waits until tile t's group has landed. `newer` groups were committed after it (no empty groups
+// are committed): min(R-1, n_tiles-1-t), fewer on the last R-2 tiles. wait_group N needs a
+// constant N, so the count selects one; the last tile drains (waiting with a fixed N there leaves
+// tile t itself in flight: the original's tail race, f686304:cudadent42/bench/kernels/
+// sdpa_fp8_stage_c_wmma.cu:271). Waiting deeper than needed is correct but serialises the copies
+// (the original's 2-stage control arm of Stage-4 waited with 0 on every tile, 0e7e52b); the
+// static gates require every depth 0..R-1 in the PTX.
+template <int MAX> __device__ __forceinline__ void cp_async_wait_newer(int newer) {
+    if constexpr (MAX == 0) {
+        prims::cp_async_wait<0>();
+    } else {
+        if (newer >= MAX)
+            prims::cp_async_wait<MAX>();
+        else
+            cp_async_wait_newer<MAX - 1>(newer);
+    }
+}
+template <class Cfg> __device__ __forceinline__ void kv_wait_tile(int t, int n_tiles) {
+    constexpr int R = Cfg::kKvStages;
+    cp_async_wait_newer<R - 1>(imin(R - 1, n_tiles - 1 - t));
 }
 
 template <class Cfg, sdpa_codec_t C>
@@ -214,26 +308,15 @@ __device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
                                              int S) {
     const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
     if constexpr (Cfg::kCpAsync) {
-        if (t + 1 < n_tiles) {
-            // Prefetch tile t+1 into the other buffer (last read by tile t-1's dequant, which
-            // every thread finished before tile t-1's closing barrier), then wait for tile t:
-            // at most the group just committed may stay in flight.
-            const int nx = kv0 + TN;
-            issue_kv_copy(sm, (t + 1) & 1, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
-            prims::cp_async_wait<1>();
-        } else {
-            // Tail: no newer group was committed, so wait_prior(1) would let tile t itself stay
-            // in flight (the original's race, f686304:cudadent42/bench/kernels/
-            // sdpa_fp8_stage_c_wmma.cu:271). Drain everything.
-            prims::cp_async_wait<0>();
-        }
+        kv_prefetch(sm, t, n_tiles, gk, gv, S);
+        kv_wait_tile<Cfg>(t, n_tiles);
         // No barrier here: each thread dequantises exactly the chunks it copied itself (the
-        // same ChunkMap), and the wait makes a thread's own copies visible to it. The caller's
-        // barrier publishes the half tiles. (A different mapping would need one here.)
-        dequant_kv_staged<Cfg, C>(sm, t & 1, kv_valid);
+        // same LoaderChunks), and the wait makes a thread's own copies visible to it. The
+        // caller's barrier publishes the half tiles. (A different mapping would need one here.)
+        dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, 0, kv_valid);
     } else {
-        load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k);
-        load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v);
+        load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k[0]);
+        load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v[0]);
     }
 }
 
@@ -253,7 +336,7 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
 #pragma unroll
     for (int k = 0; k < D; k += 16) {
         nvcuda::wmma::load_matrix_sync(a, &sm.q[wm][k], Cfg::LD);
-        nvcuda::wmma::load_matrix_sync(b, &sm.k[wn][k], Cfg::LD); // (k, n) at k[n][k]: col-major K^T
+        nvcuda::wmma::load_matrix_sync(b, &sm.k[0][wn][k], Cfg::LD); // (k, n) at k[n][k]: col-major K^T
         nvcuda::wmma::mma_sync(acc, a, b, acc);
     }
     float *scr = sm.scratch[warp];
@@ -335,7 +418,7 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const Softmax
     for (int d = 0; d < 16; ++d) acc[d] = u[d] * alpha;
     for (int n = 0; n < kv_valid; ++n) {
         const float pn = prow[n];
-        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[n][mp.c * 16]); // smem, 4-byte aligned
+        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[0][n][mp.c * 16]); // smem, 4-byte aligned
 #pragma unroll
         for (int d = 0; d < 8; ++d) {
             const float2 f = __half22float2(v[d]);
@@ -384,7 +467,7 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
 #pragma unroll
         for (int k = 0; k < TN; k += 16) {
             nvcuda::wmma::load_matrix_sync(a, &pb[pm][k], Cfg::LDS);
-            nvcuda::wmma::load_matrix_sync(b, &sm.v[k][d0], Cfg::LD);
+            nvcuda::wmma::load_matrix_sync(b, &sm.v[0][k][d0], Cfg::LD);
             nvcuda::wmma::mma_sync(acc, a, b, acc);
         }
         nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
@@ -411,6 +494,171 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
                    u[15] * inv);
 }
 
+// ---- [stage 3b] Q K^T, softmax and P V in registers on mma.sync m16n8k16 -----------------------
+// Warp w < kMmaWarps owns query rows 16w..16w+15 for every key of every tile and every output
+// column: it computes their whole score rows, so their running max and sum have exactly one
+// owner. That is the fix of the original's Stage-3B (cc04a53..a16f199): there two warps shared 16
+// rows, each saw half of the keys, and both read-modify-wrote the same m/l entries and rescaled
+// the same U rows (a race plus a double rescale, P taken against the wrong max). Here no row state
+// is in shared memory at all: lane 4g+t (prims.cuh's fragment layout) holds rows g and g+8 of the
+// warp's 16, the row max is a max over its registers and the other 3 lanes of its quad (two
+// __shfl_xor_sync), and the output rows live in the same lanes' accumulators.
+// With TM = 32, 2 of the 4 warps compute and all 4 copy and decode K/V: the grid and the CTA stay
+// those of the parent (128 CTAs at the mission shape, more than 2 per SM of an L4's 58; 64-row CTAs
+// would leave one wave of 64 CTAs).
+// Numerics: the scores stay fp32 (one rounding fewer than stages 0-3a); P is rounded to fp16 as
+// in stage 2 (the A operand of P.V); the output once. Accumulation is in k order per mma (the
+// emulator; a tensor core has its own order).
+struct MmaRows {
+    uint32_t qa[D / 16][4]; // Q A fragments of the warp's 16 rows, k = 16 kk .. 16 kk + 15
+    float o[D / 8][4];      // unnormalised output, 8 column tiles of 8 (C layout: rows g, g+8)
+    float m[2];             // running max of rows g, g+8 (identical in the 4 lanes of a quad)
+    float l[2];             // running sum over this lane's keys only; the quad's sum at the end
+};
+
+template <class Cfg>
+__device__ __forceinline__ void mma_rows_init(const Smem<Cfg> &sm, int warp, int lane, MmaRows &st) {
+    // ldmatrix x4: matrix j = rows 8(j%2).., columns 8(j/2).. of the 16x16 block: a[0..3] in order
+    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1), c = 8 * (lane >> 4);
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) prims::ldmatrix<4>(st.qa[kk], &sm.q[r][16 * kk + c]);
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j) st.o[j][0] = st.o[j][1] = st.o[j][2] = st.o[j][3] = 0.0f;
+    st.m[0] = st.m[1] = -INFINITY;
+    st.l[0] = st.l[1] = 0.0f;
+}
+
+// One KV tile (half tiles `buf`, kv_valid keys) for the warp's 16 rows.
+template <class Cfg>
+__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
+                                         MmaRows &st) {
+    const int t = lane & 3;
+    // S = Q K^T: 4 tiles of 8 keys. B (k = d, n = key) is K's [key][d] rows read without .trans:
+    // one x4 gives d 32h .. 32h+31 of keys 8j..8j+7, i.e. B of two k steps.
+    float s[TN / 8][4];
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j) {
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
+#pragma unroll
+        for (int h = 0; h < D / 32; ++h) {
+            uint32_t b[4];
+            prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][32 * h + 8 * (lane >> 3)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h], b0, s[j]);
+            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h + 1], b1, s[j]);
+        }
+    }
+    // Online softmax on the accumulators: element e of tile j is row g + 8(e/2), key 8j + 2t + e%2.
+    float tmax[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
+            tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
+        }
+    float alpha[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 1));
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 2));
+        const float m_new = fmaxf(st.m[h], tmax[h]); // finite: every tile has >= 1 valid key
+        alpha[h] = __expf(st.m[h] - m_new);          // exp(-inf) = 0 on the first tile
+        st.m[h] = m_new;
+        st.l[h] *= alpha[h];
+    }
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+            st.l[e >> 1] += s[j][e];
+        }
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) st.o[j][e] *= alpha[e >> 1];
+            // O += P V: P's two 8-key accumulator tiles are the A fragment of 16 keys (acc_to_a_f16, P
+            // rounded to fp16); B (k = key, n = d) is V's [key][d] rows read with .trans, one x4 giving
+            // two 8-column tiles.
+#pragma unroll
+    for (int kk = 0; kk < TN / 16; ++kk) {
+        uint32_t pa[4];
+        prims::acc_to_a_f16(pa, s[2 * kk], s[2 * kk + 1]);
+#pragma unroll
+        for (int np = 0; np < D / 16; ++np) {
+            uint32_t b[4];
+            prims::ldmatrix<4, true>(
+                b, &sm.v[buf][16 * kk + (lane & 7) + 8 * ((lane >> 3) & 1)][16 * np + 8 * (lane >> 4)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            prims::mma_m16n8k16_f16(st.o[2 * np], pa, b0, st.o[2 * np]);
+            prims::mma_m16n8k16_f16(st.o[2 * np + 1], pa, b1, st.o[2 * np + 1]);
+        }
+    }
+}
+
+// O = o / l * step_v, rounded to fp16 once; rows past q_valid are not stored.
+__device__ __forceinline__ void mma_store_output(MmaRows &st, int warp, int lane, float v_step,
+                                                 __half *__restrict__ o_tile, int q_valid) {
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        float l = st.l[h];
+        l += __shfl_xor_sync(0xffffffffu, l, 1);
+        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        const int row = 16 * warp + g + 8 * h;
+        if (row >= q_valid) continue;
+        const float inv = v_step / l;
+#pragma unroll
+        for (int j = 0; j < D / 8; ++j)
+            *reinterpret_cast<__half2 *>(o_tile + row * D + 8 * j + 2 * t) =
+                __floats2half2_rn(st.o[j][2 * h] * inv, st.o[j][2 * h + 1] * inv);
+    }
+}
+
+// ---- [stage 5] warp specialisation: producer warps load, consumer warps compute ----------------
+// Warps 0..kMmaWarps-1 (consumers) run mma_tile; the other warps (producers) run the cp.async ring
+// and decode each landed tile into one of two half-tile buffers, so the decode leaves the
+// consumers' path. Hand-over on named barriers, never on flags in shared memory: the original's
+// Stage-5 spun on volatile ready/consumed flags with __nanosleep and __threadfence_block
+// (b9c79d9), which the CUDA memory model does not make a synchronisation (volatile accesses are
+// not acquire/release, and a fence orders nothing without an acquiring reader), and an emulator
+// spin never yields. Here:
+//   FULL(b)  (id 1+b): producers bar.arrive after decoding into buffer b; consumers bar.sync.
+//   EMPTY(b) (id 3+b): consumers bar.arrive after their last read of buffer b; producers bar.sync
+//                      before decoding into it again (tile t+2). arrive -> sync orders the writes
+//                      before the barrier with the reads after it (PTX ISA, bar/barrier).
+// Each phase counts all THREADS threads (the producers' and the consumers'). Buffer b carries
+// tiles b, b+2, ...: a FULL phase cannot start before the previous one on b completed, since the
+// producers first wait on EMPTY(b), which the consumers signal only after that FULL. The consumers
+// signal EMPTY only for tiles that a producer will wait for (t + 2 < n_tiles), so no phase is left
+// open when the block ends.
+constexpr unsigned kBarFull = 1, kBarEmpty = 3;
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,
+                                            const uint8_t *__restrict__ gv, int S) {
+    kv_pipeline_start(sm, gk, gv, S);
+    for (int t = 0; t < n_tiles; ++t) {
+        kv_prefetch(sm, t, n_tiles, gk, gv, S);
+        kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
+        if (t >= 2) prims::bar_sync(kBarEmpty + (t & 1), THREADS);
+        dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
+        prims::bar_arrive(kBarFull + (t & 1), THREADS);
+    }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
+                                            float qk_mult, MmaRows &st) {
+    mma_rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    for (int t = 0; t < n_tiles; ++t) {
+        prims::bar_sync(kBarFull + (t & 1), THREADS);
+        mma_tile(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
+        if (t + 2 < n_tiles) prims::bar_arrive(kBarEmpty + (t & 1), THREADS);
+    }
+}
+
 // ---- [stage 0] the kernel body ------------------------------------------------------------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
@@ -426,35 +674,60 @@ sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const
     const float qk_mult = Codec<C>::step(q_scale[h]) * Codec<C>::step(k_scale[h]) * softmax_scale;
     const float v_step = Codec<C>::step(v_scale[h]);
     const uint8_t *gk = K + head, *gv = V + head;
+    __half *o_tile = O + head + (size_t)q0 * D;
     const int n_tiles = (S + TN - 1) / TN;
 
     load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
-    for (int e = threadIdx.x; e < TM * Cfg::LDU; e += THREADS) (&sm.u[0][0])[e] = 0.0f;
-    const SoftmaxMap mp(warp, lane);
-    RowState rs;
-
-    kv_pipeline_start(sm, gk, gv, S);
-
-    for (int t = 0; t < n_tiles; ++t) {
-        const int kv_valid = imin(TN, S - t * TN);
-        kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
-        __syncthreads(); // K, V (and, on the first tile, Q and U) complete
-
-        qk_scores(sm, warp, lane, kv_valid, qk_mult);
-        __syncthreads(); // the softmax reads rows assembled by two warps
-
-        float p[8];
-        const float alpha = softmax_update(sm, mp, kv_valid, rs, p);
-        if constexpr (Cfg::kWmmaPV) {
-            rescale_and_store_p(sm, mp, alpha, p);
-            __syncthreads(); // P rows and rescaled U rows are read/updated by other warps
-            pv_wmma(sm, warp, lane);
+    if constexpr (Cfg::kWarpSpec) {
+        __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+        if (warp < Cfg::kMmaWarps) {
+            MmaRows st;
+            ws_consumer(sm, warp, lane, n_tiles, S, qk_mult, st);
+            mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
         } else {
-            pv_scalar(sm, warp, mp, kv_valid, alpha, p);
+            ws_producer<Cfg, C>(sm, n_tiles, gk, gv, S);
         }
-        __syncthreads(); // sS, sK, sV, U and the scratch are reused by the next tile
+    } else if constexpr (Cfg::kRegMma) {
+        MmaRows st;
+        kv_pipeline_start(sm, gk, gv, S);
+        for (int t = 0; t < n_tiles; ++t) {
+            kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
+            __syncthreads(); // K, V (and, on the first tile, Q) complete
+            if (warp < Cfg::kMmaWarps) {
+                if (t == 0) mma_rows_init(sm, warp, lane, st);
+                mma_tile(sm, 0, lane, imin(TN, S - t * TN), qk_mult, st);
+            }
+            __syncthreads(); // sK, sV are overwritten by the next tile
+        }
+        if (warp < Cfg::kMmaWarps) mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+    } else {
+        for (int e = threadIdx.x; e < TM * Cfg::LDU; e += THREADS) (&sm.u[0][0])[e] = 0.0f;
+        const SoftmaxMap mp(warp, lane);
+        RowState rs;
+
+        kv_pipeline_start(sm, gk, gv, S);
+
+        for (int t = 0; t < n_tiles; ++t) {
+            const int kv_valid = imin(TN, S - t * TN);
+            kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
+            __syncthreads(); // K, V (and, on the first tile, Q and U) complete
+
+            qk_scores(sm, warp, lane, kv_valid, qk_mult);
+            __syncthreads(); // the softmax reads rows assembled by two warps
+
+            float p[8];
+            const float alpha = softmax_update(sm, mp, kv_valid, rs, p);
+            if constexpr (Cfg::kWmmaPV) {
+                rescale_and_store_p(sm, mp, alpha, p);
+                __syncthreads(); // P rows and rescaled U rows are read/updated by other warps
+                pv_wmma(sm, warp, lane);
+            } else {
+                pv_scalar(sm, warp, mp, kv_valid, alpha, p);
+            }
+            __syncthreads(); // sS, sK, sV, U and the scratch are reused by the next tile
+        }
+        store_output(sm, mp, rs, v_step, o_tile, q_valid);
     }
-    store_output(sm, mp, rs, v_step, O + head + (size_t)q0 * D, q_valid);
 }
 
 } // namespace sdpa

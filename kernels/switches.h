@@ -23,7 +23,10 @@
     X(CP_ASYNC,         cp_async,         LOAD,   0, "cp.async double-buffered K/V staging") \
     X(WMMA_PV,          wmma_pv,          ARITH,  0, "P.V on WMMA with P in fp16") \
     X(FUSED_SOFTMAX_PV, fused_softmax_pv, LAYOUT, 0, "P written in place into the score buffer") \
-    X(SMEM_PAD,         smem_pad,         LAYOUT, 0, "padded shared-memory rows against bank conflicts")
+    X(SMEM_PAD,         smem_pad,         LAYOUT, 0, "padded shared-memory rows against bank conflicts") \
+    X(REG_MMA,          reg_mma,          ARITH, 80, "Q.K^T and P.V on mma.sync m16n8k16, scores and P in registers") \
+    X(KV_RING3,         kv_ring3,         LOAD,   0, "a 3-deep cp.async ring for K/V instead of 2") \
+    X(WARP_SPEC,        warp_spec,        LOAD,   0, "producer warps copy and decode K/V, consumer warps compute; named barriers")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };

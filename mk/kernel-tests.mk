@@ -45,9 +45,10 @@ KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switc
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
                      $(BENCH_TEST_DIR)/check_run_json"
 ifneq ($(NVCC),)
-KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json
+KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KCUDA)/stages.o
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
-                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)"
+                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
 endif
@@ -70,15 +71,27 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
 #   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
 #                scores while other warps still read them)
+#   ring-depth: the ring waits for one group fewer than tile t has newer ones (a wrong wait depth:
+#               tile t, still in flight, is read; stage 4's 3-slot ring, stage 1's tail)
+#   ws-early-signal: stage 5's producer decodes and signals FULL without waiting for its copies
+#               (the consumers are released onto a tile whose copies have not landed)
+# plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
+# bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
+# tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
+plant_sed_ring-depth   := s/(imin(R - 1, n_tiles - 1 - t));/(imin(R - 1, n_tiles - t));/
+plant_sed_ws-early-signal := /kv_wait_tile<Cfg>(t, n_tiles); \/\/ producer: tile t/d
+plant_variant_ring-depth := stage4
+plant_variant_ws-early-signal := stage5
 
 define plant_rule
 $(KPLANT)/$(1)/sdpa_fp8.cuh: kernels/sdpa_fp8.cuh
 	$$(Q)mkdir -p $$(@D) && cp kernels/stages.cu $$(@D)/stages.cu
+	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
 	$$(Q)sed '$(plant_sed_$(1))' $$< >$$@
 	$$(Q)n=$$$$(diff $$< $$@ | grep -c '^[<>]'); [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
 	  { echo "plant $(1): the edit must change exactly one line of $$< (changed $$$$n diff lines)" >&2; rm -f $$@; exit 1; }

@@ -78,3 +78,11 @@ $(KEMU)/stages-asan.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
 -include $(KEMU)/stages.d $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
+
+## sass: print the SASS instruction mix of one variant (VARIANT=stage3b ARCH=sm_89; SKIP without cuobjdump)
+VARIANT ?= stage3b
+ARCH    ?= sm_89
+sass: $(if $(NVCC),$(KCUDA)/stages.o)
+	$(Q)$(if $(NVCC),tools/sass-mix.sh $(KCUDA)/stages.o sdpa_$(subst -,_,$(VARIANT))_e4m3 $(ARCH),\
+	  echo "sass: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME))")
+.PHONY: sass

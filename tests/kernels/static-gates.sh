@@ -14,7 +14,7 @@ tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
 
 body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
-while read -r ident cp pv; do
+while read -r ident cp pv regmma ring ws; do
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
   tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
   for arch in "$@"; do
@@ -26,7 +26,31 @@ while read -r ident cp pv; do
       tap_fail "sm_$arch $ident: no cp.async" grep -q 'cp\.async' "$tmp/k.ptx"
     fi
     mma=$(grep -c 'wmma\.mma\.sync' "$tmp/k.ptx")
-    tap_ok "sm_$arch $ident: $mma WMMA mma (4 for Q.K^T$([ "$pv" = 1 ] && echo ' + 4 for P.V'))" test "$mma" -eq $((4 + 4 * pv))
+    if [ "$regmma" = 1 ]; then
+      # Stage 3b: 16 m16n8k16 for Q.K^T (4 key tiles x 4 k steps) + 16 for P.V (8 column tiles x
+      # 2 key steps), no WMMA, V through ldmatrix .trans; the only shared-memory stores are the
+      # 16-byte decode/zero stores of Q, K, V (no score, P or output buffer).
+      n16=$(grep -c 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32' "$tmp/k.ptx")
+      tap_ok "sm_$arch $ident: 32 mma.sync m16n8k16 ($n16) and no WMMA ($mma)" test "$n16" -eq 32 -a "$mma" -eq 0
+      tap_ok "sm_$arch $ident: V read with ldmatrix .trans" grep -q 'ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16' "$tmp/k.ptx"
+      nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.v4\.(u32|b32)')
+      tap_ok "sm_$arch $ident: no scalar shared stores (scores/P stay in registers: $nst found)" test "$nst" -eq 0
+    else
+      tap_ok "sm_$arch $ident: $mma WMMA mma (4 for Q.K^T$([ "$pv" = 1 ] && echo ' + 4 for P.V'))" test "$mma" -eq $((4 + 4 * pv))
+    fi
+    if [ "$cp" = 1 ]; then
+      # Every wait depth the ring needs (0 .. depth-1) is in the code: a deeper-than-needed wait
+      # (the original's Stage-4 control arm: wait_prior(0) on every tile) would drop the others.
+      depth=$((2 + ring))
+      for n in $(seq 0 $((depth - 1))); do
+        tap_ok "sm_$arch $ident: cp.async.wait_group $n (ring of $depth)" grep -qE "cp\.async\.wait_group $n;" "$tmp/k.ptx"
+      done
+      tap_fail "sm_$arch $ident: no wait deeper than the ring" grep -qE "cp\.async\.wait_group $depth;" "$tmp/k.ptx"
+    fi
+    if [ "$ws" = 1 ]; then
+      tap_ok "sm_$arch $ident: named barriers: bar.arrive" grep -qE '^\s*(bar|barrier)\.arrive' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: named barriers: bar.sync with an id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+%r[0-9]+, %r[0-9]+' "$tmp/k.ptx"
+    fi
     if [ "$arch" -ge 89 ]; then
       tap_ok "sm_$arch $ident: hardware E4M3 decode (cvt.rn.f16x2.e4m3x2)" grep -q 'cvt\.rn\.f16x2\.e4m3x2' "$tmp/k.ptx"
     else
@@ -36,6 +60,7 @@ while read -r ident cp pv; do
     tap_fail "sm_$arch $ident: no double precision" grep -qE '\.f64' "$tmp/k.ptx"
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
-  echo "$ident $(registry_has "$sw" CP_ASYNC && echo 1 || echo 0) $(registry_has "$sw" WMMA_PV && echo 1 || echo 0)"
+  f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC)"
 done)
 tap_done

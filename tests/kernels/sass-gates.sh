@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The instructions each stage exists for, in the nvcc build's SASS (every architecture), and the
+# original's Stage-4 control-arm bug planted in the PTX:
+#   REG_MMA (3b): 32 HMMA.16816.F32 (16 Q.K^T + 16 P.V), ldmatrix (LDSM) with and without .trans
+#                 (LDSM.16.MT88 / .M88), no WMMA-era shared-memory score traffic is checked in PTX
+#                 by static-gates.sh;
+#   CP_ASYNC: LDGSTS and one DEPBAR.LE SB0 per wait depth 0 .. ring-1 (KV_RING3: 0x2, 0x1, 0x0);
+#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with a register id and 128 threads (0x80).
+# Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
+# NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
+# stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
+# SASS needs cuobjdump + nvdisasm (tools/sass-mix.sh finds them): SKIP without. The plant needs nvcc.
+# Usage: sass-gates.sh NVCC OBJECT ARCH...
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/registry.sh"
+. tools/sass-mix.sh
+nvcc=$1 obj=$2; shift 2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+rows=$(registry_rows)
+
+# ---- the control-arm plant (PTX) ----
+ptx_stage4() { # ptx_stage4 KERNEL_DIR OUT: the custom kernel with stage4's switches, sm_89
+  local d="$tmp/inc.$RANDOM" n sw
+  sw=$(awk -F'|' '$2 == "stage4" {print $4}' <<<"$rows")
+  mkdir -p "$d"
+  { echo '#define SDPA_CUSTOM_VARIANT 1'
+    for n in $(registry_switches); do echo "#define USE_$n $(registry_has "$sw" "$n" && echo 1 || echo 0)"; done; } >"$d/sdpa_custom.h"
+  "$nvcc" -std=c++17 -O3 -I"$1" -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_89 -ptx "$1/stages.cu" -o "$2"
+}
+mkdir -p "$tmp/plant" && cp kernels/*.cu kernels/*.cuh kernels/*.h kernels/*.def "$tmp/plant/"
+sed -i 's/prims::cp_async_wait<MAX>();/prims::cp_async_wait<0>();/' "$tmp/plant/sdpa_fp8.cuh"
+nchg=$(diff kernels/sdpa_fp8.cuh "$tmp/plant/sdpa_fp8.cuh" | grep -c '^>')
+tap_ok "plant wait-prior-0: the edit hits exactly one line ($nchg)" test "$nchg" -eq 1
+if ptx_stage4 kernels "$tmp/good.ptx" && ptx_stage4 "$tmp/plant" "$tmp/bad.ptx"; then
+  tap_ok "control: stage4's PTX waits with depths 2, 1, 0" grep -q 'cp.async.wait_group 2;' "$tmp/good.ptx"
+  tap_fail "plant wait-prior-0: the wait-depth gate fails (no cp.async.wait_group 2 or 1)" \
+    grep -qE 'cp.async.wait_group (1|2);' "$tmp/bad.ptx"
+else
+  tap_ok "stage4 and its wait-prior-0 plant compile" false
+fi
+
+# ---- SASS ----
+if ! sass_find_tool; then
+  tap_skip "SASS of the stages' instructions" "no cuobjdump/nvdisasm (make deps, or pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
+  tap_done
+fi
+tap_diag "disassembler: $SASS_TOOL"
+cnt() { grep -cE "^$1" "$tmp/k.sass"; }
+while IFS='|' read -r ident id _ sw; do
+  registry_has "$sw" CP_ASYNC || registry_has "$sw" REG_MMA || continue
+  for arch in "$@"; do
+    sass_listing "$obj" "sdpa_${ident}_e4m3" "sm_$arch" >"$tmp/k.sass"
+    tap_ok "sm_$arch $id: SASS listed" test -s "$tmp/k.sass"
+    if registry_has "$sw" REG_MMA; then
+      tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32'))" test "$(cnt 'HMMA\.16816\.F32')" -eq 32
+      tap_ok "sm_$arch $id: LDSM (Q, K) and LDSM .trans (V)" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88\.4')" -gt 0
+    fi
+    if registry_has "$sw" CP_ASYNC; then
+      depth=2; registry_has "$sw" KV_RING3 && depth=3
+      tap_ok "sm_$arch $id: LDGSTS (cp.async)" test "$(cnt LDGSTS)" -gt 0
+      for n in $(seq 0 $((depth - 1))); do
+        tap_ok "sm_$arch $id: DEPBAR.LE SB0, 0x$n (ring of $depth)" grep -q "^DEPBAR\.LE SB0, 0x$n\b" "$tmp/k.sass"
+      done
+    fi
+    if registry_has "$sw" WARP_SPEC; then
+      tap_ok "sm_$arch $id: BAR.ARV with an id register, 128 threads" grep -qE '^BAR\.ARV R[0-9]+, 0x80' "$tmp/k.sass"
+      tap_ok "sm_$arch $id: BAR.SYNC with an id register, 128 threads" grep -qE '^BAR\.SYNC(\.DEFER_BLOCKING)? R[0-9]+, 0x80' "$tmp/k.sass"
+    fi
+  done
+done <<<"$rows"
+tap_done
