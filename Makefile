@@ -27,6 +27,7 @@ include mk/format.mk
 -include mk/kernel-tests.mk
 -include experiments/common.mk
 -include mk/bundle.mk
+-include mk/sweep.mk
 
 .PHONY: help build test deps clean FORCE
 
