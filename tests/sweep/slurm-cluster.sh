@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A throwaway single-node Slurm cluster for the sweep tests (sourced). Everything lives in one
 # temporary directory: a generated munge key and socket, slurm.conf with free non-default ports,
 # state and spool directories, logs. The daemons run in the foreground of background jobs so that
@@ -26,7 +27,7 @@ _slurm_free_port() {
   return 1
 }
 slurm_start() {
-  local d=$1 user node p1 p2 i
+  local d=$1 user node p1 p2
   PATH=$PATH:/usr/sbin
   user=$(id -un) node=$(hostname -s)
   p1=$(_slurm_free_port) && p2=$(_slurm_free_port) || { echo "no free TCP port" >&2; return 1; }
@@ -71,13 +72,13 @@ PartitionName=kind-a Nodes=$node Default=YES MaxTime=INFINITE State=UP
 PartitionName=kind-b Nodes=$node MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF=$d/slurm.conf
-  for i in $(seq 50); do [ -S "$d/munge.sock" ] && break; sleep 0.1; done
+  for _ in $(seq 50); do [ -S "$d/munge.sock" ] && break; sleep 0.1; done
   [ -S "$d/munge.sock" ] || { echo "munged did not start: $(tail -n 3 "$d/log/munged.log" 2>/dev/null)" >&2; return 1; }
   slurmctld -D -i -f "$d/slurm.conf" >"$d/log/slurmctld.out" 2>&1 &
   _slurm_pids+=($!)
   slurmd -D -f "$d/slurm.conf" -N "$node" >"$d/log/slurmd.out" 2>&1 &
   _slurm_pids+=($!)
-  for i in $(seq 150); do
+  for _ in $(seq 150); do
     sinfo -h -N -o '%T' 2>/dev/null | grep -qE '^(idle|mixed|allocated)' && return 0
     sleep 0.2
   done

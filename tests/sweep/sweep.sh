@@ -6,6 +6,7 @@
 # running only what is not complete. The sweep file's refusals and --dry-run need no Slurm; the
 # rest SKIPs, with the reason, where Slurm is not installed.
 # Usage: tests/sweep/sweep.sh BUNDLE.tar.gz
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
 . tests/lib/tap.sh
 . tests/sweep/slurm-cluster.sh

@@ -32,11 +32,11 @@ while IFS=$'\t' read -r k p slug emu; do
   state=${STATES[$tid]:-}
   [ -n "$state" ] || { [ -f "$dir/state/$k/$slug" ] && state=$(cut -d' ' -f1 "$dir/state/$k/$slug"); }
   state=${state:-$([ "$tid" = - ] && echo NOT_SUBMITTED || echo UNKNOWN)}
-  status=missing why= where=
+  status=missing why='' where=''
   if complete "$res" "$slug"; then
     if [ ! -f "$res/$slug.ingested" ]; then
-      flag=$([ "$emu" = yes ] && echo --allow-emulated)
-      if out=$(bash "$here/ingest.sh" "$res/$slug.tar.gz" "$dir/data" "$report" $flag 2>&1); then
+      flag=(); [ "$emu" = yes ] && flag=(--allow-emulated)
+      if out=$(bash "$here/ingest.sh" "$res/$slug.tar.gz" "$dir/data" "$report" "${flag[@]}" 2>&1); then
         echo "$out"
         echo "$out" | sed -nE 's/^ingest: ([^ ]+) .*/\1/p' >"$res/$slug.ingested"
       else

@@ -2,7 +2,9 @@
 # and Slurm states. The format is documented in experiments/sweeps/README.md.
 # shellcheck shell=bash
 
-# Keys each section accepts; a key given where it is not listed is an error naming it.
+# Keys each section accepts; a key given where it is not listed is an error naming it. (Read
+# through an indirect name, as are SWEEP_DIR and the like by the scripts that source this.)
+# shellcheck disable=SC2034
 SWEEP_KEYS_sweep=" name shared backend quick parts reports account time sbatch setup "
 SWEEP_KEYS_kind=" partition constraint gres time account emulated backend parts sbatch setup cpus "
 SWEEP_KEYS_collect=" partition constraint time account sbatch setup "
@@ -14,7 +16,7 @@ sweep_die() { echo "sweep: $*" >&2; exit 2; }
 declare -gA CFG=()
 KINDS=()
 sweep_parse() {
-  local file=$1 n=0 section= line key val var sec_keys
+  local file=$1 n=0 section='' line key val var sec_keys
   [ -f "$file" ] || sweep_die "SWEEP=$file: no such file"
   SWEEP_FILE=$file
   while IFS= read -r line || [ -n "$line" ]; do
@@ -63,7 +65,8 @@ part_slug() { echo "$1" | tr ':,' '--'; }
 # part_check PART: campaign.sh's --part values; the parts a later campaign will have are named.
 part_check() {
   case $1 in
-    experiment:?*|history|scaling) ;;
+    history|scaling) ;;
+    experiment:*) [[ ${1#experiment:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || return 1 ;;
     scaling:*)
       local s
       for s in $(echo "${1#scaling:}" | tr , ' '); do
@@ -82,6 +85,7 @@ sweep_check() {
   SHARED=${CFG[sweep.shared]:-}
   [ -n "$SHARED" ] || sweep_die "$f: [sweep] shared is missing (a directory every node sees)"
   case $SHARED in /*) ;; *) SHARED=$PWD/$SHARED ;; esac
+  # shellcheck disable=SC2034
   SWEEP_DIR=$SHARED/$NAME
   QUICK=$(kv - quick no)
   case $QUICK in yes|no) ;; *) sweep_die "$f: [sweep] quick = '$QUICK': accepted values are yes and no" ;; esac

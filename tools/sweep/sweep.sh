@@ -170,7 +170,7 @@ for k in "${KINDS[@]}"; do
 #SBATCH --output=$SWEEP_DIR/logs/$k/%a.%A.log
 $(sbatch_lines "$k")
 set -u
-parts=($(for p in "${parts[@]}"; do printf '%q ' "$p"; done))
+parts=($(printf "'%s' " "${parts[@]}"))
 $(kv "$k" setup)
 exec bash $(q "$bdir/sweep/task.sh") $(q "$SWEEP_DIR") $(q "$bdir/bundle") $(q "$k") "\${parts[\$SLURM_ARRAY_TASK_ID]}" \\
   $(q "$(kv "$k" backend auto)") $(q "$QUICK")
