@@ -88,6 +88,9 @@ CONF
 }
 slurm_stop() {
   local p
+  [ ${#_slurm_pids[@]} -gt 0 ] || return 0
+  # Jobs still queued or running (a failed test) end with this cluster, not after it.
+  scancel -u "$(id -un)" 2>/dev/null && sleep 1
   # Reverse order: slurmd, slurmctld, munged; TERM, then KILL what is left after 5 s.
   for ((p = ${#_slurm_pids[@]} - 1; p >= 0; p--)); do kill "${_slurm_pids[p]}" 2>/dev/null; done
   for _ in $(seq 50); do

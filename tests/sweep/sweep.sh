@@ -12,7 +12,8 @@ set -u
 . tests/sweep/slurm-cluster.sh
 bundle=$(realpath "$1")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sweep-test.XXXXXX")
-trap 'slurm_stop; rm -rf "$tmp"' EXIT
+trap 'slurm_stop; [ -n "${SWEEP_TEST_KEEP:-}" ] && echo "# kept: $tmp" || rm -rf "$tmp"' EXIT # SWEEP_TEST_KEEP=1: keep it
+trap 'exit 143' TERM INT # run-tests.sh's timeout: the EXIT trap still stops the daemons
 sweep() { tools/sweep/sweep.sh "$@"; }
 good=experiments/sweeps/emulated.sweep
 export SWEEP_SHARED=$tmp/shared
@@ -164,4 +165,25 @@ tap_ok "resubmitting the same sweep again runs only the failed part" \
 wait_idle
 tap_ok "  ... leaving the complete parts' tarballs as they were" test "$(cat "$S"/results/*/*.sha256 | sort)" = "$sums_before"
 tap_ok "  ... and the failed part has two task logs now" test "$(ls "$S"/logs/emu-b/3.*.log | wc -l)" -eq 2
+
+# ---- a task ended by Slurm (scancel here; a time limit ends one the same way) ----------------------
+printf '%s\n' "[sweep]" "name = cancelled" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = history" \
+  "[kind slow]" "gres = none" "emulated = yes" "setup = sleep 120" >"$tmp/cancel.sweep"
+sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit4.out" 2>&1
+jid=$(sed -nE 's/.*slow.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit4.out")
+for _ in $(seq 60); do squeue -h -j "$jid" -o %T 2>/dev/null | grep -q RUNNING && break; sleep 0.5; done
+sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit5.out" 2>&1
+tap_ok "a part whose task is running is not submitted again" \
+  bash -c 'grep -q "slow history: task [0-9_]* is RUNNING, not resubmitted" "$1" && grep -q "0 task(s) in 0 array job(s), collector job [0-9]* (after $2)" "$1"' \
+  _ "$tmp/submit5.out" "$jid"
+scancel "$jid"
+wait_idle
+sweep status "$tmp/cancel.sweep" >"$tmp/status4.out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/status4.out"
+tap_ok "sweep-status reports a cancelled task by name with its Slurm state (exit 1)" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^slow +history +CANCELLED +[0-9]+_0 +missing$" "$2"' _ $rc "$tmp/status4.out"
+tap_ok "  ... and the collector lists it as missing, in summary.json and summary.md" \
+  bash -c 'jq -e ".missing == 1 and .parts[0].slurm_state == \"CANCELLED\"" "$1/summary.json" >/dev/null &&
+           grep -qE "^- slow \`history\` \(task [0-9]+_0, CANCELLED\)" "$1/summary.md"' _ "$tmp/shared/cancelled"
 tap_done

@@ -26,7 +26,9 @@ while IFS=$'\t' read -r _ k p _ _ tid; do LAST[$k/$p]=$tid; done <"$dir/submissi
 while read -r t s; do [ -n "$t" ] && [ -z "${STATES[$t]+set}" ] && STATES[$t]=$s; done < \
   <(slurm_states $(printf '%s\n' "${LAST[@]}" | cut -d_ -f1 | sort -u))
 
-rows=() n_ok=0 n_miss=0
+# A row's fields are joined by the unit separator: a tab, being white space to read, would merge
+# empty fields.
+US=$'\x1f' rows=() n_ok=0 n_miss=0
 while IFS=$'\t' read -r k p slug emu; do
   res=$dir/results/$k tid=${LAST[$k/$p]:--}
   state=${STATES[$tid]:-}
@@ -47,9 +49,10 @@ while IFS=$'\t' read -r k p slug emu; do
   else
     why="no complete tarball; Slurm state $state"
     [ -f "$dir/state/$k/$slug" ] && why="$why; the task recorded: $(cut -d' ' -f1,4- "$dir/state/$k/$slug")"
+    [ "$tid" != - ] && [ -f "$dir/logs/$k/${tid#*_}.${tid%_*}.log" ] && why="$why; log: logs/$k/${tid#*_}.${tid%_*}.log"
   fi
   if [ $status = complete ]; then n_ok=$((n_ok + 1)); else n_miss=$((n_miss + 1)); fi
-  rows+=("$k"$'\t'"$p"$'\t'"$status"$'\t'"$state"$'\t'"$tid"$'\t'"$where"$'\t'"$why")
+  rows+=("$k$US$p$US$status$US$state$US$tid$US$where$US$why")
 done <"$dir/parts.tsv"
 
 # Reports of the ingested experiment runs, as many as REPORTS says.
@@ -58,7 +61,7 @@ if [ ! -f "$checkout/Makefile" ]; then render_note="no reports: the checkout ($c
 elif ! command -v make >/dev/null 2>&1 || ! command -v pandoc >/dev/null 2>&1; then render_note="no reports: make or pandoc is missing on $(hostname -s 2>/dev/null)"
 else
   n=0
-  for r in $(for row in "${rows[@]}"; do w=$(echo "$row" | cut -f6); [ -n "$w" ] && ls -d "$w"/runs/*/* 2>/dev/null; done); do
+  for r in $(for row in "${rows[@]}"; do w=$(echo "$row" | cut -d"$US" -f6); [ -n "$w" ] && ls -d "$w"/runs/*/* 2>/dev/null; done); do
     [ "$reports" != all ] && [ $n -ge "$reports" ] && { render_note="reports rendered: $n (reports = $reports in the sweep file)"; break; }
     if make -C "$checkout" --no-print-directory -s report RUN="$r" FIG_DIR="$dir/figures" REPORT_DIR="$dir/reports" >"$dir/logs/report.$$.log" 2>&1; then
       rendered+=("$(ls -d "$dir/reports/$(basename "$(dirname "$r")")/$(basename "$r")")")
@@ -80,14 +83,14 @@ json_s() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  '; }
   echo "| kind | part | status | Slurm state | task | ingested as / reason |"
   echo "|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
-    IFS=$'\t' read -r k p s st t w y <<<"$row"
+    IFS=$US read -r k p s st t w y <<<"$row"
     echo "| $k | \`$p\` | $s | $st | $t | ${w:+\`${w#"$dir"/}\`}${y} |"
   done
   echo
   if [ $n_miss -gt 0 ]; then
     echo "## Missing"; echo
     for row in "${rows[@]}"; do
-      IFS=$'\t' read -r k p s st t w y <<<"$row"
+      IFS=$US read -r k p s st t w y <<<"$row"
       [ "$s" = missing ] && echo "- $k \`$p\` (task $t, $st): $y"
     done
     echo
@@ -96,14 +99,14 @@ json_s() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  '; }
   fi
   echo "## Reports"; echo
   for r in "${rendered[@]}"; do echo "- ${r#"$dir"/}/report.html"; done
-  [ -n "$render_note" ] && echo "- $render_note"
+  if [ -n "$render_note" ]; then echo "- $render_note"; fi
 } >"$dir/.summary.md.$$" && mv -f "$dir/.summary.md.$$" "$dir/summary.md"
 {
   printf '{\n  "kind": "sweep-summary",\n  "sweep": "%s",\n  "collected": "%s",\n  "complete": %d,\n  "missing": %d,\n  "parts": [' \
     "$(json_s "$name")" "$stamp" $n_ok $n_miss
   sep=
   for row in "${rows[@]}"; do
-    IFS=$'\t' read -r k p s st t w y <<<"$row"
+    IFS=$US read -r k p s st t w y <<<"$row"
     printf '%s\n    {"kind": "%s", "part": "%s", "status": "%s", "slurm_state": "%s", "task": "%s", "ingested": "%s", "reason": "%s"}' \
       "$sep" "$(json_s "$k")" "$(json_s "$p")" "$s" "$(json_s "$st")" "$t" "$(json_s "${w#"$dir"/}")" "$(json_s "$y")"
     sep=,

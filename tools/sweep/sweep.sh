@@ -147,7 +147,7 @@ sbatch_lines() {
   for o in $(kv "$k" sbatch); do echo "#SBATCH $o"; done
 }
 
-array_ids=() submitted=0 plan_lines=
+array_ids=() submitted=0 plan_lines='' n_arrays=0
 for k in "${KINDS[@]}"; do
   parts=() idx=() i=0
   for p in $(kv "$k" parts); do
@@ -184,14 +184,16 @@ EOF
   jid=$(sbatch --parsable "$script") || sweep_die "sbatch refused $script (its message is above)"
   jid=${jid%%;*}
   echo "\$ $cmdline -> job $jid" >&2
-  array_ids+=("$jid")
+  array_ids+=("$jid") n_arrays=$((n_arrays + 1))
   for i in "${idx[@]}"; do
     plan_lines+="$stamp"$'\t'"$k"$'\t'"${parts[i]}"$'\t'"$(part_slug "${parts[i]}")"$'\t'"$i"$'\t'"${jid}_$i"$'\n'
     submitted=$((submitted + 1))
   done
 done
 
-# The collector: after every array (whatever became of it), or at once when nothing ran.
+# The collector: after every array (whatever became of it), those submitted now and those still
+# in flight from an earlier submission; at once when there are none.
+for t in "${FLY[@]}"; do case " ${array_ids[*]} " in *" ${t%_*} "*) ;; *) array_ids+=("${t%_*}") ;; esac; done
 { for k in "${KINDS[@]}"; do for p in $(kv "$k" parts); do
     printf '%s\t%s\t%s\t%s\n' "$k" "$p" "$(part_slug "$p")" "$(kv "$k" emulated no)"; done; done; } >"${TMPDIR:-/tmp}/sweep-parts.$$"
 dep=
@@ -224,5 +226,5 @@ printf '%s' "$plan_lines" >>"$SWEEP_DIR/submissions.tsv"
 cid=$(sbatch --parsable "$jobs/collect.sbatch") || sweep_die "sbatch refused $jobs/collect.sbatch"
 cid=${cid%%;*}
 printf '%s\t%s\t%s\t%s\t%s\t%s\n' collector "$stamp" - - - "$cid" >>"$SWEEP_DIR/submissions.tsv"
-echo "sweep $NAME: $submitted task(s) in ${#array_ids[@]} array job(s), collector job $cid; results in $SWEEP_DIR" >&2
+echo "sweep $NAME: $submitted task(s) in $n_arrays array job(s), collector job $cid${dep:+ (after ${dep#*afterany:})}; results in $SWEEP_DIR" >&2
 echo "  progress: make sweep-status SWEEP=$sweep" >&2
