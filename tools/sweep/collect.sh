@@ -17,9 +17,12 @@ dir=$1 bundle=$2 checkout=$3 reports=$4
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/sweep/lib.sh
 . "$here/lib.sh"
-report=$bundle/bin/sdpa-report
+report=$bundle/bin/sdpa-report ingest=$here/ingest.sh
 name=$(basename "$dir")
 [ -f "$dir/parts.tsv" ] || { echo "collect.sh: $dir/parts.tsv is missing (not a sweep directory)" >&2; exit 2; }
+# One collector at a time (a resubmission may queue a second one while the first runs).
+exec 9>"$dir/.collect.lock"
+flock 9 2>/dev/null || echo "collect.sh: flock unavailable; assuming no other collector runs" >&2
 declare -A STATES=() LAST=()
 while IFS=$'\t' read -r _ k p _ _ tid; do LAST[$k/$p]=$tid; done <"$dir/submissions.tsv"
 # shellcheck disable=SC2046
@@ -38,9 +41,12 @@ while IFS=$'\t' read -r k p slug emu; do
   if complete "$res" "$slug"; then
     if [ ! -f "$res/$slug.ingested" ]; then
       flag=(); [ "$emu" = yes ] && flag=(--allow-emulated)
-      if out=$(bash "$here/ingest.sh" "$res/$slug.tar.gz" "$dir/data" "$report" "${flag[@]}" 2>&1); then
+      if out=$(bash "$ingest" "$res/$slug.tar.gz" "$dir/data" "$report" "${flag[@]}" 2>&1); then
         echo "$out"
         echo "$out" | sed -nE 's/^ingest: ([^ ]+) .*/\1/p' >"$res/$slug.ingested"
+      elif [[ $out == *"exists already at "* ]]; then
+        # Ingested by a collector that stopped before it wrote the marker.
+        echo "${out##*exists already at }" | sed 's/; ingest never overwrites$//' >"$res/$slug.ingested"
       else
         why="refused by ingest: ${out#ingest: }"
       fi
