@@ -11,6 +11,7 @@ set -u
 . tests/lib/tap.sh
 . tests/sweep/slurm-cluster.sh
 bundle=$(realpath "$1")
+[ -f "$bundle" ] || { tap_ok "the bundle $1 exists (make bundle)" false; tap_done; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sweep-test.XXXXXX")
 trap 'slurm_stop; [ -n "${SWEEP_TEST_KEEP:-}" ] && echo "# kept: $tmp" || rm -rf "$tmp"' EXIT # SWEEP_TEST_KEEP=1: keep it
 trap 'exit 143' TERM INT # run-tests.sh's timeout: the EXIT trap still stops the daemons
@@ -97,8 +98,10 @@ S=$tmp/shared/emulated
 
 t0=$(date +%s)
 make --no-print-directory -s sweep SWEEP="$good" >"$tmp/submit1.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || tail -n 20 "$tmp/submit1.out" | sed 's/^/# /'
 tap_ok "make sweep submits 2 arrays of 3 tasks and a collector (exit 0)" \
-  bash -c '[ "$1" -eq 0 ] && grep -q "6 task(s) in 2 array job(s), collector job" "$2"' _ $? "$tmp/submit1.out"
+  bash -c '[ "$1" -eq 0 ] && grep -q "6 task(s) in 2 array job(s), collector job" "$2"' _ $rc "$tmp/submit1.out"
 wait_idle
 tap_ok "  ... and every job leaves the queue ($(($(date +%s) - t0)) s)" test $? -eq 0
 make --no-print-directory -s sweep-status SWEEP="$good" >"$tmp/status1.out" 2>&1
