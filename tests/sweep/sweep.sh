@@ -192,4 +192,17 @@ tap_ok "sweep-status reports a cancelled task by name with its Slurm state (exit
 tap_ok "  ... and the collector lists it as missing, in summary.json and summary.md" \
   bash -c 'jq -e ".missing == 1 and .parts[0].slurm_state == \"CANCELLED\"" "$1/summary.json" >/dev/null &&
            grep -qE "^- slow \`history\` \(task [0-9]+_0, CANCELLED\)" "$1/summary.md"' _ "$tmp/shared/cancelled"
+# ---- sbatch refusing a kind (a partition this cluster lacks) after another kind went in ------------
+printf '%s\n' "[sweep]" "name = partial" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = scaling:128" \
+  "[kind here]" "gres = none" "emulated = yes" "[kind nowhere]" "partition = no-such-partition" "gres = none" "emulated = yes" \
+  >"$tmp/partial.sweep"
+sweep submit "$tmp/partial.sweep" "$bundle" >"$tmp/submit6.out" 2>&1
+rc=$?
+tap_ok "sbatch refusing a kind stops the submission (exit 2), naming its script and the arrays already in" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "sbatch refused .*/nowhere.sbatch" "$2" && grep -q "the arrays submitted before it (jobs [0-9]*) run, without a collector" "$2"' \
+  _ $rc "$tmp/submit6.out"
+wait_idle
+sweep status "$tmp/partial.sweep" >"$tmp/status6.out" 2>&1
+tap_ok "  ... sweep-status still knows the task that went in, and the kind that did not" \
+  bash -c 'grep -qE "^here +scaling:128 +COMPLETED +[0-9]+_0 +complete$" "$1" && grep -qE "^nowhere +scaling:128 +never +- +missing$" "$1"' _ "$tmp/status6.out"
 tap_done

@@ -147,7 +147,13 @@ sbatch_lines() {
   for o in $(kv "$k" sbatch); do echo "#SBATCH $o"; done
 }
 
-array_ids=() submitted=0 plan_lines='' n_arrays=0
+array_ids=() submitted=0 n_arrays=0
+if [ $dry = 0 ]; then
+  mkdir -p "$jobs" "$SWEEP_DIR/logs"
+  { for k in "${KINDS[@]}"; do for p in $(kv "$k" parts); do
+      printf '%s\t%s\t%s\t%s\n' "$k" "$p" "$(part_slug "$p")" "$(kv "$k" emulated no)"; done; done; } >"$SWEEP_DIR/.parts.tsv.$$" &&
+    mv -f "$SWEEP_DIR/.parts.tsv.$$" "$SWEEP_DIR/parts.tsv"
+fi
 for k in "${KINDS[@]}"; do
   parts=() idx=() i=0
   for p in $(kv "$k" parts); do
@@ -181,12 +187,14 @@ EOF
   if [ $dry = 1 ]; then echo "\$ $cmdline"; echo; array_ids+=("<$k>"); continue; fi
   mkdir -p "$jobs" "$SWEEP_DIR/logs/$k" "$SWEEP_DIR/results/$k" "$SWEEP_DIR/state/$k"
   echo "$body" >"$script"
-  jid=$(sbatch --parsable "$script") || sweep_die "sbatch refused $script (its message is above)"
+  jid=$(sbatch --parsable "$script") ||
+    sweep_die "sbatch refused $script (its message is above)$([ $n_arrays -gt 0 ] && echo "; the arrays submitted before it (jobs ${array_ids[*]}) run, without a collector: make sweep again submits the rest and one")"
   jid=${jid%%;*}
   echo "\$ $cmdline -> job $jid" >&2
   array_ids+=("$jid") n_arrays=$((n_arrays + 1))
+  # Recorded at once: should a later sbatch fail, status and the next submission know these tasks.
   for i in "${idx[@]}"; do
-    plan_lines+="$stamp"$'\t'"$k"$'\t'"${parts[i]}"$'\t'"$(part_slug "${parts[i]}")"$'\t'"$i"$'\t'"${jid}_$i"$'\n'
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$k" "${parts[i]}" "$(part_slug "${parts[i]}")" "$i" "${jid}_$i" >>"$SWEEP_DIR/submissions.tsv"
     submitted=$((submitted + 1))
   done
 done
@@ -194,8 +202,6 @@ done
 # The collector: after every array (whatever became of it), those submitted now and those still
 # in flight from an earlier submission; at once when there are none.
 for t in "${FLY[@]}"; do case " ${array_ids[*]} " in *" ${t%_*} "*) ;; *) array_ids+=("${t%_*}") ;; esac; done
-{ for k in "${KINDS[@]}"; do for p in $(kv "$k" parts); do
-    printf '%s\t%s\t%s\t%s\n' "$k" "$p" "$(part_slug "$p")" "$(kv "$k" emulated no)"; done; done; } >"${TMPDIR:-/tmp}/sweep-parts.$$"
 dep=
 [ ${#array_ids[@]} -gt 0 ] && dep="#SBATCH --dependency=afterany:$(IFS=:; echo "${array_ids[*]}")"
 cbody=$(cat <<EOF
@@ -215,14 +221,10 @@ EOF
 echo "#### $jobs/collect.sbatch"; echo "$cbody"; echo
 if [ $dry = 1 ]; then
   echo "\$ sbatch --parsable $jobs/collect.sbatch"
-  rm -f "${TMPDIR:-/tmp}/sweep-parts.$$"
   echo "sweep $NAME: dry run; nothing was written under $SWEEP_DIR nor submitted" >&2
   exit 0
 fi
-mkdir -p "$jobs" "$SWEEP_DIR/logs"
-mv "${TMPDIR:-/tmp}/sweep-parts.$$" "$SWEEP_DIR/parts.tsv"
 echo "$cbody" >"$jobs/collect.sbatch"
-printf '%s' "$plan_lines" >>"$SWEEP_DIR/submissions.tsv"
 cid=$(sbatch --parsable "$jobs/collect.sbatch") || sweep_die "sbatch refused $jobs/collect.sbatch"
 cid=${cid%%;*}
 printf '%s\t%s\t%s\t%s\t%s\t%s\n' collector "$stamp" - - - "$cid" >>"$SWEEP_DIR/submissions.tsv"
