@@ -28,6 +28,7 @@ include mk/format.mk
 -include experiments/common.mk
 -include mk/bundle.mk
 -include mk/fuzz.mk
+-include mk/sweep.mk
 
 .PHONY: help build test deps clean FORCE
 

@@ -9,7 +9,8 @@
 BUNDLE_DIR := $(BUILD)/bundle
 BUNDLE_SHA := $(shell git rev-parse --short HEAD 2>/dev/null || echo nogit)
 BUNDLE_TGZ := $(BUILD)/sdpa-bundle-$(BUNDLE_SHA).tar.gz
-# The shared libraries a bare node may lack, found where the linker found them.
+# The shared libraries a bare node may lack, found where the linker found them (ldd of
+# $(SDPA_REPORT), hence its place among the tarball's prerequisites: a fresh clone has none yet).
 BUNDLE_LIBS = $(shell ldd $(BIN)/sdpa-report | awk '/libcjson/ {print $$3}')
 
 ifneq ($(NVCC),)
@@ -45,7 +46,7 @@ endif
 
 ## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (README, "Measuring on a GPU node")
 bundle: $(BUNDLE_TGZ)
-$(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PARAMS) $(PTXAS_JSON) \
+$(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md)
 	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments
 	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/

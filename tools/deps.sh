@@ -15,6 +15,7 @@ PKGS=(
   pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern  # reports
   poppler-utils jq                         # pdftotext and JSON queries in the report tests
   git ca-certificates                      # provenance (git SHA) in every result
+  slurmctld slurmd slurm-client munge      # make sweep's tests start a one-node Slurm cluster (tests/sweep/)
 )
 
 # The CPU emulator compiles the kernels against the CUDA toolkit's headers (cuda_fp16.h,

@@ -35,6 +35,8 @@ tap_ok "--part runs only the parts named (one experiment, one S of the sweep)" \
   bash -c '[ $(tar tzf "$1" | grep -c "/runs/[^/]*/$") -eq 1 ] && tar tzf "$1" | grep -q "runs/stage2-wmma-pv/" &&
            ! tar tzf "$1" | grep -q "history.json" && ! tar tzf "$1" | grep -q "S256"' _ "$tmp/part.tar.gz"
 tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --part bogus
+tap_fail "--part scaling:0 is refused (an empty problem; it once passed as a scaling step with no result)" \
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --plan --part scaling:128,0
 tap_fail "--backend cuda without a GPU stops at the probe" \
   env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend cuda --out "$tmp/cuda.tar.gz"
 tap_ok "  ... writing nothing" test ! -e "$tmp/cuda.tar.gz"

@@ -53,7 +53,9 @@ if [ ${#parts[@]} -gt 0 ]; then
       history) run_hist=1 ;;
       scaling) run_scaling=1 ;;
       scaling:*) run_scaling=1 part_S=$(echo "${p#scaling:}" | tr , ' ')
-        case $part_S in *[!0-9\ ]*|'') echo "campaign.sh: --part $p: expected scaling:S1,S2,... (integers)" >&2; exit 2 ;; esac ;;
+        # Digits only, none 0 or with a leading 0 (an empty problem; octal to the shell), at least one.
+        case " $part_S " in *[!0-9\ ]*|*\ 0*) part_S= ;; esac
+        [ -n "${part_S// /}" ] || { echo "campaign.sh: --part $p: expected scaling:S1,S2,... (integers >= 1)" >&2; exit 2; } ;;
       *) echo "campaign.sh: --part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..." >&2; exit 2 ;;
     esac
   done

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# make sweep on a real single-node Slurm cluster started here (tests/sweep/slurm-cluster.sh), the
+# campaign on the emulator: a sweep of 2 device kinds x 3 parts through sbatch, its collector's
+# ingest and summary; a part made to fail (an impossible S injected through the sweep file),
+# reported by sweep-status and listed as missing while the others stay ingested; resubmission
+# running only what is not complete. The sweep file's refusals and --dry-run need no Slurm; the
+# rest SKIPs, with the reason, where Slurm is not installed.
+# Usage: tests/sweep/sweep.sh BUNDLE.tar.gz
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
+set -u
+. tests/lib/tap.sh
+. tests/sweep/slurm-cluster.sh
+bundle=$(realpath "$1")
+[ -f "$bundle" ] || { tap_ok "the bundle $1 exists (make bundle)" false; tap_done; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sweep-test.XXXXXX")
+trap 'slurm_stop; [ -n "${SWEEP_TEST_KEEP:-}" ] && echo "# kept: $tmp" || rm -rf "$tmp"' EXIT # SWEEP_TEST_KEEP=1: keep it
+trap 'exit 143' TERM INT # run-tests.sh's timeout: the EXIT trap still stops the daemons
+sweep() { tools/sweep/sweep.sh "$@"; }
+good=experiments/sweeps/emulated.sweep
+export SWEEP_SHARED=$tmp/shared
+
+# ---- the sweep file's refusals: exit 2, naming the file, line or key ------------------------------
+refuse() { # NAME PATTERN SWEEP-FILE-TEXT
+  printf '%s\n' "$3" >"$tmp/bad.sweep"
+  sweep submit "$tmp/bad.sweep" "$bundle" --dry-run >"$tmp/bad.out" 2>&1
+  local rc=$?
+  tap_ok "a sweep file with $1 is refused: exit 2, naming it ($2)" bash -c '[ "$1" -eq 2 ] && grep -qF -- "$2" "$3"' _ $rc "$2" "$tmp/bad.out"
+}
+kind='[kind k]
+gres = none
+emulated = yes'
+refuse "no shared directory" "[sweep] shared is missing" "[sweep]
+name = x
+parts = history
+$kind"
+refuse "an unknown key" "bad.sweep:3: [sweep] has no key 'partitoin'" "[sweep]
+name = x
+partitoin = gpu"
+refuse "an unset environment variable" "\${NO_SUCH_VAR_FOR_SWEEP}, which is not set" "[sweep]
+name = x
+shared = \${NO_SUCH_VAR_FOR_SWEEP}/s"
+refuse "the peers part (not in campaign.sh yet)" "part 'peers' is not implemented yet" "[sweep]
+name = x
+shared = $tmp/s
+backend = emu
+parts = history peers
+$kind"
+refuse "an experiment the bundle lacks" "no such experiment" "[sweep]
+name = x
+shared = $tmp/s
+backend = emu
+parts = experiment:stage9-nothing
+$kind"
+refuse "an emulated backend on a kind not marked emulated" "say emulated = yes" "[sweep]
+name = x
+shared = $tmp/s
+backend = emu
+parts = history
+[kind k]
+gres = none"
+tap_ok "  ... and none of them created a shared directory" test ! -e "$tmp/s"
+make --no-print-directory -s sweep-status >"$tmp/nosweep.out" 2>&1
+tap_ok "make sweep-status without SWEEP= says how to call it (exit 2)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "give the sweep file" "$2"' _ $? "$tmp/nosweep.out"
+
+# ---- --dry-run: the scripts and the commands, nothing written or submitted ------------------------
+sweep submit "$good" "$bundle" --dry-run >"$tmp/dry.out" 2>&1
+tap_ok "--dry-run exits 0" test $? -eq 0
+tap_ok "  ... prints one job array per kind, every part in it" \
+  bash -c '[ "$(grep -c "^#SBATCH --array=0,1,2$" "$1")" -eq 2 ]' _ "$tmp/dry.out"
+tap_ok "  ... with the kinds' site settings (partition, constraint, time; no --gres for gres = none)" \
+  bash -c 'grep -q "^#SBATCH --partition=kind-a$" "$1" && grep -q "^#SBATCH --constraint=emu$" "$1" &&
+           grep -q "^#SBATCH --time=00:10:00$" "$1" && ! grep -q -- "--gres" "$1"' _ "$tmp/dry.out"
+tap_ok "  ... a collector that waits for both arrays (afterany) and the sbatch commands" \
+  bash -c 'grep -q "^#SBATCH --dependency=afterany:<emu-a>:<emu-b>$" "$1" && [ "$(grep -c "^\$ sbatch " "$1")" -eq 3 ]' _ "$tmp/dry.out"
+tap_ok "  ... and writes nothing under the shared directory" test ! -e "$tmp/shared"
+
+# ---- a real Slurm ---------------------------------------------------------------------------------
+missing=$(slurm_missing)
+if [ -z "$missing" ] && ! slurm_start "$tmp/slurm" 2>"$tmp/slurm.err"; then
+  if [ "$(id -u)" -eq 0 ]; then
+    sed 's/^/# /' "$tmp/slurm.err"
+    tap_ok "the test's Slurm cluster starts (slurm.conf, munge key and logs under a temporary directory)" false
+    tap_done
+  fi
+  missing="the test's Slurm cluster did not start as $(id -un) (slurmd runs jobs as root): $(head -n 1 "$tmp/slurm.err")"
+fi
+if [ -n "$missing" ]; then
+  for t in "a 2-kind x 3-part sweep runs through sbatch" "a failed part is reported and listed as missing" \
+           "resubmission runs only the parts without a complete tarball"; do tap_skip "$t" "Slurm: $missing"; done
+  tap_done
+fi
+tap_ok "the test's Slurm cluster is up (ports $(sed -nE 's/^Slurm(ctld|d)Port=//p' "$SLURM_CONF" | tr '\n' ' '))" \
+  bash -c 'sinfo -h -o %P | grep -q kind-b'
+# wait_idle: until the queue is empty (the collector included); 150 s at most.
+wait_idle() { for _ in $(seq 300); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 0.5; done; squeue >&2; return 1; }
+S=$tmp/shared/emulated
+
+t0=$(date +%s)
+make --no-print-directory -s sweep SWEEP="$good" >"$tmp/submit1.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || tail -n 20 "$tmp/submit1.out" | sed 's/^/# /'
+tap_ok "make sweep submits 2 arrays of 3 tasks and a collector (exit 0)" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "6 task(s) in 2 array job(s), collector job" "$2"' _ $rc "$tmp/submit1.out"
+wait_idle
+tap_ok "  ... and every job leaves the queue ($(($(date +%s) - t0)) s)" test $? -eq 0
+make --no-print-directory -s sweep-status SWEEP="$good" >"$tmp/status1.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/status1.out"
+tap_ok "make sweep-status: every part complete, its task COMPLETED (exit 0)" \
+  bash -c '[ "$1" -eq 0 ] && [ "$(grep -cE "^emu-[ab] .* COMPLETED .* complete$" "$2")" -eq 6 ]' _ $rc "$tmp/status1.out"
+tap_ok "  ... and the collector COMPLETED" grep -q "^collector: job [0-9]*, COMPLETED" "$tmp/status1.out"
+tap_ok "each task wrote its tarball and checksum atomically into the shared results directory" \
+  bash -c 'cd "$1/results" && [ "$(ls */*.tar.gz | wc -l)" -eq 6 ] && for f in */*.tar.gz.sha256; do (cd "$(dirname "$f")" && sha256sum -c --quiet "$(basename "$f")") || exit 1; done' _ "$S"
+tap_ok "the collector's summary.json: 6 complete, 0 missing" \
+  bash -c 'jq -e ".complete == 6 and .missing == 0 and ([.parts[] | select(.status == \"complete\")] | length) == 6" "$1" >/dev/null' _ "$S/summary.json"
+# Every part's content, for each kind, in the campaign the summary says it was ingested as.
+content_ok() {
+  local k ing
+  for k in emu-a emu-b; do
+    ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"experiment:stage2-wmma-pv\") | .ingested" "$S/summary.json")
+    [ -s "$(ls "$ing"/runs/stage2-wmma-pv/*/run.json)" ] || return 1
+    ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"history\") | .ingested" "$S/summary.json")
+    [ -s "$ing/history.json" ] || return 1
+    ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"scaling:128\") | .ingested" "$S/summary.json")
+    ls "$ing"/scaling/*-S128.json >/dev/null 2>&1 || return 1
+  done
+}
+tap_ok "  ... each part ingested under data/gpu/emulated-*/: the experiment run, history.json, scaling S=128" content_ok
+tap_ok "  ... 6 campaigns in all" test "$(ls -d "$S"/data/gpu/*/* | wc -l)" -eq 6
+tap_ok "  ... a report rendered from an ingested run (reports = 1)" \
+  bash -c 'ls "$1"/reports/stage2-wmma-pv/*/report.html "$1"/reports/stage2-wmma-pv/*/report.pdf >/dev/null' _ "$S"
+tap_ok "  ... summary.md's table lists every kind and part" \
+  bash -c '[ "$(grep -cE "^\| emu-[ab] \| .* \| complete \| COMPLETED \|" "$1")" -eq 6 ]' _ "$S/summary.md"
+tap_ok "  ... one tarball to carry home, holding the 6 parts" \
+  bash -c '[ "$(tar tzf "$1"/sweep-emulated-*.tar.gz | grep -c "results/emu-[ab]/.*\.tar\.gz$")" -eq 6 ]' _ "$S"
+
+# ---- a part made to fail: S = 2^30 is beyond what sdpa-bench accepts ------------------------------
+bad=$tmp/failing.sweep
+{ cat "$good"; echo "parts = experiment:stage2-wmma-pv history scaling:128 scaling:1073741824"; } >"$bad" # [kind emu-b] is last
+sums_before=$(cat "$S"/results/*/*.sha256 | sort)
+# As if a collector had stopped between an ingest and its marker: the next one must count the
+# part as ingested (ingest refuses a campaign id twice), not as missing.
+rm "$S/results/emu-a/history.ingested"
+n_sub=$(wc -l <"$S/submissions.tsv")
+sweep submit "$bad" "$bundle" >"$tmp/submit2.out" 2>&1
+tap_ok "resubmitting with one part more submits that part only (1 task, --array=3 of emu-b)" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && [ "$(grep -c "complete, not resubmitted" "$2")" -eq 6 ] &&
+           grep -q "^#SBATCH --array=3$" "$2"' _ $? "$tmp/submit2.out"
+wait_idle
+sweep status "$bad" >"$tmp/status2.out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/status2.out"
+tap_ok "sweep-status reports the failed part by name with its Slurm state (exit 1)" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^emu-b +scaling:1073741824 +FAILED +[0-9]+_3 +missing$" "$2"' _ $rc "$tmp/status2.out"
+tap_ok "  ... and its log's last lines (the harness's refusal)" grep -q "| .*problem too large" "$tmp/status2.out"
+tap_ok "  ... the 6 others still complete" test "$(grep -cE " COMPLETED .* complete$" "$tmp/status2.out")" -eq 6
+tap_ok "the collector lists it as missing (summary.json: 6 complete, 1 missing, FAILED)" \
+  bash -c 'jq -e ".complete == 6 and .missing == 1 and ([.parts[] | select(.status == \"missing\" and .part == \"scaling:1073741824\" and .slurm_state == \"FAILED\")] | length) == 1" "$1" >/dev/null' _ "$S/summary.json"
+tap_ok "  ... in summary.md's Missing section" grep -qE '^- emu-b `scaling:1073741824` \(task [0-9]+_3, FAILED\)' "$S/summary.md"
+tap_ok "  ... the others stay ingested, once each (6 campaigns)" test "$(ls -d "$S"/data/gpu/*/* | wc -l)" -eq 6
+tap_ok "  ... the failed campaign's own tarball is kept for its logs, outside the complete ones" \
+  bash -c 'ls "$1"/results/emu-b/scaling-1073741824.failed-*.tar.gz >/dev/null && [ ! -e "$1"/results/emu-b/scaling-1073741824.tar.gz ]' _ "$S"
+
+sweep submit "$bad" "$bundle" >"$tmp/submit3.out" 2>&1
+tap_ok "resubmitting the same sweep again runs only the failed part" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && grep -q "^#SBATCH --array=3$" "$2" &&
+           [ "$(tail -n +$(($3 + 1)) "$4" | grep -vc "^collector")" -eq 2 ] &&
+           [ "$(tail -n +$(($3 + 1)) "$4" | grep -v "^collector" | cut -f3 | sort -u)" = scaling:1073741824 ]' \
+  _ $? "$tmp/submit3.out" "$n_sub" "$S/submissions.tsv"
+wait_idle
+tap_ok "  ... leaving the complete parts' tarballs as they were" test "$(cat "$S"/results/*/*.sha256 | sort)" = "$sums_before"
+tap_ok "  ... and the failed part has two task logs now" test "$(ls "$S"/logs/emu-b/3.*.log | wc -l)" -eq 2
+
+# ---- a task ended by Slurm (scancel here; a time limit ends one the same way) ----------------------
+printf '%s\n' "[sweep]" "name = cancelled" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = history" \
+  "[kind slow]" "gres = none" "emulated = yes" "setup = sleep 120" >"$tmp/cancel.sweep"
+sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit4.out" 2>&1
+jid=$(sed -nE 's/.*slow.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit4.out")
+for _ in $(seq 60); do squeue -h -j "$jid" -o %T 2>/dev/null | grep -q RUNNING && break; sleep 0.5; done
+sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit5.out" 2>&1
+tap_ok "a part whose task is running is not submitted again" \
+  bash -c 'grep -q "slow history: task [0-9_]* is RUNNING, not resubmitted" "$1" && grep -q "0 task(s) in 0 array job(s), collector job [0-9]* (after $2)" "$1"' \
+  _ "$tmp/submit5.out" "$jid"
+scancel "$jid"
+wait_idle
+sweep status "$tmp/cancel.sweep" >"$tmp/status4.out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/status4.out"
+tap_ok "sweep-status reports a cancelled task by name with its Slurm state (exit 1)" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^slow +history +CANCELLED +[0-9]+_0 +missing$" "$2"' _ $rc "$tmp/status4.out"
+tap_ok "  ... and the collector lists it as missing, in summary.json and summary.md" \
+  bash -c 'jq -e ".missing == 1 and .parts[0].slurm_state == \"CANCELLED\"" "$1/summary.json" >/dev/null &&
+           grep -qE "^- slow \`history\` \(task [0-9]+_0, CANCELLED\)" "$1/summary.md"' _ "$tmp/shared/cancelled"
+# ---- sbatch refusing a kind (a partition this cluster lacks) after another kind went in ------------
+printf '%s\n' "[sweep]" "name = partial" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = scaling:128" \
+  "[kind here]" "gres = none" "emulated = yes" "[kind nowhere]" "partition = no-such-partition" "gres = none" "emulated = yes" \
+  >"$tmp/partial.sweep"
+sweep submit "$tmp/partial.sweep" "$bundle" >"$tmp/submit6.out" 2>&1
+rc=$?
+tap_ok "sbatch refusing a kind stops the submission (exit 2), naming its script and the arrays already in" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "sbatch refused .*/nowhere.sbatch" "$2" && grep -q "the arrays submitted before it (jobs [0-9]*) run, without a collector" "$2"' \
+  _ $rc "$tmp/submit6.out"
+wait_idle
+sweep status "$tmp/partial.sweep" >"$tmp/status6.out" 2>&1
+tap_ok "  ... sweep-status still knows the task that went in, and the kind that did not" \
+  bash -c 'grep -qE "^here +scaling:128 +COMPLETED +[0-9]+_0 +complete$" "$1" && grep -qE "^nowhere +scaling:128 +never +- +missing$" "$1"' _ "$tmp/status6.out"
+tap_done

@@ -1,0 +1,138 @@
+# Shared by the sweep tools (sourced): the sweep file's parser, part names, result completeness
+# and Slurm states. The format is documented in experiments/sweeps/README.md.
+# shellcheck shell=bash
+
+# Keys each section accepts; a key given where it is not listed is an error naming it. (Read
+# through an indirect name, as are SWEEP_DIR and the like by the scripts that source this.)
+# shellcheck disable=SC2034
+SWEEP_KEYS_sweep=" name shared backend quick parts reports account time sbatch setup "
+SWEEP_KEYS_kind=" partition constraint gres time account emulated backend parts sbatch setup cpus "
+SWEEP_KEYS_collect=" partition constraint time account sbatch setup "
+
+sweep_die() { echo "sweep: $*" >&2; exit 2; }
+
+# sweep_parse FILE: fills CFG["section.key"] (section: sweep, collect or kind:NAME) and KINDS
+# (in file order); ${NAME} in a value is taken from the environment (site settings).
+declare -gA CFG=()
+KINDS=()
+sweep_parse() {
+  local file=$1 n=0 section='' line key val var sec_keys
+  [ -f "$file" ] || sweep_die "SWEEP=$file: no such file"
+  SWEEP_FILE=$file
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    line=${line%%#*}
+    line=$(echo "$line" | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')
+    [ -n "$line" ] || continue
+    case $line in
+      '[sweep]') section=sweep ;;
+      '[collect]') section=collect ;;
+      '[kind '*']')
+        key=$(echo "${line#\[kind }" | tr -d ']' | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')
+        [[ $key =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+          sweep_die "$file:$n: kind name '$key': use letters, digits, '.', '_' and '-'"
+        case " ${KINDS[*]} " in *" $key "*) sweep_die "$file:$n: kind '$key' is defined twice" ;; esac
+        KINDS+=("$key") section=kind:$key ;;
+      '['*) sweep_die "$file:$n: unknown section '$line' (accepted: [sweep], [kind NAME], [collect])" ;;
+      *=*)
+        [ -n "$section" ] || sweep_die "$file:$n: '$line' comes before any [section]"
+        key=$(echo "${line%%=*}" | sed -E 's/[[:space:]]+$//') val=$(echo "${line#*=}" | sed -E 's/^[[:space:]]+//')
+        sec_keys=SWEEP_KEYS_${section%%:*}
+        case ${!sec_keys} in *" $key "*) ;; *)
+          sweep_die "$file:$n: [${section/:/ }] has no key '$key' (accepted:${!sec_keys% })" ;; esac
+        while [[ $val =~ \$\{([A-Za-z_][A-Za-z0-9_]*)\} ]]; do
+          var=${BASH_REMATCH[1]}
+          [ -n "${!var+set}" ] || sweep_die "$file:$n: $key uses \${$var}, which is not set in the environment"
+          val=${val//"\${$var}"/${!var}}
+        done
+        CFG[$section.$key]=$val ;;
+      *) sweep_die "$file:$n: expected 'key = value' or a [section], got '$line'" ;;
+    esac
+  done <"$file"
+  sweep_check
+}
+
+# kv KIND KEY [DEFAULT]: the kind's value, else the [sweep] value, else DEFAULT.
+kv() {
+  if [ -n "${CFG[kind:$1.$2]+set}" ]; then echo "${CFG[kind:$1.$2]}"
+  elif [ -n "${CFG[sweep.$2]+set}" ] && case $SWEEP_KEYS_sweep in *" $2 "*) true ;; *) false ;; esac; then echo "${CFG[sweep.$2]}"
+  else echo "${3:-}"; fi
+}
+
+# part_slug PART: a file name for a campaign part (experiment:stage1 -> experiment-stage1).
+part_slug() { echo "$1" | tr ':,' '--'; }
+
+# part_check PART: campaign.sh's --part values; the parts a later campaign will have are named.
+part_check() {
+  case $1 in
+    history|scaling) ;;
+    experiment:*) [[ ${1#experiment:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || return 1 ;;
+    scaling:*)
+      local s
+      for s in $(echo "${1#scaling:}" | tr , ' '); do
+        [[ $s =~ ^[0-9]+$ ]] && [ "$s" -ge 1 ] || return 1
+      done
+      [ -n "${1#scaling:}" ] || return 1 ;;
+    *) return 1 ;;
+  esac
+}
+
+sweep_check() {
+  local f=$SWEEP_FILE k v p
+  NAME=${CFG[sweep.name]:-}
+  [ -n "$NAME" ] || sweep_die "$f: [sweep] name is missing"
+  [[ $NAME =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || sweep_die "$f: [sweep] name '$NAME': use letters, digits, '.', '_' and '-'"
+  SHARED=${CFG[sweep.shared]:-}
+  [ -n "$SHARED" ] || sweep_die "$f: [sweep] shared is missing (a directory every node sees)"
+  case $SHARED in /*) ;; *) SHARED=$PWD/$SHARED ;; esac
+  # shellcheck disable=SC2034
+  SWEEP_DIR=$SHARED/$NAME
+  QUICK=$(kv - quick no)
+  case $QUICK in yes|no) ;; *) sweep_die "$f: [sweep] quick = '$QUICK': accepted values are yes and no" ;; esac
+  REPORTS=$(kv - reports all)
+  [[ $REPORTS =~ ^(all|[0-9]+)$ ]] || sweep_die "$f: [sweep] reports = '$REPORTS': 'all' or a number"
+  [ ${#KINDS[@]} -gt 0 ] || sweep_die "$f: no [kind NAME] section (one per device kind)"
+  for k in "${KINDS[@]}"; do
+    v=$(kv "$k" backend auto)
+    case $v in auto|cuda|emu) ;; *) sweep_die "$f: [kind $k] backend = '$v': accepted values are auto, cuda and emu" ;; esac
+    case $(kv "$k" emulated no) in yes|no) ;; *) sweep_die "$f: [kind $k] emulated: accepted values are yes and no" ;; esac
+    [ "$v" != emu ] || [ "$(kv "$k" emulated no)" = yes ] ||
+      sweep_die "$f: [kind $k] backend = emu measures no GPU: say emulated = yes (ingested with --allow-emulated)"
+    v=$(kv "$k" parts)
+    [ -n "$v" ] || sweep_die "$f: [kind $k] has no parts (parts = ... here or in [sweep])"
+    for p in $v; do
+      case $p in
+        peers|peers:*|profiles|profiles:*)
+          sweep_die "$f: [kind $k] part '$p' is not implemented yet: campaign.sh has no peers or profiles step (README, \"Measuring on a GPU node\")" ;;
+      esac
+      part_check "$p" || sweep_die "$f: [kind $k] part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1)"
+    done
+    v=$(kv "$k" cpus)
+    [ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || sweep_die "$f: [kind $k] cpus = '$v': a positive number"
+  done
+}
+
+# complete RESULTS_DIR SLUG: the part's tarball is there and matches its checksum file.
+complete() {
+  [ -f "$1/$2.tar.gz" ] && [ -f "$1/$2.tar.gz.sha256" ] && (cd "$1" && sha256sum --quiet --strict -c "$2.tar.gz.sha256" >/dev/null 2>&1)
+}
+
+# slurm_states JOBID...: "TASKID STATE" lines (TASKID as JOBID_INDEX) for the array jobs given,
+# from squeue (live), else sacct (accounting, when the site has it), else scontrol (jobs the
+# controller still remembers). Tasks none of them knows are left out.
+slurm_states() {
+  local j ids=("$@")
+  [ ${#ids[@]} -gt 0 ] || return 0
+  command -v squeue >/dev/null 2>&1 || return 0
+  local live
+  live=$(squeue -h -r -j "$(IFS=,; echo "${ids[*]}")" -o '%i %T' 2>/dev/null)
+  [ -n "$live" ] && echo "$live"
+  for j in "${ids[@]}"; do
+    local got
+    # sacct's State may read "CANCELLED by 0": the first word is the state.
+    got=$(sacct -n -X -P -j "$j" -o JobID,State 2>/dev/null | awk -F'|' '$1 ~ /^[0-9]+(_[0-9]+)?$/ {split($2, w, " "); print $1, w[1]}')
+    [ -n "$got" ] || got=$(scontrol -o show job "$j" 2>/dev/null |
+      sed -nE 's/.*ArrayJobId=([0-9]+) ArrayTaskId=([0-9]+) .*JobState=([A-Z_]+).*/\1_\2 \3/p; t; s/^JobId=([0-9]+) .*JobState=([A-Z_]+).*/\1 \2/p')
+    [ -n "$got" ] && echo "$got"
+  done
+}
