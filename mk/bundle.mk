@@ -70,5 +70,5 @@ TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
-TEST_DEPS   += $(SDPA_BENCH)
-TEST_SUITES += "bash tests/campaign/torch-peer.sh $(SDPA_BENCH) $(SDPA_REPORT)"
+TEST_DEPS   += $(BIN)/sdpa-bench
+TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
