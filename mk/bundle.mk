@@ -4,7 +4,7 @@
 #                             lib/libcjson.so.1 (found through an rpath relative to the binary),
 #                             ptxas.json, experiments/ (definitions, hypotheses, resolved
 #                             parameters, run.sh), peers/ (the PyTorch peer script and its
-#                             stdlib plumbing), campaign.sh, VERSION
+#                             stdlib plumbing), campaign.sh and gpu-checks.sh, VERSION
 #   $(BUILD)/sdpa-bundle-<sha>.tar.gz   the same directory, packed
 # tools/campaign/campaign.sh is the campaign; tools/campaign/ingest.sh brings its tarball back.
 BUNDLE_DIR := $(BUILD)/bundle
@@ -50,11 +50,11 @@ endif
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \
-               $(BUNDLE_PEERS)
+               tools/campaign/gpu-checks.sh $(BUNDLE_PEERS)
 	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments $(BUNDLE_DIR)/peers
 	$(Q)cp $(BUNDLE_PEERS) $(BUNDLE_DIR)/peers/
 	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/
-	$(Q)cp tools/campaign/campaign.sh $(BUNDLE_DIR)/campaign.sh
+	$(Q)cp tools/campaign/campaign.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
 	$(Q)cp experiments/run.sh experiments/new-run.sh $(BUNDLE_DIR)/experiments/
 	$(Q)for e in $(EXPERIMENTS); do cp experiments/$$e/experiment.mk experiments/$$e/hypothesis.md $(BUNDLE_DIR)/experiments/$$e/; done
 	$(Q)$(if $(PTXAS_JSON),cp $(PTXAS_JSON) $(BUNDLE_DIR)/ptxas.json,rm -f $(BUNDLE_DIR)/ptxas.json)
@@ -88,3 +88,4 @@ TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench
 TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"

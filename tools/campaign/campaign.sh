@@ -20,9 +20,10 @@
 #                python3, torch or a GPU
 #   sanitizers   compute-sanitizer memcheck, racecheck, synccheck, initcheck on every variant at
 #                the ragged shape: sanitizers.json (every entry skipped, with the reason, without
-#                the tool or a GPU)
+#                the tool or a GPU); gpu-checks.sh
 #   profiles     Nsight Compute on every variant at the mission shape, a fixed metric set
-#                (sdpa-report ncu-json --list-metrics): profile.json, parsed from ncu's CSV
+#                (sdpa-report ncu-json --list-metrics): profile.json, parsed from ncu's CSV;
+#                gpu-checks.sh
 #   pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
 # A step that fails is recorded as failed with its log, and the campaign goes on; a step that
 # cannot run here is recorded as skipped with the reason; the tarball is written atomically and
@@ -154,11 +155,6 @@ skip_step() {
 }
 # has_option OPTION: this sdpa-bench offers OPTION (its --help lists every option).
 has_option() { "$bench" --help 2>&1 | grep -q -- "$1\b"; }
-# The head of the JSON files this script writes itself (data/SCHEMA.md): schema and meta.
-json_head() { # KIND
-  printf '"schema_version": "1.3.0",\n  "kind": "%s",\n  "meta": {"tool": "campaign.sh", "tool_version": "%s", "utc_time": "%s", "host": "%s", "campaign_id": "%s"}' \
-    "$1" "$(json_s "$(cut -d' ' -f2 VERSION 2>/dev/null)")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(json_s "$(hostname 2>/dev/null)")" "$id"
-}
 # scaling_shape S: "B H" such that the grid (ceil(S/32) x H x B CTAs) holds at least 4 CTAs per
 # SM (the device's SM count from the device step; on the emulator, which has no SMs, one, so that
 # the sweep stays small), with H = min(B*H, 64).
@@ -283,82 +279,31 @@ if [ $run_peers = 1 ]; then
   if [ -n "$why" ]; then skip_step peers-torch $b_torch "$why"; else step peers-torch $b_torch peers_torch; fi
 fi
 
-# Sanitizers: every tool x variant at the ragged shape, one process each, within the budget.
-# sanitizers.json always: each entry pass, fail (errors > 0), error (the tool itself failed) or
-# skipped with the reason.
+# Sanitizers and profiles (gpu-checks.sh): sanitizers.json and profile.json are written in every
+# case; without a GPU or the tool, every entry is skipped with the reason and so is the step.
+checks=$here/gpu-checks.sh
 sanitizer=$(command -v compute-sanitizer || ls "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" 2>/dev/null)
-sanitizers() { # [REASON]: with a reason, every entry skipped
-  local why=${1:-} tool v st n rc log left res=() end=$(( $(date +%s) + b_san ))
-  local ver=null
-  [ -n "$sanitizer" ] && ver="\"$(json_s "$("$sanitizer" --version 2>/dev/null | tail -n 1)")\""
-  mkdir -p "$root/logs/sanitizers"
-  for tool in memcheck racecheck synccheck initcheck; do
-    for v in $all_variants; do
-      st=skipped n=null log= reason=$why left=$(( end - $(date +%s) ))
-      if [ -z "$why" ] && [ $left -le 0 ]; then reason="the step's budget ($b_san s) was spent"
-      elif [ -z "$why" ]; then
-        log=logs/sanitizers/$tool-$v.log
-        timeout "$left" "$sanitizer" --tool "$tool" "$bench" --backend cuda --check-only --quiet --variant "$v" \
-          --shape "$san_shape" --seeds 0 >"$root/$log" 2>&1
-        rc=$?
-        n=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p' "$root/$log" | tail -n 1)
-        if [ -z "$n" ]; then st=error n=null reason="no ERROR SUMMARY line (exit $rc$([ $rc = 124 ] && echo ': timed out'))"
-        elif [ "$n" -gt 0 ]; then st=fail reason="$n error(s) reported"
-        elif [ $rc -ne 0 ]; then st=error reason="0 errors, but exit $rc"
-        else st=pass reason=; fi
-      fi
-      res+=("{\"tool\": \"$tool\", \"variant\": \"$v\", \"status\": \"$st\", \"errors\": $n, \"reason\": $([ -n "$reason" ] && echo "\"$(json_s "$reason")\"" || echo null), \"log\": $([ -n "$log" ] && echo "\"$log\"" || echo null)}")
-    done
-  done
-  { echo "{"; echo "  $(json_head sanitizers),"; echo "  \"shape\": \"$san_shape\","; echo "  \"tool_version\": $ver,"
-    echo "  \"results\": ["; (IFS=$'\n'; echo "${res[*]}") | sed '$!s/$/,/; s/^/    /'; echo "  ]"; echo "}"; } >"$root/sanitizers.json"
-  ! grep -q '"status": "\(fail\|error\)"' "$root/sanitizers.json"
-}
+ncu=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
 if [ $run_san = 1 ]; then
   why=
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to check"
   elif [ -z "$sanitizer" ]; then why="compute-sanitizer not installed"; fi
-  if [ -n "$why" ]; then sanitizers "$why"; skip_step sanitizers $b_san "$why"; else step sanitizers $b_san sanitizers; fi
-fi
-
-# Profiles: one ncu process on sdpa-bench --check-only at the mission shape (one launch per
-# variant), the metric set filtered against ncu --query-metrics, CSV parsed by sdpa-report.
-ncu=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
-ncu_variants=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
-profiles() {
-  local all use=() unavailable=() offered m csv=$work/ncu.csv tool
-  tool="ncu $("$ncu" --version 2>/dev/null | sed -nE 's/.*Version ([0-9][0-9.]*).*/\1/p' | tail -n 1)"
-  all=$("$report" ncu-json --list-metrics) || return 2
-  offered=$("$ncu" --query-metrics 2>/dev/null | awk 'NR > 1 {print $1}')
-  for m in $all; do
-    if [ -z "$offered" ] || grep -qxF "${m%%.*}" <<<"$offered"; then use+=("$m"); else unavailable+=(--unavailable "$m"); fi
-  done
-  [ -n "$offered" ] || echo "ncu --query-metrics answered nothing: the whole set is requested, unfiltered"
-  # shellcheck disable=SC2086
-  timeout $(( b_prof * 3 )) "$ncu" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
-    --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet $ncu_variants \
-    --shape "$peer_shape" --seeds 0 >"$csv" 2>"$work/ncu.err"
-  local rc=$?
-  cat "$work/ncu.err"; cp "$csv" "$root/logs/ncu.csv"
-  if grep -q ERR_NVGPUCTRPERM "$csv" "$work/ncu.err"; then
-    "$report" ncu-json --skipped "no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)" \
-      "$root/profile.json" --tool "$tool" --shape "$peer_shape" $ncu_variants
-    return 0
+  if [ -n "$why" ]; then
+    bash "$checks" sanitizers "$root" "$bench" none "$b_san" "$san_shape" "$all_variants" "$why" >>"$root/logs/sanitizers.log" 2>&1
+    skip_step sanitizers $b_san "$why"
+  else
+    step sanitizers $b_san bash "$checks" sanitizers "$root" "$bench" "$sanitizer" "$b_san" "$san_shape" "$all_variants"
   fi
-  [ $rc -eq 0 ] || echo "ncu exited $rc; parsing what it wrote"
-  # shellcheck disable=SC2086
-  "$report" ncu-json "$csv" "$root/profile.json" --tool "$tool" --shape "$peer_shape" $ncu_variants "${unavailable[@]}"
-}
+fi
 if [ $run_prof = 1 ]; then
   why=
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to profile"
   elif [ -z "$ncu" ]; then why="ncu (Nsight Compute) not installed"; fi
   if [ -n "$why" ]; then
-    # shellcheck disable=SC2086
-    "$report" ncu-json --skipped "$why" "$root/profile.json" --tool none --shape "$peer_shape" $ncu_variants
+    bash "$checks" profiles "$root" "$bench" none "$b_prof" "$peer_shape" "$all_variants" "$report" "$why" >>"$root/logs/profiles.log" 2>&1
     skip_step profiles $b_prof "$why"
   else
-    step profiles $b_prof profiles
+    step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$ncu" "$b_prof" "$peer_shape" "$all_variants" "$report"
   fi
 fi
 
