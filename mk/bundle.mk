@@ -71,8 +71,9 @@ CAMPAIGN_OUT  ?= $(BUILD)/campaigns
 campaign: $(BUNDLE_TGZ)
 	$(Q)mkdir -p $(CAMPAIGN_OUT)
 	$(Q)cd $(CAMPAIGN_OUT) && $(abspath $(BUNDLE_DIR))/campaign.sh $(CAMPAIGN_ARGS)
-	@for t in pandoc gnuplot; do command -v $$t >/dev/null 2>&1 || \
-	  echo "campaign: $$t not found: the report steps (make ingest, then make report / make paper) are skipped here; run them where $$t is installed"; done
+	@echo "campaign: the tarball is in $(CAMPAIGN_OUT)/; make ingest RESULTS=$(CAMPAIGN_OUT)/campaign-<id>.tar.gz"
+	@for t in $(PANDOC) $(GNUPLOT); do command -v $$t >/dev/null 2>&1 || \
+	  echo "campaign: $$t not found: the report steps (make report / make paper after make ingest) are skipped here; run them where $$t is installed"; done
 .PHONY: campaign
 
 ## ingest: check a campaign tarball and unpack it under data/gpu/<device>/<campaign-id>/ (RESULTS=file.tar.gz)

@@ -132,6 +132,16 @@ refuse "a member with a '..' component" "$tmp/dotdot.tar.gz" "'..' component"
 evil "$tmp/abs.tar.gz" "/tmp/evil"
 refuse "a member with an absolute path" "$tmp/abs.tar.gz" "absolute path"
 
+# make campaign: the same bundle, in place; without pandoc and gnuplot it says what it leaves out.
+make --no-print-directory -s campaign CAMPAIGN_ARGS="--quick --backend emu --part history" CAMPAIGN_OUT="$tmp/mc" \
+  PANDOC=no-such-pandoc GNUPLOT=no-such-gnuplot >"$tmp/mc.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || tail -n 20 "$tmp/mc.log" | sed 's/^/# /'
+tap_ok "make campaign runs the bundle's campaign in place (exit 0, one tarball in CAMPAIGN_OUT)" \
+  bash -c '[ "$1" -eq 0 ] && [ "$(ls "$2"/mc/campaign-*.tar.gz | wc -l)" -eq 1 ]' _ $rc "$tmp"
+tap_ok "  ... and, without pandoc and gnuplot, names the report steps it skips" \
+  bash -c 'grep -q "no-such-pandoc not found: the report steps" "$1" && grep -q "no-such-gnuplot not found" "$1"' _ "$tmp/mc.log"
+
 # A report from an ingested run, on this machine, with nothing measured again.
 R=$(ls -d "$C"/runs/stage2-wmma-pv/* | head -n 1)
 make --no-print-directory -s report RUN="$R" FIG_DIR="$tmp/fig" REPORT_DIR="$tmp/rep" >"$tmp/report.log" 2>&1
