@@ -182,7 +182,6 @@ def kernel_atol(smax, vmax):
 def metrics(out, ref, atol, block_len, atol_all, rtol):
     """metrics_compute: atol is per block of block_len elements (None: atol_all everywhere)."""
     n = len(out)
-    m = {"n": n, "nonfinite": 0, "n_bad": 0}
     finite = 0
     sum_abs = sum_e2 = sum_r2 = sum_o2 = sum_or = sum_rabs = 0.0
     max_abs = max_rel = 0.0
@@ -221,11 +220,24 @@ def metrics(out, ref, atol, block_len, atol_all, rtol):
             sum_or += o * r
         if ratio > worst_ratio:
             worst_ratio, worst_index = ratio, i
-    m.update(nonfinite=nonfinite, n_bad=n_bad)
+    return finish_metrics(n, nonfinite, n_bad, finite, (sum_abs, sum_e2, sum_r2, sum_o2, sum_or, sum_rabs),
+                          max_abs, max_rel, worst_ratio, worst_index, amin, amax, atol_all, rtol)
+
+
+METRIC_KEYS = ("n", "nonfinite", "n_bad", "pct_bad", "max_abs", "mean_abs", "max_rel", "rel_l2", "cosine",
+               "rel_l1", "rmse", "worst_ratio", "worst_index", "atol_min", "atol_max", "rtol")
+
+
+def finish_metrics(n, nonfinite, n_bad, finite, sums, max_abs, max_rel, worst_ratio, worst_index, amin, amax,
+                   atol_all, rtol):
+    """The metrics from the accumulated sums (shared by every way of accumulating them), with
+    metrics_compute's degenerate cases; keys in json_err_metrics' order."""
+    sum_abs, sum_e2, sum_r2, sum_o2, sum_or, sum_rabs = sums
+    m = {"n": n, "nonfinite": nonfinite, "n_bad": n_bad}
     if n == 0:
         m.update(pct_bad=0.0, max_abs=0.0, mean_abs=0.0, max_rel=0.0, rel_l2=0.0, cosine=1.0, rel_l1=0.0,
                  rmse=0.0, worst_ratio=0.0, worst_index=0, atol_min=atol_all, atol_max=atol_all, rtol=rtol)
-        return m
+        return {k: m[k] for k in METRIC_KEYS}
     m["pct_bad"] = 100.0 * n_bad / n
     if finite == 0:
         nan = math.nan
@@ -241,10 +253,23 @@ def metrics(out, ref, atol, block_len, atol_all, rtol):
         m["rel_l1"] = (sum_abs / sum_rabs if sum_rabs > 0.0 else (math.inf if sum_abs > 0.0 else 0.0))
         m["rmse"] = math.sqrt(sum_e2 / finite)
     m.update(worst_ratio=worst_ratio, worst_index=worst_index, atol_min=amin, atol_max=amax, rtol=rtol)
-    # The key order of json_err_metrics.
-    order = ("n", "nonfinite", "n_bad", "pct_bad", "max_abs", "mean_abs", "max_rel", "rel_l2", "cosine",
-             "rel_l1", "rmse", "worst_ratio", "worst_index", "atol_min", "atol_max", "rtol")
-    return {k: m[k] for k in order}
+    return {k: m[k] for k in METRIC_KEYS}
+
+
+def metrics_differ(a, b, rel=1e-9):
+    """The keys where two metric sets differ by more than rounding (sums in another order)."""
+    out = []
+    for k in METRIC_KEYS:
+        x, y = a[k], b[k]
+        if isinstance(x, float) or isinstance(y, float):
+            if math.isnan(x) and math.isnan(y):
+                continue
+            if x == y or abs(x - y) <= rel * max(abs(x), abs(y)):
+                continue
+        elif x == y:
+            continue
+        out.append(k)
+    return out
 
 
 def gates(ko, e2e, legacy):
@@ -260,7 +285,7 @@ class References:
     """Both fp64 references of a dump, as problem_init builds them (host/bench/check.c): kernel-only
     on the dequantised inputs (with the per-slice atol), end-to-end on the original floats."""
 
-    def __init__(self, meta, shape, x, attention=reference_attention):
+    def __init__(self, meta, shape, x, attention=reference_attention, metrics_fn=None):
         codec, scale = meta["codec"], float(meta.get("softmax_scale") or 0.0)
         deq = {t: dequantise(x[t][1], x[t + "_scale"][1], shape, codec) for t in ("q", "k", "v")}
         self.shape, self.codec, self.deq = shape, codec, deq
@@ -268,12 +293,13 @@ class References:
         self.atol = [kernel_atol(s, v) for s, v in zip(smax, vmax)]
         self.e2e, _, _ = attention(x["x_q"][1], x["x_k"][1], x["x_v"][1], shape, scale)
         self.block = shape[2] * shape[3]
+        self.metrics = metrics_fn or metrics
 
     def check(self, out):
         """The CORRECTNESS metrics and gates of one output (a flat list, fp16 values as floats)."""
-        ko = metrics(out, self.kernel, self.atol, self.block, 0.0, TOL_RTOL)
-        e2e = metrics(out, self.e2e, self.atol, self.block, 0.0, TOL_RTOL)
-        legacy = metrics(out, self.e2e, None, self.block, LEGACY_ATOL, 0.0)
+        ko = self.metrics(out, self.kernel, self.atol, self.block, 0.0, TOL_RTOL)
+        e2e = self.metrics(out, self.e2e, self.atol, self.block, 0.0, TOL_RTOL)
+        legacy = self.metrics(out, self.e2e, None, self.block, LEGACY_ATOL, 0.0)
         g = gates(ko, e2e, legacy)
         return {"kernel_only": ko, "end_to_end": e2e, "legacy": legacy, "gates": g,
                 "all_written": all(math.isfinite(o) for o in out), "pass": g["kernel_only"]}

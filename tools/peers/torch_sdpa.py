@@ -22,8 +22,11 @@ one process). Per backend, in this order:
     samples and >= --min-time seconds, no new round after --max-time; every sample kept; median
     and the order-statistic 95 % CI as host/lib/stats.c (peerlib.summarize).
 A backend the device or this PyTorch lacks is recorded in not_supported with the exception's
-message, never dropped. Exit: 0; 1 when a checked backend failed the bar; 2 on bad input;
-3 when torch or CUDA is unusable (the message says which).
+message, never dropped. Metrics: the Python loop of peerlib (--metrics python), fp64 reductions
+on the device (torch), or both on the first output and the device's thereafter if they agree to
+rounding (validate, the default with torch). Exit: 0; 1 when a checked backend failed the bar;
+2 on bad input; 3 when torch or CUDA is unusable (the message says which); 4 when validate found
+the device metrics differing (nothing written: run again with --metrics python).
 """
 
 import argparse
@@ -55,10 +58,15 @@ def parse_args(argv):
     p.add_argument("--force", action="store_true")
     p.add_argument("--shape-name", default="custom")
     p.add_argument("--git-sha", default="unknown")
+    p.add_argument("--metrics", choices=("python", "torch", "validate"), default=None,
+                   help="how the metrics are accumulated (torch: default validate)")
     p.add_argument("--selftest", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     allowed = SELFTEST_BACKENDS if a.selftest else TORCH_BACKENDS
     a.backend = a.backend or list(allowed)
+    a.metrics = a.metrics or ("python" if a.selftest else "validate")
+    if a.selftest and a.metrics != "python":
+        p.error("--metrics torch|validate needs torch (not with --selftest)")
     for b in a.backend:
         if b not in allowed:
             p.error(f"--backend {b}: accepted: {', '.join(allowed)}")
@@ -191,6 +199,43 @@ def torch_attention(torch):
     return attention
 
 
+def torch_metrics(torch):
+    """peerlib.metrics accumulated with fp64 tensor reductions on the device (the Python loop takes
+    seconds per million elements); the final formulas are peerlib's (finish_metrics). Sums run in
+    another order than the C loop's, so values agree to rounding; --metrics validate checks that
+    on the first output before trusting it."""
+
+    def metrics(out, ref, atol, block_len, atol_all, rtol):
+        n = len(out)
+        if n == 0:
+            return peerlib.metrics(out, ref, atol, block_len, atol_all, rtol)
+        dev = {"dtype": torch.float64, "device": "cuda"}
+        o, r = torch.tensor(out, **dev), torch.tensor(ref, **dev)
+        if atol is None:
+            a = torch.full((n,), atol_all, **dev)
+        elif block_len:
+            a = torch.tensor(atol, **dev).repeat_interleave(block_len)[:n]
+        else:
+            a = torch.full((n,), atol[0], **dev)
+        fin = torch.isfinite(o) & torch.isfinite(r)
+        z = torch.zeros_like(o)
+        of, rf = torch.where(fin, o, z), torch.where(fin, r, z)
+        err, ra = (of - rf).abs(), rf.abs()
+        tol = a + rtol * ra
+        inf = torch.full_like(o, math.inf)
+        ratio = torch.where(fin, torch.where(err == 0, z, torch.where(tol > 0, err / tol, inf)), inf)
+        wi = int(torch.argmax(ratio))  # the first maximum, as the C loop's strict '>'
+        nonfinite = int((~fin).sum())
+        n_bad = nonfinite + int((fin & (err > tol)).sum())
+        sums = tuple(float(t.sum()) for t in (err, err * err, rf * rf, of * of, of * rf, ra))
+        max_abs = max(0.0, float(err.max()))
+        max_rel = max(0.0, float((err / (ra + 1e-6)).max()))
+        return peerlib.finish_metrics(n, nonfinite, n_bad, n - nonfinite, sums, max_abs, max_rel, float(ratio[wi]),
+                                      wi, float(a.min()), float(a.max()), atol_all, rtol)
+
+    return metrics
+
+
 # ---- timing ----------------------------------------------------------------------------------
 class Clock:
     """CUDA events on the current stream (GPU), or perf_counter (selftest)."""
@@ -266,7 +311,11 @@ def document(a, argv, meta, shape, backend_kind, timing, device, library, entrie
                    "codec": meta.get("codec"), "dist": meta.get("dist"), "softmax_scale": meta.get("softmax_scale"),
                    "l2": a.l2, "warmup": a.warmup, "iters": a.iters, "min_time_s": a.min_time,
                    "max_time_s": a.max_time, "force": a.force, "input_dump": os.path.abspath(a.dump),
-                   "input_preparation": INPUT_NOTE},
+                   "input_preparation": INPUT_NOTE,
+                   "metrics": {"python": "peerlib (a Python loop, as host/lib/metrics.c)",
+                               "torch": "fp64 reductions on the device" + (", checked against peerlib on this run's "
+                                        "first output" if getattr(a, "metrics_checked", False) else ""),
+                               "validate": "none computed (no backend produced an output)"}[a.metrics]},
         "correctness": entries["correctness"], "cross_variant": [], "timing": entries["timing"], "comparisons": [],
         "not_timed": entries["not_timed"], "not_supported": entries["not_supported"], "ptxas": None,
         "ptxas_source": "none: a peer (no kernel of this artifact)",
@@ -302,7 +351,8 @@ def main(argv):
                   "l2_bytes": str(getattr(p, "L2_cache_size", 0)), "runtime_version": torch.version.cuda,
                   "total_memory_bytes": str(p.total_memory)}
         backend_kind, timing = "cuda", "gpu"
-        refs = peerlib.References(meta, shape, x, attention=torch_attention(torch))
+        refs = peerlib.References(meta, shape, x, attention=torch_attention(torch),
+                                  metrics_fn=None if a.metrics == "python" else torch_metrics(torch))
         inputs = torch_inputs(torch, meta, shape, x)
         backends = [TorchBackend(b, torch, inputs) for b in a.backend]
     for be in backends:
@@ -324,7 +374,22 @@ def main(argv):
             e["not_supported"].append({"variant": be.id, "peer": True, "reason": why})
             peerlib.eprint(f"peer {be.id}: not available: {why}")
             continue
-        c = refs.check(be.output())
+        out = be.output()
+        c = refs.check(out)
+        if a.metrics == "validate":
+            # Once per run: the device reductions against the Python loop on the same output.
+            slow = refs.metrics
+            refs.metrics = peerlib.metrics
+            ref_c = refs.check(out)
+            refs.metrics = slow
+            bad = [f"{part}.{k}" for part in ("kernel_only", "end_to_end", "legacy")
+                   for k in peerlib.metrics_differ(c[part], ref_c[part])]
+            if bad:
+                peerlib.eprint(f"torch_sdpa.py: the device metrics differ from peerlib's beyond rounding ({', '.join(bad)}): "
+                               "run again with --metrics python")
+                return 4
+            c, a.metrics = ref_c, "torch"
+            a.metrics_checked = True
         entry = {"variant": be.id, "peer": True, "library": library, "shape": a.shape_name, "seed": seed,
                  "B": B, "H": H, "S": S, "D": D, "status": "ok", "inputs_unmodified": None,
                  "all_written": c["all_written"], "kernel_only": c["kernel_only"], "end_to_end": c["end_to_end"],
