@@ -244,7 +244,7 @@ if [ $run_peers = 1 ]; then
     step peers-cublas $b_cublas "$bench" --backend "$backend" --peer "$cublas_peer" $variant_args --shape "$peer_shape" \
       --seeds 0 "${peer_args[@]}" --out "$root/peers/$cublas_peer-$peer_shape.json"
   fi
-  # torch_peer DUMP_ARGS OUT: the inputs of one shape (sdpa-bench --dump), then the script on them.
+  # torch_peer NAME SHAPE OUT: the inputs of SHAPE dumped by sdpa-bench (--dump), then the script on them.
   torch_peer() {
     local dump=$work/dumps/$1
     "$bench" --backend "$backend" --check-only --quiet --variant stage0 --shape "$2" --seeds 0 --dump "$dump" \
