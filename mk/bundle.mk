@@ -3,7 +3,8 @@
 #   $(BUNDLE_DIR)/            bin/sdpa-bench (cudart linked statically), bin/sdpa-report,
 #                             lib/libcjson.so.1 (found through an rpath relative to the binary),
 #                             ptxas.json, experiments/ (definitions, hypotheses, resolved
-#                             parameters, run.sh), campaign.sh, VERSION
+#                             parameters, run.sh), peers/ (the PyTorch peer script and its
+#                             stdlib plumbing), campaign.sh and gpu-checks.sh, VERSION
 #   $(BUILD)/sdpa-bundle-<sha>.tar.gz   the same directory, packed
 # tools/campaign/campaign.sh is the campaign; tools/campaign/ingest.sh brings its tarball back.
 BUNDLE_DIR := $(BUILD)/bundle
@@ -21,6 +22,7 @@ else
 BUNDLE_CUDA_LIBS :=
 endif
 BUNDLE_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+BUNDLE_PEERS := tools/peers/torch_sdpa.py tools/peers/peerlib.py
 
 $(BUNDLE_DIR)/bin/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_LINK) $(KERNELS_EMU_OBJS) \
                               $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
@@ -47,10 +49,12 @@ endif
 ## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (README, "Measuring on a GPU node")
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
-               tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md)
-	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments
+               tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \
+               tools/campaign/gpu-checks.sh $(BUNDLE_PEERS)
+	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments $(BUNDLE_DIR)/peers
+	$(Q)cp $(BUNDLE_PEERS) $(BUNDLE_DIR)/peers/
 	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/
-	$(Q)cp tools/campaign/campaign.sh $(BUNDLE_DIR)/campaign.sh
+	$(Q)cp tools/campaign/campaign.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
 	$(Q)cp experiments/run.sh experiments/new-run.sh $(BUNDLE_DIR)/experiments/
 	$(Q)for e in $(EXPERIMENTS); do cp experiments/$$e/experiment.mk experiments/$$e/hypothesis.md $(BUNDLE_DIR)/experiments/$$e/; done
 	$(Q)$(if $(PTXAS_JSON),cp $(PTXAS_JSON) $(BUNDLE_DIR)/ptxas.json,rm -f $(BUNDLE_DIR)/ptxas.json)
@@ -58,6 +62,19 @@ $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA
 	$(Q)rm -f $@.tmp && tar -C $(BUILD) -czf $@.tmp bundle && mv -f $@.tmp $@
 	@echo "bundle: $@ (copy it to the GPU node, unpack, run bundle/campaign.sh)"
 .PHONY: bundle
+
+## campaign: the campaign in place, on this machine (the bundle built, then its campaign.sh; CAMPAIGN_ARGS, e.g. --quick --backend emu)
+# Needs the toolkit to build, not pandoc or gnuplot: the campaign measures and packs; reports are
+# rendered after make ingest, and this target says which of those steps it leaves out here.
+CAMPAIGN_ARGS ?=
+CAMPAIGN_OUT  ?= $(BUILD)/campaigns
+campaign: $(BUNDLE_TGZ)
+	$(Q)mkdir -p $(CAMPAIGN_OUT)
+	$(Q)cd $(CAMPAIGN_OUT) && $(abspath $(BUNDLE_DIR))/campaign.sh $(CAMPAIGN_ARGS)
+	@echo "campaign: the tarball is in $(CAMPAIGN_OUT)/; make ingest RESULTS=$(CAMPAIGN_OUT)/campaign-<id>.tar.gz"
+	@for t in $(PANDOC) $(GNUPLOT); do command -v $$t >/dev/null 2>&1 || \
+	  echo "campaign: $$t not found: the report steps (make report / make paper after make ingest) are skipped here; run them where $$t is installed"; done
+.PHONY: campaign
 
 ## ingest: check a campaign tarball and unpack it under data/gpu/<device>/<campaign-id>/ (RESULTS=file.tar.gz)
 ingest:
@@ -68,3 +85,8 @@ ingest: $(SDPA_REPORT)
 
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+TEST_DEPS   += $(SDPA_REPORT)
+TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
+TEST_DEPS   += $(BIN)/sdpa-bench
+TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"

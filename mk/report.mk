@@ -10,7 +10,7 @@
 
 # ---- sdpa-report ---------------------------------------------------------------------------
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
-               published.c figures.c meta_yaml.c paper.c manifest.c)
+               published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report

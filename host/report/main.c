@@ -32,6 +32,7 @@
 #include "gates.h"
 #include "manifest.h"
 #include "meta_yaml.h"
+#include "ncu_csv.h"
 #include "paper.h"
 #include "published.h"
 #include "result_tables.h"
@@ -227,5 +228,6 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "manifest")) return cmd_manifest(argc, argv);
     if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
     if (!strcmp(argv[1], "install")) return cmd_install(argc, argv);
+    if (!strcmp(argv[1], "ncu-json")) return ncu_json_main(argc, argv); /* ncu_csv.c: usage there */
     return usage("unknown command");
 }

@@ -26,6 +26,9 @@ rc=$?
 tap_ok "campaign.sh --quick --backend emu runs to the end outside the checkout (exit 0)" test $rc -eq 0
 tap_ok "  ... announced its plan and a progress line per step" \
   bash -c 'grep -q "plan: probe, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
+tap_ok "  ... the plan gives each step's budget, the new ones included, and the totals for an H100 and an L4" \
+  bash -c 'for s in ceilings scaling peers-cublas peers-torch sanitizers profiles; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
+           grep -qE "expected: [0-9.]+ min on an H100 \([0-9]+ s\), [0-9.]+ min on an L4" "$1"' _ "$tmp/campaign.log"
 tap_ok "  ... and wrote one tarball" test -s "$tmp/c.tar.gz"
 tap_fail "a second campaign with the same --out is refused (never overwrites)" \
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz"
@@ -35,6 +38,9 @@ tap_ok "--part runs only the parts named (one experiment, one S of the sweep)" \
   bash -c '[ $(tar tzf "$1" | grep -c "/runs/[^/]*/$") -eq 1 ] && tar tzf "$1" | grep -q "runs/stage2-wmma-pv/" &&
            ! tar tzf "$1" | grep -q "history.json" && ! tar tzf "$1" | grep -q "S256"' _ "$tmp/part.tar.gz"
 tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --part bogus
+tap_ok "--part ceilings, peers, sanitizers and profiles are parts (their plan alone)" \
+  bash -c 'env -i PATH=/usr/bin:/bin "$1" --plan --part ceilings --part peers --part sanitizers --part profiles 2>&1 |
+           grep -q "plan: probe, device, ceilings, peers, sanitizers, profiles, pack"' _ "$B/campaign.sh"
 tap_fail "--part scaling:0 is refused (an empty problem; it once passed as a scaling step with no result)" \
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --plan --part scaling:128,0
 tap_fail "--backend cuda without a GPU stops at the probe" \
@@ -48,9 +54,41 @@ tap_ok "  ... under data/gpu/emulated-<device>/<campaign-id>/" bash -c '[[ "$1" 
 n=$(ls -d "$C"/runs/*/* 2>/dev/null | wc -l)
 tap_ok "  ... with one run directory per experiment ($n)" test "$n" -eq "$(ls -d "$B"/experiments/*/ | wc -l)"
 tap_ok "  ... the history and campaign.json" test -s "$C/history.json" -a -s "$C/campaign.json"
-tap_ok "  ... the scaling sweep: a result per variant and S, or a line saying it was skipped" \
+# What this sdpa-bench offers decides what the campaign could do: the ceilings and the cuBLAS
+# peer come from sdpa-bench itself (--ceilings, --list-peers), the rest from tools it looks for.
+bench_b=$B/bin/sdpa-bench
+has_ceilings=$(env -i PATH=/usr/bin:/bin "$bench_b" --help 2>&1 | grep -c -- "--ceilings")
+cublas=$(env -i PATH=/usr/bin:/bin "$bench_b" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused"' | wc -l)
+n_var=$(env -i PATH=/usr/bin:/bin "$bench_b" --list-variants | grep -vc '^custom')
+tap_ok "  ... the scaling sweep: a result per variant (and the cuBLAS peer) and S, or a line saying it was skipped" \
   test "$(( $(ls "$C"/scaling/*-S*.json 2>/dev/null | wc -l) + $(wc -l <"$C/scaling/skipped.txt") ))" -eq \
-       "$(( 2 * $(env -i PATH=/usr/bin:/bin "$B/bin/sdpa-bench" --list-variants | grep -vc '^custom') ))" # 2 S values (--quick)
+       "$(( 2 * (n_var + cublas) ))" # 2 S values (--quick)
+step_of() { jq -r --arg n "$1" '.steps[] | select(.name == $n) | if .skipped then "skipped: " + .skipped else "exit \(.exit_status)" end' "$C/campaign.json"; }
+tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \
+  bash -c 'for s in probe device ceilings history scaling peers-cublas peers-torch sanitizers profiles; do
+             [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"
+if [ "$has_ceilings" -gt 0 ]; then
+  tap_ok "  ... ceilings.json: copy and GEMM ceilings, every entry skipped on the emulator" \
+    bash -c 'jq -e ".kind == \"ceilings\" and (.entries | length) > 0 and ([.entries[] | select(.status != \"skipped\")] | length) == 0" "$1" >/dev/null' _ "$C/ceilings.json"
+else
+  tap_ok "  ... ceilings: skipped, with sdpa-bench's message (this sdpa-bench has no --ceilings)" \
+    bash -c '[[ "$1" == "skipped: this sdpa-bench has no --ceilings: sdpa-bench: unknown option"* ]]' _ "$(step_of ceilings)"
+fi
+if [ "$cublas" -gt 0 ]; then
+  tap_ok "  ... the cuBLAS peer beside every variant at the small shape, labelled emulated" \
+    bash -c 'jq -e "[.timing[] | select(.variant == \"peer-cublas-unfused\" and .timing == \"emulated\")] | length == 1" "$1"/peers/cublas-unfused-small.json >/dev/null' _ "$C"
+else
+  tap_ok "  ... peers-cublas: skipped, with sdpa-bench's message (no --list-peers here)" \
+    bash -c '[[ "$1" == "skipped: this sdpa-bench has no cuBLAS peer"* ]]' _ "$(step_of peers-cublas)"
+fi
+tap_ok "  ... peers-torch: skipped, torch not installed" bash -c '[[ "$1" == "skipped: torch not installed"* ]]' _ "$(step_of peers-torch)"
+tap_ok "  ... sanitizers.json: 4 tools x every variant, each skipped (no GPU), the step skipped" \
+  bash -c 'jq -e --argjson n "$2" ".kind == \"sanitizers\" and .shape == \"ragged\" and (.results | length) == 4 * \$n and
+             ([.results[] | select(.status == \"skipped\" and (.reason | test(\"no GPU\")))] | length) == 4 * \$n" "$1/sanitizers.json" >/dev/null &&
+           [[ "$3" == "skipped: backend emu: no GPU to check" ]]' _ "$C" "$n_var" "$(step_of sanitizers)"
+tap_ok "  ... profile.json: skipped as a whole, every variant listed with the reason, the metric set with hypotheses" \
+  bash -c 'jq -e --argjson n "$2" ".kind == \"profile\" and .status == \"skipped\" and (.variants | length) == \$n and
+             ([.metrics[] | select(.hypothesis != \"\")] | length) > 5" "$1/profile.json" >/dev/null' _ "$C" "$n_var"
 tap_fail "the same campaign again is refused (its id exists)" ingest "$tmp/c.tar.gz"
 tap_ok "  ... saying so" grep -q "exists already" "$tmp/ingest.log"
 tap_fail "an emulated campaign without --allow-emulated is refused" \
@@ -77,6 +115,14 @@ refuse "a JSON file of schema 2.0.0" "$tmp/schema.tar.gz" "schema_version 2.0.0"
 echo tampered >>"$tmp/x/$top/campaign.json"
 tar -C "$tmp/x" -czf "$tmp/sum.tar.gz" "$top"
 refuse "a file that does not match SHA256SUMS" "$tmp/sum.tar.gz" "SHA256SUMS"
+# A self-test file of the torch peer script slipped into a campaign.
+mkdir -p "$tmp/y" && tar -C "$tmp/y" -xzf "$tmp/c.tar.gz"
+"$B/bin/sdpa-bench" --backend emu --check-only --variant stage0 --shape small --seeds 0 --quiet --dump "$tmp/pd" --out "$tmp/pd.json" >/dev/null 2>&1
+python3 "$B/peers/torch_sdpa.py" --selftest --backend selftest-fp64 --dump "$tmp/pd" --out "$tmp/y/$top/peers/peer-selftest.json" \
+  --iters 1 --min-time 0 2>/dev/null
+(cd "$tmp/y/$top" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum >SHA256SUMS)
+tar -C "$tmp/y" -czf "$tmp/selftest.tar.gz" "$top"
+refuse "a self-test peer file (meta.backend selftest)" "$tmp/selftest.tar.gz" "a self-test file of tools/peers/torch_sdpa.py"
 # Hostile member names, written with Python's tarfile (GNU tar strips them when creating).
 evil() { python3 -c 'import io, sys, tarfile
 with tarfile.open(sys.argv[1], "w:gz") as t:
@@ -85,6 +131,16 @@ evil "$tmp/dotdot.tar.gz" "campaign-x/../../evil"
 refuse "a member with a '..' component" "$tmp/dotdot.tar.gz" "'..' component"
 evil "$tmp/abs.tar.gz" "/tmp/evil"
 refuse "a member with an absolute path" "$tmp/abs.tar.gz" "absolute path"
+
+# make campaign: the same bundle, in place; without pandoc and gnuplot it says what it leaves out.
+make --no-print-directory -s campaign CAMPAIGN_ARGS="--quick --backend emu --part history" CAMPAIGN_OUT="$tmp/mc" \
+  PANDOC=no-such-pandoc GNUPLOT=no-such-gnuplot >"$tmp/mc.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || tail -n 20 "$tmp/mc.log" | sed 's/^/# /'
+tap_ok "make campaign runs the bundle's campaign in place (exit 0, one tarball in CAMPAIGN_OUT)" \
+  bash -c '[ "$1" -eq 0 ] && [ "$(ls "$2"/mc/campaign-*.tar.gz | wc -l)" -eq 1 ]' _ $rc "$tmp"
+tap_ok "  ... and, without pandoc and gnuplot, names the report steps it skips" \
+  bash -c 'grep -q "no-such-pandoc not found: the report steps" "$1" && grep -q "no-such-gnuplot not found" "$1"' _ "$tmp/mc.log"
 
 # A report from an ingested run, on this machine, with nothing measured again.
 R=$(ls -d "$C"/runs/stage2-wmma-pv/* | head -n 1)

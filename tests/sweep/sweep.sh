@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make sweep on a real single-node Slurm cluster started here (tests/sweep/slurm-cluster.sh), the
-# campaign on the emulator: a sweep of 2 device kinds x 3 parts through sbatch, its collector's
-# ingest and summary; a part made to fail (an impossible S injected through the sweep file),
+# campaign on the emulator: a sweep of 2 device kinds x 5 parts through sbatch (peers and
+# profiles among them: complete parts whose steps are recorded as skipped, no GPU), its collector's
+# ingest, summary (also as data/gpu/sweeps/<name>.json for make paper) and paper; a part made to fail (an impossible S injected through the sweep file),
 # reported by sweep-status and listed as missing while the others stay ingested; resubmission
 # running only what is not complete. The sweep file's refusals and --dry-run need no Slurm; the
 # rest SKIPs, with the reason, where Slurm is not installed.
@@ -39,11 +40,11 @@ partitoin = gpu"
 refuse "an unset environment variable" "\${NO_SUCH_VAR_FOR_SWEEP}, which is not set" "[sweep]
 name = x
 shared = \${NO_SUCH_VAR_FOR_SWEEP}/s"
-refuse "the peers part (not in campaign.sh yet)" "part 'peers' is not implemented yet" "[sweep]
+refuse "an unknown part" "part 'peers:all': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1), ceilings, peers, sanitizers, profiles" "[sweep]
 name = x
 shared = $tmp/s
 backend = emu
-parts = history peers
+parts = history peers:all
 $kind"
 refuse "an experiment the bundle lacks" "no such experiment" "[sweep]
 name = x
@@ -67,7 +68,7 @@ tap_ok "make sweep-status without SWEEP= says how to call it (exit 2)" \
 sweep submit "$good" "$bundle" --dry-run >"$tmp/dry.out" 2>&1
 tap_ok "--dry-run exits 0" test $? -eq 0
 tap_ok "  ... prints one job array per kind, every part in it" \
-  bash -c '[ "$(grep -c "^#SBATCH --array=0,1,2$" "$1")" -eq 2 ]' _ "$tmp/dry.out"
+  bash -c '[ "$(grep -c "^#SBATCH --array=0,1,2,3,4$" "$1")" -eq 2 ]' _ "$tmp/dry.out"
 tap_ok "  ... with the kinds' site settings (partition, constraint, time; no --gres for gres = none)" \
   bash -c 'grep -q "^#SBATCH --partition=kind-a$" "$1" && grep -q "^#SBATCH --constraint=emu$" "$1" &&
            grep -q "^#SBATCH --time=00:10:00$" "$1" && ! grep -q -- "--gres" "$1"' _ "$tmp/dry.out"
@@ -100,20 +101,26 @@ t0=$(date +%s)
 make --no-print-directory -s sweep SWEEP="$good" >"$tmp/submit1.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || tail -n 20 "$tmp/submit1.out" | sed 's/^/# /'
-tap_ok "make sweep submits 2 arrays of 3 tasks and a collector (exit 0)" \
-  bash -c '[ "$1" -eq 0 ] && grep -q "6 task(s) in 2 array job(s), collector job" "$2"' _ $rc "$tmp/submit1.out"
+tap_ok "make sweep submits 2 arrays of 5 tasks and a collector (exit 0)" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "10 task(s) in 2 array job(s), collector job" "$2"' _ $rc "$tmp/submit1.out"
 wait_idle
 tap_ok "  ... and every job leaves the queue ($(($(date +%s) - t0)) s)" test $? -eq 0
 make --no-print-directory -s sweep-status SWEEP="$good" >"$tmp/status1.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/status1.out"
 tap_ok "make sweep-status: every part complete, its task COMPLETED (exit 0)" \
-  bash -c '[ "$1" -eq 0 ] && [ "$(grep -cE "^emu-[ab] .* COMPLETED .* complete$" "$2")" -eq 6 ]' _ $rc "$tmp/status1.out"
+  bash -c '[ "$1" -eq 0 ] && [ "$(grep -cE "^emu-[ab] .* COMPLETED .* complete$" "$2")" -eq 10 ]' _ $rc "$tmp/status1.out"
 tap_ok "  ... and the collector COMPLETED" grep -q "^collector: job [0-9]*, COMPLETED" "$tmp/status1.out"
 tap_ok "each task wrote its tarball and checksum atomically into the shared results directory" \
-  bash -c 'cd "$1/results" && [ "$(ls */*.tar.gz | wc -l)" -eq 6 ] && for f in */*.tar.gz.sha256; do (cd "$(dirname "$f")" && sha256sum -c --quiet "$(basename "$f")") || exit 1; done' _ "$S"
-tap_ok "the collector's summary.json: 6 complete, 0 missing" \
-  bash -c 'jq -e ".complete == 6 and .missing == 0 and ([.parts[] | select(.status == \"complete\")] | length) == 6" "$1" >/dev/null' _ "$S/summary.json"
+  bash -c 'cd "$1/results" && [ "$(ls */*.tar.gz | wc -l)" -eq 10 ] && for f in */*.tar.gz.sha256; do (cd "$(dirname "$f")" && sha256sum -c --quiet "$(basename "$f")") || exit 1; done' _ "$S"
+tap_ok "the collector's summary.json: 10 complete, 0 missing" \
+  bash -c 'jq -e ".complete == 10 and .missing == 0 and ([.parts[] | select(.status == \"complete\")] | length) == 10" "$1" >/dev/null' _ "$S/summary.json"
+tap_ok "  ... also as data/gpu/sweeps/emulated.json (kind sweep-summary, schema 1.3.0) for make paper" \
+  bash -c 'cmp -s "$1/summary.json" "$1/data/gpu/sweeps/emulated.json" && jq -e ".kind == \"sweep-summary\" and .schema_version == \"1.3.0\" and .sweep == \"emulated\"" "$1/summary.json" >/dev/null' _ "$S"
+# The paper with GPU_DATA_DIR: until the paper reads it (another branch), "ok" renders the paper as
+# the checkout has it, and "failed" is accepted too; "skipped" must say why.
+tap_ok "  ... the collector ran make paper with the sweep's data, or said why not (summary: paper)" \
+  bash -c 'p=$(jq -r .paper "$1/summary.json"); case $p in "ok: "*) test -s "$1/paper/paper.html" ;; "failed: "*|"skipped: "*) echo "# paper: $p" ;; *) exit 1 ;; esac' _ "$S"
 # Every part's content, for each kind, in the campaign the summary says it was ingested as.
 content_ok() {
   local k ing
@@ -124,53 +131,59 @@ content_ok() {
     [ -s "$ing/history.json" ] || return 1
     ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"scaling:128\") | .ingested" "$S/summary.json")
     ls "$ing"/scaling/*-S128.json >/dev/null 2>&1 || return 1
+    ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"peers\") | .ingested" "$S/summary.json")
+    jq -e '[.steps[] | select(.name == "peers-torch" and .skipped)] | length == 1' "$ing/campaign.json" >/dev/null || return 1
+    ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"profiles\") | .ingested" "$S/summary.json")
+    jq -e '.status == "skipped"' "$ing/profile.json" >/dev/null || return 1
   done
 }
-tap_ok "  ... each part ingested under data/gpu/emulated-*/: the experiment run, history.json, scaling S=128" content_ok
-tap_ok "  ... 6 campaigns in all" test "$(ls -d "$S"/data/gpu/*/* | wc -l)" -eq 6
+tap_ok "  ... each part ingested under data/gpu/emulated-*/: the experiment run, history.json, scaling S=128, peers and profiles (skipped inside)" content_ok
+tap_ok "  ... 10 campaigns in all" test "$(ls -d "$S"/data/gpu/emulated-*/* | wc -l)" -eq 10
 tap_ok "  ... a report rendered from an ingested run (reports = 1)" \
   bash -c 'ls "$1"/reports/stage2-wmma-pv/*/report.html "$1"/reports/stage2-wmma-pv/*/report.pdf >/dev/null' _ "$S"
 tap_ok "  ... summary.md's table lists every kind and part" \
-  bash -c '[ "$(grep -cE "^\| emu-[ab] \| .* \| complete \| COMPLETED \|" "$1")" -eq 6 ]' _ "$S/summary.md"
-tap_ok "  ... one tarball to carry home, holding the 6 parts" \
-  bash -c '[ "$(tar tzf "$1"/sweep-emulated-*.tar.gz | grep -c "results/emu-[ab]/.*\.tar\.gz$")" -eq 6 ]' _ "$S"
+  bash -c '[ "$(grep -cE "^\| emu-[ab] \| .* \| complete \| COMPLETED \|" "$1")" -eq 10 ]' _ "$S/summary.md"
+tap_ok "  ... one tarball to carry home, holding the 10 parts" \
+  bash -c '[ "$(tar tzf "$1"/sweep-emulated-*.tar.gz | grep -c "results/emu-[ab]/.*\.tar\.gz$")" -eq 10 ]' _ "$S"
 
 # ---- a part made to fail: S = 2^30 is beyond what sdpa-bench accepts ------------------------------
 bad=$tmp/failing.sweep
-{ cat "$good"; echo "parts = experiment:stage2-wmma-pv history scaling:128 scaling:1073741824"; } >"$bad" # [kind emu-b] is last
+{ cat "$good"; echo "parts = experiment:stage2-wmma-pv history scaling:128 peers profiles scaling:1073741824"; } >"$bad" # [kind emu-b] is last
 sums_before=$(cat "$S"/results/*/*.sha256 | sort)
 # As if a collector had stopped between an ingest and its marker: the next one must count the
 # part as ingested (ingest refuses a campaign id twice), not as missing.
 rm "$S/results/emu-a/history.ingested"
 n_sub=$(wc -l <"$S/submissions.tsv")
 sweep submit "$bad" "$bundle" >"$tmp/submit2.out" 2>&1
-tap_ok "resubmitting with one part more submits that part only (1 task, --array=3 of emu-b)" \
-  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && [ "$(grep -c "complete, not resubmitted" "$2")" -eq 6 ] &&
-           grep -q "^#SBATCH --array=3$" "$2"' _ $? "$tmp/submit2.out"
+tap_ok "resubmitting with one part more submits that part only (1 task, --array=5 of emu-b)" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && [ "$(grep -c "complete, not resubmitted" "$2")" -eq 10 ] &&
+           grep -q "^#SBATCH --array=5$" "$2"' _ $? "$tmp/submit2.out"
 wait_idle
 sweep status "$bad" >"$tmp/status2.out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/status2.out"
 tap_ok "sweep-status reports the failed part by name with its Slurm state (exit 1)" \
-  bash -c '[ "$1" -eq 1 ] && grep -qE "^emu-b +scaling:1073741824 +FAILED +[0-9]+_3 +missing$" "$2"' _ $rc "$tmp/status2.out"
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^emu-b +scaling:1073741824 +FAILED +[0-9]+_5 +missing$" "$2"' _ $rc "$tmp/status2.out"
 tap_ok "  ... and its log's last lines (the harness's refusal)" grep -q "| .*problem too large" "$tmp/status2.out"
-tap_ok "  ... the 6 others still complete" test "$(grep -cE " COMPLETED .* complete$" "$tmp/status2.out")" -eq 6
-tap_ok "the collector lists it as missing (summary.json: 6 complete, 1 missing, FAILED)" \
-  bash -c 'jq -e ".complete == 6 and .missing == 1 and ([.parts[] | select(.status == \"missing\" and .part == \"scaling:1073741824\" and .slurm_state == \"FAILED\")] | length) == 1" "$1" >/dev/null' _ "$S/summary.json"
-tap_ok "  ... in summary.md's Missing section" grep -qE '^- emu-b `scaling:1073741824` \(task [0-9]+_3, FAILED\)' "$S/summary.md"
-tap_ok "  ... the others stay ingested, once each (6 campaigns)" test "$(ls -d "$S"/data/gpu/*/* | wc -l)" -eq 6
+tap_ok "  ... the 10 others still complete" test "$(grep -cE " COMPLETED .* complete$" "$tmp/status2.out")" -eq 10
+tap_ok "the collector lists it as missing (summary.json: 10 complete, 1 missing, FAILED)" \
+  bash -c 'jq -e ".complete == 10 and .missing == 1 and ([.parts[] | select(.status == \"missing\" and .part == \"scaling:1073741824\" and .slurm_state == \"FAILED\")] | length) == 1" "$1" >/dev/null' _ "$S/summary.json"
+tap_ok "  ... in summary.md's Missing section" grep -qE '^- emu-b `scaling:1073741824` \(task [0-9]+_5, FAILED\)' "$S/summary.md"
+tap_ok "  ... and in data/gpu/sweeps/emulated.json, replaced, where make paper lists it as missing" \
+  bash -c 'jq -e ".missing == 1" "$1" >/dev/null && [ "$(ls "$(dirname "$1")" | wc -l)" -eq 1 ]' _ "$S/data/gpu/sweeps/emulated.json"
+tap_ok "  ... the others stay ingested, once each (10 campaigns)" test "$(ls -d "$S"/data/gpu/emulated-*/* | wc -l)" -eq 10
 tap_ok "  ... the failed campaign's own tarball is kept for its logs, outside the complete ones" \
   bash -c 'ls "$1"/results/emu-b/scaling-1073741824.failed-*.tar.gz >/dev/null && [ ! -e "$1"/results/emu-b/scaling-1073741824.tar.gz ]' _ "$S"
 
 sweep submit "$bad" "$bundle" >"$tmp/submit3.out" 2>&1
 tap_ok "resubmitting the same sweep again runs only the failed part" \
-  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && grep -q "^#SBATCH --array=3$" "$2" &&
+  bash -c '[ "$1" -eq 0 ] && grep -q "1 task(s) in 1 array job(s)" "$2" && grep -q "^#SBATCH --array=5$" "$2" &&
            [ "$(tail -n +$(($3 + 1)) "$4" | grep -vc "^collector")" -eq 2 ] &&
            [ "$(tail -n +$(($3 + 1)) "$4" | grep -v "^collector" | cut -f3 | sort -u)" = scaling:1073741824 ]' \
   _ $? "$tmp/submit3.out" "$n_sub" "$S/submissions.tsv"
 wait_idle
 tap_ok "  ... leaving the complete parts' tarballs as they were" test "$(cat "$S"/results/*/*.sha256 | sort)" = "$sums_before"
-tap_ok "  ... and the failed part has two task logs now" test "$(ls "$S"/logs/emu-b/3.*.log | wc -l)" -eq 2
+tap_ok "  ... and the failed part has two task logs now" test "$(ls "$S"/logs/emu-b/5.*.log | wc -l)" -eq 2
 
 # ---- a task ended by Slurm (scancel here; a time limit ends one the same way) ----------------------
 printf '%s\n' "[sweep]" "name = cancelled" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = history" \

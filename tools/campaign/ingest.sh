@@ -5,7 +5,8 @@
 # path, a ".." component, or outside one campaign-<id>/ directory; a link; a checksum that does
 # not match SHA256SUMS; a JSON file of another schema major version; a campaign id that exists.
 # An emulated campaign (no GPU) is refused unless --allow-emulated is given (tests use it): the
-# data/gpu/ tree holds GPU measurements only.
+# data/gpu/ tree holds GPU measurements only. A peer file of the torch script's self-test
+# (meta.backend "selftest": stand-in backends, no measurement) is refused always.
 # Usage: tools/campaign/ingest.sh TARBALL DATA_DIR SDPA_REPORT [--allow-emulated]
 set -u
 tgz=$1 data=$2 report=$3 allow_emu=${4:-}
@@ -38,6 +39,8 @@ kind=$("$report" get "$c/campaign.json" kind 2>/dev/null) || die "campaign.json:
 [ "$kind" = gpu-campaign ] || die "campaign.json: kind '$kind', expected gpu-campaign"
 while IFS= read -r j; do
   "$report" get "$j" schema_version >/dev/null 2>"$tmp/err" || die "${j#"$tmp"/}: $(sed 's/^sdpa-report: //' "$tmp/err")"
+  [ "$("$report" get "$j" meta.backend 2>/dev/null)" != selftest ] ||
+    die "${j#"$tmp"/}: a self-test file of tools/peers/torch_sdpa.py (meta.backend selftest): stand-ins, never a measurement"
 done < <(find "$c" -name '*.json' -type f)
 backend=$("$report" get "$c/campaign.json" backend)
 if [ "$backend" != cuda ] && [ "$allow_emu" != --allow-emulated ]; then

@@ -62,10 +62,10 @@ kv() {
 # part_slug PART: a file name for a campaign part (experiment:stage1 -> experiment-stage1).
 part_slug() { echo "$1" | tr ':,' '--'; }
 
-# part_check PART: campaign.sh's --part values; the parts a later campaign will have are named.
+# part_check PART: campaign.sh's --part values.
 part_check() {
   case $1 in
-    history|scaling) ;;
+    history|scaling|ceilings|peers|sanitizers|profiles) ;;
     experiment:*) [[ ${1#experiment:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || return 1 ;;
     scaling:*)
       local s
@@ -101,11 +101,8 @@ sweep_check() {
     v=$(kv "$k" parts)
     [ -n "$v" ] || sweep_die "$f: [kind $k] has no parts (parts = ... here or in [sweep])"
     for p in $v; do
-      case $p in
-        peers|peers:*|profiles|profiles:*)
-          sweep_die "$f: [kind $k] part '$p' is not implemented yet: campaign.sh has no peers or profiles step (README, \"Measuring on a GPU node\")" ;;
-      esac
-      part_check "$p" || sweep_die "$f: [kind $k] part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1)"
+      part_check "$p" ||
+        sweep_die "$f: [kind $k] part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1), ceilings, peers, sanitizers, profiles"
     done
     v=$(kv "$k" cpus)
     [ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || sweep_die "$f: [kind $k] cpus = '$v': a positive number"
