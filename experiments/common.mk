@@ -127,11 +127,13 @@ paper: $(SDPA_REPORT)
 	$(Q)$(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),\
 	  $(MAKE) --no-print-directory report-figures RUN=$(call latest_run,$(e)) || exit 1;,\
 	  echo "[paper] $(e): no complete run under $(DATA_DIR)/$(e)/ (make all runs it)";)) true
-	@echo "[paper] sdpa-report paper -> $(PAPER_GEN)"
-	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) \
+	@echo "[paper] sdpa-report paper -> $(PAPER_GEN) (GPU campaigns: $(GPU_DATA_DIR))"
+	$(paper_gpu_runs)
+	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) $(PAPER_GPU_ARGS) \
 	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
 	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
 	$(call gnuplot_all,$(PAPER_GEN),$(PAPER_FIGS),$(PAPER_FIGURES))
+	$(call gnuplot_gpu,$(PAPER_GEN),$(PAPER_FIGS)/gpu)
 	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
 	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
