@@ -68,3 +68,4 @@ ingest: $(SDPA_REPORT)
 
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
