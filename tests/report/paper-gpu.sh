@@ -6,7 +6,9 @@
 # their reason, the figures are drawn, the fixture banner is shown; with no campaign the paper says
 # none is committed and draws no GPU figure; a corrupted campaign file stops make paper naming it;
 # nothing is written under the checkout's data/ or figures/.
-# Usage: tests/report/paper-gpu.sh build/bin/sdpa-report
+# With a second argument (the ASan+UBSan build), the GPU part's reader and writers run under it
+# on the fixture and on a malformed input: no leak, no undefined behaviour.
+# Usage: tests/report/paper-gpu.sh build/bin/sdpa-report [build/tests/report/sdpa-report-asan]
 set -u
 . tests/lib/tap.sh
 . tests/report/lib.sh
@@ -116,6 +118,16 @@ echo "stage0 S=oops" >>"${B}scaling/skipped.txt"
 paper b2 "$TMP/bad"
 tap_ok "a malformed skipped.txt line: make paper fails naming the file" \
   bash -c 'test $1 -ne 0 && grep -q "skipped.txt: line .stage0 S=oops." "$2"' _ $? "$TMP/b2.log"
+
+if [ -n "${2:-}" ]; then
+  asan() { "$3" paper --published data/published/seed-l4.json --out "$TMP/asan-$1" --gpu-data "$2" >"$TMP/asan-$1.log" 2>&1; }
+  asan ok "$TMP/gpu" "$2"
+  tap_ok "ASan+UBSan build: the GPU part of the fixture, exit 0 and no report" \
+    bash -c 'test $1 -eq 0 && ! grep -q "Sanitizer" "$2"' _ $? "$TMP/asan-ok.log"
+  asan bad "$TMP/bad" "$2"
+  tap_ok "ASan+UBSan build: a malformed skipped.txt, exit 1 and no report" \
+    bash -c 'test $1 -eq 1 && ! grep -q "Sanitizer" "$2"' _ $? "$TMP/asan-bad.log"
+fi
 
 snap >"$TMP/after"
 tap_ok "nothing was written under the checkout's data/ or figures/" cmp -s "$TMP/before" "$TMP/after"
