@@ -117,8 +117,44 @@ static void profile(const gpu_campaign_t *c, rbuf_t *t, rbuf_t *vars, int *nvari
     rb_free(&names);
 }
 
+/* The DRAM-bytes metric of the profile (an ncu name holding "dram__bytes"), or NULL. */
+const char *gpu_dram_metric(const gpu_campaign_t *c) {
+    const cJSON *m;
+    cJSON_ArrayForEach(m, jo(c->profile, "metrics")) {
+        const char *name = jo_str(m, "name");
+        if (name && strstr(name, "dram__bytes")) return name;
+    }
+    return NULL;
+}
+
+/* roofline-measured.tsv: the history's variants at the profile's shape, with the DRAM bytes the
+ * profiler measured instead of the minimum (the figure names which is which). */
+static int measured(const gpu_campaign_t *c, rbuf_t *t) {
+    const char *dram = gpu_dram_metric(c), *shape = jo_str(c->profile, "shape");
+    const cJSON *sh = NULL, *e, *v;
+    cJSON_ArrayForEach(e, jo(jo(c->history, "config"), "shapes")) {
+        if (shape && jo_eq(e, "name", shape)) sh = e;
+    }
+    rb_puts(t, "# intensity (FLOPs / measured DRAM bytes)\ttflops\tvariant\n");
+    if (!dram || !sh) return 0;
+    double S = jo_num(sh, "S"), flops = 4 * jo_num(sh, "B") * jo_num(sh, "H") * S * S * jo_num(sh, "D");
+    int n = 0;
+    cJSON_ArrayForEach(v, jo(c->profile, "variants")) {
+        double bytes = jo_num(jo(v, "values"), dram);
+        if (!jo_eq(v, "status", "ok") || !(bytes > 0)) continue;
+        cJSON_ArrayForEach(e, jo(c->history, "timing")) {
+            double med = jo_num(jo(e, "summary"), "median");
+            if (!jo_eq(e, "variant", jo_str(v, "variant")) || !jo_eq(e, "shape", shape) || !(med > 0))
+                continue;
+            rb_printf(t, "%.6g\t%.6g\t%s\n", flops / bytes, flops / (med * 1e6), jo_str(v, "variant"));
+            n++;
+        }
+    }
+    return n;
+}
+
 int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, char *err, size_t n) {
-    rbuf_t vars = {0}, sc = {0}, rf = {0}, ec = {0}, pr = {0};
+    rbuf_t vars = {0}, sc = {0}, rf = {0}, ec = {0}, pr = {0}, me = {0};
     int ns = 0, ne = 0, np = 0;
     rb_puts(&vars, "# gnuplot variables of one GPU campaign's figures, written by sdpa-report paper\n");
     rb_printf(&vars, "emulated = %d\nfixture = %d\n", c->emulated, c->fixture);
@@ -135,11 +171,14 @@ int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, 
         goto fail;
     }
     profile(c, &pr, &vars, &np);
-    rb_printf(&vars, "n_scaling = %d\nn_ecdf = %d\nn_profile = %d\n", ns, ne, np);
+    int nm = measured(c, &me);
+    gp_str(&vars, "measured_shape", nm ? jo_str(c->profile, "shape") : "");
+    rb_printf(&vars, "n_scaling = %d\nn_ecdf = %d\nn_profile = %d\nn_measured = %d\n", ns, ne, np, nm);
     *figs = (ns ? GPU_FIG_SCALING | GPU_FIG_ROOFLINE : 0u) | (ne ? GPU_FIG_ECDF : 0u) |
             (np && c->profile ? GPU_FIG_PROFILE : 0u);
     if (save(&sc, out, c, "scaling.tsv", err, n) < 0 || save(&rf, out, c, "roofline.tsv", err, n) < 0 ||
-        save(&ec, out, c, "ecdf.tsv", err, n) < 0 || save(&pr, out, c, "profile.tsv", err, n) < 0)
+        save(&ec, out, c, "ecdf.tsv", err, n) < 0 || save(&pr, out, c, "profile.tsv", err, n) < 0 ||
+        save(&me, out, c, "roofline-measured.tsv", err, n) < 0)
         goto fail;
     return save(&vars, out, c, "plot-vars.gp", err, n);
 fail:
@@ -148,5 +187,6 @@ fail:
     rb_free(&rf);
     rb_free(&ec);
     rb_free(&pr);
+    rb_free(&me);
     return -1;
 }

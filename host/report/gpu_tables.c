@@ -281,13 +281,19 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                   "{#fig:gpu-%s-scaling width=100%%}\n\n",
                   c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
     if (figs & GPU_FIG_ROOFLINE)
-        rb_printf(b,
-                  "![Roofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
-                  "5 B H S D: Q, K and V codes 1 byte per element, O fp16 2 bytes; a model, not measured "
-                  "bytes) against TFLOP/s, under the measured fp16 and FP8 GEMM ceilings and the copy "
-                  "bandwidth slope (roofs drawn only where measured).]({figdir}/gpu/%s/roofline.png)"
-                  "{#fig:gpu-%s-roofline width=100%%}\n\n",
-                  c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
+        rb_printf(
+            b,
+            "![Roofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
+            "5 B H S D: Q, K and V codes 1 byte per element, O fp16 2 bytes; a model, not measured "
+            "bytes) against TFLOP/s, under the measured fp16 and FP8 GEMM ceilings and the copy "
+            "bandwidth slope (roofs drawn only where measured)%s%s%s.]({figdir}/gpu/%s/roofline.png)"
+            "{#fig:gpu-%s-roofline width=100%%}\n\n",
+            c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+            gpu_dram_metric(c)
+                ? "; diamonds: the "
+                  "history's variants at the profile's shape with the DRAM bytes the profiler measured ("
+                : "",
+            gpu_dram_metric(c) ? gpu_dram_metric(c) : "", gpu_dram_metric(c) ? ")" : "", c->tag, c->tag);
 }
 
 static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
@@ -350,7 +356,6 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         return;
     }
     const cJSON *ms = jo(c->profile, "metrics"), *m, *v;
-    int nm = cJSON_GetArraySize(ms);
     md_col_t cols[2 + 16];
     char heads[16][2 * N];
     cols[0] = (md_col_t){"variant", 10, 'l'};
@@ -401,7 +406,6 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                   "![Profile metrics per variant, campaign %s, each divided by its largest value over the "
                   "variants.]({figdir}/gpu/%s/profile.png){#fig:gpu-%s-profile width=100%%}\n\n",
                   c->id, c->tag, c->tag);
-    (void)nm;
 }
 
 /* Per sweep (data/gpu/sweeps/), the parts that are missing and why. */

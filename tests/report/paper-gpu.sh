@@ -91,6 +91,13 @@ tap_ok "profile: a skipped variant shows its reason, no value" \
 occ=$(grep -o '"sm__warps_active.avg.pct_of_peak_sustained_active": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
 tap_ok "profile: stage0's achieved occupancy as its JSON says ($occ)" \
   bash -c '[ -n "$2" ] && grep -F "| stage0 |" "$1" | grep -qF "| $2 |"' _ "$G" "$occ"
+H=$C/history.json
+dram=$(grep -o '"dram__bytes.sum": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
+ai=$(awk -v b="$(get "$H" config.shapes.0.B)" -v h="$(get "$H" config.shapes.0.H)" -v s="$(get "$H" config.shapes.0.S)" \
+  -v d="$(get "$H" config.shapes.0.D)" -v m="$dram" 'BEGIN { printf "%.6g", 4*b*h*s*s*d / m }')
+tap_ok "roofline: stage0 placed by its measured DRAM bytes too (intensity $ai FLOP/B), and the caption says so" \
+  bash -c 'grep -qx "$2	[0-9.e+-]*	stage0" "$1/out/gen/gpu/c1/roofline-measured.tsv" &&
+           grep -q "measured (dram__bytes.sum)" "$1/out/gen/gpu.md"' _ "$TMP/f" "$ai"
 tap_ok "steps: the failed step is shown failed" grep -qF "| sanitizers | FAILED (exit 1) |" "$G"
 tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"
 
