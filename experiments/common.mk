@@ -136,7 +136,7 @@ paper: $(SDPA_REPORT)
 	$(call gnuplot_gpu,$(PAPER_GEN),$(PAPER_FIGS)/gpu)
 	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
-	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
+	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) $(paper_gpu_inventory) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
 	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
 	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
 	@echo "paper: $(REPORT_DIR)/paper.pdf"

@@ -101,6 +101,24 @@ tap_ok "roofline: stage0 placed by its measured DRAM bytes too (intensity $ai FL
 tap_ok "steps: the failed step is shown failed" grep -qF "| sanitizers | FAILED (exit 1) |" "$G"
 tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"
 
+tap_ok "the artifact inventory lists the campaign's files and the GPU figures with their SHA-256" \
+  bash -c 'i=$1/out/gen/inventory.md; c=gpu/${2#$3/}
+           grep -qF "| \`$c/campaign.json\` | $(stat -c %s "$4/campaign.json") | \`$(sha256sum "$4/campaign.json" | cut -d" " -f1)\` |" "$i" &&
+           grep -qF "\`$c/scaling/stage2-S512.json\`" "$i" && grep -qF "\`figures/gpu/c1/roofline.png\`" "$i"' \
+  _ "$TMP/f" "$C" "$TMP/gpu" "$C"
+paper f2 "$TMP/gpu"
+tap_ok "a second build: PDF and HTML byte-identical" \
+  bash -c 'cmp -s "$1/f/out/paper.pdf" "$1/f2/out/paper.pdf" && cmp -s "$1/f/out/paper.html" "$1/f2/out/paper.html"' _ "$TMP"
+
+# Two campaigns of one device: both shown, with their own table and figure numbers.
+cp -r "$TMP/gpu" "$TMP/two"
+cp -r "$(ls -d "$TMP"/two/fixture-*/*/)" "$(dirname "$(ls -d "$TMP"/two/fixture-*/*/)")/20260103T000000Z-fixture-2"
+paper t "$TMP/two"
+tap_ok "two campaigns: make paper exits 0" test $? -eq 0
+tap_ok "  ... each with its section, tables and figures (c1, c2)" \
+  bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
+           test -s "$2/fig/paper/gpu/c2/scaling.png"' _ "$TMP/t/out/gen/gpu.md" "$TMP/t"
+
 # No campaign: the paper says so, and no GPU figure exists.
 mkdir -p "$TMP/empty"
 paper e "$TMP/empty"
