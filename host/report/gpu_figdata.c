@@ -117,14 +117,29 @@ static void profile(const gpu_campaign_t *c, rbuf_t *t, rbuf_t *vars, int *nvari
     rb_free(&names);
 }
 
-/* The DRAM-bytes metric of the profile (an ncu name holding "dram__bytes"), or NULL. */
-const char *gpu_dram_metric(const gpu_campaign_t *c) {
+/* Nsight Compute reports DRAM traffic either as one total or as reads and writes. */
+static const char *const DRAM_TOTAL = "dram__bytes.sum", *const DRAM_PARTS[] = {"dram__bytes_read.sum",
+                                                                                "dram__bytes_write.sum"};
+
+static bool has_metric(const gpu_campaign_t *c, const char *name) {
     const cJSON *m;
     cJSON_ArrayForEach(m, jo(c->profile, "metrics")) {
-        const char *name = jo_str(m, "name");
-        if (name && strstr(name, "dram__bytes")) return name;
+        if (jo_eq(m, "name", name)) return true;
     }
+    return false;
+}
+
+const char *gpu_dram_metric(const gpu_campaign_t *c) {
+    if (has_metric(c, DRAM_TOTAL)) return DRAM_TOTAL;
+    if (has_metric(c, DRAM_PARTS[0]) && has_metric(c, DRAM_PARTS[1]))
+        return "dram__bytes_read.sum + dram__bytes_write.sum";
     return NULL;
+}
+
+/* The DRAM bytes of one profiled variant's values (NaN when not measured). */
+static double dram_bytes(const gpu_campaign_t *c, const cJSON *values) {
+    if (has_metric(c, DRAM_TOTAL)) return jo_num(values, DRAM_TOTAL);
+    return jo_num(values, DRAM_PARTS[0]) + jo_num(values, DRAM_PARTS[1]);
 }
 
 /* roofline-measured.tsv: the history's variants at the profile's shape, with the DRAM bytes the
@@ -140,7 +155,7 @@ static int measured(const gpu_campaign_t *c, rbuf_t *t) {
     double S = jo_num(sh, "S"), flops = 4 * jo_num(sh, "B") * jo_num(sh, "H") * S * S * jo_num(sh, "D");
     int n = 0;
     cJSON_ArrayForEach(v, jo(c->profile, "variants")) {
-        double bytes = jo_num(jo(v, "values"), dram);
+        double bytes = dram_bytes(c, jo(v, "values"));
         if (!jo_eq(v, "status", "ok") || !(bytes > 0)) continue;
         cJSON_ArrayForEach(e, jo(c->history, "timing")) {
             double med = jo_num(jo(e, "summary"), "median");

@@ -13,8 +13,9 @@ enum { GPU_FIG_SCALING = 1, GPU_FIG_ROOFLINE = 2, GPU_FIG_ECDF = 4, GPU_FIG_PROF
 /* Script name of figure k (0 .. GPU_FIG_COUNT-1): "scaling", "roofline", "ecdf", "profile". */
 const char *gpu_fig_name(int k);
 
-/* The profile's DRAM-bytes metric (a name holding "dram__bytes"), or NULL: with it the roofline also
- * places the history's variants at the profile's shape by their measured DRAM bytes. */
+/* The profile's DRAM traffic ("dram__bytes.sum", else the sum of "dram__bytes_read.sum" and
+ * "dram__bytes_write.sum"), or NULL: with it the roofline also places the history's variants at the
+ * profile's shape by their measured DRAM bytes. */
 const char *gpu_dram_metric(const gpu_campaign_t *c);
 
 int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, char *err, size_t n);

@@ -188,9 +188,8 @@ static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
                 break;
             }
         }
-        char gate[2 * N];
-        snprintf(gate, sizeof gate, "%s %s", perf ? str_or(perf, "name") : NA_MARK,
-                 perf ? str_or(perf, "target") : "");
+        char gate[3 * N] = NA_MARK;
+        if (perf) snprintf(gate, sizeof gate, "%s (%s)", str_or(perf, "name"), str_or(perf, "target"));
         const char *status = perf ? str_or(perf, "status") : NA_MARK;
         char st[3 * N];
         const char *why = perf ? jo_str(perf, "reason") : NULL;
