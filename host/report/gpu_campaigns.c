@@ -150,11 +150,16 @@ static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t
     snprintf(d, sizeof d, "%s/runs", c->dir);
     listing_t l = list_dir(d);
     int rc = 0;
-    for (int i = 0; rc == 0 && i < l.n && c->nruns < GPU_MAX_RUNS; i++) {
+    for (int i = 0; rc == 0 && i < l.n; i++) {
+        snprintf(p, sizeof p, "%s/%s", d, l.e[i]->d_name);
+        if (!is_dir(p)) continue;
+        if (c->nruns >= GPU_MAX_RUNS) {
+            snprintf(err, n, "%s: more than %d experiments", d, GPU_MAX_RUNS);
+            rc = -1;
+            break;
+        }
         gpu_run_t *r = &c->runs[c->nruns];
         snprintf(r->name, sizeof r->name, "%s", l.e[i]->d_name);
-        snprintf(p, sizeof p, "%s/%s", d, r->name);
-        if (!is_dir(p)) continue;
         c->nruns++;
         listing_t ids = list_dir(p);
         snprintf(r->note, sizeof r->note, "no complete run (no manifest.json)");
@@ -204,9 +209,14 @@ static int load_sweeps(gpu_data_t *g, const char *dir, char *err, size_t n) {
     snprintf(d, sizeof d, "%s/sweeps", dir);
     listing_t l = list_dir(d);
     int rc = 0;
-    for (int i = 0; rc == 0 && i < l.n && g->nsweeps < GPU_MAX_CAMPAIGNS; i++) {
+    for (int i = 0; rc == 0 && i < l.n; i++) {
         size_t len = strlen(l.e[i]->d_name);
         if (len < 6 || strcmp(l.e[i]->d_name + len - 5, ".json")) continue;
+        if (g->nsweeps >= GPU_MAX_SWEEPS) {
+            snprintf(err, n, "%s: more than %d sweep summaries", d, GPU_MAX_SWEEPS);
+            rc = -1;
+            break;
+        }
         char *p = g->sweep_paths[g->nsweeps];
         snprintf(p, REPORT_PATH_MAX, "%.*s/%s", REPORT_PATH_MAX / 2, d, l.e[i]->d_name);
         if (!(g->sweeps[g->nsweeps] = results_load(p, "sweep-summary", err, n)))

@@ -11,8 +11,9 @@
 
 #include "run.h"
 
-#define GPU_MAX_CAMPAIGNS 16
-#define GPU_MAX_RUNS 16
+#define GPU_MAX_CAMPAIGNS 64
+#define GPU_MAX_SWEEPS 64
+#define GPU_MAX_RUNS 32
 #define GPU_MAX_POINTS 512
 
 /* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. */
@@ -51,8 +52,8 @@ typedef struct {
 typedef struct {
     gpu_campaign_t *c[GPU_MAX_CAMPAIGNS];
     int n;
-    cJSON *sweeps[GPU_MAX_CAMPAIGNS]; /* data/gpu/sweeps/<sweep>.json, kind sweep-summary */
-    char sweep_paths[GPU_MAX_CAMPAIGNS][REPORT_PATH_MAX];
+    cJSON *sweeps[GPU_MAX_SWEEPS]; /* data/gpu/sweeps/<sweep>.json, kind sweep-summary */
+    char sweep_paths[GPU_MAX_SWEEPS][REPORT_PATH_MAX];
     int nsweeps;
 } gpu_data_t;
 

@@ -155,9 +155,12 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     md_table_caption(b, id, cap);
     if (figs & GPU_FIG_ECDF)
         rb_printf(b,
-                  "![Latency ECDF of every variant of the history of campaign %s%s: fraction of samples at "
-                  "or below each latency.]({figdir}/gpu/%s/ecdf.png){#fig:gpu-%s-ecdf width=100%%}\n\n",
-                  c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
+                  "![Latency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
+                  "fraction of samples at or below each latency.]({figdir}/gpu/%s/ecdf.png)"
+                  "{#fig:gpu-%s-ecdf width=100%%}\n\n",
+                  c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+                  str_or(cJSON_GetArrayItem(jo(jo(c->history, "config"), "shapes"), 0), "name"), c->tag,
+                  c->tag);
     return 0;
 }
 
