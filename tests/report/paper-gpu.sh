@@ -21,7 +21,24 @@ get() { "$SDPA_REPORT" get "$@"; }
 snap() { find data figures -printf '%p %s %T@\n' 2>/dev/null | sort; }
 snap >"$TMP/before"
 
-cp -r "$FIXTURES/gpu-campaign/data/gpu" "$TMP/gpu"
+# The fixture: what its generator makes (but for the manifest's own meta and the checksums over it),
+# laid out as ingest leaves a campaign (SHA256SUMS holds), every file labelled synthetic.
+FX=$FIXTURES/gpu-campaign/data/gpu
+if command -v jq >/dev/null; then
+  bash "$FIXTURES/gen-gpu-campaign.sh" "$SDPA_REPORT" "$TMP/regen" >/dev/null 2>&1
+  tap_ok "the committed fixture is what gen-gpu-campaign.sh writes" \
+    diff -r -q -x manifest.json -x SHA256SUMS "$TMP/regen" "$FIXTURES/gpu-campaign"
+else
+  tap_skip "the committed fixture is what gen-gpu-campaign.sh writes" "jq not installed"
+fi
+tap_ok "  ... its SHA256SUMS holds, as after make ingest" bash -c 'cd "$(ls -d "$1"/fixture-*/*/)" && sha256sum --quiet --strict -c SHA256SUMS' _ "$FX"
+tap_ok "  ... every result file is labelled synthetic-fixture (the manifest: sdpa-report's own)" \
+  bash -c 'for j in $(find "$1" -name "*.json" ! -name manifest.json); do
+             [ "$("$2" get "$j" meta.tool)" = synthetic-fixture ] || { echo "# $j"; exit 1; }; done' _ "$FX" "$SDPA_REPORT"
+tap_ok "  ... and its device says it is not a measurement" \
+  bash -c '[ "$("$2" get "$(ls "$1"/fixture-*/*/campaign.json)" device)" = "FIXTURE GPU (synthetic, not a measurement)" ]' _ "$FX" "$SDPA_REPORT"
+
+cp -r "$FX" "$TMP/gpu"
 C=$(ls -d "$TMP"/gpu/fixture-*/*/)
 C=${C%/}
 paper() { # NAME GPU_DATA_DIR
