@@ -106,9 +106,9 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     char h_sp[N], h_lr[N];
     snprintf(h_sp, N, "speedup ratio t_%s/t_v [95 %% CI]", base ? base : "base");
     snprintf(h_lr, N, "latency reduction 1 - t_v/t_%s [95 %% CI]", base ? base : "base");
-    const md_col_t cols[] = {{"variant", 10, 'l'},      {"shape", 8, 'l'}, {"median (us)", 8, 'r'},
-                             {"95 % CI (us)", 14, 'r'}, {h_sp, 16, 'r'},   {h_lr, 16, 'r'},
-                             {"timing", 10, 'l'}};
+    const md_col_t cols[] = {{"variant", 9, 'l'},       {"shape", 7, 'l'}, {"median (us)", 8, 'r'},
+                             {"95 % CI (us)", 15, 'r'}, {h_sp, 19, 'r'},   {h_lr, 21, 'r'},
+                             {"timing", 8, 'l'}};
     md_table_head(b, cols, 7);
     const cJSON *t;
     int i = 0;
@@ -171,9 +171,12 @@ static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
         rb_puts(b, "No experiment ran in this campaign.\n\n");
         return;
     }
-    static const md_col_t cols[] = {{"experiment", 14, 'l'},       {"baseline -> candidate", 12, 'l'},
-                                    {"performance gate", 22, 'l'}, {"value", 10, 'r'},
-                                    {"status", 10, 'l'},           {"verdict", 12, 'l'}};
+    static const md_col_t cols[] = {{"experiment", 12, 'l'},
+                                    {"baseline -> candidate", 10, 'l'},
+                                    {"performance gate", 22, 'l'},
+                                    {"value", 22, 'r'},
+                                    {"status", 8, 'l'},
+                                    {"verdict", 10, 'l'}};
     md_table_head(b, cols, 6);
     for (int k = 0; k < c->nruns; k++) {
         const gpu_run_t *r = &c->runs[k];
@@ -271,8 +274,8 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     snprintf(id, N, "tbl:gpu-%s-scaling", c->tag);
     md_table_caption(b, id,
                      c->emulated ? "Scaling sweep, EMULATED (CPU wall-clock times, not GPU timings): "
-                                   "TFLOP/s = 4 B H S^2 D / median; peers (peer-...) beside the variants."
-                                 : "Scaling sweep: TFLOP/s = 4 B H S^2 D / median latency, and its share of "
+                                   "TFLOP/s = 4 B H S^2^ D / median; peers (peer-...) beside the variants."
+                                 : "Scaling sweep: TFLOP/s = 4 B H S^2^ D / median latency, and its share of "
                                    "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
                                    "measured); peers (peer-...) beside the variants; skipped and failed "
                                    "points with their reason.");
