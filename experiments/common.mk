@@ -13,6 +13,7 @@
 #
 # Variables (command line or environment):
 #   DATA_DIR, FIG_DIR, REPORT_DIR   where runs, figures and reports go (tests redirect all three)
+#   GPU_DATA_DIR                    the GPU campaigns `make paper` reads (default $(DATA_DIR)/gpu)
 #   RUN_ID                          force the run id (refused if that directory exists)
 #   RUN                             the run directory of `make report`
 #   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters

@@ -104,16 +104,32 @@ static int paper_banner(paper_t *p, int emulated, int gpu) {
         rb_puts(&b,
                 "::: {.banner .gpu}\n**GPU runs.** Every timed experiment below ran on a GPU; devices are "
                 "named in each stage's section.\n:::\n");
-    else
+    /* the committed GPU campaigns: measured ones, emulated ones, test fixtures */
+    int measured = 0, emu = 0, fixture = 0;
+    for (int i = 0; i < p->gpu.n; i++) {
+        const gpu_campaign_t *c = p->gpu.c[i];
+        fixture += c->fixture;
+        emu += !c->fixture && c->emulated;
+        measured += !c->fixture && !c->emulated;
+    }
+    if (!emulated && !gpu && !measured)
         rb_puts(&b, "::: {.banner .emulated}\n**NO TIMINGS.** No experiment has timings yet; `make all` runs "
                     "them.\n:::\n");
-    for (int i = 0; i < p->gpu.n; i++) {
-        if (!p->gpu.c[i]->fixture) continue;
+    if (measured)
+        rb_printf(
+            &b,
+            "\n::: {.banner .gpu}\n**GPU CAMPAIGNS.** %d committed campaign%s measured on a GPU: section "
+            "\"Measured on GPUs\".\n:::\n",
+            measured, measured > 1 ? "s" : "");
+    if (emu)
+        rb_puts(
+            &b,
+            "\n::: {.banner .emulated}\n**EMULATED CAMPAIGNS IN THE GPU PART.** Section \"Measured on "
+            "GPUs\" includes campaigns run on the CPU emulator, labelled EMULATED: no GPU timing.\n:::\n");
+    if (fixture)
         rb_puts(&b, "\n::: {.banner .emulated}\n**SYNTHETIC FIXTURE IN THE GPU PART.** Section \"Measured on "
                     "GPUs\" renders a test fixture (device \"FIXTURE GPU\"), not a measurement: its numbers "
                     "were made up to test this paper's tables and figures.\n:::\n");
-        break;
-    }
     return save(p, &b, "banner.md");
 }
 

@@ -45,7 +45,9 @@ tap_ok "  ... its figures drawn, flagged emulated (the EMULATED label of figures
   bash -c 'test -s "$1/fig/paper/gpu/c1/scaling.png" -a -s "$1/fig/paper/gpu/c1/ecdf.png" &&
            grep -qx "emulated = 1" "$1/rep/gen/gpu/c1/plot-vars.gp"' _ "$tmp"
 pdftotext -layout "$tmp/rep/paper.pdf" "$tmp/p.txt"
-tap_ok "  ... in the PDF too" bash -c 'grep -q "Measured on GPUs" "$1" && grep -q "EMULATED CAMPAIGN" "$1"' _ "$tmp/p.txt"
+tap_ok "  ... in the PDF too, and the paper's first banner says so" \
+  bash -c 'grep -q "Measured on GPUs" "$1" && grep -q "EMULATED CAMPAIGN (CPU)" "$1" && grep -q "EMULATED CAMPAIGNS IN THE GPU PART" "$1" &&
+           ! grep -q "GPU CAMPAIGNS\." "$1"' _ "$tmp/p.txt"
 snap >"$tmp/after"
 tap_ok "nothing was written under the checkout's data/ or figures/" cmp -s "$tmp/before" "$tmp/after"
 tap_done

@@ -60,6 +60,7 @@ pdftotext -layout "$TMP/f/out/paper.pdf" "$TMP/f.txt"
 tap_ok "the PDF has the part 'Measured on GPUs' under the fixture's banner" \
   bash -c 'grep -q "Measured on GPUs" "$1" && grep -q "SYNTHETIC FIXTURE, NOT A MEASUREMENT" "$1" &&
            grep -q "SYNTHETIC FIXTURE IN THE GPU PART" "$1"' _ "$TMP/f.txt"
+tap_ok "  ... and never as a measured GPU campaign" bash -c '! grep -q "GPU CAMPAIGNS\." "$1"' _ "$TMP/f.txt"
 tap_ok "  ... naming the fixture device, never another" \
   bash -c 'grep -q "FIXTURE GPU (synthetic, not a measurement)" "$1" && ! grep -q "Synthetic GPU (fixture)" "$1"' _ "$G"
 
