@@ -16,11 +16,11 @@ static double node_num(const cJSON *x) { return cJSON_IsNumber(x) ? x->valuedoub
 
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 
-/* A number field as text ("not recorded" when absent or null). */
-static const char *num_or(char *dst, size_t n, const cJSON *o, const char *key, const char *fmt) {
+/* A number field with its unit as text, "2040 MHz" ("not recorded" when absent or null). */
+static const char *num_or(char *dst, size_t n, const cJSON *o, const char *key, const char *unit) {
     double x = jo_num(o, key);
     if (!isfinite(x)) return snprintf(dst, n, "not recorded"), dst;
-    return fmt_num(dst, n, fmt, x);
+    return snprintf(dst, n, "%.0f%s", x, unit), dst;
 }
 static const char *str_or(const cJSON *o, const char *key) {
     const char *s = jo_str(o, key);
@@ -53,11 +53,11 @@ static void device_line(const gpu_campaign_t *c, rbuf_t *b) {
     }
     const cJSON *locked = jo(d, "clocks_locked");
     rb_printf(b,
-              "Device: **%s**, compute capability %s, %s SMs; SM clock %s MHz by default, %s MHz measured; "
-              "memory clock %s MHz; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
-              str_or(d, "name"), str_or(d, "cc"), num_or(a, N, d, "sm_count", "%.0f"),
-              num_or(s, N, d, "sm_clock_default_mhz", "%.0f"),
-              num_or(m, N, d, "sm_clock_measured_mhz", "%.0f"), num_or(k, N, d, "mem_clock_mhz", "%.0f"),
+              "Device: **%s**, compute capability %s, %s SMs; SM clock: default %s, measured %s; memory "
+              "clock %s; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
+              str_or(d, "name"), str_or(d, "cc"), num_or(a, N, d, "sm_count", ""),
+              num_or(s, N, d, "sm_clock_default_mhz", " MHz"), num_or(m, N, d, "sm_clock_measured_mhz", " MHz"),
+              num_or(k, N, d, "mem_clock_mhz", " MHz"),
               cJSON_IsBool(locked) ? (cJSON_IsTrue(locked) ? "yes" : "no") : "not recorded",
               str_or(d, "driver_version"), str_or(d, "driver_release"), str_or(d, "runtime_version"));
 }
@@ -68,14 +68,17 @@ static void steps(const gpu_campaign_t *c, rbuf_t *b) {
     md_table_head(b, cols, 4);
     const cJSON *e;
     cJSON_ArrayForEach(e, jo(c->campaign, "steps")) {
-        char st[N], x[N], y[N];
+        char st[3 * N], x[N], y[N];
         double rc = jo_num(e, "exit_status");
-        if (cJSON_IsTrue(jo(e, "skipped")))
-            snprintf(st, N, "skipped");
+        const cJSON *skip = jo(e, "skipped"); /* true, or the reason */
+        if (cJSON_IsString(skip))
+            snprintf(st, sizeof st, "skipped: %s", skip->valuestring);
+        else if (cJSON_IsTrue(skip))
+            snprintf(st, sizeof st, "skipped");
         else if (rc == 0)
-            snprintf(st, N, "ok");
+            snprintf(st, sizeof st, "ok");
         else
-            snprintf(st, N, "FAILED (exit %s)", fmt_num(x, N, "%.0f", rc));
+            snprintf(st, sizeof st, "FAILED (exit %s)", fmt_num(x, N, "%.0f", rc));
         md_row(b, 4, str_or(e, "name"), st, fmt_num(x, N, "%.0f", jo_num(e, "seconds")),
                fmt_num(y, N, "%.0f", jo_num(e, "expected_seconds")));
     }

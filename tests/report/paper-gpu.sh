@@ -117,6 +117,10 @@ tap_ok "roofline: stage0 placed by its measured DRAM bytes too (intensity $ai FL
   bash -c 'grep -qx "$2	[0-9.e+-]*	stage0" "$1/out/gen/gpu/c1/roofline-measured.tsv" &&
            grep -q "measured (dram__bytes.sum)" "$1/out/gen/gpu.md"' _ "$TMP/f" "$ai"
 tap_ok "steps: the failed step is shown failed" grep -qF "| sanitizers | FAILED (exit 1) |" "$G"
+tap_ok "  ... and the skipped one skipped, with its reason" \
+  grep -qF "| peers-torch | skipped: FIXTURE: PyTorch is not installed on the node |" "$G"
+tap_ok "device line: the device as its device step recorded it" \
+  grep -qF "Device: **FIXTURE GPU (synthetic, not a measurement)**, compute capability 8.9, 132 SMs; SM clock: default 2040 MHz, measured 2010 MHz" "$G"
 tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"
 
 tap_ok "the artifact inventory lists the campaign's files and the GPU figures with their SHA-256" \
