@@ -56,8 +56,8 @@ static void device_line(const gpu_campaign_t *c, rbuf_t *b) {
               "Device: **%s**, compute capability %s, %s SMs; SM clock: default %s, measured %s; memory "
               "clock %s; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
               str_or(d, "name"), str_or(d, "cc"), num_or(a, N, d, "sm_count", ""),
-              num_or(s, N, d, "sm_clock_default_mhz", " MHz"), num_or(m, N, d, "sm_clock_measured_mhz", " MHz"),
-              num_or(k, N, d, "mem_clock_mhz", " MHz"),
+              num_or(s, N, d, "sm_clock_default_mhz", " MHz"),
+              num_or(m, N, d, "sm_clock_measured_mhz", " MHz"), num_or(k, N, d, "mem_clock_mhz", " MHz"),
               cJSON_IsBool(locked) ? (cJSON_IsTrue(locked) ? "yes" : "no") : "not recorded",
               str_or(d, "driver_version"), str_or(d, "driver_release"), str_or(d, "runtime_version"));
 }
