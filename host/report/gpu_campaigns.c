@@ -69,6 +69,15 @@ static int load_point(gpu_campaign_t *c, const char *path, const char *series, c
         rj_num(&d, &S, "config.shapes.0.S") < 0 || rj_num(&d, &p->D, "config.shapes.0.D") < 0)
         goto out;
     p->S = (long)S;
+    const cJSON *lib = jo(doc, "library"), *e;
+    size_t k = 0;
+    cJSON_ArrayForEach(e, lib) { /* "torch 2.5.1, cuda 12.4, cudnn 9.1" in the file's order */
+        if (cJSON_IsString(e) && k < sizeof p->library)
+            k += (size_t)snprintf(p->library + k, sizeof p->library - k, "%s%s %s", k ? ", " : "", e->string,
+                                  e->valuestring);
+    }
+    const char *rt = jo_str(jo(jo(doc, "meta"), "device"), "runtime_version");
+    if (!k && p->peer && rt) snprintf(p->library, sizeof p->library, "CUDA runtime %s (sdpa-bench)", rt);
     if (rj_present(&d, "timing.0.summary")) {
         if (rj_num(&d, &p->median_us, "timing.0.summary.median") < 0 ||
             rj_num(&d, &p->ci_lo, "timing.0.summary.ci_lo") < 0 ||

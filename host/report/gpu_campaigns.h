@@ -22,8 +22,9 @@ typedef struct {
     bool peer;
     long S;
     double B, H, D;
-    const char *status;                     /* "ok", "skipped", "failed" */
-    char reason[256];                       /* why it is not "ok" */
+    const char *status; /* "ok", "skipped", "failed" */
+    char reason[256];   /* why it is not "ok" */
+    char library[160];  /* a peer's libraries as its file records them ("library": torch, cuda, cudnn) */
     double median_us, ci_lo, ci_hi, tflops; /* tflops = 4*B*H*S*S*D / median */
 } gpu_point_t;
 

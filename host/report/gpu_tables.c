@@ -282,6 +282,18 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                                    "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
                                    "measured); peers (peer-...) beside the variants; skipped and failed "
                                    "points with their reason.");
+    /* each peer once, with the libraries its file records */
+    for (int i = 0; i < c->npts; i++) {
+        const gpu_point_t *p = &c->pts[i];
+        if (!p->peer || (i && !strcmp(c->pts[i - 1].series, p->series))) continue;
+        rb_printf(b, "%s`%s`: %s", i && c->pts[i - 1].peer ? "; " : "Peers: ", p->series,
+                  *p->library ? p->library : "libraries not recorded");
+    }
+    for (int i = 0; i < c->npts; i++)
+        if (c->pts[i].peer) {
+            rb_puts(b, ".\n\n");
+            break;
+        }
     if (figs & GPU_FIG_SCALING)
         rb_printf(b,
                   "![Throughput against sequence length S (log scale), one line per variant and peer, "

@@ -82,6 +82,9 @@ tap_ok "  ... a skipped point shows its reason, not a number" \
 tap_ok "  ... a failed peer shows its reason" grep -qF "failed: FIXTURE peer failure: out of memory" "$G"
 tap_ok "  ... the peers stand beside the variants" \
   bash -c 'grep -qF "| peer-cublas-unfused | 512 |" "$1" && grep -qF "| peer-torch-flash | 512 |" "$1"' _ "$G"
+tv=$(get "$C/scaling/peer-torch-flash-S128.json" library.torch)
+tap_ok "  ... each peer named with the libraries its file records (torch $tv)" \
+  grep -qF "\`peer-torch-flash\`: torch $tv, cuda" "$G"
 # The published ratio of Stage 2 (original study, L4) from data/published/seed-l4.json, and the
 # reproduced one from the campaign's run, side by side in the GPU part.
 P=data/published/seed-l4.json
