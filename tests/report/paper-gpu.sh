@@ -138,8 +138,23 @@ tap_ok "a second build: PDF and HTML byte-identical" \
 # Two campaigns of one device: both shown, with their own table and figure numbers.
 cp -r "$TMP/gpu" "$TMP/two"
 cp -r "$(ls -d "$TMP"/two/fixture-*/*/)" "$(dirname "$(ls -d "$TMP"/two/fixture-*/*/)")/20260103T000000Z-fixture-2"
+# The second one's FP8 GEMM ceiling was not measured: shown skipped with its reason, no FP8 share, no FP8 roof.
+C2=$(ls -d "$TMP"/two/fixture-*/20260103T000000Z-fixture-2)
+if command -v jq >/dev/null; then
+  jq '(.ceilings[] | select(.name == "gemm_fp8_e4m3")) |= (.status = "skipped" | .value = null | .ci = null
+      | .reason = "FIXTURE: no FP8 GEMM on this device")' "$C/ceilings.json" >"$C2/ceilings.json"
+fi
 paper t "$TMP/two"
 tap_ok "two campaigns: make paper exits 0" test $? -eq 0
+if command -v jq >/dev/null; then
+  tap_ok "  ... a skipped ceiling shows its reason; no share of it and no roof for it" \
+    bash -c 'sed -n "/{#sec:gpu-c2}/,\$p" "$1" >"$1.c2" &&
+             grep -qF "| gemm_fp8_e4m3 | n/a | n/a | TFLOP/s | skipped: FIXTURE: no FP8 GEMM on this device |" "$1.c2" &&
+             grep -F "| stage2 | 512 |" "$1.c2" | grep -qF "| $3 | n/a |" && grep -qx "ceil_fp8 = 0" "$2"' \
+    _ "$TMP/t/out/gen/gpu.md" "$TMP/t/out/gen/gpu/c2/plot-vars.gp" "$pct"
+else
+  tap_skip "  ... a skipped ceiling shows its reason" "jq not installed"
+fi
 tap_ok "  ... each with its section, tables and figures (c1, c2)" \
   bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
            test -s "$2/fig/paper/gpu/c2/scaling.png"' _ "$TMP/t/out/gen/gpu.md" "$TMP/t"
