@@ -10,6 +10,8 @@
 #include "tables.h"
 
 #define N 96
+/* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
+#define MAX_METRICS 10
 
 /* A JSON number node's value; NaN for anything else (null, missing). */
 static double node_num(const cJSON *x) { return cJSON_IsNumber(x) ? x->valuedouble : NAN; }
@@ -376,12 +378,12 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         return;
     }
     const cJSON *ms = jo(c->profile, "metrics"), *m, *v;
-    md_col_t cols[2 + 16];
-    char heads[16][2 * N];
+    md_col_t cols[2 + MAX_METRICS];
+    char heads[MAX_METRICS][2 * N];
     cols[0] = (md_col_t){"variant", 10, 'l'};
     int k = 0;
     cJSON_ArrayForEach(m, ms) {
-        if (k >= 16) break;
+        if (k >= MAX_METRICS) break;
         snprintf(heads[k], sizeof heads[k], "%s (%s)", str_or(m, "label"), str_or(m, "unit"));
         cols[1 + k] = (md_col_t){heads[k], 10, 'r'};
         k++;
@@ -409,12 +411,15 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         rb_puts(b, row.s ? row.s : "");
         rb_free(&row);
     }
-    char id[N], cap[256];
+    char id[N], cap[512];
     snprintf(id, N, "tbl:gpu-%s-profile", c->tag);
+    int all = cJSON_GetArraySize(ms);
+    char more[N] = "";
+    if (all > k) snprintf(more, N, " The first %d of its %d metrics; profile.json holds them all.", k, all);
     snprintf(cap, sizeof cap,
              "Profile metrics per variant at the %s shape (%s, profile.json); skipped "
-             "variants with their reason.",
-             str_or(c->profile, "shape"), str_or(c->profile, "tool"));
+             "variants with their reason.%s",
+             str_or(c->profile, "shape"), str_or(c->profile, "tool"), more);
     md_table_caption(b, id, cap);
     static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
     md_table_head(b, hc, 3);
