@@ -13,6 +13,7 @@
 #
 # Variables (command line or environment):
 #   DATA_DIR, FIG_DIR, REPORT_DIR   where runs, figures and reports go (tests redirect all three)
+#   GPU_DATA_DIR                    the GPU campaigns `make paper` reads (default $(DATA_DIR)/gpu)
 #   RUN_ID                          force the run id (refused if that directory exists)
 #   RUN                             the run directory of `make report`
 #   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters
@@ -127,14 +128,16 @@ paper: $(SDPA_REPORT)
 	$(Q)$(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),\
 	  $(MAKE) --no-print-directory report-figures RUN=$(call latest_run,$(e)) || exit 1;,\
 	  echo "[paper] $(e): no complete run under $(DATA_DIR)/$(e)/ (make all runs it)";)) true
-	@echo "[paper] sdpa-report paper -> $(PAPER_GEN)"
-	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) \
+	@echo "[paper] sdpa-report paper -> $(PAPER_GEN) (GPU campaigns: $(GPU_DATA_DIR))"
+	$(paper_gpu_runs)
+	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) $(PAPER_GPU_ARGS) \
 	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
 	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
 	$(call gnuplot_all,$(PAPER_GEN),$(PAPER_FIGS),$(PAPER_FIGURES))
+	$(call gnuplot_gpu,$(PAPER_GEN),$(PAPER_FIGS)/gpu)
 	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
-	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
+	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) $(paper_gpu_inventory) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
 	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
 	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
 	@echo "paper: $(REPORT_DIR)/paper.pdf"
@@ -159,7 +162,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
-                 "bash tests/report/reliability.sh $(SDPA_REPORT)"
+                 "bash tests/report/reliability.sh $(SDPA_REPORT)" \
+                 "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"

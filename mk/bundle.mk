@@ -90,3 +90,4 @@ TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench
 TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

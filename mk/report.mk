@@ -11,6 +11,8 @@
 # ---- sdpa-report ---------------------------------------------------------------------------
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
+# The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
+REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_tables.c gpu_figdata.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
@@ -120,3 +122,37 @@ report:
 	@echo "report: give the run directory, e.g. make report RUN=data/stage2-wmma-pv/<run-id>" >&2; exit 2
 .PHONY: report
 endif
+
+# ---- the paper's GPU part: the committed GPU campaigns ---------------------------------------
+# GPU_DATA_DIR: the campaigns `make paper` reads, as `make ingest` unpacks them
+# (<slug>/<campaign-id>/, plus sweeps/<sweep>.json); tests and the Slurm collector point it
+# elsewhere. Without any campaign the paper's GPU part says that none is committed and no GPU
+# figure is drawn.
+GPU_DATA_DIR ?= $(DATA_DIR)/gpu
+PAPER_GPU_ARGS = --gpu-data $(GPU_DATA_DIR)
+
+# Every complete ingested run (its manifest.json) gets its derived tables and summary.json, which
+# the GPU part's verdicts and ratios read (the same writer as `make report`, nothing measured).
+define paper_gpu_runs
+	$(Q)for m in $$(ls $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json 2>/dev/null); do \
+	  $(MAKE) --no-print-directory -s report-tables RUN=$${m%/manifest.json} >/dev/null || exit 1; done
+endef
+
+# $(call gnuplot_gpu,GEN,FIGDIR): the figures listed in GEN/gpu-figures.txt ("<tag> <script>", by
+# sdpa-report paper), each from GEN/gpu/<tag>/ into FIGDIR/<tag>/<script>.png, installed atomically.
+define gnuplot_gpu
+	$(Q)grep -v '^#' $(1)/gpu-figures.txt | while read -r tag s; do \
+	  mkdir -p $(2)/$$tag && t=$$(mktemp -d $(2)/$$tag/figures.tmp.XXXXXX) && \
+	  { $(GNUPLOT) -e "rundir='$(1)/gpu/$$tag'; figdir='$$t'" figures/$$s.gp && \
+	    $(SDPA_REPORT) install $$t/$$s.png $(2)/$$tag/$$s.png; rc=$$?; rm -rf "$$t"; [ $$rc -eq 0 ]; } || \
+	  { echo "gnuplot figures/$$s.gp ($(1)/gpu/$$tag): failed" >&2; exit 1; }; done
+endef
+
+# Arguments of experiments/inventory.sh for the GPU part (shell text, expanded in the recipe): one
+# group per campaign, "gpu/<slug>/<id>" with the files the paper read, and the GPU figures drawn.
+paper_gpu_inventory = $$(for c in $(GPU_DATA_DIR)/*/*/campaign.json; do [ -f "$$c" ] || continue; \
+  d=$${c%/campaign.json}; printf -- ' -- gpu/%s %s ' "$${d\#$(GPU_DATA_DIR)/}" "$$d"; \
+  (cd "$$d" && ls campaign.json device-run.json history.json ceilings.json sanitizers.json profile.json \
+    scaling/*.json scaling/skipped.txt runs/*/*/run.json runs/*/*/run-timing.json 2>/dev/null) | tr '\n' ' '; done; \
+  printf -- ' -- figures/gpu %s ' $(PAPER_FIGS)/gpu; \
+  grep -v '^\#' $(PAPER_GEN)/gpu-figures.txt | while read -r t s; do printf '%s/%s.png ' "$$t" "$$s"; done)

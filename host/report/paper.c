@@ -1,4 +1,4 @@
-/* sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR FIGDIR ...]
+/* sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--stage NAME RUNDIR FIGDIR ...]
  *
  * The whole-study fragments, from the latest run of each experiment (RUNDIR "-" when it has none)
  * and the original's published figures. Every run directory must already hold its summary.json
@@ -6,7 +6,9 @@
  *   history.tsv, ratios.tsv, plot-vars.gp    inputs of figures/history.gp and figures/published.gp
  *   history.md, verdicts.md, published-vs-reproduced.md, published-timings.md,
  *   published-resources.md, published-correctness.md, banner.md
- *   stage-NAME.md                            per experiment: its run's fragments, or "not run" */
+ *   stage-NAME.md                            per experiment: its run's fragments, or "not run"
+ *   gpu.md, gpu-figures.txt, gpu/<tag>/      the GPU campaigns under --gpu-data DIR (GPU_DATA_DIR),
+ *                                            or the statement that none is committed (gpu_tables.h) */
 #include "paper.h"
 
 #include <math.h>
@@ -19,6 +21,8 @@
 #include "run.h"
 #include "tables.h"
 #include "json_file.h"
+#include "gpu_campaigns.h"
+#include "gpu_tables.h"
 
 #define N 96
 #define MAX_STAGES 8
@@ -32,16 +36,19 @@ typedef struct {
 } stage_t;
 
 typedef struct {
-    const char *out, *published;
+    const char *out, *published, *gpu_dir;
     stage_t st[MAX_STAGES];
+    gpu_data_t gpu; /* the campaigns under --gpu-data (none without it) */
     int n;
     report_t pub; /* only the published figures loaded */
     char err[2048];
 } paper_t;
 
 static int usage(void) {
-    fprintf(stderr,
-            "usage: sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n");
+    fprintf(
+        stderr,
+        "usage: sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--stage NAME RUNDIR|- FIGDIR "
+        "...]\n");
     return 2;
 }
 
@@ -49,26 +56,33 @@ static int save(paper_t *p, rbuf_t *b, const char *name) {
     return rb_save(b, p->out, name, p->err, sizeof p->err);
 }
 
-static int load_stage(paper_t *p, stage_t *s) {
-    if (!strcmp(s->rundir, "-")) return 0;
+int paper_load_run(report_t *r, cJSON **summary, const char *dir, const char *name, const char *published,
+                   char *err, size_t n) {
     char path[REPORT_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/summary.json", s->rundir);
-    s->summary = results_load(path, "experiment-summary", p->err, sizeof p->err);
-    if (!s->summary) return -1;
-    rj_t d = {s->summary, path, p->err, sizeof p->err};
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    *summary = results_load(path, "experiment-summary", err, n);
+    if (!*summary) return -1;
+    rj_t d = {*summary, path, err, n};
     const char *base = rj_str(&d, "baseline"), *cand = rj_str(&d, "candidate"), *id = rj_str(&d, "run_id");
-    if (!base || !cand || !id || !(s->verdict = rj_str(&d, "verdict"))) return -1;
-    s->r = (report_t){.dir = s->rundir,
-                      .experiment = s->name,
-                      .run_id = id,
-                      .title = s->name,
-                      .baseline = base,
-                      .candidate = cand,
-                      .gate_speedup = 1};
-    if (report_load(&s->r, p->published) < 0) {
-        snprintf(p->err, sizeof p->err, "%s", s->r.err);
+    if (!base || !cand || !id || !rj_str(&d, "verdict")) return -1;
+    *r = (report_t){.dir = dir,
+                    .experiment = name,
+                    .run_id = id,
+                    .title = name,
+                    .baseline = base,
+                    .candidate = cand,
+                    .gate_speedup = 1};
+    if (report_load(r, published) < 0) {
+        snprintf(err, n, "%s", r->err);
         return -1;
     }
+    return 0;
+}
+
+static int load_stage(paper_t *p, stage_t *s) {
+    if (!strcmp(s->rundir, "-")) return 0;
+    TRY(paper_load_run(&s->r, &s->summary, s->rundir, s->name, p->published, p->err, sizeof p->err));
+    s->verdict = jo_str(s->summary, "verdict");
     s->loaded = true;
     return 0;
 }
@@ -90,9 +104,32 @@ static int paper_banner(paper_t *p, int emulated, int gpu) {
         rb_puts(&b,
                 "::: {.banner .gpu}\n**GPU runs.** Every timed experiment below ran on a GPU; devices are "
                 "named in each stage's section.\n:::\n");
-    else
+    /* the committed GPU campaigns: measured ones, emulated ones, test fixtures */
+    int measured = 0, emu = 0, fixture = 0;
+    for (int i = 0; i < p->gpu.n; i++) {
+        const gpu_campaign_t *c = p->gpu.c[i];
+        fixture += c->fixture;
+        emu += !c->fixture && c->emulated;
+        measured += !c->fixture && !c->emulated;
+    }
+    if (!emulated && !gpu && !measured)
         rb_puts(&b, "::: {.banner .emulated}\n**NO TIMINGS.** No experiment has timings yet; `make all` runs "
                     "them.\n:::\n");
+    if (measured)
+        rb_printf(
+            &b,
+            "\n::: {.banner .gpu}\n**GPU CAMPAIGNS.** %d committed campaign%s measured on a GPU: section "
+            "\"Measured on GPUs\".\n:::\n",
+            measured, measured > 1 ? "s" : "");
+    if (emu)
+        rb_puts(
+            &b,
+            "\n::: {.banner .emulated}\n**EMULATED CAMPAIGNS IN THE GPU PART.** Section \"Measured on "
+            "GPUs\" includes campaigns run on the CPU emulator, labelled EMULATED: no GPU timing.\n:::\n");
+    if (fixture)
+        rb_puts(&b, "\n::: {.banner .emulated}\n**SYNTHETIC FIXTURE IN THE GPU PART.** Section \"Measured on "
+                    "GPUs\" renders a test fixture (device \"FIXTURE GPU\"), not a measurement: its numbers "
+                    "were made up to test this paper's tables and figures.\n:::\n");
     return save(p, &b, "banner.md");
 }
 
@@ -175,18 +212,12 @@ static int find_claim(paper_t *p, const char *experiment) {
     return -1;
 }
 
-/* Published vs reproduced ratios (table and TSV), and the verdicts table. */
-static int ratios(paper_t *p) {
-    rbuf_t tsv = {0}, md = {0}, vd = {0};
-    const rj_t *P = &p->pub.PUB;
-    rb_puts(&tsv, "# speedup t_base/t_new: reproduced (with 95 % CI) and published (original study, L4)\n"
-                  "# x\texperiment\treproduced\tci_lo\tci_hi\tpublished\ttiming\n");
-    /* each side names its device: published ratios are the original's L4 ratios, reproduced ones
-     * come from each stage's own run */
+/* Head of a published-versus-reproduced table; each side names its device: published ratios
+ * are the original's L4 ratios, reproduced ones come from each run's own device. */
+static int ratio_head(paper_t *p, rbuf_t *md) {
     char pdev[N], h_sp[2 * N], h_lr[2 * N];
     if (!report_published_device(&p->pub, pdev, sizeof pdev)) {
         snprintf(p->err, sizeof p->err, "%s", p->pub.err);
-        rb_free(&tsv);
         return -1;
     }
     snprintf(h_sp, sizeof h_sp, "published speedup ratio (original study, %s)", pdev);
@@ -199,39 +230,69 @@ static int ratios(paper_t *p) {
                              {"reproduced latency reduction [95 % CI]", 18, 'r'},
                              {"reproduced on", 12, 'l'},
                              {"timing", 10, 'l'}};
+    md_table_head(md, cols, 8);
+    return 0;
+}
+
+/* One row: the original's claim for experiment `name` (if it made one) beside the comparison of
+ * run r (NULL: not run). x: the reproduced numbers (NaN when none); *pub: the published ratio
+ * (NaN when no claim); *kind: the comparison's timing, "not timed", "not run" or "none". */
+static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, double x[6], double *pub,
+                     const char **kind) {
+    const rj_t *P = &p->pub.PUB;
+    int c = find_claim(p, name);
+    char pr[N] = NA_MARK, pl[N] = NA_MARK, rr[2 * N] = NA_MARK, rl[2 * N] = NA_MARK, a[N];
+    const char *as = NA_MARK;
+    double pb = NAN, pc = NAN;
+    *kind = r ? "not timed" : "not run";
+    for (int j = 0; j < 6; j++) x[j] = NAN;
+    if (c >= 0) {
+        as = rj_str(P, "claims.%d.as_published", c);
+        if (!as || rj_num(P, &pb, "claims.%d.baseline_p50_us", c) < 0 ||
+            rj_num(P, &pc, "claims.%d.candidate_p50_us", c) < 0) {
+            snprintf(p->err, sizeof p->err, "%s", p->pub.err);
+            return -1;
+        }
+        fmt_num(pr, N, "%.3f", pb / pc);
+        snprintf(pl, N, "%s %%", fmt_num(a, N, "%.1f", 100 * (1 - pc / pb)));
+    }
+    *pub = pb / pc;
+    int cmp = r ? report_find_comparison(r) : -1;
+    if (cmp >= 0 && published_speedup_cells(r, cmp, rr, rl, sizeof rr, x, kind) < 0) {
+        snprintf(p->err, sizeof p->err, "%s", r->err);
+        return -1;
+    }
+    md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK,
+           strcmp(*kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : *kind);
+    if (r && cmp < 0) *kind = "none";
+    return 0;
+}
+
+/* Published vs reproduced ratios (table and TSV), and the verdicts table. */
+static int ratios(paper_t *p) {
+    rbuf_t tsv = {0}, md = {0}, vd = {0};
+    const rj_t *P = &p->pub.PUB;
+    rb_puts(&tsv, "# speedup t_base/t_new: reproduced (with 95 % CI) and published (original study, L4)\n"
+                  "# x\texperiment\treproduced\tci_lo\tci_hi\tpublished\ttiming\n");
     static const md_col_t vcols[] = {{"experiment", 12, 'l'},
                                      {"baseline -> candidate", 12, 'l'},
                                      {"verdict (this study)", 12, 'l'},
                                      {"verdict (original study)", 14, 'l'},
                                      {"run", 18, 'l'}};
-    md_table_head(&md, cols, 8);
+    if (ratio_head(p, &md) < 0) goto fail;
     md_table_head(&vd, vcols, 5);
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
         int c = find_claim(p, s->name);
-        char pr[N] = NA_MARK, pl[N] = NA_MARK, rr[2 * N] = NA_MARK, rl[2 * N] = NA_MARK, a[N];
-        const char *as = NA_MARK, *pverdict = NA_MARK, *kind = s->loaded ? "not timed" : "not run";
-        double pb = NAN, pc = NAN, x[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
-        if (c >= 0) {
-            as = rj_str(P, "claims.%d.as_published", c);
-            pverdict = rj_str(P, "claims.%d.published_verdict", c);
-            if (!as || !pverdict || rj_num(P, &pb, "claims.%d.baseline_p50_us", c) < 0 ||
-                rj_num(P, &pc, "claims.%d.candidate_p50_us", c) < 0) {
-                snprintf(p->err, sizeof p->err, "%s", p->pub.err);
-                goto fail;
-            }
-            fmt_num(pr, N, "%.3f", pb / pc);
-            snprintf(pl, N, "%s %%", fmt_num(a, N, "%.1f", 100 * (1 - pc / pb)));
-        }
-        int cmp = s->loaded ? report_find_comparison(&s->r) : -1;
-        if (cmp >= 0 && published_speedup_cells(&s->r, cmp, rr, rl, sizeof rr, x, &kind) < 0) {
-            snprintf(p->err, sizeof p->err, "%s", s->r.err);
+        const char *pverdict = c >= 0 ? rj_str(P, "claims.%d.published_verdict", c) : NA_MARK, *kind;
+        double x[6], pub;
+        if (!pverdict) {
+            snprintf(p->err, sizeof p->err, "%s", p->pub.err);
             goto fail;
         }
-        rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pb / pc,
-                  cmp >= 0 ? kind : "none");
-        md_row(&md, 8, s->name, as, pr, pl, rr, rl, s->loaded ? report_device_name(&s->r) : NA_MARK,
-               strcmp(kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : kind);
+        if (ratio_row(p, s->name, s->loaded ? &s->r : NULL, &md, x, &pub, &kind) < 0) goto fail;
+        rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pub,
+                  strcmp(kind, "gpu") && strcmp(kind, "emulated") ? "none" : kind);
         char pair[2 * N];
         snprintf(pair, sizeof pair, "%s -> %s", s->loaded ? s->r.baseline : NA_MARK,
                  s->loaded ? s->r.candidate : NA_MARK);
@@ -255,6 +316,30 @@ fail:
     rb_free(&md);
     rb_free(&vd);
     return -1;
+}
+
+/* The GPU part's published-versus-reproduced table of one campaign: each of its experiments. */
+static int gpu_ratios(void *ctx, const gpu_campaign_t *c, rbuf_t *b) {
+    paper_t *p = ctx;
+    if (!c->nruns) {
+        rb_puts(b, "No experiment ran in this campaign: nothing to set beside the published ratios.\n\n");
+        return 0;
+    }
+    TRY(ratio_head(p, b));
+    for (int k = 0; k < c->nruns; k++) {
+        double x[6], pub;
+        const char *kind;
+        gpu_run_t *r = (gpu_run_t *)&c->runs[k];
+        TRY(ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind));
+    }
+    char id[64];
+    snprintf(id, sizeof id, "tbl:gpu-%s-published-vs-reproduced", c->tag);
+    md_table_caption(b, id,
+                     "Published speedup ratios (computed from the original study's medians, measured on its "
+                     "device) beside this campaign's reproduced ratios with bootstrap 95 % CIs, device named "
+                     "on each side; only ratios are compared, never absolute times across devices. Emulated "
+                     "ratios are not evaluated.");
+    return 0;
 }
 
 static int published_tables(paper_t *p) {
@@ -377,6 +462,8 @@ int report_paper_main(int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--published") && i + 1 < argc)
             p.published = argv[++i];
+        else if (!strcmp(argv[i], "--gpu-data") && i + 1 < argc)
+            p.gpu_dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             p.out = argv[++i];
         else if (!strcmp(argv[i], "--stage") && i + 3 < argc && p.n < MAX_STAGES) {
@@ -392,10 +479,13 @@ int report_paper_main(int argc, char **argv) {
     int rc = p.pub.pub ? 0 : -1;
     if (rc) snprintf(p.err, sizeof p.err, "%s", p.pub.err);
     for (int k = 0; rc == 0 && k < p.n; k++) rc = load_stage(&p, &p.st[k]);
+    if (rc == 0 && p.gpu_dir) rc = gpu_data_load(&p.gpu, p.gpu_dir, p.published, p.err, sizeof p.err);
     if (rc == 0) rc = history(&p);
     if (rc == 0) rc = ratios(&p);
     if (rc == 0) rc = published_tables(&p);
     if (rc == 0) rc = stage_sections(&p);
+    if (rc == 0) rc = gpu_tables_write(&p.gpu, p.out, gpu_ratios, &p, p.err, sizeof p.err);
+    gpu_data_free(&p.gpu);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);
     for (int k = 0; k < p.n; k++) {
         report_free(&p.st[k].r);

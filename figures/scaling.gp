@@ -1,0 +1,18 @@
+# Throughput against sequence length of one GPU campaign: TFLOP/s vs S (log x), one line per
+# variant and dashed per peer, error bars from the median's 95 % CI. Reads <rundir>/scaling.tsv
+# (one block per series, names in scaling_series of plot-vars.gp), written by sdpa-report paper.
+# Usage: gnuplot -e "rundir='paper/build/gen/gpu/c1'; figdir='OUT'" figures/scaling.gp
+load rundir.'/plot-vars.gp'
+timing_figure = 1
+load 'figures/common.gp'
+load 'figures/gpu-fixture.gp'
+set output figdir.'/scaling.png'
+set logscale x 2
+set xlabel "sequence length S (log scale)"
+set ylabel sprintf("TFLOP/s (4·B·H·S²·D / median)%s", emulated ? " — EMULATED" : "")
+set title sprintf("Throughput against S — %s, campaign %s", device, campaign) font ",13"
+set key outside right top
+f = rundir.'/scaling.tsv'
+is_peer(i) = strstrt(word(scaling_series, i), 'peer-') == 1
+plot for [i = 1:n_scaling] f index (i - 1) u 1:2:3:4 w yerrorlines lw 2 pt 7 ps 0.8 \
+     dt 1 + is_peer(i) t word(scaling_series, i)

@@ -1,0 +1,304 @@
+/* See gpu_campaigns.h. */
+#include "gpu_campaigns.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "json_file.h"
+#include "paper.h"
+
+enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE };
+
+static bool is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+static bool is_file(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+static int no_dot(const struct dirent *e) { return e->d_name[0] != '.'; }
+
+/* Sorted entries of a directory (no dot files); n < 0 when it cannot be read. */
+typedef struct {
+    struct dirent **e;
+    int n;
+} listing_t;
+static listing_t list_dir(const char *p) {
+    listing_t l = {0};
+    l.n = scandir(p, &l.e, no_dot, alphasort);
+    return l;
+}
+static void listing_free(listing_t *l) {
+    for (int i = 0; i < l->n; i++) free(l->e[i]);
+    free(l->e);
+}
+
+/* An optional document: absent is fine (root stays NULL); present but bad is an error. */
+static int load_opt(gpu_campaign_t *c, int f, const char *file, const char *kind, rj_t *v, cJSON **doc,
+                    char *err, size_t n) {
+    size_t l = strlen(c->dir); /* dir < REPORT_PATH_MAX; paths[f] has 32 bytes more for the name */
+    memcpy(c->paths[f], c->dir, l);
+    snprintf(c->paths[f] + l, sizeof c->paths[f] - l, "/%s", file);
+    *v = (rj_t){NULL, c->paths[f], err, n};
+    if (!is_file(c->paths[f])) return 0;
+    if (!(*doc = results_load(c->paths[f], kind, err, n))) return -1;
+    v->root = *doc;
+    return 0;
+}
+
+/* One result file of the sweep: its first timing entry at its first shape. */
+static int load_point(gpu_campaign_t *c, const char *path, const char *series, char *err, size_t n) {
+    if (c->npts >= GPU_MAX_POINTS) {
+        snprintf(err, n, "%s: more than %d scaling results", c->dir, GPU_MAX_POINTS);
+        return -1;
+    }
+    cJSON *doc = results_load(path, "sdpa-bench-run", err, n);
+    if (!doc) return -1;
+    rj_t d = {doc, path, err, n};
+    gpu_point_t *p = &c->pts[c->npts];
+    *p = (gpu_point_t){.peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN};
+    snprintf(p->series, sizeof p->series, "%s", series);
+    double S;
+    int rc = -1;
+    if (rj_num(&d, &p->B, "config.shapes.0.B") < 0 || rj_num(&d, &p->H, "config.shapes.0.H") < 0 ||
+        rj_num(&d, &S, "config.shapes.0.S") < 0 || rj_num(&d, &p->D, "config.shapes.0.D") < 0)
+        goto out;
+    p->S = (long)S;
+    const cJSON *lib = jo(doc, "library"), *e;
+    size_t k = 0;
+    cJSON_ArrayForEach(e, lib) { /* "torch 2.5.1, cuda 12.4, cudnn 9.1" in the file's order */
+        if (cJSON_IsString(e) && k < sizeof p->library)
+            k += (size_t)snprintf(p->library + k, sizeof p->library - k, "%s%s %s", k ? ", " : "", e->string,
+                                  e->valuestring);
+    }
+    const char *rt = jo_str(jo(jo(doc, "meta"), "device"), "runtime_version");
+    if (!k && p->peer && rt) snprintf(p->library, sizeof p->library, "CUDA runtime %s (sdpa-bench)", rt);
+    if (rj_present(&d, "timing.0.summary")) {
+        if (rj_num(&d, &p->median_us, "timing.0.summary.median") < 0 ||
+            rj_num(&d, &p->ci_lo, "timing.0.summary.ci_lo") < 0 ||
+            rj_num(&d, &p->ci_hi, "timing.0.summary.ci_hi") < 0)
+            goto out;
+        p->status = "ok";
+        p->tflops = 4 * p->B * p->H * S * S * p->D / (p->median_us * 1e6);
+    } else {
+        p->status = "failed";
+        const char *why = jo_str(cJSON_GetArrayItem(jo(doc, "not_timed"), 0), "reason");
+        if (!why) why = jo_str(cJSON_GetArrayItem(jo(doc, "not_supported"), 0), "reason");
+        snprintf(p->reason, sizeof p->reason, "%s", why ? why : "no sample kept");
+    }
+    c->npts++;
+    rc = 0;
+out:
+    cJSON_Delete(doc);
+    return rc;
+}
+
+/* "<variant> S=<s> B=<b> H=<h> skipped: <reason>" per line of scaling/skipped.txt (campaign.sh). */
+static int load_skipped(gpu_campaign_t *c, const char *path, char *err, size_t n) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[1024];
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        gpu_point_t p = {.status = "skipped", .median_us = NAN, .tflops = NAN, .D = 64};
+        const char *why = strstr(line, "skipped: ");
+        if (!*line) continue;
+        if (sscanf(line, "%95s S=%ld B=%lf H=%lf", p.series, &p.S, &p.B, &p.H) != 4 || !why ||
+            c->npts >= GPU_MAX_POINTS) {
+            snprintf(err, n, "%s: line '%s' is not '<variant> S=<s> B=<b> H=<h> skipped: <reason>'", path,
+                     line);
+            rc = -1;
+            break;
+        }
+        p.peer = strncmp(p.series, "peer-", 5) == 0;
+        snprintf(p.reason, sizeof p.reason, "%s", why + 9);
+        c->pts[c->npts++] = p;
+    }
+    fclose(f);
+    return rc;
+}
+
+static int point_cmp(const void *a, const void *b) {
+    const gpu_point_t *x = a, *y = b;
+    if (x->peer != y->peer) return x->peer - y->peer;
+    int s = strcmp(x->series, y->series);
+    return s ? s : (x->S > y->S) - (x->S < y->S);
+}
+
+/* scaling/<series>-S<s>.json and scaling/skipped.txt. */
+static int load_scaling(gpu_campaign_t *c, char *err, size_t n) {
+    char d[REPORT_PATH_MAX + 16], p[2 * REPORT_PATH_MAX];
+    snprintf(d, sizeof d, "%s/scaling", c->dir);
+    listing_t l = list_dir(d);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < l.n; i++) {
+        const char *name = l.e[i]->d_name, *dash = strrchr(name, '-');
+        size_t len = strlen(name);
+        if (!dash || dash[1] != 'S' || len < 6 || strcmp(name + len - 5, ".json")) continue;
+        char series[96];
+        snprintf(series, sizeof series, "%.*s", (int)(dash - name), name);
+        snprintf(p, sizeof p, "%s/%s", d, name);
+        rc = load_point(c, p, series, err, n);
+    }
+    listing_free(&l);
+    snprintf(p, sizeof p, "%s/skipped.txt", d);
+    if (rc == 0) rc = load_skipped(c, p, err, n);
+    qsort(c->pts, (size_t)c->npts, sizeof c->pts[0], point_cmp);
+    return rc;
+}
+
+/* runs/<experiment>/<run-id>/: the latest complete run (manifest.json) of each experiment. */
+static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t n) {
+    char d[REPORT_PATH_MAX + 16], p[2 * REPORT_PATH_MAX];
+    snprintf(d, sizeof d, "%s/runs", c->dir);
+    listing_t l = list_dir(d);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < l.n; i++) {
+        snprintf(p, sizeof p, "%s/%s", d, l.e[i]->d_name);
+        if (!is_dir(p)) continue;
+        if (c->nruns >= GPU_MAX_RUNS) {
+            snprintf(err, n, "%s: more than %d experiments", d, GPU_MAX_RUNS);
+            rc = -1;
+            break;
+        }
+        gpu_run_t *r = &c->runs[c->nruns];
+        snprintf(r->name, sizeof r->name, "%s", l.e[i]->d_name);
+        c->nruns++;
+        listing_t ids = list_dir(p);
+        snprintf(r->note, sizeof r->note, "no complete run (no manifest.json)");
+        for (int k = ids.n - 1; k >= 0; k--) {
+            char m[3 * REPORT_PATH_MAX];
+            snprintf(m, sizeof m, "%s/%s/manifest.json", p, ids.e[k]->d_name);
+            if (!is_file(m)) continue;
+            snprintf(r->dir, sizeof r->dir, "%.*s/%s", (int)(sizeof r->dir / 2), p, ids.e[k]->d_name);
+            snprintf(m, sizeof m, "%s/summary.json", r->dir);
+            if (!is_file(m)) {
+                snprintf(r->note, sizeof r->note,
+                         "no summary.json (sdpa-report experiment has not run on it)");
+                break;
+            }
+            rc = paper_load_run(&r->r, &r->summary, r->dir, r->name, published, err, n);
+            r->loaded = rc == 0;
+            break;
+        }
+        listing_free(&ids);
+    }
+    listing_free(&l);
+    return rc;
+}
+
+static int load_campaign(gpu_campaign_t *c, const char *published, char *err, size_t n) {
+    TRY(load_opt(c, F_CAMPAIGN, "campaign.json", "gpu-campaign", &c->C, &c->campaign, err, n));
+    if (!c->campaign) {
+        snprintf(err, n, "%s: no campaign.json", c->dir);
+        return -1;
+    }
+    TRY(load_opt(c, F_DEVICE, "device-run.json", "sdpa-bench-run", &c->DR, &c->device_run, err, n));
+    TRY(load_opt(c, F_HISTORY, "history.json", "sdpa-bench-run", &c->H, &c->history, err, n));
+    TRY(load_opt(c, F_CEILINGS, "ceilings.json", "ceilings", &c->CE, &c->ceilings, err, n));
+    TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
+    TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
+    const char *backend = rj_str(&c->C, "backend");
+    if (!backend || !rj_str(&c->C, "device") || !rj_str(&c->C, "campaign_id")) return -1;
+    c->emulated = strcmp(backend, "cuda") != 0;
+    c->fixture = jo_eq(jo(c->campaign, "meta"), "tool", "synthetic-fixture");
+    TRY(load_scaling(c, err, n));
+    return load_runs(c, published, err, n);
+}
+
+/* sweeps/<sweep>.json: the Slurm collector's summaries (kind sweep-summary). */
+static int load_sweeps(gpu_data_t *g, const char *dir, char *err, size_t n) {
+    char d[REPORT_PATH_MAX];
+    snprintf(d, sizeof d, "%s/sweeps", dir);
+    listing_t l = list_dir(d);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < l.n; i++) {
+        size_t len = strlen(l.e[i]->d_name);
+        if (len < 6 || strcmp(l.e[i]->d_name + len - 5, ".json")) continue;
+        if (g->nsweeps >= GPU_MAX_SWEEPS) {
+            snprintf(err, n, "%s: more than %d sweep summaries", d, GPU_MAX_SWEEPS);
+            rc = -1;
+            break;
+        }
+        char *p = g->sweep_paths[g->nsweeps];
+        snprintf(p, REPORT_PATH_MAX, "%.*s/%s", REPORT_PATH_MAX / 2, d, l.e[i]->d_name);
+        if (!(g->sweeps[g->nsweeps] = results_load(p, "sweep-summary", err, n)))
+            rc = -1;
+        else
+            g->nsweeps++;
+    }
+    listing_free(&l);
+    return rc;
+}
+
+int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *err, size_t n) {
+    *g = (gpu_data_t){0};
+    if (!is_dir(dir)) return 0;
+    TRY(load_sweeps(g, dir, err, n));
+    listing_t slugs = list_dir(dir);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < slugs.n; i++) {
+        char sd[REPORT_PATH_MAX];
+        snprintf(sd, sizeof sd, "%.*s/%s", REPORT_PATH_MAX / 2, dir, slugs.e[i]->d_name);
+        if (!strcmp(slugs.e[i]->d_name, "sweeps") || !is_dir(sd)) continue;
+        listing_t ids = list_dir(sd);
+        for (int k = 0; rc == 0 && k < ids.n; k++) {
+            char cd[2 * REPORT_PATH_MAX];
+            snprintf(cd, sizeof cd, "%s/%s", sd, ids.e[k]->d_name);
+            if (!is_dir(cd)) continue;
+            if (g->n >= GPU_MAX_CAMPAIGNS) {
+                snprintf(err, n, "%s: more than %d campaigns", dir, GPU_MAX_CAMPAIGNS);
+                rc = -1;
+                break;
+            }
+            gpu_campaign_t *c = calloc(1, sizeof *c);
+            if (!c) {
+                snprintf(err, n, "out of memory");
+                rc = -1;
+                break;
+            }
+            g->c[g->n++] = c;
+            snprintf(c->dir, sizeof c->dir, "%.*s", (int)sizeof c->dir - 1, cd);
+            snprintf(c->slug, sizeof c->slug, "%s", slugs.e[i]->d_name);
+            snprintf(c->id, sizeof c->id, "%s", ids.e[k]->d_name);
+            snprintf(c->tag, sizeof c->tag, "c%d", g->n);
+            rc = load_campaign(c, published, err, n);
+        }
+        listing_free(&ids);
+    }
+    listing_free(&slugs);
+    return rc;
+}
+
+void gpu_data_free(gpu_data_t *g) {
+    for (int i = 0; i < g->n; i++) {
+        gpu_campaign_t *c = g->c[i];
+        cJSON *docs[] = {c->campaign, c->device_run, c->history, c->ceilings, c->sanitizers, c->profile};
+        for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
+        for (int k = 0; k < c->nruns; k++) {
+            report_free(&c->runs[k].r);
+            cJSON_Delete(c->runs[k].summary);
+        }
+        free(c);
+    }
+    for (int i = 0; i < g->nsweeps; i++) cJSON_Delete(g->sweeps[i]);
+    *g = (gpu_data_t){0};
+}
+
+double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(c->ceilings, "ceilings")) {
+        if (jo_eq(e, "name", name) && jo_eq(e, "status", "ok")) return jo_num(e, "value");
+    }
+    return NAN;
+}
+
+const char *gpu_timing_label(const gpu_campaign_t *c) {
+    return c->emulated ? "EMULATED (CPU), not a GPU timing" : "gpu";
+}

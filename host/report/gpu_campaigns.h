@@ -1,0 +1,73 @@
+/* The GPU campaigns of the paper: discovered under GPU_DATA_DIR (data/gpu/<device-slug>/<id>/, as
+ * tools/campaign/ingest.sh unpacks them) and loaded once. Optional files (history, scaling,
+ * ceilings, sanitizers, profile) may be absent: the tables then say so. A file that is present
+ * but unreadable, of another schema major version or of the wrong kind stops the paper with the
+ * file and field named. */
+#ifndef GPU_CAMPAIGNS_H
+#define GPU_CAMPAIGNS_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+
+#include "run.h"
+
+#define GPU_MAX_CAMPAIGNS 64
+#define GPU_MAX_SWEEPS 64
+#define GPU_MAX_RUNS 32
+#define GPU_MAX_POINTS 512
+
+/* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. */
+typedef struct {
+    char series[96]; /* variant id, or the peer's file stem ("peer-cublas-unfused") */
+    bool peer;
+    long S;
+    double B, H, D;
+    const char *status; /* "ok", "skipped", "failed" */
+    char reason[256];   /* why it is not "ok" */
+    char library[160];  /* a peer's libraries as its file records them ("library": torch, cuda, cudnn) */
+    double median_us, ci_lo, ci_hi, tflops; /* tflops = 4*B*H*S*S*D / median */
+} gpu_point_t;
+
+/* One experiment's latest complete run directory inside the campaign (runs/<experiment>/<id>/). */
+typedef struct {
+    char name[256], dir[REPORT_PATH_MAX];
+    cJSON *summary; /* summary.json (sdpa-report experiment); NULL when missing */
+    report_t r;     /* loaded when summary is */
+    bool loaded;
+    char note[256]; /* why it is not loaded */
+} gpu_run_t;
+
+typedef struct {
+    char dir[REPORT_PATH_MAX], slug[256], id[256], tag[32]; /* tag: "c<k>", for file and table ids */
+    cJSON *campaign, *device_run, *history, *ceilings, *sanitizers, *profile;
+    rj_t C, DR, H, CE, SA, PR; /* rj views (root NULL when the file is absent) */
+    char paths[6][REPORT_PATH_MAX + 32];
+    bool emulated; /* backend is not cuda: ingested with --allow-emulated */
+    bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
+    gpu_point_t pts[GPU_MAX_POINTS];
+    int npts;
+    gpu_run_t runs[GPU_MAX_RUNS];
+    int nruns;
+} gpu_campaign_t;
+
+typedef struct {
+    gpu_campaign_t *c[GPU_MAX_CAMPAIGNS];
+    int n;
+    cJSON *sweeps[GPU_MAX_SWEEPS]; /* data/gpu/sweeps/<sweep>.json, kind sweep-summary */
+    char sweep_paths[GPU_MAX_SWEEPS][REPORT_PATH_MAX];
+    int nsweeps;
+} gpu_data_t;
+
+/* Loads every campaign under dir (sorted by slug, then id); a missing dir holds none.
+ * published: data/published/seed-l4.json, for the runs' reports. 0 or -1 with err set. */
+int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *err, size_t n);
+void gpu_data_free(gpu_data_t *g);
+
+/* A ceiling's value by name ("gemm_fp16", ...) when its status is "ok"; NaN otherwise. */
+double gpu_ceiling(const gpu_campaign_t *c, const char *name);
+/* "EMULATED (CPU), not a GPU timing" or "gpu": how the campaign's timings are labelled. */
+const char *gpu_timing_label(const gpu_campaign_t *c);
+/* The minimum-DRAM-bytes model of the roofline: Q, K, V codes 1 byte each, O fp16 2 bytes. */
+#define GPU_BYTES_PER_ELT 5.0
+
+#endif

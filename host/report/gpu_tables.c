@@ -1,0 +1,500 @@
+/* See gpu_tables.h. Table and section ids carry the campaign's tag ("c1") so that several
+ * campaigns share one document; every number is read from the campaign's JSON. */
+#include "gpu_tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_figdata.h"
+#include "tables.h"
+
+#define N 96
+/* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
+#define MAX_METRICS 10
+
+/* A JSON number node's value; NaN for anything else (null, missing). */
+static double node_num(const cJSON *x) { return cJSON_IsNumber(x) ? x->valuedouble : NAN; }
+
+static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+
+/* A number field with its unit as text, "2040 MHz" ("not recorded" when absent or null). */
+static const char *num_or(char *dst, size_t n, const cJSON *o, const char *key, const char *unit) {
+    double x = jo_num(o, key);
+    if (!isfinite(x)) return snprintf(dst, n, "not recorded"), dst;
+    return snprintf(dst, n, "%.0f%s", x, unit), dst;
+}
+static const char *str_or(const cJSON *o, const char *key) {
+    const char *s = jo_str(o, key);
+    return s ? s : "not recorded";
+}
+
+static void banner(const gpu_campaign_t *c, rbuf_t *b) {
+    if (c->fixture)
+        rb_puts(
+            b, "::: {.banner .emulated}\n**SYNTHETIC FIXTURE, NOT A MEASUREMENT.** This campaign is the test "
+               "fixture of `tests/report/fixtures/gpu-campaign/`: every number in this section was made up "
+               "to exercise the report, and says nothing about any GPU.\n:::\n\n");
+    if (c->emulated)
+        rb_puts(b,
+                "::: {.banner .emulated}\n**EMULATED CAMPAIGN (CPU), NOT A GPU.** This campaign ran on the "
+                "CPU SIMT emulator (ingested with `--allow-emulated`): its times are CPU wall-clock times, "
+                "labelled EMULATED, and no GPU performance can be read from them.\n:::\n\n");
+}
+
+/* The device as recorded by the campaign's device step (meta.device of device-run.json). */
+static void device_line(const gpu_campaign_t *c, rbuf_t *b) {
+    const cJSON *d = jo(jo(c->device_run, "meta"), "device");
+    char a[N], s[N], m[N], k[N];
+    rb_printf(b, "Campaign `%s` (`%s`), backend %s%s. ", c->id, c->slug, jo_str(c->campaign, "backend"),
+              jo(c->campaign, "quick") && cJSON_IsTrue(jo(c->campaign, "quick")) ? ", quick (smoke) run"
+                                                                                 : "");
+    if (!d || cJSON_IsNull(d)) {
+        rb_printf(b, "Device: %s (no GPU device recorded).\n\n", jo_str(c->campaign, "device"));
+        return;
+    }
+    const cJSON *locked = jo(d, "clocks_locked");
+    rb_printf(b,
+              "Device: **%s**, compute capability %s, %s SMs; SM clock: default %s, measured %s; memory "
+              "clock %s; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
+              str_or(d, "name"), str_or(d, "cc"), num_or(a, N, d, "sm_count", ""),
+              num_or(s, N, d, "sm_clock_default_mhz", " MHz"),
+              num_or(m, N, d, "sm_clock_measured_mhz", " MHz"), num_or(k, N, d, "mem_clock_mhz", " MHz"),
+              cJSON_IsBool(locked) ? (cJSON_IsTrue(locked) ? "yes" : "no") : "not recorded",
+              str_or(d, "driver_version"), str_or(d, "driver_release"), str_or(d, "runtime_version"));
+}
+
+static void steps(const gpu_campaign_t *c, rbuf_t *b) {
+    static const md_col_t cols[] = {
+        {"step", 16, 'l'}, {"status", 14, 'l'}, {"seconds", 6, 'r'}, {"planned (s)", 6, 'r'}};
+    md_table_head(b, cols, 4);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(c->campaign, "steps")) {
+        char st[3 * N], x[N], y[N];
+        double rc = jo_num(e, "exit_status");
+        const cJSON *skip = jo(e, "skipped"); /* true, or the reason */
+        if (cJSON_IsString(skip))
+            snprintf(st, sizeof st, "skipped: %s", skip->valuestring);
+        else if (cJSON_IsTrue(skip))
+            snprintf(st, sizeof st, "skipped");
+        else if (rc == 0)
+            snprintf(st, sizeof st, "ok");
+        else
+            snprintf(st, sizeof st, "FAILED (exit %s)", fmt_num(x, N, "%.0f", rc));
+        md_row(b, 4, str_or(e, "name"), st, fmt_num(x, N, "%.0f", jo_num(e, "seconds")),
+               fmt_num(y, N, "%.0f", jo_num(e, "expected_seconds")));
+    }
+    char id[N];
+    snprintf(id, N, "tbl:gpu-%s-steps", c->tag);
+    md_table_caption(b, id,
+                     "Steps of the campaign as campaign.json records them (a failed step's log is in "
+                     "the campaign's logs/).");
+}
+
+static const cJSON *find_cmp(const cJSON *doc, const char *cand, const char *shape) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(doc, "comparisons")) {
+        if (jo_eq(e, "candidate", cand) && jo_eq(e, "shape", shape)) return e;
+    }
+    return NULL;
+}
+
+/* Median with CI per variant and shape; the speedup ratio and the latency reduction vs the
+ * history's baseline (stage0), named separately. */
+static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
+    rb_printf(b, "### Stage history {#sec:gpu-%s-history}\n\n", c->tag);
+    if (!c->history) {
+        rb_puts(b, "No history in this campaign (its history step did not run).\n\n");
+        return 0;
+    }
+    const char *base = jo_str(jo(c->history, "config"), "baseline");
+    char h_sp[N], h_lr[N];
+    snprintf(h_sp, N, "speedup ratio t_%s/t_v [95 %% CI]", base ? base : "base");
+    snprintf(h_lr, N, "latency reduction 1 - t_v/t_%s [95 %% CI]", base ? base : "base");
+    const md_col_t cols[] = {{"variant", 9, 'l'},       {"shape", 7, 'l'}, {"median (us)", 8, 'r'},
+                             {"95 % CI (us)", 15, 'r'}, {h_sp, 19, 'r'},   {h_lr, 21, 'r'},
+                             {"timing", 8, 'l'}};
+    md_table_head(b, cols, 7);
+    const cJSON *t;
+    int i = 0;
+    cJSON_ArrayForEach(t, jo(c->history, "timing")) {
+        const char *v = jo_str(t, "variant"), *shape = jo_str(t, "shape");
+        const cJSON *s = jo(t, "summary");
+        char m[N], ci[N], sp[2 * N] = NA_MARK, lr[2 * N] = NA_MARK, x[N], y[N];
+        if (!v || !shape) {
+            snprintf(c->H.err, c->H.errlen, "%s: field 'timing.%d.variant' or '.shape' missing", c->H.file,
+                     i);
+            return -1;
+        }
+        if (!s || cJSON_IsNull(s)) {
+            md_row(b, 7, v, shape, "not timed", NA_MARK, NA_MARK, NA_MARK, gpu_timing_label(c));
+            i++;
+            continue;
+        }
+        const cJSON *cmp = find_cmp(c->history, v, shape);
+        if (base && !strcmp(v, base))
+            snprintf(sp, sizeof sp, "baseline");
+        else if (cmp && c->emulated)
+            snprintf(sp, sizeof sp, "not evaluated: emulated");
+        else if (cmp) {
+            const cJSON *sc = jo(cmp, "speedup_ci"), *lc = jo(cmp, "latency_reduction_ci");
+            snprintf(sp, sizeof sp, "%s %s", fmt_num(x, N, "%.3f", jo_num(cmp, "speedup")),
+                     fmt_ci(y, N, "%.3f", node_num(cJSON_GetArrayItem(sc, 0)),
+                            node_num(cJSON_GetArrayItem(sc, 1))));
+            snprintf(lr, sizeof lr, "%s %% %s", fmt_num(x, N, "%.1f", 100 * jo_num(cmp, "latency_reduction")),
+                     fmt_ci(y, N, "%.1f %%", 100 * node_num(cJSON_GetArrayItem(lc, 0)),
+                            100 * node_num(cJSON_GetArrayItem(lc, 1))));
+        }
+        if (c->emulated && cmp && strcmp(sp, "baseline")) snprintf(lr, sizeof lr, "not evaluated: emulated");
+        md_row(b, 7, v, shape, fmt_us(m, N, jo_num(s, "median")),
+               fmt_ci(ci, N, "%.2f", jo_num(s, "ci_lo"), jo_num(s, "ci_hi")), sp, lr, gpu_timing_label(c));
+        i++;
+    }
+    char id[N], cap[512];
+    snprintf(id, N, "tbl:gpu-%s-history", c->tag);
+    snprintf(cap, sizeof cap,
+             "Stage history of campaign %s%s: every variant against %s, interleaved in one process "
+             "(history.json); medians with distribution-free 95 %% CIs, ratios with bootstrap CIs.",
+             c->id, c->emulated ? " (EMULATED, CPU wall-clock times, not GPU timings)" : "",
+             base ? base : "");
+    md_table_caption(b, id, cap);
+    if (figs & GPU_FIG_ECDF)
+        rb_printf(b,
+                  "![Latency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
+                  "fraction of samples at or below each latency.]({figdir}/gpu/%s/ecdf.png)"
+                  "{#fig:gpu-%s-ecdf width=100%%}\n\n",
+                  c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+                  str_or(cJSON_GetArrayItem(jo(jo(c->history, "config"), "shapes"), 0), "name"), c->tag,
+                  c->tag);
+    return 0;
+}
+
+/* Each experiment's verdict against its gates, from the run directory's summary.json. */
+static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "### Experiments and their gates {#sec:gpu-%s-verdicts}\n\n", c->tag);
+    if (!c->nruns) {
+        rb_puts(b, "No experiment ran in this campaign.\n\n");
+        return;
+    }
+    static const md_col_t cols[] = {{"experiment", 12, 'l'},
+                                    {"baseline -> candidate", 10, 'l'},
+                                    {"performance gate", 22, 'l'},
+                                    {"value", 22, 'r'},
+                                    {"status", 8, 'l'},
+                                    {"verdict", 10, 'l'}};
+    md_table_head(b, cols, 6);
+    for (int k = 0; k < c->nruns; k++) {
+        const gpu_run_t *r = &c->runs[k];
+        if (!r->loaded) {
+            md_row(b, 6, r->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, r->note);
+            continue;
+        }
+        char pair[2 * N], v[N];
+        snprintf(pair, sizeof pair, "%s -> %s", jo_str(r->summary, "baseline"),
+                 jo_str(r->summary, "candidate"));
+        const cJSON *g, *perf = NULL;
+        cJSON_ArrayForEach(g, jo(r->summary, "gates")) {
+            if (jo_eq(g, "group", "performance")) {
+                perf = g;
+                break;
+            }
+        }
+        char gate[3 * N] = NA_MARK;
+        if (perf) snprintf(gate, sizeof gate, "%s (%s)", str_or(perf, "name"), str_or(perf, "target"));
+        const char *status = perf ? str_or(perf, "status") : NA_MARK;
+        char st[3 * N];
+        const char *why = perf ? jo_str(perf, "reason") : NULL;
+        snprintf(st, sizeof st, "%s%s%s", status, why && *why ? ": " : "", why && *why ? why : "");
+        const cJSON *val = perf ? jo(perf, "value") : NULL;
+        md_row(b, 6, r->name, pair, gate,
+               cJSON_IsString(val) ? val->valuestring : fmt_num(v, N, "%.3f", jo_num(perf, "value")), st,
+               str_or(r->summary, "verdict"));
+    }
+    char id[N];
+    snprintf(id, N, "tbl:gpu-%s-verdicts", c->tag);
+    md_table_caption(b, id,
+                     "Each experiment of the campaign: its performance gate (judged on the lower end "
+                     "of the speedup's 95 % CI) and its verdict over every gate, from the run "
+                     "directory's summary.json (sdpa-report experiment).");
+}
+
+/* Ceilings, then the sweep: every variant and peer at every S, measured or why not. */
+static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
+    rb_printf(b, "### Scaling, roofline and peers {#sec:gpu-%s-scaling}\n\n", c->tag);
+    char id[N];
+    if (c->ceilings) {
+        static const md_col_t cc[] = {{"ceiling", 14, 'l'},
+                                      {"value", 8, 'r'},
+                                      {"95 % CI", 14, 'r'},
+                                      {"unit", 6, 'l'},
+                                      {"status", 20, 'l'}};
+        md_table_head(b, cc, 5);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, jo(c->ceilings, "ceilings")) {
+            char v[N] = NA_MARK, ci[N] = NA_MARK, st[3 * N];
+            bool ok = jo_eq(e, "status", "ok");
+            if (ok) {
+                const cJSON *k = jo(e, "ci");
+                fmt_num(v, N, "%.4g", jo_num(e, "value"));
+                fmt_ci(ci, N, "%.4g", node_num(cJSON_GetArrayItem(k, 0)), node_num(cJSON_GetArrayItem(k, 1)));
+            }
+            snprintf(st, sizeof st, "%s%s%s", str_or(e, "status"), ok ? "" : ": ",
+                     ok ? "" : (jo_str(e, "reason") ? jo_str(e, "reason") : "no reason recorded"));
+            md_row(b, 5, str_or(e, "name"), v, ci, str_or(e, "unit"), st);
+        }
+        snprintf(id, N, "tbl:gpu-%s-ceilings", c->tag);
+        md_table_caption(b, id,
+                         "Measured ceilings of the device (ceilings.json): device-to-device copy "
+                         "bandwidth and dense GEMM throughput; the roofs of the roofline.");
+    } else {
+        rb_puts(b, "No ceilings were measured in this campaign (no ceilings.json): no percentage of a "
+                   "ceiling is given.\n\n");
+    }
+    if (!c->npts) {
+        rb_puts(b, "No scaling sweep in this campaign.\n\n");
+        return;
+    }
+    double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3");
+    static const md_col_t cols[] = {
+        {"variant or peer", 14, 'l'}, {"S", 5, 'r'},       {"B x H", 6, 'r'},
+        {"median (us)", 8, 'r'},      {"TFLOP/s", 7, 'r'}, {"% fp16 ceiling", 7, 'r'},
+        {"% FP8 ceiling", 7, 'r'},    {"status", 18, 'l'}};
+    md_table_head(b, cols, 8);
+    for (int i = 0; i < c->npts; i++) {
+        const gpu_point_t *p = &c->pts[i];
+        char s[N], bh[N], m[N] = NA_MARK, t[N] = NA_MARK, a[N] = NA_MARK, e[N] = NA_MARK, st[3 * N];
+        snprintf(s, N, "%ld", p->S);
+        snprintf(bh, N, "%.0f x %.0f", p->B, p->H);
+        bool ok = !strcmp(p->status, "ok");
+        if (ok) {
+            fmt_us(m, N, p->median_us);
+            fmt_num(t, N, c->emulated ? "%.3g" : "%.2f", p->tflops);
+            fmt_num(a, N, "%.1f", 100 * p->tflops / f16);
+            fmt_num(e, N, "%.1f", 100 * p->tflops / f8);
+        }
+        snprintf(st, sizeof st, "%s%s%s", ok ? (c->emulated ? "EMULATED" : "ok") : p->status, ok ? "" : ": ",
+                 ok ? "" : p->reason);
+        md_row(b, 8, p->series, s, bh, m, t, a, e, st);
+    }
+    snprintf(id, N, "tbl:gpu-%s-scaling", c->tag);
+    md_table_caption(b, id,
+                     c->emulated ? "Scaling sweep, EMULATED (CPU wall-clock times, not GPU timings): "
+                                   "TFLOP/s = 4 B H S^2^ D / median; peers (peer-...) beside the variants."
+                                 : "Scaling sweep: TFLOP/s = 4 B H S^2^ D / median latency, and its share of "
+                                   "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
+                                   "measured); peers (peer-...) beside the variants; skipped and failed "
+                                   "points with their reason.");
+    /* each peer once, with the libraries its file records */
+    for (int i = 0; i < c->npts; i++) {
+        const gpu_point_t *p = &c->pts[i];
+        if (!p->peer || (i && !strcmp(c->pts[i - 1].series, p->series))) continue;
+        rb_printf(b, "%s`%s`: %s", i && c->pts[i - 1].peer ? "; " : "Peers: ", p->series,
+                  *p->library ? p->library : "libraries not recorded");
+    }
+    for (int i = 0; i < c->npts; i++)
+        if (c->pts[i].peer) {
+            rb_puts(b, ".\n\n");
+            break;
+        }
+    if (figs & GPU_FIG_SCALING)
+        rb_printf(b,
+                  "![Throughput against sequence length S (log scale), one line per variant and peer, "
+                  "campaign %s%s; error bars from the median's 95 %% CI.]({figdir}/gpu/%s/scaling.png)"
+                  "{#fig:gpu-%s-scaling width=100%%}\n\n",
+                  c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
+    if (figs & GPU_FIG_ROOFLINE)
+        rb_printf(
+            b,
+            "![Roofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
+            "5 B H S D: Q, K and V codes 1 byte per element, O fp16 2 bytes; a model, not measured "
+            "bytes) against TFLOP/s, under the measured fp16 and FP8 GEMM ceilings and the copy "
+            "bandwidth slope (roofs drawn only where measured)%s%s%s.]({figdir}/gpu/%s/roofline.png)"
+            "{#fig:gpu-%s-roofline width=100%%}\n\n",
+            c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+            gpu_dram_metric(c)
+                ? "; diamonds: the "
+                  "history's variants at the profile's shape with the DRAM bytes the profiler measured ("
+                : "",
+            gpu_dram_metric(c) ? gpu_dram_metric(c) : "", gpu_dram_metric(c) ? ")" : "", c->tag, c->tag);
+}
+
+static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "### Sanitizers {#sec:gpu-%s-sanitizers}\n\n", c->tag);
+    if (!c->sanitizers) {
+        rb_puts(b, "No compute-sanitizer results in this campaign (no sanitizers.json).\n\n");
+        return;
+    }
+    static const md_col_t cols[] = {{"variant", 10, 'l'},
+                                    {"memcheck", 14, 'l'},
+                                    {"racecheck", 14, 'l'},
+                                    {"synccheck", 14, 'l'},
+                                    {"initcheck", 14, 'l'}};
+    md_table_head(b, cols, 5);
+    /* variants in order of first appearance */
+    const cJSON *e, *f;
+    int i = 0;
+    cJSON_ArrayForEach(e, jo(c->sanitizers, "results")) {
+        const char *v = jo_str(e, "variant");
+        int j = 0;
+        bool seen = false;
+        cJSON_ArrayForEach(f, jo(c->sanitizers, "results")) {
+            if (j++ >= i) break;
+            seen |= v && jo_eq(f, "variant", v);
+        }
+        i++;
+        if (!v || seen) continue;
+        char cell[4][3 * N];
+        for (int t = 0; t < 4; t++) {
+            snprintf(cell[t], sizeof cell[t], "not run");
+            cJSON_ArrayForEach(f, jo(c->sanitizers, "results")) {
+                if (!jo_eq(f, "variant", v) || !jo_eq(f, "tool", TOOLS[t])) continue;
+                const char *st = str_or(f, "status"), *why = jo_str(f, "reason");
+                char n[N];
+                if (!strcmp(st, "pass"))
+                    snprintf(cell[t], sizeof cell[t], "pass (%s errors)",
+                             fmt_num(n, N, "%.0f", jo_num(f, "errors")));
+                else if (!strcmp(st, "fail"))
+                    snprintf(cell[t], sizeof cell[t], "FAIL (%s errors)",
+                             fmt_num(n, N, "%.0f", jo_num(f, "errors")));
+                else
+                    snprintf(cell[t], sizeof cell[t], "%s: %s", st, why ? why : "no reason recorded");
+            }
+        }
+        md_row(b, 5, v, cell[0], cell[1], cell[2], cell[3]);
+    }
+    char id[N], cap[256];
+    snprintf(id, N, "tbl:gpu-%s-sanitizers", c->tag);
+    snprintf(cap, sizeof cap,
+             "compute-sanitizer on every variant at shape %s (sanitizers.json); skipped and "
+             "errored runs with their reason.",
+             str_or(c->sanitizers, "shape"));
+    md_table_caption(b, id, cap);
+}
+
+static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
+    rb_printf(b, "### Profile metrics {#sec:gpu-%s-profile}\n\n", c->tag);
+    if (!c->profile) {
+        rb_puts(b, "No profile in this campaign (no profile.json).\n\n");
+        return;
+    }
+    const cJSON *ms = jo(c->profile, "metrics"), *m, *v;
+    md_col_t cols[2 + MAX_METRICS];
+    char heads[MAX_METRICS][2 * N];
+    cols[0] = (md_col_t){"variant", 10, 'l'};
+    int k = 0;
+    cJSON_ArrayForEach(m, ms) {
+        if (k >= MAX_METRICS) break;
+        snprintf(heads[k], sizeof heads[k], "%s (%s)", str_or(m, "label"), str_or(m, "unit"));
+        cols[1 + k] = (md_col_t){heads[k], 10, 'r'};
+        k++;
+    }
+    cols[1 + k] = (md_col_t){"status", 14, 'l'};
+    md_table_head(b, cols, (size_t)k + 2);
+    cJSON_ArrayForEach(v, jo(c->profile, "variants")) {
+        rbuf_t row = {0};
+        bool ok = jo_eq(v, "status", "ok");
+        rb_puts(&row, "| ");
+        rb_cell(&row, str_or(v, "variant"));
+        int j = 0;
+        cJSON_ArrayForEach(m, ms) {
+            if (j++ >= k) break;
+            char x[N] = NA_MARK;
+            if (ok) fmt_num(x, N, "%.4g", jo_num(jo(v, "values"), jo_str(m, "name")));
+            rb_printf(&row, " | %s", x);
+        }
+        char st[3 * N];
+        snprintf(st, sizeof st, "%s%s%s", str_or(v, "status"), ok ? "" : ": ",
+                 ok ? "" : (jo_str(v, "reason") ? jo_str(v, "reason") : "no reason recorded"));
+        rb_puts(&row, " | ");
+        rb_cell(&row, st);
+        rb_puts(&row, " |\n");
+        rb_puts(b, row.s ? row.s : "");
+        rb_free(&row);
+    }
+    char id[N], cap[512];
+    snprintf(id, N, "tbl:gpu-%s-profile", c->tag);
+    int all = cJSON_GetArraySize(ms);
+    char more[N] = "";
+    if (all > k) snprintf(more, N, " The first %d of its %d metrics; profile.json holds them all.", k, all);
+    snprintf(cap, sizeof cap,
+             "Profile metrics per variant at the %s shape (%s, profile.json); skipped "
+             "variants with their reason.%s",
+             str_or(c->profile, "shape"), str_or(c->profile, "tool"), more);
+    md_table_caption(b, id, cap);
+    static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
+    md_table_head(b, hc, 3);
+    cJSON_ArrayForEach(m, ms) md_row(b, 3, str_or(m, "label"), str_or(m, "unit"), str_or(m, "hypothesis"));
+    snprintf(id, N, "tbl:gpu-%s-metrics", c->tag);
+    md_table_caption(b, id, "The profile's metrics and the hypothesis each one tests.");
+    if (figs & GPU_FIG_PROFILE)
+        rb_printf(b,
+                  "![Profile metrics per variant, campaign %s, each divided by its largest value over the "
+                  "variants.]({figdir}/gpu/%s/profile.png){#fig:gpu-%s-profile width=100%%}\n\n",
+                  c->id, c->tag, c->tag);
+}
+
+/* Per sweep (data/gpu/sweeps/), the parts that are missing and why. */
+static void sweeps(const gpu_data_t *g, rbuf_t *b) {
+    if (!g->nsweeps) return;
+    rb_puts(b, "## Cluster sweeps {#sec:gpu-sweeps}\n\n");
+    static const md_col_t cols[] = {{"sweep", 12, 'l'},
+                                    {"part", 18, 'l'},
+                                    {"kind", 10, 'l'},
+                                    {"Slurm state", 10, 'l'},
+                                    {"why missing", 30, 'l'}};
+    md_table_head(b, cols, 5);
+    for (int i = 0; i < g->nsweeps; i++) {
+        const cJSON *s = g->sweeps[i], *p;
+        int missing = 0;
+        cJSON_ArrayForEach(p, jo(s, "parts")) {
+            if (jo_eq(p, "status", "complete")) continue;
+            md_row(b, 5, str_or(s, "sweep"), str_or(p, "part"), str_or(p, "kind"), str_or(p, "slurm_state"),
+                   str_or(p, "reason"));
+            missing++;
+        }
+        if (!missing) md_row(b, 5, str_or(s, "sweep"), "(none missing)", "", "", "every part complete");
+    }
+    md_table_caption(b, "tbl:gpu-sweeps",
+                     "Parts of each cluster sweep that are missing, and why "
+                     "(data/gpu/sweeps/*.json, written by the sweep's collector).");
+}
+
+int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios, void *ctx, char *err,
+                     size_t n) {
+    rbuf_t b = {0}, list = {0};
+    rb_puts(&list, "# <campaign tag> <figure script>: the GPU figures mk/report.mk draws\n");
+    if (!g->n)
+        rb_puts(&b, "**No GPU campaign has been committed yet**, so every GPU figure of this study (timings, "
+                    "speedups against their gates, scaling, roofline, sanitizers, profile) is NOT EVALUATED. "
+                    "A campaign is measured with `bundle/campaign.sh` on a GPU node and committed with `make "
+                    "ingest RESULTS=...` (README, \"Measuring on a GPU node\").\n\n");
+    else
+        rb_printf(&b, "%d campaign%s committed, per device:\n\n", g->n, g->n > 1 ? "s are" : " is");
+    for (int i = 0; i < g->n; i++) {
+        const gpu_campaign_t *c = g->c[i];
+        unsigned figs = 0;
+        if (gpu_figdata_write(c, out, &figs, err, n) < 0) goto fail;
+        for (int k = 0; k < GPU_FIG_COUNT; k++)
+            if (figs & (1u << k)) rb_printf(&list, "%s %s\n", c->tag, gpu_fig_name(k));
+        rb_printf(&b, "## %s%s: campaign %s {#sec:gpu-%s}\n\n", jo_str(c->campaign, "device"),
+                  c->emulated ? " (EMULATED)" : "", c->id, c->tag);
+        banner(c, &b);
+        device_line(c, &b);
+        steps(c, &b);
+        if (history(c, &b, figs) < 0) goto fail;
+        verdicts(c, &b);
+        rb_printf(&b, "### Published versus reproduced {#sec:gpu-%s-published}\n\n", c->tag);
+        if (ratios(ctx, c, &b) < 0) goto fail;
+        scaling(c, &b, figs);
+        sanitizers(c, &b);
+        profile(c, &b, figs);
+    }
+    sweeps(g, &b);
+    if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
+    return rb_save(&b, out, "gpu.md", err, n);
+fail:
+    if (!*err) snprintf(err, n, "gpu.md: a campaign's file could not be read");
+    rb_free(&b);
+    rb_free(&list);
+    return -1;
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# The paper's "Measured on GPUs" part (host/report/gpu_*.c, figures/{scaling,roofline,ecdf,profile}.gp)
+# on the SYNTHETIC campaign fixture tests/report/fixtures/gpu-campaign/ (gen-gpu-campaign.sh),
+# rendered into temporary directories only: the tables hold the fixture's numbers (one TFLOP/s,
+# one ceiling share and two ratios recomputed here from its JSON), skipped and failed entries show
+# their reason, the figures are drawn, the fixture banner is shown; with no campaign the paper says
+# none is committed and draws no GPU figure; a corrupted campaign file stops make paper naming it;
+# nothing is written under the checkout's data/ or figures/.
+# With a second argument (the ASan+UBSan build), the GPU part's reader and writers run under it
+# on the fixture and on a malformed input: no leak, no undefined behaviour.
+# Usage: tests/report/paper-gpu.sh build/bin/sdpa-report [build/tests/report/sdpa-report-asan]
+set -u
+. tests/lib/tap.sh
+. tests/report/lib.sh
+SDPA_REPORT=$1
+for tool in pandoc gnuplot pdflatex pdftotext; do
+  command -v $tool >/dev/null || { tap_skip "paper GPU part" "$tool not installed (make deps)"; tap_done; }
+done
+get() { "$SDPA_REPORT" get "$@"; }
+# The checkout's data/ and figures/ before: names, sizes and times of every file.
+snap() { find data figures -printf '%p %s %T@\n' 2>/dev/null | sort; }
+snap >"$TMP/before"
+
+# The fixture: what its generator makes (but for the manifest's own meta and the checksums over it),
+# laid out as ingest leaves a campaign (SHA256SUMS holds), every file labelled synthetic.
+FX=$FIXTURES/gpu-campaign/data/gpu
+if command -v jq >/dev/null; then
+  bash "$FIXTURES/gen-gpu-campaign.sh" "$SDPA_REPORT" "$TMP/regen" >/dev/null 2>&1
+  tap_ok "the committed fixture is what gen-gpu-campaign.sh writes" \
+    diff -r -q -x manifest.json -x SHA256SUMS "$TMP/regen" "$FIXTURES/gpu-campaign"
+else
+  tap_skip "the committed fixture is what gen-gpu-campaign.sh writes" "jq not installed"
+fi
+tap_ok "  ... its SHA256SUMS holds, as after make ingest" bash -c 'cd "$(ls -d "$1"/fixture-*/*/)" && sha256sum --quiet --strict -c SHA256SUMS' _ "$FX"
+tap_ok "  ... every result file is labelled synthetic-fixture (the manifest: sdpa-report's own)" \
+  bash -c 'for j in $(find "$1" -name "*.json" ! -name manifest.json); do
+             [ "$("$2" get "$j" meta.tool)" = synthetic-fixture ] || { echo "# $j"; exit 1; }; done' _ "$FX" "$SDPA_REPORT"
+tap_ok "  ... and its device says it is not a measurement" \
+  bash -c '[ "$("$2" get "$(ls "$1"/fixture-*/*/campaign.json)" device)" = "FIXTURE GPU (synthetic, not a measurement)" ]' _ "$FX" "$SDPA_REPORT"
+
+cp -r "$FX" "$TMP/gpu"
+C=$(ls -d "$TMP"/gpu/fixture-*/*/)
+C=${C%/}
+paper() { # NAME GPU_DATA_DIR
+  "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/data" GPU_DATA_DIR="$2" FIG_DIR="$TMP/$1/fig" REPORT_DIR="$TMP/$1/out" \
+    >"$TMP/$1.log" 2>&1
+}
+paper f "$TMP/gpu"
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/f.log" | tail -n 20
+tap_ok "make paper GPU_DATA_DIR=<fixture copy>: exits 0" test $rc -eq 0
+G=$TMP/f/out/gen/gpu.md
+tap_ok "  ... writes gen/gpu.md and the paper in PDF, HTML and Markdown" \
+  test -s "$G" -a -s "$TMP/f/out/paper.pdf" -a -s "$TMP/f/out/paper.html" -a -s "$TMP/f/out/paper.md"
+for fig in scaling roofline ecdf profile; do
+  tap_ok "  ... draws $fig.png and the paper shows it" \
+    bash -c 'test -s "$1/fig/paper/gpu/c1/$2.png" && grep -q "gpu/c1/$2.png" "$1/out/paper.md"' _ "$TMP/f" "$fig"
+done
+pdftotext -layout "$TMP/f/out/paper.pdf" "$TMP/f.txt"
+tap_ok "the PDF has the part 'Measured on GPUs' under the fixture's banner" \
+  bash -c 'grep -q "Measured on GPUs" "$1" && grep -q "SYNTHETIC FIXTURE, NOT A MEASUREMENT" "$1" &&
+           grep -q "SYNTHETIC FIXTURE IN THE GPU PART" "$1"' _ "$TMP/f.txt"
+tap_ok "  ... and never as a measured GPU campaign" bash -c '! grep -q "GPU CAMPAIGNS\." "$1"' _ "$TMP/f.txt"
+tap_ok "  ... naming the fixture device, never another" \
+  bash -c 'grep -q "FIXTURE GPU (synthetic, not a measurement)" "$1" && ! grep -q "Synthetic GPU (fixture)" "$1"' _ "$G"
+
+# A row of a table of gpu.md: the line that starts with "| A | B |" (cells given).
+row() { local IFS='|'; grep -F "| $1 | $2 |" "$G" | head -n 1; }
+# TFLOP/s of stage2 at S = 512, from its run file: 4*B*H*S^2*D / median.
+F=$C/scaling/stage2-S512.json
+tf=$(awk -v b="$(get "$F" config.shapes.0.B)" -v h="$(get "$F" config.shapes.0.H)" -v s="$(get "$F" config.shapes.0.S)" \
+  -v d="$(get "$F" config.shapes.0.D)" -v m="$(get "$F" timing.0.summary.median)" 'BEGIN { printf "%.2f", 4*b*h*s*s*d / (m*1e6) }')
+tap_diag "stage2 at S = 512: $tf TFLOP/s recomputed from $F"
+tap_ok "scaling table: stage2 at S = 512 reads the TFLOP/s recomputed from its JSON ($tf)" \
+  bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$tf"
+[ "$(get "$C/ceilings.json" ceilings.1.name)" = gemm_fp16 ] || tap_diag "fixture: ceilings.1 is not gemm_fp16"
+pct=$(awk -v t="$tf" -v c="$(get "$C/ceilings.json" ceilings.1.value)" 'BEGIN { printf "%.1f", 100 * t / c }')
+tap_ok "  ... and its share of the measured fp16 GEMM ceiling ($pct %)" \
+  bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$pct"
+tap_ok "  ... a skipped point shows its reason, not a number" \
+  grep -qF "| stage5 | 1024 | 1 x 64 | n/a | n/a | n/a | n/a | skipped: FIXTURE predicted" "$G"
+tap_ok "  ... a failed peer shows its reason" grep -qF "failed: FIXTURE peer failure: out of memory" "$G"
+tap_ok "  ... the peers stand beside the variants" \
+  bash -c 'grep -qF "| peer-cublas-unfused | 512 |" "$1" && grep -qF "| peer-torch-flash | 512 |" "$1"' _ "$G"
+tv=$(get "$C/scaling/peer-torch-flash-S128.json" library.torch)
+tap_ok "  ... each peer named with the libraries its file records (torch $tv)" \
+  grep -qF "\`peer-torch-flash\`: torch $tv, cuda" "$G"
+# The published ratio of Stage 2 (original study, L4) from data/published/seed-l4.json, and the
+# reproduced one from the campaign's run, side by side in the GPU part.
+P=data/published/seed-l4.json
+[ "$(get $P claims.1.experiment)" = stage2-wmma-pv ] || tap_diag "seed-l4.json: claims.1 is not stage2-wmma-pv"
+pub=$(awk -v b="$(get $P claims.1.baseline_p50_us)" -v c="$(get $P claims.1.candidate_p50_us)" 'BEGIN { printf "%.3f", b / c }')
+RT=$(ls "$C"/runs/stage2-wmma-pv/*/run-timing.json)
+rep=$(awk -v b="$(get "$RT" comparisons.0.base_median)" -v c="$(get "$RT" comparisons.0.cand_median)" 'BEGIN { printf "%.3f", b / c }')
+tap_diag "stage2: published ratio $pub (L4), reproduced $rep (fixture)"
+tap_ok "published vs reproduced: the published ratio ($pub) beside the reproduced one ($rep), device named on each side" \
+  bash -c 'l=$(grep -F "| stage2-wmma-pv | $4 |" "$1" | grep -F "FIXTURE GPU"); [ -n "$l" ] &&
+           echo "$l" | grep -qF "| $2 |" && echo "$l" | grep -qF "| $3 [" && grep -qF "(original study, NVIDIA L4)" "$1"' \
+  _ "$G" "$pub" "$rep" "$(get $P claims.1.as_published)"
+s2=$(awk -v b="$(get "$C/history.json" comparisons.1.base_median)" -v c="$(get "$C/history.json" comparisons.1.cand_median)" \
+  'BEGIN { printf "%.3f", b / c }')
+tap_ok "history: stage2's speedup ratio vs stage0 ($s2) and its latency reduction, named apart" \
+  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -q "latency reduction 1 - t_v/t_stage0" "$1"' _ "$G" "$s2"
+tap_ok "verdicts: the campaign's stage2 run judged against its gate (summary.json)" \
+  bash -c 'grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$1" | grep -q "PASS.*ready to merge"' _ "$G"
+tap_ok "sanitizers: a skipped tool shows its reason" \
+  grep -qF "skipped: FIXTURE skip: racecheck does not model named barriers" "$G"
+tap_ok "  ... an errored tool shows its reason" grep -qF "error: FIXTURE error: compute-sanitizer exited 139" "$G"
+tap_ok "profile: a skipped variant shows its reason, no value" \
+  grep -qF "| stage5 | n/a | n/a | n/a | n/a | skipped: FIXTURE skip: ncu replay exceeded the step budget |" "$G"
+# (metric names hold dots, which sdpa-report get reads as a path: the value is taken with grep)
+occ=$(grep -o '"sm__warps_active.avg.pct_of_peak_sustained_active": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
+tap_ok "profile: stage0's achieved occupancy as its JSON says ($occ)" \
+  bash -c '[ -n "$2" ] && grep -F "| stage0 |" "$1" | grep -qF "| $2 |"' _ "$G" "$occ"
+H=$C/history.json
+dram=$(grep -o '"dram__bytes.sum": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
+ai=$(awk -v b="$(get "$H" config.shapes.0.B)" -v h="$(get "$H" config.shapes.0.H)" -v s="$(get "$H" config.shapes.0.S)" \
+  -v d="$(get "$H" config.shapes.0.D)" -v m="$dram" 'BEGIN { printf "%.6g", 4*b*h*s*s*d / m }')
+tap_ok "roofline: stage0 placed by its measured DRAM bytes too (intensity $ai FLOP/B), and the caption says so" \
+  bash -c 'grep -qx "$2	[0-9.e+-]*	stage0" "$1/out/gen/gpu/c1/roofline-measured.tsv" &&
+           grep -q "measured (dram__bytes.sum)" "$1/out/gen/gpu.md"' _ "$TMP/f" "$ai"
+tap_ok "steps: the failed step is shown failed" grep -qF "| sanitizers | FAILED (exit 1) |" "$G"
+tap_ok "  ... and the skipped one skipped, with its reason" \
+  grep -qF "| peers-torch | skipped: FIXTURE: PyTorch is not installed on the node |" "$G"
+tap_ok "device line: the device as its device step recorded it" \
+  grep -qF "Device: **FIXTURE GPU (synthetic, not a measurement)**, compute capability 8.9, 132 SMs; SM clock: default 2040 MHz, measured 2010 MHz" "$G"
+tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"
+
+tap_ok "the artifact inventory lists the campaign's files and the GPU figures with their SHA-256" \
+  bash -c 'i=$1/out/gen/inventory.md; c=gpu/${2#$3/}
+           grep -qF "| \`$c/campaign.json\` | $(stat -c %s "$4/campaign.json") | \`$(sha256sum "$4/campaign.json" | cut -d" " -f1)\` |" "$i" &&
+           grep -qF "\`$c/scaling/stage2-S512.json\`" "$i" && grep -qF "\`figures/gpu/c1/roofline.png\`" "$i"' \
+  _ "$TMP/f" "$C" "$TMP/gpu" "$C"
+paper f2 "$TMP/gpu"
+tap_ok "a second build: PDF and HTML byte-identical" \
+  bash -c 'cmp -s "$1/f/out/paper.pdf" "$1/f2/out/paper.pdf" && cmp -s "$1/f/out/paper.html" "$1/f2/out/paper.html"' _ "$TMP"
+
+# Two campaigns of one device: both shown, with their own table and figure numbers.
+cp -r "$TMP/gpu" "$TMP/two"
+cp -r "$(ls -d "$TMP"/two/fixture-*/*/)" "$(dirname "$(ls -d "$TMP"/two/fixture-*/*/)")/20260103T000000Z-fixture-2"
+# The second one's FP8 GEMM ceiling was not measured: shown skipped with its reason, no FP8 share, no FP8 roof.
+C2=$(ls -d "$TMP"/two/fixture-*/20260103T000000Z-fixture-2)
+if command -v jq >/dev/null; then
+  jq '(.ceilings[] | select(.name == "gemm_fp8_e4m3")) |= (.status = "skipped" | .value = null | .ci = null
+      | .reason = "FIXTURE: no FP8 GEMM on this device")' "$C/ceilings.json" >"$C2/ceilings.json"
+fi
+paper t "$TMP/two"
+tap_ok "two campaigns: make paper exits 0" test $? -eq 0
+if command -v jq >/dev/null; then
+  tap_ok "  ... a skipped ceiling shows its reason; no share of it and no roof for it" \
+    bash -c 'sed -n "/{#sec:gpu-c2}/,\$p" "$1" >"$1.c2" &&
+             grep -qF "| gemm_fp8_e4m3 | n/a | n/a | TFLOP/s | skipped: FIXTURE: no FP8 GEMM on this device |" "$1.c2" &&
+             grep -F "| stage2 | 512 |" "$1.c2" | grep -qF "| $3 | n/a |" && grep -qx "ceil_fp8 = 0" "$2"' \
+    _ "$TMP/t/out/gen/gpu.md" "$TMP/t/out/gen/gpu/c2/plot-vars.gp" "$pct"
+else
+  tap_skip "  ... a skipped ceiling shows its reason" "jq not installed"
+fi
+tap_ok "  ... each with its section, tables and figures (c1, c2)" \
+  bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
+           test -s "$2/fig/paper/gpu/c2/scaling.png"' _ "$TMP/t/out/gen/gpu.md" "$TMP/t"
+
+# No campaign: the paper says so, and no GPU figure exists.
+mkdir -p "$TMP/empty"
+paper e "$TMP/empty"
+tap_ok "make paper with an empty GPU_DATA_DIR: exits 0" test $? -eq 0
+pdftotext -layout "$TMP/e/out/paper.pdf" "$TMP/e.txt"
+tap_ok "  ... the paper says no GPU campaign is committed and the GPU figures are NOT EVALUATED" \
+  bash -c 'tr "\n" " " <"$1" | grep -q "No GPU campaign has been committed yet.*NOT EVALUATED"' _ "$TMP/e.txt"
+tap_ok "  ... and draws no GPU figure" test ! -e "$TMP/e/fig/paper/gpu"
+paper m "$TMP/missing-dir"
+tap_ok "  ... likewise when GPU_DATA_DIR does not exist" \
+  bash -c 'test $1 -eq 0 && grep -q "No GPU campaign has been committed yet" "$2"' _ $? "$TMP/m/out/gen/gpu.md"
+
+# A corrupted campaign file stops the paper, naming the file and the problem.
+cp -r "$TMP/gpu" "$TMP/bad"
+B=$(ls -d "$TMP"/bad/fixture-*/*/)
+sed -i 's/"schema_version": "1.3.0"/"schema_version": "2.0.0"/' "${B}ceilings.json"
+paper b "$TMP/bad"
+tap_ok "a ceilings.json of schema 2.0.0: make paper fails" test $? -ne 0
+tap_ok "  ... naming the file and the version" grep -q "ceilings.json.*2.0.0" "$TMP/b.log"
+sed -i 's/"schema_version": "2.0.0"/"schema_version": "1.3.0"/' "${B}ceilings.json"
+echo "stage0 S=oops" >>"${B}scaling/skipped.txt"
+paper b2 "$TMP/bad"
+tap_ok "a malformed skipped.txt line: make paper fails naming the file" \
+  bash -c 'test $1 -ne 0 && grep -q "skipped.txt: line .stage0 S=oops." "$2"' _ $? "$TMP/b2.log"
+
+if [ -n "${2:-}" ]; then
+  asan() { "$3" paper --published data/published/seed-l4.json --out "$TMP/asan-$1" --gpu-data "$2" >"$TMP/asan-$1.log" 2>&1; }
+  asan ok "$TMP/gpu" "$2"
+  tap_ok "ASan+UBSan build: the GPU part of the fixture, exit 0 and no report" \
+    bash -c 'test $1 -eq 0 && ! grep -q "Sanitizer" "$2"' _ $? "$TMP/asan-ok.log"
+  asan bad "$TMP/bad" "$2"
+  tap_ok "ASan+UBSan build: a malformed skipped.txt, exit 1 and no report" \
+    bash -c 'test $1 -eq 1 && ! grep -q "Sanitizer" "$2"' _ $? "$TMP/asan-bad.log"
+fi
+
+snap >"$TMP/after"
+tap_ok "nothing was written under the checkout's data/ or figures/" cmp -s "$TMP/before" "$TMP/after"
+tap_done
