@@ -46,13 +46,14 @@ endif
 # ---- tests (tests/bench): the CPU GEMM table against a naive reference; the peer end to end on the
 # emulator and --ceilings on the emulator, through the real sdpa-bench -------------------------------
 PEER_TEST_DIR := $(BUILD)/tests/bench
-$(PEER_TEST_DIR)/test_gemm_cpu: tests/bench/test_gemm_cpu.c $(BUILD)/obj/host/bench/gemm_cpu.o $(HOST_LIB) | $(DEPS_STAMP)
+PEER_TEST_OBJS := $(addprefix $(BUILD)/obj/host/bench/,gemm_cpu.o peer_tolerance.o cublas_dl.o)
+$(PEER_TEST_DIR)/test_peers: tests/bench/test_peers.c $(PEER_TEST_OBJS) $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) $(CMOCKA_LIBS) $(HOST_LDLIBS) -o $@
--include $(PEER_TEST_DIR)/test_gemm_cpu.d
+	$(Q)$(CC) $(CFLAGS_ALL) -I$(CUDA_INC) -MMD -MP $(filter %.c %.o %.a,$^) $(CMOCKA_LIBS) $(HOST_LDLIBS) -ldl -o $@
+-include $(PEER_TEST_DIR)/test_peers.d
 
-PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_gemm_cpu $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json
-PEER_SUITES    := $(PEER_TEST_DIR)/test_gemm_cpu "bash tests/bench/peers.sh $(BIN)/sdpa-bench $(PEER_TEST_DIR)"
+PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_peers $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json
+PEER_SUITES    := $(PEER_TEST_DIR)/test_peers "bash tests/bench/peers.sh $(BIN)/sdpa-bench $(PEER_TEST_DIR)"
 
 ## test-peers: build and run the peer and ceiling tests only (CPU GEMM table, cublas-unfused and --ceilings on the emulator)
 test-peers: $(PEER_TEST_DEPS)
