@@ -52,8 +52,11 @@ $(PEER_TEST_DIR)/test_peers: tests/bench/test_peers.c $(PEER_TEST_OBJS) $(HOST_L
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(CUDA_INC) -MMD -MP $(filter %.c %.o %.a,$^) $(CMOCKA_LIBS) $(HOST_LDLIBS) -ldl -o $@
 -include $(PEER_TEST_DIR)/test_peers.d
 
-PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_peers $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json
-PEER_SUITES    := $(PEER_TEST_DIR)/test_peers "bash tests/bench/peers.sh $(BIN)/sdpa-bench $(PEER_TEST_DIR)"
+# The emulator's sanitizer builds of sdpa-bench (mk/kernel-tests.mk) run the peer's kernel too.
+PEER_SAN_BINS  := $(BUILD)/tests/kernels/sdpa-bench-asan $(BUILD)/tests/kernels/sdpa-bench-tsan
+PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_peers $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json $(PEER_SAN_BINS)
+PEER_SUITES    := $(PEER_TEST_DIR)/test_peers \
+                  "bash tests/bench/peers.sh $(BIN)/sdpa-bench $(PEER_TEST_DIR) $(PEER_SAN_BINS)"
 
 ## test-peers: build and run the peer and ceiling tests only (CPU GEMM table, cublas-unfused and --ceilings on the emulator)
 test-peers: $(PEER_TEST_DEPS)

@@ -6,10 +6,13 @@
 # supported", not a failure; --ceilings on the emulator writes a file in which every ceiling is
 # skipped, never a number. The cuBLAS paths need a GPU: tests/bench/test_peers checks that their
 # libraries load and resolve where installed.
-# Usage: peers.sh SDPA_BENCH_BINARY DIR   (DIR holds check_run_json)
+# With the emulator's sanitizer builds of sdpa-bench (ASan+UBSan, TSan) the peer's softmax kernel
+# runs under them too.
+# Usage: peers.sh SDPA_BENCH_BINARY DIR [SDPA_BENCH_ASAN SDPA_BENCH_TSAN]   (DIR holds check_run_json)
 . "$(dirname "$0")/../lib/tap.sh"
 bin=$(realpath "$1")
 check=$(realpath "$2")/check_run_json
+san=("${@:3}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fast=(--backend emu --iters 6 --min-time 0 --max-time 5 --l2 warm)
@@ -98,4 +101,13 @@ tap_ok "meta says emulated" is meta.timing emulated
 tap_ok "--ceilings without --out: exit 2 naming --out" bash -c '[ $1 -eq 2 ] && grep -q "ceilings needs --out" "$2"' _ $? "$tmp/c.err"
 "$bin" --ceilings --backend emu --variant stage2 --out "$tmp/c2.json" >"$tmp/c.out" 2>"$tmp/c.err"
 tap_ok "--ceilings with --variant: exit 2, nothing written" bash -c '[ $1 -eq 2 ] && [ ! -e "$2" ]' _ $? "$tmp/c2.json"
+for b in "${san[@]}"; do
+  "$b" --backend emu --check-only --quiet --peer cublas-unfused --variant stage2 --shape ragged --seeds 0 \
+    >"$tmp/san.out" 2>"$tmp/san.err"
+  rc=$?
+  [ $rc -eq 0 ] || tap_diag "$(tail -5 "$tmp/san.err")"
+  tap_ok "the peer under $(basename "$b"): passes, no sanitizer report" \
+    bash -c '[ $1 -eq 0 ] && grep -q "^check   peer-cublas-unfused ragged .* PASS" "$2" && ! grep -q "Sanitizer" "$3"' _ $rc \
+    "$tmp/san.out" "$tmp/san.err"
+done
 tap_done

@@ -36,7 +36,9 @@ typedef struct {
     float alpha, beta;
 } gemm_case_t;
 
-static size_t cols_of(gemm_op_t op, int rows_op, int cols_op) { return (size_t)(op == GEMM_N ? cols_op : rows_op); }
+static size_t cols_of(gemm_op_t op, int rows_op, int cols_op) {
+    return (size_t)(op == GEMM_N ? cols_op : rows_op);
+}
 
 static void fill_random(uint16_t *x, size_t n, rng_t *r) {
     for (size_t i = 0; i < n; i++) x[i] = half_from_float((float)rng_uniform(r, -2.0, 2.0));
@@ -68,8 +70,8 @@ static void run_case(const gemm_case_t *t) {
                 c[(size_t)(i * sc) + (size_t)col * t->ldc + row] =
                     t->beta != 0.0f ? half_from_float((float)rng_uniform(&r, -1.0, 1.0)) : 0x7e00u;
     memcpy(c0, c, nc * 2);
-    const gemm_args_t g = {t->ta, t->tb, t->m, t->n, t->k, t->alpha, t->beta, a, t->lda, sa, b, t->ldb, sb,
-                           c, t->ldc, sc, t->batch};
+    const gemm_args_t g = {t->ta, t->tb, t->m,   t->n, t->k, t->alpha, t->beta, a,       t->lda,
+                           sa,    b,     t->ldb, sb,   c,    t->ldc,   sc,      t->batch};
     char err[256];
     void *h = gemm_table_cpu.create(err, sizeof err);
     assert_non_null(h);
@@ -82,7 +84,8 @@ static void run_case(const gemm_case_t *t) {
                 const size_t idx = (size_t)(i * sc) + (size_t)col * t->ldc + row;
                 double ref = 0.0, mag = 0.0;
                 for (int p = 0; p < t->k; p++) {
-                    const double x = at(a + i * sa, t->lda, t->ta, row, p) * at(b + i * sb, t->ldb, t->tb, p, col);
+                    const double x =
+                        at(a + i * sa, t->lda, t->ta, row, p) * at(b + i * sb, t->ldb, t->tb, p, col);
                     ref += x;
                     mag += fabs(x);
                 }
@@ -91,7 +94,7 @@ static void run_case(const gemm_case_t *t) {
                 const double got = half_to_float(c[idx]);
                 if (!(fabs(got - ref) <= tol))
                     fail_msg("case %c%c m %d n %d k %d: C_%d(%d,%d) = %.8g, reference %.8g", "NT"[t->ta],
-                             "NT"[t->tb], t->m, t->n, t->k, i, row, col, got, ref);
+                             "NT"[t->tb], t -> m, t -> n, t -> k, i, row, col, got, ref);
                 c[idx] = SENTINEL; /* checked: must now equal the untouched rest */
                 inside++;
             }
