@@ -198,11 +198,13 @@ static void test_peers_and_ceilings(void **state) {
     assert_string_equal(o.peers[0], "a");
     assert_string_equal(o.peers[1], "b");
     assert_false(o.ceilings);
-    assert_int_equal(parse(&o, err, sizeof err, "--ceilings", "--out", "c.json", "--backend", "emu", NULL), 0);
+    assert_int_equal(parse(&o, err, sizeof err, "--ceilings", "--out", "c.json", "--backend", "emu", NULL),
+                     0);
     assert_true(o.ceilings);
     assert_int_equal(o.n_peers, 0);
     REJECT("--peer a: given twice", "--peer", "a", "--peer", "a");
-    REJECT("--peer: at most 4 peers", "--peer", "a", "--peer", "b", "--peer", "c", "--peer", "d", "--peer", "e");
+    REJECT("--peer: at most 4 peers", "--peer", "a", "--peer", "b", "--peer", "c", "--peer", "d", "--peer",
+           "e");
     REJECT("--peer: invalid value ''", "--peer", "");
     REJECT("--ceilings needs --out", "--ceilings");
     REJECT("--ceilings measures the device", "--ceilings", "--out", "c.json", "--peer", "a");
