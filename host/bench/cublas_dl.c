@@ -41,10 +41,16 @@ static void *open_lib(const char *const names[2], char *file, size_t filelen, ch
 static int load(cublas_dl_t *t, char *why, size_t whylen) {
     static const char *const blas[2] = {"libcublas.so.13", "libcublas.so.12"};
     static const char *const lt[2] = {"libcublasLt.so.13", "libcublasLt.so.12"};
+    /* cuBLASLt first: libcublas needs it (DT_NEEDED), and once loaded from <bundle>/lib it satisfies
+     * that by its soname wherever libcublas itself comes from. */
+    char why_lt[256];
+    void *hl = open_lib(lt, t->cublaslt_file, sizeof t->cublaslt_file, why_lt, sizeof why_lt);
     void *hb = open_lib(blas, t->cublas_file, sizeof t->cublas_file, why, whylen);
-    if (!hb) return -1;
-    void *hl = open_lib(lt, t->cublaslt_file, sizeof t->cublaslt_file, why, whylen);
-    if (!hl) return -1;
+    if (!hb) return -1; /* the reason names libcublas, the library a user looks for */
+    if (!hl) {
+        snprintf(why, whylen, "%s", why_lt);
+        return -1;
+    }
         /* dlsym returns void *; POSIX guarantees it converts to a function pointer (memcpy keeps
      * -Wpedantic quiet about the cast). */
 #define CUBLAS_DL_RESOLVE(lib, file, name)                                                                   \
