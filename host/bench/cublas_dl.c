@@ -51,7 +51,7 @@ static int load(cublas_dl_t *t, char *why, size_t whylen) {
         snprintf(why, whylen, "%s", why_lt);
         return -1;
     }
-        /* dlsym returns void *; POSIX guarantees it converts to a function pointer (memcpy keeps
+    /* dlsym returns void *; POSIX guarantees it converts to a function pointer (memcpy keeps
      * -Wpedantic quiet about the cast). */
 #define CUBLAS_DL_RESOLVE(lib, file, name)                                                                   \
     do {                                                                                                     \
