@@ -289,8 +289,9 @@ static void check_config(const cJSON *doc) {
     const cJSON *c = item(doc, "config"), *e;
     CHECK(c, "config", config);
     /* config.peers came with schema 1.3.0 */
-    const char *version = cJSON_GetStringValue(item(doc, "schema_version"));
-    if (version && strcmp(version, "1.3.0") >= 0 && !cJSON_IsArray(item(c, "peers")))
+    int major = 0, minor = 0;
+    if (sscanf(str(item(doc, "schema_version")), "%d.%d", &major, &minor) == 2 && (major > 1 || minor >= 3) &&
+        !cJSON_IsArray(item(c, "peers")))
         problem("config", "peers", "missing or not an array");
     cJSON_ArrayForEach(e, item(c, "shapes")) CHECK(e, "config.shapes[]", shape);
     cJSON_ArrayForEach(e, item(c, "seeds")) if (!cJSON_IsString(e))
