@@ -97,6 +97,11 @@ done
 tap_ok "the names and units of the schema" \
   bash -c '[ "$("$1" "$2" ceilings.0.name ceilings.0.unit ceilings.1.name ceilings.1.unit ceilings.2.name | tr "\n" " ")" = "copy_d2d GB/s gemm_fp16 TFLOP/s gemm_fp8_e4m3 " ]' _ "$check" "$out"
 tap_ok "meta says emulated" is meta.timing emulated
+# The validator itself: an emulated ceiling with a number, or a peer's entry without its fields, is refused.
+sed '0,/"value":[[:space:]]*null/s//"value": 123.4/' "$out" >"$tmp/forged.json"
+tap_fail "check_run_json refuses an emulated ceiling with a value" "$check" "$tmp/forged.json"
+sed 's/"peer":[[:space:]]*true,\{0,1\}//' "$tmp/1.json" >"$tmp/nopeer.json"
+tap_fail "check_run_json refuses a peer's entry without \"peer\": true" "$check" "$tmp/nopeer.json"
 "$bin" --ceilings --backend emu >"$tmp/c.out" 2>"$tmp/c.err"
 tap_ok "--ceilings without --out: exit 2 naming --out" bash -c '[ $1 -eq 2 ] && grep -q "ceilings needs --out" "$2"' _ $? "$tmp/c.err"
 "$bin" --ceilings --backend emu --variant stage2 --out "$tmp/c2.json" >"$tmp/c.out" 2>"$tmp/c.err"
