@@ -14,7 +14,7 @@
 BENCH_OBJ_DIR  := $(BUILD)/obj/host/bench
 BENCH_TEST_DIR := $(BUILD)/tests/bench
 BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c variants.c sampling.c check.c dump.c run_json.c harness.c \
-                   backend.c arch.c nvml.c main.c)
+                   backend.c arch.c nvml.c main.c) $(PEER_HOST_SRCS)
 # NVML is loaded at run time (host/bench/nvml.c): libdl for dlopen on older glibc.
 BENCH_LDLIBS := -ldl
 BENCH_CORE_OBJS := $(BENCH_CORE_SRCS:host/bench/%.c=$(BENCH_OBJ_DIR)/%.o)
@@ -143,11 +143,11 @@ $(BENCH_FAKE_NVML): tests/bench/fake_nvml.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared $< -o $@
 
-BENCH_TEST_DEPS := $(BENCH_TEST_BIN) $(BENCH_ASAN_BIN) $(BENCH_UNIT_BINS) $(BENCH_CHECKERS) $(BENCH_FAKE_NVML)
+BENCH_TEST_DEPS := $(PEER_TEST_DEPS) $(BENCH_TEST_BIN) $(BENCH_ASAN_BIN) $(BENCH_UNIT_BINS) $(BENCH_CHECKERS) $(BENCH_FAKE_NVML)
 BENCH_SUITES := $(filter-out %/test_nvml,$(BENCH_UNIT_BINS)) "$(BENCH_TEST_DIR)/test_nvml $(BENCH_FAKE_NVML)" \
                 "bash tests/bench/cli.sh $(BENCH_TEST_BIN)" "bash tests/bench/run.sh $(BENCH_TEST_BIN) $(BENCH_TEST_DIR)" \
                 "bash tests/bench/cli.sh $(BENCH_ASAN_BIN)" "bash tests/bench/run.sh $(BENCH_ASAN_BIN) $(BENCH_TEST_DIR)" \
-                "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)"
+                "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)" $(PEER_SUITES)
 TEST_DEPS   += $(BENCH_TEST_DEPS)
 TEST_SUITES += $(BENCH_SUITES)
 

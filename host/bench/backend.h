@@ -76,6 +76,15 @@ typedef struct {
     char nvml_why[256];   /* why NVML fields are unknown, "" when NVML answered */
 } backend_device_t;
 
+/* Work a backend runs and times besides a kernel launcher: a peer (several library calls and
+ * kernels with their own state, peers.h) or a ceiling measurement (ceilings.h). run enqueues
+ * everything on stream (the backend's stream; NULL on the emulator, which computes at once) and
+ * returns 0, or -1 with the failed call in err. */
+typedef struct {
+    int (*run)(void *ctx, void *stream, char *err, size_t errlen);
+    void *ctx;
+} backend_work_t;
+
 typedef struct {
     const char *schedule; /* "fwd", "rev", "rand" */
     uint64_t schedule_seed;
@@ -111,6 +120,18 @@ typedef struct backend_ops {
     int (*device)(void *self, backend_device_t *out);
     /* 0 and *out filled for the emulator; -1 otherwise. */
     int (*emulator)(void *self, backend_emulator_t *out);
+    /* Work (backend_work_t), run once to completion: 0, or -1 with err (the work's own error, or
+     * the device's when the stream fails). */
+    int (*run_work)(void *self, const backend_work_t *w, char *err, size_t errlen);
+    /* One timed sample of work, exactly as sample times a kernel (cold L2, blocking kernel, events). */
+    int (*sample_work)(void *self, const backend_work_t *w, bool warmup, backend_sample_t *out, char *err,
+                       size_t errlen);
+    /* Enqueues a device-to-device copy on stream (the copy-bandwidth ceiling). 0 or -1 with err. */
+    int (*copy_d2d)(void *self, void *dst, const void *src, size_t bytes, void *stream, char *err,
+                    size_t errlen);
+    /* Total device memory in bytes (the emulator's device memory is the host's physical memory);
+     * 0 when unknown. */
+    uint64_t (*mem_bytes)(void *self);
 } backend_ops_t;
 
 extern const backend_ops_t backend_cuda_ops; /* backend_cuda.cu, or backend_nocuda.c */

@@ -252,11 +252,26 @@ sdpa_status_t cuda_launch(void *self, sdpa_launch_fn fn, sdpa_args_t *args, char
     return SDPA_OK;
 }
 
+// A kernel launcher with its arguments as work (backend_work_t), so that kernels, peers and
+// ceilings are timed by one code path.
+struct KernelWork {
+    sdpa_launch_fn fn;
+    sdpa_args_t *args;
+};
+
+int run_kernel(void *ctx, void *stream, char *err, size_t errlen) {
+    KernelWork *k = static_cast<KernelWork *>(ctx);
+    k->args->stream = stream;
+    const sdpa_status_t st = k->fn(k->args);
+    if (st == SDPA_OK) return 0;
+    launch_message(st, err, errlen);
+    return -1;
+}
+
 // Steps 3-4 of a sample: everything enqueued while the stream is blocked (block: false for
 // warm-ups and --no-blocking-kernel). On failure the caller still releases the blocking kernel and
 // drains the stream.
-int enqueue_timed(CudaBackend *b, bool block, sdpa_launch_fn fn, sdpa_args_t *args, char *err,
-                  size_t errlen) {
+int enqueue_timed(CudaBackend *b, bool block, const backend_work_t *w, char *err, size_t errlen) {
     if (block) {
         block_stream_kernel<<<1, 1, 0, b->stream>>>(b->d_flag, kBlockTimeoutNs);
         CUDA_TRY(cudaGetLastError());
@@ -264,12 +279,7 @@ int enqueue_timed(CudaBackend *b, bool block, sdpa_launch_fn fn, sdpa_args_t *ar
     sm0_timestamps_kernel<<<(unsigned)b->info.sm_count, 1, 0, b->stream>>>(b->d_stamps, 0);
     CUDA_TRY(cudaGetLastError());
     CUDA_TRY(cudaEventRecord(b->start, b->stream));
-    args->stream = b->stream;
-    const sdpa_status_t st = fn(args);
-    if (st != SDPA_OK) {
-        launch_message(st, err, errlen);
-        return -1;
-    }
+    if (w->run(w->ctx, b->stream, err, errlen) != 0) return -1;
     CUDA_TRY(cudaEventRecord(b->stop, b->stream));
     sm0_timestamps_kernel<<<(unsigned)b->info.sm_count, 1, 0, b->stream>>>(b->d_stamps, 1);
     CUDA_TRY(cudaGetLastError());
@@ -283,8 +293,8 @@ double clock_mhz(const Stamps &s) {
     return (double)(s.clk[1] - s.clk[0]) / (double)dns * 1e3; // cycles per ns = GHz
 }
 
-int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, backend_sample_t *out,
-                char *err, size_t errlen) {
+int cuda_sample_work(void *self, const backend_work_t *w, bool warmup, backend_sample_t *out, char *err,
+                     size_t errlen) {
     CudaBackend *b = static_cast<CudaBackend *>(self);
     const bool block = b->d_flag && b->blocking_kernel && !warmup;
     if (b->l2_cold) CUDA_TRY(cudaMemsetAsync(b->flush, 0, b->flush_bytes, b->stream));
@@ -296,7 +306,7 @@ int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, b
         b->h_flag->timed_out = 0;
         std::atomic_thread_fence(std::memory_order_seq_cst);
     }
-    const int rc = enqueue_timed(b, block, fn, args, err, errlen);
+    const int rc = enqueue_timed(b, block, w, err, errlen);
     if (block) {
         *reinterpret_cast<volatile int32_t *>(&b->h_flag->release) = 1;
         std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -321,6 +331,35 @@ int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, b
     return 0;
 }
 
+int cuda_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool warmup, backend_sample_t *out,
+                char *err, size_t errlen) {
+    KernelWork k = {fn, args};
+    const backend_work_t w = {run_kernel, &k};
+    return cuda_sample_work(self, &w, warmup, out, err, errlen);
+}
+
+int cuda_run_work(void *self, const backend_work_t *w, char *err, size_t errlen) {
+    CudaBackend *b = static_cast<CudaBackend *>(self);
+    const int rc = w->run(w->ctx, b->stream, err, errlen);
+    const cudaError_t e = cudaStreamSynchronize(b->stream); // drained even when the work failed
+    if (rc != 0) return -1;
+    if (e != cudaSuccess) return cuda_fail(err, errlen, "work execution (cudaStreamSynchronize)", e);
+    return 0;
+}
+
+int cuda_copy_d2d(void *self, void *dst, const void *src, size_t bytes, void *stream, char *err,
+                  size_t errlen) {
+    (void)self;
+    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)));
+    return 0;
+}
+
+uint64_t cuda_mem_bytes(void *self) {
+    (void)self;
+    size_t free_b = 0, total = 0;
+    return cudaMemGetInfo(&free_b, &total) == cudaSuccess ? (uint64_t)total : 0;
+}
+
 int cuda_device(void *self, backend_device_t *out) {
     *out = static_cast<CudaBackend *>(self)->info;
     return 0;
@@ -335,7 +374,8 @@ int cuda_emulator(void *self, backend_emulator_t *out) {
 } // namespace
 
 extern "C" const backend_ops_t backend_cuda_ops = {
-    "cuda",     "gpu",       cuda_kernels, cuda_device_probe, cuda_open,
-    cuda_close, cuda_alloc,  cuda_release, cuda_copy_to,      cuda_copy_from,
-    cuda_fill,  cuda_launch, cuda_sample,  cuda_device,       cuda_emulator,
+    "cuda",         "gpu",        cuda_kernels,  cuda_device_probe, cuda_open,        cuda_close,
+    cuda_alloc,     cuda_release, cuda_copy_to,  cuda_copy_from,    cuda_fill,        cuda_launch,
+    cuda_sample,    cuda_device,  cuda_emulator, cuda_run_work,     cuda_sample_work, cuda_copy_d2d,
+    cuda_mem_bytes,
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef SDPA_HAVE_SIMT
 #include "emu/simt.h"
@@ -154,6 +155,37 @@ static int emu_emulator(void *self, backend_emulator_t *out) {
     return 0;
 }
 
+/* Works (peers, ceilings) compute synchronously on the CPU: running one is a plain call. */
+static int emu_run_work(void *self, const backend_work_t *w, char *err, size_t errlen) {
+    (void)self;
+    clear_fault();
+    return w->run(w->ctx, NULL, err, errlen);
+}
+
+static int emu_sample_work(void *self, const backend_work_t *w, bool warmup, backend_sample_t *out, char *err,
+                           size_t errlen) {
+    (void)warmup;
+    const double t0 = backend_now_s();
+    const int rc = emu_run_work(self, w, err, errlen);
+    const double t1 = backend_now_s();
+    if (rc != 0) return -1;
+    out->elapsed_us = (t1 - t0) * 1e6;
+    out->sm_clock_mhz = NAN;
+    return 0;
+}
+
+static int emu_copy_d2d(void *self, void *dst, const void *src, size_t bytes, void *stream, char *err,
+                        size_t errlen) {
+    (void)stream;
+    return emu_copy(self, dst, src, bytes, err, errlen);
+}
+
+static uint64_t emu_mem_bytes(void *self) {
+    (void)self;
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
 const backend_ops_t backend_emu_ops = {
     .name = "emu",
     .timing = "emulated",
@@ -170,4 +202,8 @@ const backend_ops_t backend_emu_ops = {
     .sample = emu_sample,
     .device = emu_device,
     .emulator = emu_emulator,
+    .run_work = emu_run_work,
+    .sample_work = emu_sample_work,
+    .copy_d2d = emu_copy_d2d,
+    .mem_bytes = emu_mem_bytes,
 };

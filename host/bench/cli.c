@@ -44,6 +44,9 @@ typedef enum {
     O_NO_BLOCKING,
     O_DEVICE,
     O_PROBE,
+    O_LIST_PEERS,
+    O_PEER,
+    O_CEILINGS,
 } opt_id_t;
 
 typedef struct {
@@ -82,6 +85,9 @@ static const opt_t options[] = {
     {"--no-blocking-kernel", O_NO_BLOCKING, NULL},
     {"--device", O_DEVICE, "a CUDA device index (0 to the number visible - 1)"},
     {"--probe", O_PROBE, NULL},
+    {"--list-peers", O_LIST_PEERS, NULL},
+    {"--peer", O_PEER, "a peer name (--list-peers)"},
+    {"--ceilings", O_CEILINGS, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -94,8 +100,12 @@ void cli_usage(FILE *f) {
         "What to run:\n"
         "  --list-variants        print the variants (id, then description) and exit\n"
         "  --list-shapes          print the named shapes (name, then B,H,S,D and note) and exit\n"
+        "  --list-peers           print the peers (name, then description) and exit\n"
         "  --variant ID           a variant to run (repeatable; default: every variant built)\n"
+        "  --peer NAME            also run a peer (repeatable): another implementation, checked and\n"
+        "                         timed interleaved like a variant; its id in the JSON is peer-NAME\n"
         "  --vs ID                interleaved A/B comparison of every --variant against baseline ID\n"
+        "                         (a variant, or a peer: NAME or peer-NAME)\n"
         "                         (launches alternate A B A B ...; ratio of medians, bootstrap CI)\n"
         "  --shape NAME|B,H,S,D   a problem shape (repeatable; default " CLI_DEFAULT_SHAPE "; D must be 64)\n"
         "  --seeds LIST           input seeds, e.g. 0,1,2 (default " CLI_DEFAULT_SEEDS ")\n"
@@ -104,6 +114,9 @@ void cli_usage(FILE *f) {
         "  --backend auto|cuda|emu    auto: CUDA when a device is present, else the CPU emulator\n"
         "                         (default auto; the fallback is announced on stderr)\n"
         "  --device N             CUDA device index within CUDA_VISIBLE_DEVICES (default 0)\n"
+        "  --ceilings             measure the roofline's ceilings instead (copy bandwidth, fp16 and FP8\n"
+        "                         GEMM throughput with cuBLASLt) into --out (kind ceilings); skipped\n"
+        "                         on the emulator\n"
         "  --probe                say which backend would run (and why not CUDA) and exit: 0 usable,\n"
         "                         2 not (with --backend cuda: no usable device)\n"
         "\n"
@@ -286,6 +299,20 @@ static int add_variant(const char *id, cli_opts_t *o, char *err, size_t errlen) 
     return 0;
 }
 
+static int add_peer(const char *name, cli_opts_t *o, char *err, size_t errlen) {
+    for (size_t i = 0; i < o->n_peers; i++)
+        if (strcmp(o->peers[i], name) == 0) {
+            snprintf(err, errlen, "--peer %s: given twice", name);
+            return -1;
+        }
+    if (o->n_peers == CLI_MAX_PEERS) {
+        snprintf(err, errlen, "--peer: at most %d peers", CLI_MAX_PEERS);
+        return -1;
+    }
+    o->peers[o->n_peers++] = name;
+    return 0;
+}
+
 static int bad_value(const opt_t *opt, const char *v, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: invalid value '%s'; accepted: %s", opt->name, v, opt->value);
     return -1;
@@ -332,6 +359,9 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_NO_BLOCKING: o->blocking_kernel = false; return 0;
     case O_DEVICE: return parse_count(v, 0, 1023, &o->device) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_PROBE: o->probe = true; return 0;
+    case O_LIST_PEERS: o->action = CLI_LIST_PEERS; return 0;
+    case O_PEER: return *v ? add_peer(v, o, err, errlen) : bad_value(opt, v, err, errlen);
+    case O_CEILINGS: o->ceilings = true; return 0;
     }
     return -1;
 }
@@ -371,6 +401,16 @@ static int check_combination(cli_opts_t *o, char *err, size_t errlen) {
                      o->baseline);
             return -1;
         }
+    if (o->ceilings && (o->n_variants || o->n_peers || o->baseline || o->check_only)) {
+        snprintf(err, errlen,
+                 "--ceilings measures the device, not variants; accepted without --variant, --peer, "
+                 "--vs and --check-only");
+        return -1;
+    }
+    if (o->ceilings && !o->out && !o->probe) {
+        snprintf(err, errlen, "--ceilings needs --out FILE.json");
+        return -1;
+    }
     if (o->n_shapes == 0 && add_shape(CLI_DEFAULT_SHAPE, o, err, errlen) != 0) return -1;
     if (o->n_seeds == 0 && parse_seeds(CLI_DEFAULT_SEEDS, o, err, errlen) != 0) return -1;
     return 0;

@@ -16,11 +16,19 @@
 #define CLI_MAX_VARIANTS 32
 #define CLI_MAX_SHAPES 64
 #define CLI_MAX_SEEDS 64
+#define CLI_MAX_PEERS 4
 
 /* Exit statuses (README, "sdpa-bench command line"). */
 enum { EXIT_PASS = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
-typedef enum { CLI_RUN, CLI_HELP, CLI_VERSION, CLI_LIST_VARIANTS, CLI_LIST_SHAPES } cli_action_t;
+typedef enum {
+    CLI_RUN,
+    CLI_HELP,
+    CLI_VERSION,
+    CLI_LIST_VARIANTS,
+    CLI_LIST_SHAPES,
+    CLI_LIST_PEERS
+} cli_action_t;
 
 typedef struct {
     char name[32]; /* a named shape, or "custom" for B,H,S,D */
@@ -31,6 +39,8 @@ typedef struct {
     cli_action_t action;
     const char *variants[CLI_MAX_VARIANTS]; /* --variant, in the order given (argv strings) */
     size_t n_variants;
+    const char *peers[CLI_MAX_PEERS]; /* --peer, in the order given (names checked by main.c, peers.h) */
+    size_t n_peers;
     const char *baseline; /* --vs, NULL without */
     cli_shape_t shapes[CLI_MAX_SHAPES];
     size_t n_shapes;
@@ -51,6 +61,7 @@ typedef struct {
     bool blocking_kernel;           /* false with --no-blocking-kernel */
     size_t device;                  /* --device */
     bool probe;                     /* --probe: report the backend choice and exit */
+    bool ceilings;                  /* --ceilings: measure the roofline's ceilings instead (ceilings.h) */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */

@@ -27,8 +27,8 @@ static void print_check(const problem_t *p, const check_t *c) {
            " %s  kernel-only rel-L2 %.2e max|err| %.2e (atol %.2e..%.2e, "
            "%zu bad)  e2e rel-L2 %.2e cos %.6f%s%s\n",
            c->variant, p->shape_name, p->seed, c->pass ? "PASS" : "FAIL", c->kernel_only.rel_l2,
-           c->kernel_only.max_abs, p->atol_min, p->atol_max, c->kernel_only.n_bad, c->end_to_end.rel_l2,
-           c->end_to_end.cosine,
+           c->kernel_only.max_abs, c->kernel_only.atol_min, c->kernel_only.atol_max, c->kernel_only.n_bad,
+           c->end_to_end.rel_l2, c->end_to_end.cosine,
            c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
@@ -38,6 +38,7 @@ static void cross_checks(harness_t *h, const problem_t *p, const check_t *checks
     for (size_t i = 0; i < h->n_run; i++)
         for (size_t j = i + 1; j < h->n_run; j++) {
             if (checks[i].status != SDPA_OK || checks[j].status != SDPA_OK) continue; /* nothing to compare */
+            if (h->peer[i] || h->peer[j]) continue; /* a peer's arithmetic is its own: its bar decides */
             cross_t x;
             cross_compare(p, &checks[i], &checks[j], variants_expect_identical(h->run[i]->sw, h->run[j]->sw),
                           &x);
@@ -59,6 +60,28 @@ static int dump_last(harness_t *h, const problem_t *p, const check_t *c) {
     return 0;
 }
 
+/* A peer's shape is "not supported" when its workspace would not fit the memory cap (peers.h);
+ * recorded once per shape, on its first seed. */
+static bool peer_skips(harness_t *h, size_t i, const cli_shape_t *s, bool record) {
+    char why[256], reason[320];
+    if (!h->peer[i] || peer_fits(h->peer[i], s->shape, why, sizeof why) == 0) return false;
+    if (record) {
+        snprintf(reason, sizeof reason, "%s: %s", s->name, why);
+        cJSON_AddItemToArray(h->not_supported, bj_not_timed(h->run[i]->id, reason));
+        printf("skip    %-12s %s %s\n", h->run[i]->id, s->name, why);
+    }
+    return true;
+}
+
+/* A peer on problem p: opened (its fp16 inputs, workspace), run once, checked, closed. */
+static int check_peer(harness_t *h, size_t i, problem_t *p, check_t *c, char *err, size_t errlen) {
+    peer_run_t *r;
+    if (peer_run_open(h->peer[i], p, &r, err, errlen) != 0) return -1;
+    const int rc = peer_run_check(r, c, err, errlen);
+    peer_run_close(r);
+    return rc;
+}
+
 /* Every variant on one (shape, seed), sharing inputs and references. */
 static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool last) {
     const cli_opts_t *o = h->opt;
@@ -71,22 +94,33 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
     check_t checks[HARNESS_MAX_RUN];
     memset(checks, 0, sizeof checks);
     for (size_t i = 0; i < h->n_run && rc == 0; i++) {
+        if (peer_skips(h, i, s, seed == o->seeds[0])) {
+            checks[i].status = SDPA_ERR_EMPTY; /* not run: nothing to compare */
+            continue;
+        }
         progress_check(h, h->run[i]->id, s, seed);
         char err[sizeof h->err - 128];
-        if (problem_check(&p, h->run[i]->id, h->run[i]->launch, &checks[i], err, sizeof err) != 0) {
+        const int check_rc =
+            h->peer[i] ? check_peer(h, i, &p, &checks[i], err, sizeof err)
+                       : problem_check(&p, h->run[i]->id, h->run[i]->launch, &checks[i], err, sizeof err);
+        if (check_rc != 0) {
             /* A device error around the launch (e.g. a sticky illegal address): name the culprit. */
             snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s", h->run[i]->id, s->name,
                      seed, err);
             rc = EXIT_RUNTIME;
             break;
         }
-        cJSON_AddItemToArray(h->correctness, bj_correctness(&p, &checks[i]));
+        cJSON *entry = bj_correctness(&p, &checks[i]);
+        if (h->peer[i]) bj_peer_fields(entry, peer_session_library(h->peer[i]));
+        cJSON_AddItemToArray(h->correctness, entry);
         print_check(&p, &checks[i]);
         h->passed[i] &= checks[i].pass;
         h->any_failed |= !checks[i].pass;
     }
     if (rc == 0) cross_checks(h, &p, checks);
-    if (rc == 0 && last && o->dump) rc = dump_last(h, &p, &checks[h->n_run - 1]);
+    size_t dumped = h->n_run - 1; /* the last variant (peers come after the variants) */
+    while (dumped > 0 && h->peer[dumped]) dumped--;
+    if (rc == 0 && last && o->dump && !h->peer[dumped]) rc = dump_last(h, &p, &checks[dumped]);
     for (size_t i = 0; i < h->n_run; i++) check_free(&checks[i]);
     problem_free(&p);
     return rc;
@@ -110,6 +144,7 @@ typedef struct {
     harness_t *h;
     const char *label;
     sdpa_launch_fn fns[BENCH_MAX_ARMS];
+    peer_run_t *peers[BENCH_MAX_ARMS]; /* the arm's peer on this problem; NULL for a variant */
     sdpa_args_t args;
     double last_report;
 } sampler_t;
@@ -122,7 +157,12 @@ static double sampler_now(void *ctx) {
 static int sampler_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *out, char *err,
                           size_t errlen) {
     sampler_t *s = ctx;
-    return s->h->be->ops->sample(s->h->be->self, s->fns[arm], &s->args, warmup, out, err, errlen);
+    const backend_t *be = s->h->be;
+    if (s->peers[arm]) {
+        const backend_work_t w = peer_run_work(s->peers[arm]);
+        return be->ops->sample_work(be->self, &w, warmup, out, err, errlen);
+    }
+    return be->ops->sample(be->self, s->fns[arm], &s->args, warmup, out, err, errlen);
 }
 
 static void sampler_pause(void *ctx, double seconds) {
@@ -171,8 +211,9 @@ static void print_timing(const char *variant, const char *shape, const bench_res
            strcmp(timing, "gpu") == 0 ? "" : "  (EMULATED: CPU time of the emulator, not GPU time)");
 }
 
-static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const char *variant,
+static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t run_index,
                        const bench_result_t *r, size_t arm) {
+    const char *variant = h->run[run_index]->id;
     /* What was done, not what was asked: the emulator has no L2 to flush, so its samples are
      * back to back ("warm") whatever --l2 said (config.l2 keeps the request). */
     const char *timing = h->be->ops->timing, *l2 = h->opt->l2_cold && h->have_device ? "cold" : "warm";
@@ -189,7 +230,9 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, const 
                             bench_stop_name(r->stop),
                             r->wall_s,
                             h->have_device ? &h->dev : NULL};
-    cJSON_AddItemToArray(h->timing, bj_timing(&t));
+    cJSON *entry = bj_timing(&t);
+    if (h->peer[run_index]) bj_peer_fields(entry, peer_session_library(h->peer[run_index]));
+    cJSON_AddItemToArray(h->timing, entry);
     print_timing(variant, s->name, r, arm, timing, l2);
     size_t unmeasured = 0;
     for (size_t i = 0; h->have_device && i < r->rounds; i++) unmeasured += !isfinite(r->clock_mhz[arm][i]);
@@ -236,7 +279,16 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     snprintf(label, sizeof label, "%s%s on %s, seed %" PRIu64, h->run[arms[0]]->id,
              n_arms > 1 ? " (interleaved A/B)" : "", s->name, seed);
     sampler_t smp = {.h = h, .label = label};
-    for (size_t a = 0; a < n_arms; a++) smp.fns[a] = h->run[arms[a]]->launch;
+    int rc = 0;
+    for (size_t a = 0; a < n_arms && rc == 0; a++) {
+        smp.fns[a] = h->run[arms[a]]->launch;
+        if (h->peer[arms[a]]) rc = peer_run_open(h->peer[arms[a]], &p, &smp.peers[a], h->err, sizeof h->err);
+    }
+    if (rc != 0) { /* h->err says why a peer could not be opened */
+        for (size_t a = 0; a < n_arms; a++) peer_run_close(smp.peers[a]);
+        problem_free(&p);
+        return EXIT_RUNTIME;
+    }
     problem_args(&p, &smp.args);
     const bench_clock_t clock = {&smp, sampler_now, sampler_sample, sampler_pause, sampler_progress};
     bench_plan_t plan;
@@ -246,13 +298,14 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     bench_result_t r;
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];
-    const int rc = bench_run(&plan, &clock, n_arms, &r, err, sizeof err);
+    rc = bench_run(&plan, &clock, n_arms, &r, err, sizeof err);
+    for (size_t a = 0; a < n_arms; a++) peer_run_close(smp.peers[a]);
     problem_free(&p);
     if (rc != 0) {
         snprintf(h->err, sizeof h->err, "timing %s: %s", label, err);
         return EXIT_RUNTIME;
     }
-    for (size_t a = 0; a < n_arms; a++) record_arm(h, s, seed, h->run[arms[a]]->id, &r, a);
+    for (size_t a = 0; a < n_arms; a++) record_arm(h, s, seed, arms[a], &r, a);
     for (size_t a = 1; o->baseline && a < n_arms; a++)
         record_comparison(h, s, seed, &r, h->run[arms[a]]->id, a);
     bench_result_free(&r);
@@ -265,6 +318,21 @@ static void not_timed(harness_t *h, const char *variant, const char *reason) {
 }
 
 #define FAILED_REASON "failed correctness (not timed; --force times it anyway)"
+
+/* time_arms over the arms whose peers fit this shape (the others are in not_supported already). */
+static int time_fitting(harness_t *h, const cli_shape_t *s, const size_t *arms, size_t n_arms) {
+    size_t kept[HARNESS_MAX_RUN], n = 0;
+    for (size_t a = 0; a < n_arms; a++)
+        if (!peer_skips(h, arms[a], s, false)) kept[n++] = arms[a];
+    if (n == 0) return 0;
+    if (h->opt->baseline && kept[0] != arms[0]) {
+        char why[96];
+        snprintf(why, sizeof why, "its baseline is not supported at shape %s", s->name);
+        for (size_t a = 0; a < n; a++) not_timed(h, h->run[kept[a]]->id, why);
+        return 0;
+    }
+    return time_arms(h, s, kept, n);
+}
 
 int harness_timing(harness_t *h) {
     const cli_opts_t *o = h->opt;
@@ -292,14 +360,14 @@ int harness_timing(harness_t *h) {
         memmove(arms + 1, arms, n * sizeof arms[0]);
         arms[0] = 0;
         for (size_t s = 0; s < o->n_shapes; s++) {
-            const int rc = time_arms(h, &o->shapes[s], arms, n + 1);
+            const int rc = time_fitting(h, &o->shapes[s], arms, n + 1);
             if (rc != 0) return rc;
         }
         return 0;
     }
     for (size_t a = 0; a < n; a++)
         for (size_t s = 0; s < o->n_shapes; s++) {
-            const int rc = time_arms(h, &o->shapes[s], &arms[a], 1);
+            const int rc = time_fitting(h, &o->shapes[s], &arms[a], 1);
             if (rc != 0) return rc;
         }
     return 0;

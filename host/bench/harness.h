@@ -10,20 +10,23 @@
 
 #include "backend.h"
 #include "cli.h"
+#include "peers.h"
 
-#define HARNESS_MAX_RUN (CLI_MAX_VARIANTS + 1)
+#define HARNESS_MAX_RUN (CLI_MAX_VARIANTS + CLI_MAX_PEERS + 1)
 
 typedef struct {
     const cli_opts_t *opt;
     backend_t *be;
-    const sdpa_kernel_entry_t *run[HARNESS_MAX_RUN]; /* the baseline first (with --vs), then the variants */
+    const sdpa_kernel_entry_t *run[HARNESS_MAX_RUN]; /* the baseline first (with --vs), then the variants,
+                                                      * then the peers (peers.h: their entry) */
+    peer_session_t *peer[HARNESS_MAX_RUN];           /* run[i]'s peer session; NULL for a variant */
     size_t n_run;
     bool passed[HARNESS_MAX_RUN]; /* every correctness check of run[i] passed */
     bool any_failed;              /* some correctness or cross-variant check failed */
     bool have_device;
     backend_device_t dev;
     /* the document's arrays (owned by the document) */
-    cJSON *correctness, *cross, *timing, *comparisons, *not_timed;
+    cJSON *correctness, *cross, *timing, *comparisons, *not_timed, *not_supported;
     double *clocks; /* every kept sample's SM clock, for sm_clock_measured_mhz */
     size_t n_clocks, cap_clocks;
     char err[1024];

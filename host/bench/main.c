@@ -17,6 +17,8 @@
 #include "fileio.h"
 #include "arch.h"
 #include "nvml.h"
+#include "ceilings.h"
+#include "peers.h"
 #include "variants.h"
 
 _Static_assert(HARNESS_MAX_RUN <= BENCH_MAX_ARMS, "every run variant must fit one interleaved run");
@@ -54,11 +56,26 @@ static void known_ids(char *buf, size_t len) {
 }
 
 static int check_known(const char *flag, const char *id) {
-    if (variants_find(id) || in_tables(id)) return 0;
-    char ids[2048], msg[2400];
+    if (variants_find(id) || in_tables(id) || (strcmp(flag, "--vs") == 0 && peers_find(id))) return 0;
+    char ids[2048], peers[256], msg[2600];
     known_ids(ids, sizeof ids);
-    snprintf(msg, sizeof msg, "%s: unknown variant '%s'; accepted: %s", flag, id, ids);
+    peers_names(peers, sizeof peers);
+    snprintf(msg, sizeof msg, "%s: unknown variant '%s'; accepted: %s%s%s", flag, id, ids,
+             strcmp(flag, "--vs") == 0 ? "; or a peer: " : "", strcmp(flag, "--vs") == 0 ? peers : "");
     return usage_error(msg);
+}
+
+static int check_peer(const char *name) {
+    if (peers_find(name)) return 0;
+    char peers[256], msg[512];
+    peers_names(peers, sizeof peers);
+    snprintf(msg, sizeof msg, "--peer: unknown peer '%s'; accepted: %s (--list-peers)", name, peers);
+    return usage_error(msg);
+}
+
+static void list_peers(void) {
+    for (size_t i = 0; i < peers_count; i++)
+        printf("%-14s %s\n", peers_registry[i].name, peers_registry[i].summary);
 }
 
 static void list_variants(void) {
@@ -84,7 +101,27 @@ static void list_shapes(void) {
     }
 }
 
-/* The variants to run, baseline first; each must be built into the selected backend. */
+/* A peer joins the run when it can run here; otherwise it is "not supported" (its library or kernel
+ * missing: never a failure), which stops the run only when it is the --vs baseline. */
+static int add_peer(harness_t *h, const peer_def_t *d, bool baseline) {
+    char why[512];
+    peer_session_t *s = peer_session_open(d, h->be, why, sizeof why);
+    if (!s && baseline) {
+        snprintf(h->err, sizeof h->err, "--vs %s: not supported here: %s", d->name, why);
+        return usage_error(h->err);
+    }
+    if (!s) {
+        cJSON_AddItemToArray(h->not_supported, bj_not_timed(d->id, why));
+        printf("skip    %-12s %s\n", d->id, why);
+        return 0;
+    }
+    h->peer[h->n_run] = s;
+    h->run[h->n_run++] = &d->entry;
+    return 0;
+}
+
+/* The variants to run, baseline first, then the peers; each variant must be built into the selected
+ * backend. */
 static int build_run_list(harness_t *h, const cli_opts_t *o, const sdpa_kernel_entry_t *table,
                           const char **config_ids, size_t *n_config) {
     char msg[2400];
@@ -94,20 +131,33 @@ static int build_run_list(harness_t *h, const cli_opts_t *o, const sdpa_kernel_e
     }
     const char *ids[HARNESS_MAX_RUN];
     size_t n = 0;
-    if (o->baseline) ids[n++] = o->baseline;
+    const peer_def_t *base_peer = o->baseline ? peers_find(o->baseline) : NULL;
+    if (base_peer) {
+        const int rc = add_peer(h, base_peer, true);
+        if (rc != 0) return rc;
+    } else if (o->baseline) {
+        ids[n++] = o->baseline;
+    }
     for (size_t i = 0; i < o->n_variants; i++) ids[n++] = o->variants[i];
     for (const sdpa_kernel_entry_t *e = table; o->n_variants == 0 && e && e->id && n < HARNESS_MAX_RUN; e++)
         if (!o->baseline || strcmp(e->id, o->baseline) != 0) ids[n++] = e->id;
     *n_config = 0;
     for (size_t i = 0; i < n; i++) {
+        const bool is_base = o->baseline && !base_peer && i == 0;
         const sdpa_kernel_entry_t *k = variants_kernel(table, ids[i]);
         if (!k) {
             snprintf(msg, sizeof msg, "%s %s: not built into the %s backend (--list-variants shows what is)",
-                     o->baseline && i == 0 ? "--vs" : "--variant", ids[i], h->be->ops->name);
+                     is_base ? "--vs" : "--variant", ids[i], h->be->ops->name);
             return usage_error(msg);
         }
         h->run[h->n_run++] = k;
-        if (!(o->baseline && i == 0)) config_ids[(*n_config)++] = k->id;
+        if (!is_base) config_ids[(*n_config)++] = k->id;
+    }
+    for (size_t i = 0; i < o->n_peers; i++) {
+        const peer_def_t *d = peers_find(o->peers[i]);
+        if (d == base_peer) continue;
+        const int rc = add_peer(h, d, false);
+        if (rc != 0) return rc;
     }
     if (h->n_run == 0) return usage_error("--variant: the selected backend has no variant built");
     return 0;
@@ -245,6 +295,7 @@ static int drop_unsupported(harness_t *h, cJSON *not_supported) {
     for (size_t i = 0; i < h->n_run; i++) {
         const int need = variants_min_sm(h->run[i]->sw);
         if (cc < 0 || need <= cc) {
+            h->peer[kept] = h->peer[i];
             h->run[kept++] = h->run[i];
             continue;
         }
@@ -267,6 +318,54 @@ static int drop_unsupported(harness_t *h, cJSON *not_supported) {
     return 0;
 }
 
+static void close_peers(harness_t *h) {
+    for (size_t i = 0; i < HARNESS_MAX_RUN; i++) {
+        peer_session_close(h->peer[i]);
+        h->peer[i] = NULL;
+    }
+}
+
+/* --ceilings: the device's measured ceilings (ceilings.h) into --out, kind "ceilings". Exit 0 when
+ * the file was written, skipped and failed ceilings included. */
+static int ceilings(int argc, char **argv, const cli_opts_t *o, backend_t *be) {
+    harness_t h;
+    memset(&h, 0, sizeof h);
+    h.opt = o;
+    h.be = be;
+    cJSON *doc = results_new("ceilings", "sdpa-bench", argc, argv), *device_json = NULL;
+    if (!doc) {
+        fprintf(stderr, "sdpa-bench: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    fill_meta(doc, o, &h, &device_json);
+    ceilings_measure(be, h.have_device ? &h.dev : NULL, o->quiet, cJSON_AddArrayToObject(doc, "ceilings"));
+    if (h.have_device) {
+        device_nvml(&h.dev, true);
+        bj_set_device_num(device_json, "sm_clock_end_mhz", h.dev.sm_clock_end_mhz);
+    }
+    int rc = EXIT_PASS;
+    if (results_write(doc, o->out, h.err, sizeof h.err) != 0) {
+        fprintf(stderr, "sdpa-bench: --out: %s\n", h.err);
+        rc = EXIT_RUNTIME;
+    } else if (!o->quiet) {
+        fprintf(stderr, "sdpa-bench: wrote %s\n", o->out);
+    }
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "ceilings")) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value"),
+                    *r = cJSON_GetObjectItemCaseSensitive(c, "reason");
+        printf("ceiling %-14s %-8s", cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(c, "status")->valuestring);
+        if (cJSON_IsNumber(v))
+            printf(" %.1f %s", v->valuedouble, cJSON_GetObjectItemCaseSensitive(c, "unit")->valuestring);
+        if (cJSON_IsString(r)) printf(" (%s)", r->valuestring);
+        printf("\n");
+    }
+    cJSON_Delete(doc);
+    warn_fallback(be);
+    return rc;
+}
+
 static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON *ptxas,
                const char *ptxas_source) {
     harness_t h;
@@ -275,12 +374,21 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     h.be = be;
     const char *config_ids[HARNESS_MAX_RUN];
     size_t n_config = 0;
-    int rc = build_run_list(&h, o, be->ops->kernels ? be->ops->kernels() : NULL, config_ids, &n_config);
-    if (rc != 0) return rc;
     cJSON *doc = results_new("sdpa-bench-run", "sdpa-bench", argc, argv), *device_json = NULL;
-    if (!doc) {
+    cJSON *not_supported = cJSON_CreateArray();
+    if (!doc || !not_supported) {
+        cJSON_Delete(doc);
+        cJSON_Delete(not_supported);
         fprintf(stderr, "sdpa-bench: out of memory\n");
         return EXIT_RUNTIME;
+    }
+    h.not_supported = not_supported;
+    int rc = build_run_list(&h, o, be->ops->kernels ? be->ops->kernels() : NULL, config_ids, &n_config);
+    if (rc != 0) {
+        close_peers(&h);
+        cJSON_Delete(doc);
+        cJSON_Delete(not_supported);
+        return rc;
     }
     fill_meta(doc, o, &h, &device_json);
     cJSON_AddItemToObject(
@@ -290,7 +398,8 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     h.timing = cJSON_AddArrayToObject(doc, "timing");
     h.comparisons = cJSON_AddArrayToObject(doc, "comparisons");
     h.not_timed = cJSON_AddArrayToObject(doc, "not_timed");
-    rc = drop_unsupported(&h, cJSON_AddArrayToObject(doc, "not_supported"));
+    cJSON_AddItemToObject(doc, "not_supported", not_supported);
+    rc = drop_unsupported(&h, not_supported);
     if (rc == 0) rc = harness_correctness(&h);
     if (rc == 0) rc = harness_timing(&h);
     bj_set_device_num(device_json, "sm_clock_measured_mhz", harness_measured_clock(&h));
@@ -309,6 +418,7 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
         fprintf(stderr, "sdpa-bench: wrote %s\n", o->out);
     }
     harness_free(&h);
+    close_peers(&h);
     cJSON_Delete(doc);
     warn_fallback(be);
     if (rc != 0) return rc;
@@ -334,9 +444,21 @@ int main(int argc, char **argv) {
         return 0;
     case CLI_LIST_VARIANTS: list_variants(); return 0;
     case CLI_LIST_SHAPES: list_shapes(); return 0;
+    case CLI_LIST_PEERS: list_peers(); return 0;
     case CLI_RUN: break;
     }
     if (o.baseline && check_known("--vs", o.baseline)) return EXIT_USAGE;
+    for (size_t i = 0; i < o.n_peers; i++)
+        if (check_peer(o.peers[i])) return EXIT_USAGE;
+    /* A peer baseline is recorded by its id, as its comparisons name it. */
+    if (o.baseline && !in_tables(o.baseline) && peers_find(o.baseline))
+        o.baseline = peers_find(o.baseline)->id;
+    for (size_t i = 0; o.baseline && i < o.n_peers; i++)
+        if (peers_find(o.peers[i]) == peers_find(o.baseline)) {
+            snprintf(err, sizeof err,
+                     "--vs %s: the baseline is also given as --peer; list only the candidates", o.baseline);
+            return usage_error(err);
+        }
     for (size_t i = 0; i < o.n_variants; i++)
         if (check_known("--variant", o.variants[i])) return EXIT_USAGE;
     if (cli_check_paths(&o, err, sizeof err) != 0) return usage_error(err);
@@ -350,7 +472,8 @@ int main(int argc, char **argv) {
         return probe(&o);
     }
     rc = select_backend(&o, &be);
-    if (rc == 0) rc = run(argc, argv, &o, &be, ptxas, ptxas_source);
+    if (rc == 0)
+        rc = o.ceilings ? ceilings(argc, argv, &o, &be) : run(argc, argv, &o, &be, ptxas, ptxas_source);
     backend_close(&be);
     cJSON_Delete(ptxas);
     return rc;

@@ -63,6 +63,8 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     cJSON *c = cJSON_CreateObject();
     cJSON *v = cJSON_AddArrayToObject(c, "variants");
     for (size_t i = 0; i < n_variants; i++) cJSON_AddItemToArray(v, cJSON_CreateString(variants[i]));
+    cJSON *peers = cJSON_AddArrayToObject(c, "peers"); /* --peer names, as given (since 1.3.0) */
+    for (size_t i = 0; i < o->n_peers; i++) cJSON_AddItemToArray(peers, cJSON_CreateString(o->peers[i]));
     if (o->baseline)
         cJSON_AddStringToObject(c, "baseline", o->baseline);
     else
@@ -274,4 +276,9 @@ cJSON *bj_not_timed(const char *variant, const char *reason) {
     cJSON_AddStringToObject(o, "variant", variant);
     cJSON_AddStringToObject(o, "reason", reason);
     return o;
+}
+
+void bj_peer_fields(cJSON *entry, const char *library) {
+    cJSON_AddBoolToObject(entry, "peer", true);
+    cJSON_AddStringToObject(entry, "library", library);
 }

@@ -55,5 +55,8 @@ cJSON *bj_cross(const problem_t *p, const cross_t *x);
 cJSON *bj_timing(const timing_rec_t *t);
 cJSON *bj_comparison(const comparison_rec_t *c);
 cJSON *bj_not_timed(const char *variant, const char *reason);
+/* Marks a CORRECTNESS or TIMING entry as a peer's (peers.h): "peer": true and "library" (e.g.
+ * "cuBLAS 13.1.0"), appended after the entry's own fields; variants' entries have neither. */
+void bj_peer_fields(cJSON *entry, const char *library);
 
 #endif

@@ -1,12 +1,14 @@
-/* Validates an sdpa-bench-run file against data/SCHEMA.md: loads it with results_load (version
- * and kind), then checks the presence and type of every field the schema lists, the enumerated
+/* Validates an sdpa-bench-run or ceilings file against data/SCHEMA.md: loads it with results_load
+ * (version and kind), then checks the presence and type of every field the schema lists, the enumerated
  * values, and a few consistencies (TIMING.timing equals meta.timing; summary.n equals the sample
- * count; comparison sample arrays have `rounds` entries).
+ * count; comparison sample arrays have `rounds` entries; a peer's entries, and only they, carry
+ * "peer": true and a library; an emulated ceiling is skipped, never a number).
  *   check_run_json FILE [PATH ...]
  * Exit 0 when valid; then prints the value at each dotted PATH, one per line ("array N" for an
  * array, "object" for an object), so shell tests can assert on values. Exit 1 with the first
  * problem otherwise. */
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -248,8 +250,23 @@ static const field_t comparison[] = {
     {"verdict", S, "|FASTER|SLOWER|SAME|AMBIGUOUS|"},
 };
 static const field_t not_timed[] = {{"variant", S, NULL}, {"reason", S, NULL}};
+static const field_t peer_fields[] = {{"library", S, NULL}};
+static const field_t ceilings_top[] = {
+    {"schema_version", S, NULL}, {"kind", S, "|ceilings|"}, {"meta", O, NULL}, {"ceilings", A, NULL}};
+static const field_t ceiling[] = {
+    {"name", S, "|copy_d2d|gemm_fp16|gemm_fp8_e4m3|"},
+    {"unit", S, "|GB/s|TFLOP/s|"},
+    {"status", S, "|ok|skipped|failed|"},
+    {"reason", S | Z, NULL},
+    {"value", N | Z, NULL},
+    {"ci", A | Z, NULL},
+    {"samples_us", A, NULL},
+    {"summary", O | Z, NULL},
+    {"details", O, NULL},
+};
 
 static const cJSON *item(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
+static const char *str(const cJSON *j) { return cJSON_IsString(j) ? j->valuestring : ""; }
 
 static void check_meta(const cJSON *doc) {
     const cJSON *m = item(doc, "meta");
@@ -271,6 +288,11 @@ static void check_meta(const cJSON *doc) {
 static void check_config(const cJSON *doc) {
     const cJSON *c = item(doc, "config"), *e;
     CHECK(c, "config", config);
+    /* config.peers came with schema 1.3.0 */
+    int major = 0, minor = 0;
+    if (sscanf(str(item(doc, "schema_version")), "%d.%d", &major, &minor) == 2 && (major > 1 || minor >= 3) &&
+        !cJSON_IsArray(item(c, "peers")))
+        problem("config", "peers", "missing or not an array");
     cJSON_ArrayForEach(e, item(c, "shapes")) CHECK(e, "config.shapes[]", shape);
     cJSON_ArrayForEach(e, item(c, "seeds")) if (!cJSON_IsString(e))
         problem("config", "seeds[]", "not a string");
@@ -294,6 +316,16 @@ static void check_timing(const cJSON *t, const char *meta_timing) {
         problem("timing[]", "timing", "differs from meta.timing");
 }
 
+/* "peer": true and "library" on a peer's entries (id "peer-..."), on no other. */
+static void check_peer(const cJSON *e, const char *where) {
+    const char *id = cJSON_GetStringValue(item(e, "variant"));
+    const bool is_peer = id && strncmp(id, "peer-", 5) == 0;
+    const cJSON *flag = item(e, "peer");
+    if (is_peer != (flag != NULL)) problem(where, "peer", is_peer ? "missing on a peer" : "on a variant");
+    if (flag && !cJSON_IsTrue(flag)) problem(where, "peer", "is not true");
+    if (flag) CHECK(e, where, peer_fields);
+}
+
 static void check_arrays(const cJSON *doc) {
     const char *meta_timing = cJSON_GetStringValue(item(item(doc, "meta"), "timing"));
     const cJSON *e;
@@ -303,10 +335,14 @@ static void check_arrays(const cJSON *doc) {
         CHECK(item(e, "end_to_end"), "correctness[].end_to_end", metrics);
         CHECK(item(e, "legacy"), "correctness[].legacy", metrics);
         CHECK(item(e, "gates"), "correctness[].gates", gates);
+        check_peer(e, "correctness[]");
     }
     cJSON_ArrayForEach(e, item(doc, "cross_variant")) CHECK(e, "cross_variant[]", cross);
     cJSON_ArrayForEach(e, item(doc, "not_supported")) CHECK(e, "not_supported[]", not_timed);
-    cJSON_ArrayForEach(e, item(doc, "timing")) check_timing(e, meta_timing);
+    cJSON_ArrayForEach(e, item(doc, "timing")) {
+        check_timing(e, meta_timing);
+        check_peer(e, "timing[]");
+    }
     cJSON_ArrayForEach(e, item(doc, "comparisons")) {
         CHECK(e, "comparisons[]", comparison);
         const cJSON *rounds = item(e, "rounds");
@@ -316,6 +352,26 @@ static void check_arrays(const cJSON *doc) {
             problem("comparisons[]", "rounds", "differs from the number of paired samples");
     }
     cJSON_ArrayForEach(e, item(doc, "not_timed")) CHECK(e, "not_timed[]", not_timed);
+}
+
+/* kind ceilings: "ok" has a value and at least 20 samples and no reason; anything else a reason and
+ * no value; on the emulator everything is skipped as emulated. */
+static void check_ceilings(const cJSON *doc) {
+    CHECK(doc, "", ceilings_top);
+    check_meta(doc);
+    const bool emulated = strcmp(str(item(item(doc, "meta"), "backend")), "emu") == 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, item(doc, "ceilings")) {
+        CHECK(e, "ceilings[]", ceiling);
+        const bool ok = strcmp(str(item(e, "status")), "ok") == 0;
+        if (ok != cJSON_IsNumber(item(e, "value")))
+            problem("ceilings[]", "value", "a number iff status is ok");
+        if (ok != cJSON_IsNull(item(e, "reason"))) problem("ceilings[]", "reason", "null iff status is ok");
+        if (ok && cJSON_GetArraySize(item(e, "samples_us")) < 20)
+            problem("ceilings[]", "samples_us", "under 20");
+        if (emulated && (ok || strcmp(str(item(e, "reason")), "emulated: no GPU") != 0))
+            problem("ceilings[]", "status", "not skipped as \"emulated: no GPU\" on the emulator");
+    }
 }
 
 static void print_value(const cJSON *root, const char *path) {
@@ -344,15 +400,19 @@ int main(int argc, char **argv) {
     }
     file = argv[1];
     char err[1024];
-    cJSON *doc = results_load(file, "sdpa-bench-run", err, sizeof err);
+    cJSON *doc = results_load(file, NULL, err, sizeof err);
     if (!doc) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    CHECK(doc, "", top);
-    check_meta(doc);
-    check_config(doc);
-    check_arrays(doc);
+    if (strcmp(str(item(doc, "kind")), "ceilings") == 0) {
+        check_ceilings(doc);
+    } else {
+        CHECK(doc, "", top);
+        check_meta(doc);
+        check_config(doc);
+        check_arrays(doc);
+    }
     if (problems == 0)
         for (int i = 2; i < argc; i++) print_value(doc, argv[i]);
     cJSON_Delete(doc);

@@ -24,7 +24,8 @@ usage() {
 "$bin" --help >"$tmp/help"
 tap_ok "--help exits 0" test $? -eq 0
 for flag in --list-variants --list-shapes --variant --vs --shape --seeds --codec --dist --backend --check-only \
-            --warmup --iters --min-time --max-time --l2 --force --out --dump --quiet --help --version; do
+            --warmup --iters --min-time --max-time --l2 --force --out --dump --quiet --help --version \
+            --list-peers --peer --ceilings; do
   tap_ok "--help documents $flag" grep -qe "$flag" "$tmp/help"
 done
 tap_ok "--help documents the exit statuses" grep -q "Exit status: 0" "$tmp/help"
@@ -45,6 +46,12 @@ usage "stray argument" "unexpected argument 'stage2'" stage2
 usage "missing value" "--iters needs a value" --iters
 usage "unknown variant" "--variant: unknown variant 'stage9'; accepted: stage0, stage1" --variant stage9
 usage "unknown baseline" "--vs: unknown variant 'nope'" --vs nope --variant stage2
+usage "unknown baseline lists the peers too" "; or a peer: cublas-unfused" --vs nope --variant stage2
+usage "unknown peer" "--peer: unknown peer 'nope'; accepted: cublas-unfused" --peer nope
+usage "a peer given twice" "--peer cublas-unfused: given twice" --peer cublas-unfused --peer cublas-unfused
+usage "--ceilings without --out" "--ceilings needs --out FILE.json" --ceilings
+usage "--ceilings with a variant" "--ceilings measures the device, not variants" --ceilings --variant stage2 \
+  --out "$tmp/c.json"
 usage "unknown shape" "--shape: unknown shape 'huge'; accepted: small, mission" --shape huge
 usage "D != 64" "--shape 1,8,512,128: head dimension not supported; accepted: D = 64" --shape 1,8,512,128
 usage "S = 0" "--shape 1,8,0,64: empty problem" --shape 1,8,0,64
@@ -65,6 +72,15 @@ usage "unwritable --out (a file as directory)" "--out $tmp/plainfile/run.json" -
 usage "--ptxas missing" "--ptxas $tmp/none.json: cannot read" --ptxas "$tmp/none.json"
 echo '{"schema_version": "1.0.0", "kind": "sdpa-bench-run"}' >"$tmp/wrongkind.json"
 usage "--ptxas of the wrong kind" "--ptxas: " --ptxas "$tmp/wrongkind.json" --backend emu --check-only --shape single
+
+# A peer whose kernel this program does not link (this test build's kernel table is plain C) is
+# "not supported" with the reason, and the run goes on: never a failure.
+"$bin" --backend emu --check-only --shape small --seeds 0 --variant stage2 --peer cublas-unfused \
+  --out "$tmp/peer.json" >"$tmp/peer.out" 2>"$tmp/peer.err"
+tap_ok "a peer not built into the program: exit 0" test $? -eq 0
+tap_ok "  ... not supported, with the reason" \
+  grep -q "^skip    peer-cublas-unfused not built into this program" "$tmp/peer.out"
+tap_ok "  ... recorded in not_supported" grep -q '"variant":[[:space:]]*"peer-cublas-unfused"' "$tmp/peer.json"
 
 # An existing --out is refused and left byte for byte as it was; so are --dump files.
 printf 'earlier results\n' >"$tmp/run.json"

@@ -127,6 +127,7 @@ static void test_actions(void **state) {
         {"--version", CLI_VERSION},
         {"--list-variants", CLI_LIST_VARIANTS},
         {"--list-shapes", CLI_LIST_SHAPES},
+        {"--list-peers", CLI_LIST_PEERS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cli_opts_t o;
@@ -185,6 +186,30 @@ static void test_rejections(void **state) {
     REJECT("--out: invalid value ''", "--out", "");
     REJECT("--schedule-seed applies to the rand schedule only", "--schedule-seed", "3");
     REJECT("--schedule-seed applies to the rand schedule only", "--schedule", "rev", "--schedule-seed", "3");
+}
+
+/* --peer is repeatable (names are checked by main.c against peers.h); --ceilings is a mode of its own. */
+static void test_peers_and_ceilings(void **state) {
+    (void)state;
+    cli_opts_t o;
+    char err[512];
+    assert_int_equal(parse(&o, err, sizeof err, "--peer", "a", "--peer=b", "--variant", "stage2", NULL), 0);
+    assert_int_equal(o.n_peers, 2);
+    assert_string_equal(o.peers[0], "a");
+    assert_string_equal(o.peers[1], "b");
+    assert_false(o.ceilings);
+    assert_int_equal(parse(&o, err, sizeof err, "--ceilings", "--out", "c.json", "--backend", "emu", NULL),
+                     0);
+    assert_true(o.ceilings);
+    assert_int_equal(o.n_peers, 0);
+    REJECT("--peer a: given twice", "--peer", "a", "--peer", "a");
+    REJECT("--peer: at most 4 peers", "--peer", "a", "--peer", "b", "--peer", "c", "--peer", "d", "--peer",
+           "e");
+    REJECT("--peer: invalid value ''", "--peer", "");
+    REJECT("--ceilings needs --out", "--ceilings");
+    REJECT("--ceilings measures the device", "--ceilings", "--out", "c.json", "--peer", "a");
+    REJECT("--ceilings measures the device", "--ceilings", "--out", "c.json", "--vs", "stage2");
+    REJECT("--ceilings measures the device", "--ceilings", "--out", "c.json", "--check-only");
 }
 
 static void test_shape_parser(void **state) {
@@ -273,6 +298,7 @@ int main(void) {
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_actions),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_peers_and_ceilings),
         cmocka_unit_test(test_shape_parser),
         cmocka_unit_test_setup_teardown(test_paths, make_tmpdir, remove_tmpdir),
     };
