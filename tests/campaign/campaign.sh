@@ -69,7 +69,7 @@ tap_ok "  ... campaign.json records every step (probe ... profiles), skipped one
              [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"
 if [ "$has_ceilings" -gt 0 ]; then
   tap_ok "  ... ceilings.json: copy and GEMM ceilings, every entry skipped on the emulator" \
-    bash -c 'jq -e ".kind == \"ceilings\" and (.entries | length) > 0 and ([.entries[] | select(.status != \"skipped\")] | length) == 0" "$1" >/dev/null' _ "$C/ceilings.json"
+    bash -c 'jq -e ".kind == \"ceilings\" and (.ceilings | length) > 0 and ([.ceilings[] | select(.status != \"skipped\")] | length) == 0" "$1" >/dev/null' _ "$C/ceilings.json"
 else
   tap_ok "  ... ceilings: skipped, with sdpa-bench's message (this sdpa-bench has no --ceilings)" \
     bash -c '[[ "$1" == "skipped: this sdpa-bench has no --ceilings: sdpa-bench: unknown option"* ]]' _ "$(step_of ceilings)"
