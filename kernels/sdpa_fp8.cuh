@@ -112,8 +112,8 @@ template <sdpa_switches_t SW> struct Config {
     static constexpr int LDU = kSmemPad ? D + 4 : D;   // floats per row of U
     // FP8_MMA's code tiles (bytes per row): ldmatrix reads 8 rows of 16 bytes per phase; rows of
     // 80 (Q, K: D + 16) and 48 bytes (V^T: TN + 16) start 20 and 12 words apart, so the 8 rows of
-    // a phase cover 8 distinct 4-bank groups, where 64- and 32-byte rows would conflict 2- and
-    // 4-way. Both stay multiples of 16, as ldmatrix requires.
+    // a phase cover 8 distinct 4-bank groups, where unpadded 64- and 32-byte rows would conflict
+    // 4- and 2-way. Both stay multiples of 16, as ldmatrix requires.
     static constexpr int LDC = D + 16;   // bytes per row of the Q and K code tiles
     static constexpr int LDVT = TN + 16; // bytes per row of V^T (one row per d)
 };
