@@ -789,7 +789,7 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane,
             s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? kPScale * __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
     // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
     // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
-    // "The row sum"). a[0], a[2] hold row g's 16 codes of this lane, a[1], a[3] row g+8's.
+    // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
     uint32_t pa[4];
     prims::acc_to_a_e4m3(pa, s);
     st.l[0] += e4m3x4_sum(pa[0]) + e4m3x4_sum(pa[2]);
