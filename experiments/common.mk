@@ -25,7 +25,7 @@ DATA_DIR   ?= data
 FIG_DIR    ?= figures
 REPORT_DIR ?= paper/build
 EXPERIMENTS := stage1-cp-async stage2-wmma-pv stage3a-fusion stage3b-register-softmax \
-               stage4-three-stage-ring stage5-warp-specialised
+               stage4-three-stage-ring stage5-warp-specialised stage6-fp8-mma
 SDPA_BENCH := $(BIN)/sdpa-bench
 
 # Defaults of the parameters an experiment.mk may override.
@@ -78,7 +78,10 @@ stage4:
 ## stage5: run the Stage-5 experiment (stage4 -> stage5, warp-specialised producer/consumer) and build its report
 stage5:
 	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage5-warp-specialised
-.PHONY: stage1 stage2 stage3a stage3b stage4 stage5
+## stage6: run the Stage-6 experiment (stage5 -> stage6, FP8 tensor cores on the e4m3 codes) and build its report
+stage6:
+	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage6-fp8-mma
+.PHONY: stage1 stage2 stage3a stage3b stage4 stage5 stage6
 
 ifneq ($(EXPERIMENT),)
 ifndef RUN_GIVEN
@@ -114,7 +117,7 @@ latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RU
 
 ## all: run every experiment, then assemble the paper
 all:
-	$(Q)for t in stage1 stage2 stage3a stage3b stage4 stage5; do $(MAKE) --no-print-directory $$t || exit 1; done
+	$(Q)for t in stage1 stage2 stage3a stage3b stage4 stage5 stage6; do $(MAKE) --no-print-directory $$t || exit 1; done
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
 

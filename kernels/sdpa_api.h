@@ -30,16 +30,19 @@ typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
 
 typedef enum {
     SDPA_OK = 0,
-    SDPA_ERR_NULL,      /* a required pointer is NULL */
-    SDPA_ERR_HEAD_DIM,  /* D != 64 */
-    SDPA_ERR_EMPTY,     /* B, H or S < 1 */
-    SDPA_ERR_TOO_LARGE, /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
-    SDPA_ERR_CODEC,     /* unknown codec */
-    SDPA_ERR_ALIGNMENT, /* a pointer is not 16-byte aligned */
-    SDPA_ERR_LAUNCH,    /* the device or runtime failed the launch (a CUDA error): a run-time error of the
+    SDPA_ERR_NULL,        /* a required pointer is NULL */
+    SDPA_ERR_HEAD_DIM,    /* D != 64 */
+    SDPA_ERR_EMPTY,       /* B, H or S < 1 */
+    SDPA_ERR_TOO_LARGE,   /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
+    SDPA_ERR_CODEC,       /* unknown codec */
+    SDPA_ERR_ALIGNMENT,   /* a pointer is not 16-byte aligned */
+    SDPA_ERR_LAUNCH,      /* the device or runtime failed the launch (a CUDA error): a run-time error of the
                          * machine, never a verdict on the kernel (sdpa-bench exits 3) */
-    SDPA_ERR_FAULT,     /* the emulator found a fault in the kernel (barrier, race, bounds): the
+    SDPA_ERR_FAULT,       /* the emulator found a fault in the kernel (barrier, race, bounds): the
                          * kernel is wrong (a correctness failure) */
+    SDPA_ERR_UNSUPPORTED, /* the variant cannot compute on these inputs (an FP8_MMA variant given the
+                           * seed-linear codec): never run, never a verdict (sdpa-bench lists it
+                           * under not_supported before launching anything) */
 } sdpa_status_t;
 
 typedef struct {
@@ -80,6 +83,8 @@ static inline const char *sdpa_status_str(sdpa_status_t s) {
     case SDPA_ERR_ALIGNMENT: return "a pointer is not 16-byte aligned";
     case SDPA_ERR_LAUNCH: return "kernel launch failed";
     case SDPA_ERR_FAULT: return "the emulator found a fault in the kernel";
+    case SDPA_ERR_UNSUPPORTED:
+        return "this variant computes on e4m3 codes; the seed-linear codec has no FP8 form";
     }
     return "unknown status";
 }

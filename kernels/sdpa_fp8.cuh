@@ -34,7 +34,13 @@
 //                         kv_wait_tile (their depth is a parameter since stage 1)
 //   WARP_SPEC (stage 5)   ws_producer / ws_consumer on named barriers, two half-tile buffers,
 //                         LoaderChunks over the producer warps only
+//   FP8_MMA (stage 6)     CodeTiles (Q, K codes and V^T codes instead of half tiles), load_q_codes,
+//                         repack_kv_staged (the producers' decode becomes a copy and a transpose),
+//                         fp8_rows_init / fp8_tile (Q.K^T and P.V on mma.sync m16n8k32 e4m3, P as
+//                         e4m3 codes of 448 p); sdpa_forward's empty body where it cannot run
 #pragma once
+
+#include <type_traits>
 
 #include "prims.cuh"
 #include "sdpa_api.h"
@@ -71,6 +77,7 @@ template <sdpa_switches_t SW> struct Config {
     static constexpr bool kRegMma = SW & SDPA_SW(REG_MMA);
     static constexpr bool kKvRing3 = SW & SDPA_SW(KV_RING3);
     static constexpr bool kWarpSpec = SW & SDPA_SW(WARP_SPEC);
+    static constexpr bool kFp8Mma = SW & SDPA_SW(FP8_MMA);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -79,6 +86,11 @@ template <sdpa_switches_t SW> struct Config {
     static_assert(!kKvRing3 || kCpAsync, "USE_KV_RING3 deepens the cp.async ring: needs USE_CP_ASYNC=1");
     static_assert(!kWarpSpec || (kRegMma && kCpAsync),
                   "USE_WARP_SPEC splits the REG_MMA kernel's warps: needs USE_REG_MMA=1, USE_CP_ASYNC=1");
+    // FP8_MMA replaces the m16n8k16 products of REG_MMA's register-resident softmax and moves the
+    // operand preparation (K copy, V transpose) into WARP_SPEC's producer warps, off the consumers'
+    // path: it needs both.
+    static_assert(!kFp8Mma || (kRegMma && kWarpSpec),
+                  "USE_FP8_MMA builds on the producer/consumer kernel: needs USE_REG_MMA=1, USE_WARP_SPEC=1");
     // Geometry and pipeline parameters (the registry records them through the switches; a stage
     // is re-tuned by changing these). kKvStages: uint8 staging slots of the cp.async ring (tiles
     // in flight + the one being read). kMmaWarps: warps computing in REG_MMA, 16 query rows each
@@ -98,6 +110,12 @@ template <sdpa_switches_t SW> struct Config {
     static constexpr int LD = kSmemPad ? D + 8 : D;    // halves per row of sQ, sK, sV
     static constexpr int LDS = kSmemPad ? TN + 8 : TN; // halves per row of sS / sP
     static constexpr int LDU = kSmemPad ? D + 4 : D;   // floats per row of U
+    // FP8_MMA's code tiles (bytes per row): ldmatrix reads 8 rows of 16 bytes per phase; rows of
+    // 80 (Q, K: D + 16) and 48 bytes (V^T: TN + 16) start 20 and 12 words apart, so the 8 rows of
+    // a phase cover 8 distinct 4-bank groups, where unpadded 64- and 32-byte rows would conflict
+    // 4- and 2-way. Both stay multiples of 16, as ldmatrix requires.
+    static constexpr int LDC = D + 16;   // bytes per row of the Q and K code tiles
+    static constexpr int LDVT = TN + 16; // bytes per row of V^T (one row per d)
 };
 
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
@@ -122,14 +140,28 @@ template <class Cfg> struct ScoreBuffers<Cfg, true> {
     alignas(128) float scratch[WARPS][16 * 16];
 };
 
-template <class Cfg>
-struct Smem : Staging<Cfg, Cfg::kCpAsync>,
-              PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
-              ScoreBuffers<Cfg, !Cfg::kRegMma> {
+// [stage 0] the decoded half tiles every stage up to 5 computes on; [stage 6] codes instead.
+template <class Cfg, bool HAS> struct HalfTiles {};
+template <class Cfg> struct HalfTiles<Cfg, true> {
     alignas(128) __half q[TM][Cfg::LD];
     alignas(128) __half k[Cfg::kHalfBufs][TN][Cfg::LD]; // K stored [n][d]; read as col-major K^T
     alignas(128) __half v[Cfg::kHalfBufs][TN][Cfg::LD];
 };
+// The e4m3 codes as the m16n8k32 operands want them: Q and K row-major ([row][d], A and B of
+// Q.K^T), V transposed ([d][key position], B of P.V) with key positions permuted by k32_pos.
+template <class Cfg, bool HAS> struct CodeTiles {};
+template <class Cfg> struct CodeTiles<Cfg, true> {
+    alignas(128) uint8_t q[TM][Cfg::LDC];
+    alignas(128) uint8_t k[Cfg::kHalfBufs][TN][Cfg::LDC];
+    alignas(128) uint8_t vt[Cfg::kHalfBufs][D][Cfg::LDVT];
+};
+
+template <class Cfg>
+struct Smem : Staging<Cfg, Cfg::kCpAsync>,
+              PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
+              ScoreBuffers<Cfg, !Cfg::kRegMma>,
+              HalfTiles<Cfg, !Cfg::kFp8Mma>,
+              CodeTiles<Cfg, Cfg::kFp8Mma> {};
 
 // ---- [stage 0] codecs: one 16-byte chunk of codes -> 16 exact halves ----------------------------
 // E4M3: the OCP format (hardware cvt on sm_89+). Seed-linear: the original's linear code,
@@ -597,8 +629,10 @@ __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane,
     }
 }
 
-// O = o / l * step_v, rounded to fp16 once; rows past q_valid are not stored.
-__device__ __forceinline__ void mma_store_output(MmaRows &st, int warp, int lane, float v_step,
+// O = o / l * step_v, rounded to fp16 once; rows past q_valid are not stored. Rows: MmaRows or
+// Fp8Rows (stage 6: o and l both in P-code units, so their ratio is the same).
+template <class Rows>
+__device__ __forceinline__ void mma_store_output(Rows &st, int warp, int lane, float v_step,
                                                  __half *__restrict__ o_tile, int q_valid) {
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
@@ -613,6 +647,171 @@ __device__ __forceinline__ void mma_store_output(MmaRows &st, int warp, int lane
         for (int j = 0; j < D / 8; ++j)
             *reinterpret_cast<__half2 *>(o_tile + row * D + 8 * j + 2 * t) =
                 __floats2half2_rn(st.o[j][2 * h] * inv, st.o[j][2 * h + 1] * inv);
+    }
+}
+
+// ---- [stage 6] FP8 tensor cores: Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes ----------
+// The codes are multiplied as they are: no decode to fp16. A product of two e4m3 values has at most
+// 8 significant bits and lies in fp32's normal range, so it is exact; the per-head steps are applied
+// in fp32 to the accumulators (paper/methods.md#tolerances-fp8, the pre-registered numerics).
+// Operand layouts (prims.cuh; lane = 4g + t):
+//   Q.K^T  A = Q codes, k = d: one ldmatrix x4 on bytes per 32 d (an 8x8 b16 matrix is 8 rows x 16
+//          bytes, lane l gets row l/4, bytes 4(l%4)..+3: the m16n8k32 A layout); B = K's [key][d]
+//          rows as they are (col g = key g, bytes 4t..4t+3 and 16+4t..), one x4 per 8 keys for all
+//          64 d. Two k steps of 32 per score, in one fp32 accumulator.
+//   P.V    A = the P codes from the score accumulators by acc_to_a_e4m3, whose k position p stands
+//          for key k32_col(p); B must use the same order, so V is stored transposed as
+//          vt[d][p] = V[k32_col(p)][d]: a B register is 4 consecutive bytes of a vt row, and an
+//          ldmatrix x4 gives two 8-d tiles.
+// V is transposed in-kernel, by the producer warps (as FlashAttention-3; SageAttention instead
+// stores V transposed in global memory): every variant then reads the same [B,H,S,D] codes, so
+// stage 6 is compared with its parent on the same inputs, and its time includes the transpose. A
+// host-side transpose would be another input format and move work out of the timed region.
+
+// Inverse of prims::k32_col within a 32-key tile: the position that holds key k.
+__host__ __device__ constexpr int k32_pos(int k) {
+    return 16 * (k / 16) + 4 * ((k % 8) / 2) + 2 * ((k % 16) / 8) + k % 2;
+}
+constexpr bool k32_pos_inverts_k32_col() {
+    for (int k = 0; k < TN; ++k)
+        if (prims::k32_col(k32_pos(k)) != k || k32_pos(k) < 0 || k32_pos(k) >= TN) return false;
+    return true;
+}
+static_assert(k32_pos_inverts_k32_col(), "k32_pos must be the inverse permutation of prims::k32_col");
+
+// Q codes -> the code tile, one 16-byte chunk per thread; rows >= valid are zero (shared memory is
+// not zeroed, and 0xff is an e4m3 NaN).
+template <class Cfg>
+__device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__restrict__ g, int valid) {
+    const ChunkMap m(threadIdx.x);
+    *reinterpret_cast<uint4 *>(&sm.q[m.row][m.col]) =
+        m.row < valid ? *reinterpret_cast<const uint4 *>(g + m.row * D + m.col) : make_uint4(0, 0, 0, 0);
+}
+
+// The producers' step of stage 6 (instead of dequant_kv_staged): staging slot -> K codes (copied
+// into padded rows) and V^T codes (transposed) of buffer `buf`; keys >= valid are zero in both
+// (a P code of 0 times a stale NaN code would still be NaN). Each loader writes the 16 bytes of
+// its own V chunk (one key, 16 d) as 16 single-byte stores down a column of vt, and reads only
+// staging bytes it copied itself, so, as in dequant_kv_staged, its own cp.async wait suffices. 16
+// byte stores per chunk is the simplest correct transpose; the next step would be an in-register
+// 4x4 byte transpose among 4 lanes holding 4 keys (FlashAttention-3's), giving 32-bit stores.
+template <class Cfg>
+__device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i), p = k32_pos(r);
+        const bool in = r < valid;
+        *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
+            in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][c + d][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+    }
+}
+
+// The P scale: P codes are e4m3(kPScale * p). With p <= 1 (the running max includes this tile),
+// 448 p <= 448, the largest finite e4m3: no code saturates, and the largest weights keep e4m3's 3
+// fraction bits down to p = 2^-6/448 (methods.md, "Why 448"). kPScale cancels (fp8_tile) and
+// appears nowhere else.
+constexpr float kPScale = 448.0f;
+
+// A consumer warp's state: as MmaRows, with Q's A fragments for k steps of 32 (D/32 of them).
+// o and l are in code units of P (448 p): both carry the same factor, which cancels in o/l.
+struct Fp8Rows {
+    uint32_t qa[D / 32][4]; // Q A fragments, d = 32 kk .. 32 kk + 31
+    float o[D / 8][4];      // unnormalised output in P-code units, 8 column tiles of 8 (C layout)
+    float m[2];             // running max of rows g, g+8 (identical in the 4 lanes of a quad)
+    float l[2];             // this lane's sum of decoded P codes; the quad's sum at the end
+};
+
+template <class Cfg>
+__device__ __forceinline__ void fp8_rows_init(const Smem<Cfg> &sm, int warp, int lane, Fp8Rows &st) {
+    // ldmatrix x4 on bytes: matrix j = rows 8(j%2).., bytes 16(j/2).. of the 16x32 block: a[0..3]
+    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1), c = 16 * (lane >> 4);
+#pragma unroll
+    for (int kk = 0; kk < D / 32; ++kk) prims::ldmatrix<4>(st.qa[kk], &sm.q[r][32 * kk + c]);
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j) st.o[j][0] = st.o[j][1] = st.o[j][2] = st.o[j][3] = 0.0f;
+    st.m[0] = st.m[1] = -INFINITY;
+    st.l[0] = st.l[1] = 0.0f;
+}
+
+// The sum of the four e4m3 codes of one A register, decoded exactly (e4m3 -> half is exact, and
+// these sums of at most 4 values <= 448 with 4 significant bits each are exact in fp32).
+__device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
+    const float2 lo = __half22float2(prims::e4m3x2_to_half2((uint16_t)(w & 0xffffu)));
+    const float2 hi = __half22float2(prims::e4m3x2_to_half2((uint16_t)(w >> 16)));
+    return (lo.x + lo.y) + (hi.x + hi.y);
+}
+
+// One KV tile (code buffers `buf`, kv_valid keys) for the warp's 16 rows.
+template <class Cfg>
+__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
+                                         Fp8Rows &st) {
+    const int t = lane & 3;
+    // S = Q K^T on the codes: 4 tiles of 8 keys, two k steps of 32 d into one fp32 accumulator.
+    float s[TN / 8][4];
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j) {
+        uint32_t b[4]; // bytes 16m.. of keys 8j..8j+7: {b[0], b[1]} d 0-31, {b[2], b[3]} d 32-63
+        prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][16 * (lane >> 3)]);
+        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[0], b0, s[j]);
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[1], b1, s[j]);
+    }
+    // Online softmax as stage 3b: element e of tile j is row g + 8(e/2), key 8j + 2t + e%2.
+    float tmax[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
+            tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
+        }
+    float alpha[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 1));
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 2));
+        const float m_new = fmaxf(st.m[h], tmax[h]); // finite: every tile has >= 1 valid key
+        alpha[h] = __expf(st.m[h] - m_new);          // exp(-inf) = 0 on the first tile
+        st.m[h] = m_new;
+        st.l[h] *= alpha[h];
+    }
+    // 448 p, p = exp(s - m) <= 1 since m includes this tile; masked keys give 0 (code 0).
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? kPScale * __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+    // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
+    // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
+    // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
+    uint32_t pa[4];
+    prims::acc_to_a_e4m3(pa, s);
+    st.l[0] += e4m3x4_sum(pa[0]) + e4m3x4_sum(pa[2]);
+    st.l[1] += e4m3x4_sum(pa[1]) + e4m3x4_sum(pa[3]);
+    // O = alpha O + P V, two-level: each 8-d tile's 32-key product goes into a zeroed fragment and
+    // is added to the running output in fp32, so the FP8 mma's own accumulator never carries more
+    // than one tile (methods.md, "Accumulation order and precision": reduced-precision fp32
+    // accumulation on Ada/Hopper then costs about 2^-12 Vmax per tile, independent of S).
+#pragma unroll
+    for (int np = 0; np < D / 16; ++np) {
+        uint32_t b[4]; // rows d = 16np + 8(m/2) + .., bytes 16(m%2)..: {b[0], b[1]}, {b[2], b[3]}
+        prims::ldmatrix<4>(b, &sm.vt[buf][16 * np + (lane & 7) + 8 * (lane >> 4)][16 * ((lane >> 3) & 1)]);
+        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+        const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        float pv0[4], pv1[4];
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa, b0, zero);
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa, b1, zero);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            st.o[2 * np][e] = st.o[2 * np][e] * alpha[e >> 1] + pv0[e];
+            st.o[2 * np + 1][e] = st.o[2 * np + 1][e] * alpha[e >> 1] + pv1[e];
+        }
     }
 }
 
@@ -643,18 +842,31 @@ __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const ui
         kv_prefetch(sm, t, n_tiles, gk, gv, S);
         kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
         if (t >= 2) prims::bar_sync(kBarEmpty + (t & 1), THREADS);
-        dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
+        if constexpr (Cfg::kFp8Mma)
+            repack_kv_staged(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
+        else
+            dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
         prims::bar_arrive(kBarFull + (t & 1), THREADS);
     }
 }
 
+// The consumers' rows: stage 6's e4m3 state, else stage 3b's.
+template <class Cfg> using ConsumerRows = typename std::conditional<Cfg::kFp8Mma, Fp8Rows, MmaRows>::type;
+
 template <class Cfg>
 __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
-                                            float qk_mult, MmaRows &st) {
-    mma_rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+                                            float qk_mult, ConsumerRows<Cfg> &st) {
+    // Q: published by the block barrier before the split
+    if constexpr (Cfg::kFp8Mma)
+        fp8_rows_init(sm, warp, lane, st);
+    else
+        mma_rows_init(sm, warp, lane, st);
     for (int t = 0; t < n_tiles; ++t) {
         prims::bar_sync(kBarFull + (t & 1), THREADS);
-        mma_tile(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
+        if constexpr (Cfg::kFp8Mma)
+            fp8_tile(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
+        else
+            mma_tile(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
         if (t + 2 < n_tiles) prims::bar_arrive(kBarEmpty + (t & 1), THREADS);
     }
 }
@@ -662,9 +874,10 @@ __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int l
 // ---- [stage 0] the kernel body ------------------------------------------------------------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
-sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
-             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
+                  float softmax_scale) {
     __shared__ Smem<Cfg> sm;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;
@@ -677,11 +890,14 @@ sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const
     __half *o_tile = O + head + (size_t)q0 * D;
     const int n_tiles = (S + TN - 1) / TN;
 
-    load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
+    if constexpr (Cfg::kFp8Mma)
+        load_q_codes(sm, Q + head + (size_t)q0 * D, q_valid);
+    else
+        load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec) {
         __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
         if (warp < Cfg::kMmaWarps) {
-            MmaRows st;
+            ConsumerRows<Cfg> st;
             ws_consumer(sm, warp, lane, n_tiles, S, qk_mult, st);
             mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
         } else {
@@ -728,6 +944,24 @@ sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const
         }
         store_output(sm, mp, rs, v_step, o_tile, q_valid);
     }
+}
+
+// [stage 6] An FP8_MMA kernel computes on e4m3 codes with sm_89's FP8 mma.sync. Its seed-linear
+// instance (codes u - 128: no e4m3 form) and its instance for an older architecture of the
+// multi-arch build (no FP8 mma.sync) have an empty body: neither is ever launched (the launcher
+// returns SDPA_ERR_UNSUPPORTED for seed-linear; sdpa-bench lists the variant as not supported on a
+// device older than the switch's MIN_SM), and if one were, its output would stay unwritten, which
+// the correctness check reports.
+template <class Cfg, sdpa_codec_t C>
+constexpr bool kRunnable = !Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma);
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+    if constexpr (kRunnable<Cfg, C>)
+        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
 }
 
 } // namespace sdpa

@@ -16,9 +16,12 @@ namespace {
 using KernelFn = void (*)(const uint8_t *, const uint8_t *, const uint8_t *, const float *, const float *,
                           const float *, __half *, int, int, float);
 
-sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_linear) {
+// e4m3_only: the variant computes on the e4m3 codes themselves (FP8_MMA); the seed-linear codec's
+// codes (u - 128) have no FP8 form, so it is refused before anything is launched.
+sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_linear, bool e4m3_only) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
+    if (e4m3_only && a->codec != SDPA_CODEC_E4M3) return SDPA_ERR_UNSUPPORTED;
     const dim3 grid((unsigned)((a->S + SDPA_TILE_M - 1) / SDPA_TILE_M), (unsigned)a->H, (unsigned)a->B);
     const dim3 block(SDPA_THREADS);
     const KernelFn k = a->codec == SDPA_CODEC_E4M3 ? e4m3 : seed_linear;
@@ -47,7 +50,7 @@ sdpa_status_t launch_with(const sdpa_args_t *a, KernelFn e4m3, KernelFn seed_lin
     SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                               \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
         return launch_with(a, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                                         \
-                           SDPA_BACKEND_SYM(sdpa_##ident##_seedlin));                                        \
+                           SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), config_##ident::kFp8Mma);               \
     }
 #include "variants.def"
 #undef SDPA_VARIANT

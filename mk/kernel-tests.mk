@@ -75,17 +75,22 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               tile t, still in flight, is read; stage 4's 3-slot ring, stage 1's tail)
 #   ws-early-signal: stage 5's producer decodes and signals FULL without waiting for its copies
 #               (the consumers are released onto a tile whose copies have not landed)
+#   fp8-unpermuted: stage 6's V transpose stores key r at position r instead of k32_pos(r): B of
+#               P.V in natural key order while the P fragment's k is permuted (acc_to_a_e4m3), so
+#               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
 # plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
 plant_sed_ring-depth   := s/(imin(R - 1, n_tiles - 1 - t));/(imin(R - 1, n_tiles - t));/
 plant_sed_ws-early-signal := /kv_wait_tile<Cfg>(t, n_tiles); \/\/ producer: tile t/d
+plant_sed_fp8-unpermuted := s/p = k32_pos(r);/p = r;/
 plant_variant_ring-depth := stage4
+plant_variant_fp8-unpermuted := stage6
 plant_variant_ws-early-signal := stage5
 
 define plant_rule

@@ -22,9 +22,11 @@ static int build_references(problem_t *p, char *err, size_t errlen) {
     reference_bounds_t bounds = {malloc(slices * sizeof(double)), malloc(slices * sizeof(double))};
     p->ref_kernel = malloc(n * sizeof(double));
     p->ref_e2e = malloc(n * sizeof(double));
-    p->atol = malloc(slices * sizeof(double));
+    bool bars_ok = true;
+    for (int f = 0; f < CHECK_FAMILY_COUNT; f++)
+        bars_ok &= (p->bars[f].atol = malloc(slices * sizeof(double))) != NULL;
     int rc = -1;
-    if (!q || !k || !v || !bounds.smax || !bounds.vmax || !p->ref_kernel || !p->ref_e2e || !p->atol) {
+    if (!q || !k || !v || !bounds.smax || !bounds.vmax || !p->ref_kernel || !p->ref_e2e || !bars_ok) {
         oom(err, errlen, "references");
         goto done;
     }
@@ -32,12 +34,15 @@ static int build_references(problem_t *p, char *err, size_t errlen) {
     inputs_dequantised(&p->in, 'k', k);
     inputs_dequantised(&p->in, 'v', v);
     if (reference_attention(q, k, v, p->shape, p->softmax_scale, p->ref_kernel, &bounds) != 0) goto bad_shape;
-    p->atol_min = INFINITY;
-    p->atol_max = -INFINITY;
-    for (size_t i = 0; i < slices; i++) {
-        p->atol[i] = tol_kernel_atol(bounds.smax[i], bounds.vmax[i]);
-        p->atol_min = fmin(p->atol_min, p->atol[i]);
-        p->atol_max = fmax(p->atol_max, p->atol[i]);
+    for (int f = 0; f < CHECK_FAMILY_COUNT; f++) {
+        problem_bars_t *b = &p->bars[f];
+        b->atol_min = INFINITY;
+        b->atol_max = -INFINITY;
+        for (size_t i = 0; i < slices; i++) {
+            b->atol[i] = tol_family_atol(b->family, bounds.smax[i], bounds.vmax[i], (size_t)p->shape.S);
+            b->atol_min = fmin(b->atol_min, b->atol[i]);
+            b->atol_max = fmax(b->atol_max, b->atol[i]);
+        }
     }
     inputs_original(&p->in, 'q', q);
     inputs_original(&p->in, 'k', k);
@@ -77,6 +82,8 @@ int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape
     p->seed = seed;
     p->be = be;
     p->softmax_scale = 1.0 / sqrt((double)shape.D);
+    p->bars[CHECK_FAMILY_FP16].family = &TOL_FAMILY_FP16;
+    p->bars[CHECK_FAMILY_FP8P].family = &TOL_FAMILY_FP8P;
     if (inputs_generate(&p->in, shape, dist, codec, seed) != 0) {
         if (errno == ENOMEM) return oom(err, errlen, "inputs");
         snprintf(err, errlen, "--shape %s: the input generator refused it", shape_name);
@@ -94,7 +101,7 @@ void problem_free(problem_t *p) {
     inputs_free(&p->in);
     free(p->ref_kernel);
     free(p->ref_e2e);
-    free(p->atol);
+    for (int f = 0; f < CHECK_FAMILY_COUNT; f++) free(p->bars[f].atol);
     memset(p, 0, sizeof *p);
 }
 
@@ -138,22 +145,28 @@ static int inputs_intact(problem_t *p, bool *intact, char *err, size_t errlen) {
     return rc;
 }
 
+check_family_t check_family_of(sdpa_switches_t sw) {
+    return (sw & SDPA_SW(FP8_MMA)) ? CHECK_FAMILY_FP8P : CHECK_FAMILY_FP16;
+}
+
 static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
     const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
-    metrics_compute(out, p->ref_kernel, p->n, p->atol, block, 0.0, TOL_RTOL, &c->kernel_only);
+    const problem_bars_t *b = &p->bars[c->family];
+    metrics_compute(out, p->ref_kernel, p->n, b->atol, block, 0.0, b->family->rtol, &c->kernel_only);
     /* End to end: the same element-wise bar, informative; its gate is rel-L2 and cosine. */
-    metrics_compute(out, p->ref_e2e, p->n, p->atol, block, 0.0, TOL_RTOL, &c->end_to_end);
+    metrics_compute(out, p->ref_e2e, p->n, b->atol, block, 0.0, b->family->rtol, &c->end_to_end);
     metrics_compute(out, p->ref_e2e, p->n, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
-    c->gate_kernel = gate_kernel_only(&c->kernel_only);
+    c->gate_kernel = gate_kernel_only_family(&c->kernel_only, b->family);
     c->gate_e2e = gate_end_to_end(&c->end_to_end);
     c->gate_legacy = gate_legacy(&c->legacy);
 }
 
-int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err,
-                  size_t errlen) {
+int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
+                  char *err, size_t errlen) {
     backend_t *be = p->be;
     memset(c, 0, sizeof *c);
     c->variant = variant;
+    c->family = family;
     c->out = malloc(p->n * sizeof(uint16_t));
     double *out = malloc(p->n * sizeof(double));
     if (!c->out || !out) {
@@ -197,6 +210,7 @@ void check_free(check_t *c) {
 void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical,
                    cross_t *x) {
     const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
+    const problem_bars_t *bars = &p->bars[a->family != CHECK_FAMILY_FP16 ? a->family : b->family];
     x->a = a->variant;
     x->b = b->variant;
     x->expect_identical = expect_identical;
@@ -211,8 +225,12 @@ void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool 
         if (ulp > x->max_ulp) x->max_ulp = ulp;
         const double fa = half_to_float(ha), fb = half_to_float(hb);
         if (!isfinite(fa) || !isfinite(fb) ||
-            fabs(fa - fb) > p->atol[i / block] + TOL_RTOL * fabs(p->ref_kernel[i]))
+            fabs(fa - fb) > bars->atol[i / block] + bars->family->rtol * fabs(p->ref_kernel[i]))
             within = false;
     }
     x->pass = expect_identical ? x->n_diff == 0 : within;
+}
+
+const char *check_bar_name(const problem_t *p, const check_t *c) {
+    return c->own_bar ? c->own_bar : p->bars[c->family].family->name;
 }

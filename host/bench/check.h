@@ -19,22 +19,33 @@
 #define CHECK_FILL_BYTE 0xff
 #define CHECK_FILL_HALF 0xffffu
 
+/* The tolerance families a problem carries bars for (metrics.h): every variant is judged by one. */
+typedef enum { CHECK_FAMILY_FP16, CHECK_FAMILY_FP8P, CHECK_FAMILY_COUNT } check_family_t;
+
+/* One family's kernel-only element-wise bar on one problem: atol per (b,h) slice. */
+typedef struct {
+    const tol_family_t *family;
+    double *atol; /* [B*H] */
+    double atol_min, atol_max;
+} problem_bars_t;
+
 typedef struct {
     char shape_name[32];
     sdpa_shape_t shape;
     uint64_t seed;
-    size_t n;                     /* elements per tensor */
-    double softmax_scale;         /* 1/sqrt(D) */
-    sdpa_inputs_t in;             /* the pristine host copy */
-    double *ref_kernel, *ref_e2e; /* [n], NULL when built without references (timing only) */
-    double *atol;                 /* [B*H] kernel-only atol per slice */
-    double atol_min, atol_max;
+    size_t n;                                /* elements per tensor */
+    double softmax_scale;                    /* 1/sqrt(D) */
+    sdpa_inputs_t in;                        /* the pristine host copy */
+    double *ref_kernel, *ref_e2e;            /* [n], NULL when built without references (timing only) */
+    problem_bars_t bars[CHECK_FAMILY_COUNT]; /* atol NULL without references */
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
 } problem_t;
 
 typedef struct {
     const char *variant;
+    check_family_t family; /* the bars it was judged by */
+    const char *own_bar;   /* a peer's own element-wise bar (its name), NULL for a kernel variant */
     sdpa_status_t status;
     char status_msg[256]; /* "ok" or the launcher's / runtime's message */
     bool inputs_unmodified, all_written;
@@ -60,14 +71,22 @@ void problem_free(problem_t *p);
 /* The launcher arguments for this problem's device buffers. */
 void problem_args(const problem_t *p, sdpa_args_t *a);
 
-/* Launches variant fn once on p and checks it. Returns 0 when the check ran (c->pass says how it
+/* The bars a variant with these switches is judged by (paper/methods.md#tolerances-fp8): fp8p for a
+ * variant that quantises P to e4m3 (FP8_MMA), fp16 for every other. */
+check_family_t check_family_of(sdpa_switches_t sw);
+/* The name of the bars c was judged by: a peer's own (own_bar), else its family's. */
+const char *check_bar_name(const problem_t *p, const check_t *c);
+
+/* Launches variant fn once on p and checks it against the bars of `family`. Returns 0 when the check ran (c->pass says how it
  * went), -1 with err when the device failed the launch (SDPA_ERR_LAUNCH: a CUDA error, never a
  * verdict) or the backend failed around it (copies). Free c with check_free. */
-int problem_check(problem_t *p, const char *variant, sdpa_launch_fn fn, check_t *c, char *err, size_t errlen);
+int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
+                  char *err, size_t errlen);
 void check_free(check_t *c);
 
 /* Element-wise comparison of two checked outputs of p. identical: every bit equal; bounded: every
- * element within the kernel-only bar, |a - b| <= atol_bh + rtol |ref|, and both finite. */
+ * element within the kernel-only bar, |a - b| <= atol_bh + rtol |ref|, and both finite, with the
+ * bar of the wider family of the two (stage6 vs stage5: fp8p, methods.md's cross-variant rules). */
 void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical, cross_t *x);
 
 #endif

@@ -24,11 +24,11 @@ static void progress_check(const harness_t *h, const char *variant, const cli_sh
 
 static void print_check(const problem_t *p, const check_t *c) {
     printf("check   %-12s %-8s seed %-4" PRIu64
-           " %s  kernel-only rel-L2 %.2e max|err| %.2e (atol %.2e..%.2e, "
+           " %s  kernel-only rel-L2 %.2e max|err| %.2e (%s atol %.2e..%.2e, "
            "%zu bad)  e2e rel-L2 %.2e cos %.6f%s%s\n",
            c->variant, p->shape_name, p->seed, c->pass ? "PASS" : "FAIL", c->kernel_only.rel_l2,
-           c->kernel_only.max_abs, c->kernel_only.atol_min, c->kernel_only.atol_max, c->kernel_only.n_bad,
-           c->end_to_end.rel_l2, c->end_to_end.cosine,
+           c->kernel_only.max_abs, check_bar_name(p, c), c->kernel_only.atol_min, c->kernel_only.atol_max,
+           c->kernel_only.n_bad, c->end_to_end.rel_l2, c->end_to_end.cosine,
            c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
@@ -100,9 +100,9 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
         }
         progress_check(h, h->run[i]->id, s, seed);
         char err[sizeof h->err - 128];
-        const int check_rc =
-            h->peer[i] ? check_peer(h, i, &p, &checks[i], err, sizeof err)
-                       : problem_check(&p, h->run[i]->id, h->run[i]->launch, &checks[i], err, sizeof err);
+        const int check_rc = h->peer[i] ? check_peer(h, i, &p, &checks[i], err, sizeof err)
+                                        : problem_check(&p, h->run[i]->id, check_family_of(h->run[i]->sw),
+                                                        h->run[i]->launch, &checks[i], err, sizeof err);
         if (check_rc != 0) {
             /* A device error around the launch (e.g. a sticky illegal address): name the culprit. */
             snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s", h->run[i]->id, s->name,

@@ -287,21 +287,26 @@ static void fill_meta(cJSON *doc, const cli_opts_t *o, harness_t *h, cJSON **dev
                                                                        : cJSON_CreateNull());
 }
 
-/* Variants whose switches need a newer architecture than the device (kernels/switches.h, MIN_SM)
- * are "not supported on this device": listed in not_supported, never run, never failed. */
+/* Variants whose switches need a newer architecture than the device (kernels/switches.h, MIN_SM),
+ * or that cannot compute on the codec's codes (variants_codec_unsupported), are "not supported":
+ * listed in not_supported, never run, never failed. */
 static int drop_unsupported(harness_t *h, cJSON *not_supported) {
     const int cc = h->have_device ? arch_cc_from_string(h->dev.cc) : -1;
     size_t kept = 0;
     for (size_t i = 0; i < h->n_run; i++) {
         const int need = variants_min_sm(h->run[i]->sw);
-        if (cc < 0 || need <= cc) {
+        const char *codec_why = h->peer[i] ? NULL : variants_codec_unsupported(h->run[i]->sw, h->opt->codec);
+        if (!codec_why && (cc < 0 || need <= cc)) {
             h->peer[kept] = h->peer[i];
             h->run[kept++] = h->run[i];
             continue;
         }
         char why[160];
-        snprintf(why, sizeof why, "not supported on this device (needs sm_%d or newer; the device is sm_%d)",
-                 need, cc);
+        if (codec_why)
+            snprintf(why, sizeof why, "not supported with --codec seed-linear (%s)", codec_why);
+        else
+            snprintf(why, sizeof why,
+                     "not supported on this device (needs sm_%d or newer; the device is sm_%d)", need, cc);
         if (i == 0 && h->opt->baseline) {
             snprintf(h->err, sizeof h->err, "--vs %s: %s", h->run[i]->id, why);
             return EXIT_USAGE;
@@ -311,8 +316,8 @@ static int drop_unsupported(harness_t *h, cJSON *not_supported) {
     }
     h->n_run = kept;
     if (kept == 0) {
-        snprintf(h->err, sizeof h->err, "--variant: no variant given is supported on this device (sm_%d)",
-                 cc);
+        snprintf(h->err, sizeof h->err,
+                 "--variant: no variant given is supported on this device (sm_%d) with this --codec", cc);
         return EXIT_USAGE;
     }
     return 0;

@@ -172,6 +172,9 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     cJSON_AddStringToObject(o, "status", c->status_msg);
     cJSON_AddBoolToObject(o, "inputs_unmodified", c->inputs_unmodified);
     cJSON_AddBoolToObject(o, "all_written", c->all_written);
+    /* The bars it was judged by (check_family_of): name and rel-L2 bar; atol and rtol are in METRICS. */
+    cJSON_AddStringToObject(o, "tol_family", check_bar_name(p, c));
+    cJSON_AddNumberToObject(o, "kernel_rel_l2_bar", p->bars[c->family].family->rel_l2);
     cJSON_AddItemToObject(o, "kernel_only", json_err_metrics(&c->kernel_only));
     cJSON_AddItemToObject(o, "end_to_end", json_err_metrics(&c->end_to_end));
     cJSON_AddItemToObject(o, "legacy", json_err_metrics(&c->legacy));

@@ -61,6 +61,11 @@ int variants_min_sm(sdpa_switches_t sw) {
     return need;
 }
 
+const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec) {
+    if ((sw & SDPA_SW(FP8_MMA)) && codec != SDPA_CODEC_E4M3) return sdpa_status_str(SDPA_ERR_UNSUPPORTED);
+    return NULL;
+}
+
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b) {
     int n = 0;
     for (sdpa_switches_t d = a ^ b; d; d &= d - 1) n++;

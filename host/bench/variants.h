@@ -42,6 +42,10 @@ extern const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT];
 /* The oldest architecture a variant with these switches needs: the largest MIN_SM of its
  * switches (0 when none needs more than the build targets). */
 int variants_min_sm(sdpa_switches_t sw);
+/* Why a variant with these switches cannot compute on codes of this codec (FP8_MMA multiplies e4m3
+ * codes as they are; the seed-linear codes u - 128 have no FP8 form), or NULL when it can. Such a
+ * variant is "not supported", like one that needs a newer device: never run, never failed. */
+const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec);
 /* How many switches differ (a stage is one switch from its parent). */
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
 /* Whether two variants must produce bit-identical outputs (paper/methods.md, cross-variant

@@ -42,6 +42,8 @@ tap_ok "one correctness entry per (variant or peer) x seed" is correctness "arra
 tap_ok "the peer's entry carries its id" is correctness.1.variant peer-cublas-unfused
 tap_ok "  ... passes its bar on the emulator" is correctness.1.pass true
 tap_ok "  ... \"peer\": true" is correctness.1.peer true
+tap_ok "  ... named as judged by its own bars (tol_family unfused-peer; the variant: fp16)" \
+  bash -c '[ "$("$1" "$2" correctness.1.tol_family)" = unfused-peer ] && [ "$("$1" "$2" correctness.0.tol_family)" = fp16 ]' _ "$check" "$out"
 tap_ok "  ... and the library that ran it (the CPU twin, labelled emulated)" \
   bash -c '"$1" "$2" correctness.1.library | grep -q "CPU reference of cublasGemmStridedBatchedEx (emulated)"' _ "$check" "$out"
 tap_ok "  ... wrote every output element and left its inputs alone" \

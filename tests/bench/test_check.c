@@ -1,7 +1,8 @@
 /* Correctness before timing (host/bench/check.c) on the emulator backend with the test kernel
  * table: a correct variant passes, each planted fault is caught by the check meant for it, inputs
  * a kernel modified are restored for the next variant, and the cross-variant comparison tells
- * identical, bounded and broken pairs apart. */
+ * identical, bounded and broken pairs apart. Each variant is judged by its tolerance family: stage6
+ * (FP8_MMA) by the fp8p bars, every other by the fp16 ones. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "bench/check.h"
+#include "half.h"
 #include "bench/variants.h"
 
 static backend_t be;
@@ -34,11 +36,18 @@ static int teardown(void **state) {
     return 0;
 }
 
-static void check(const char *id, check_t *c) {
+static void check_as(const char *id, check_family_t family, check_t *c) {
     const sdpa_kernel_entry_t *k = variants_kernel(be.ops->kernels(), id);
     char err[512];
     assert_non_null(k);
-    assert_int_equal(problem_check(&prob, id, k->launch, c, err, sizeof err), 0);
+    assert_int_equal(problem_check(&prob, id, family, k->launch, c, err, sizeof err), 0);
+    assert_int_equal(c->family, family);
+}
+
+/* Judged by the family the registry gives it (test kernels, not in the registry: fp16). */
+static void check(const char *id, check_t *c) {
+    const variant_info_t *v = variants_find(id);
+    check_as(id, check_family_of(v ? v->sw : 0), c);
 }
 
 static void test_problem(void **state) {
@@ -47,7 +56,16 @@ static void test_problem(void **state) {
     assert_true(prob.softmax_scale == 0.125);
     assert_non_null(prob.ref_kernel);
     assert_non_null(prob.ref_e2e);
-    assert_true(prob.atol_min > 0 && prob.atol_min <= prob.atol_max);
+    for (int f = 0; f < CHECK_FAMILY_COUNT; f++) {
+        const problem_bars_t *b = &prob.bars[f];
+        assert_non_null(b->atol);
+        assert_true(b->atol_min > 0 && b->atol_min <= b->atol_max);
+    }
+    assert_string_equal(prob.bars[CHECK_FAMILY_FP16].family->name, "fp16");
+    assert_string_equal(prob.bars[CHECK_FAMILY_FP8P].family->name, "fp8p");
+    /* fp8p's atol replaces fp16's 2u Vmax by 4(u8 + S eps_sub) Vmax: wider on every slice. */
+    for (int i = 0; i < prob.shape.B * prob.shape.H; i++)
+        assert_true(prob.bars[CHECK_FAMILY_FP8P].atol[i] > prob.bars[CHECK_FAMILY_FP16].atol[i]);
     sdpa_args_t a;
     problem_args(&prob, &a);
     assert_int_equal(sdpa_check_args(&a), SDPA_OK);
@@ -96,7 +114,8 @@ static void test_launch_error_is_not_a_verdict(void **state) {
     check_t c;
     char err[512] = "";
     assert_non_null(k);
-    assert_int_equal(problem_check(&prob, "test-status", k->launch, &c, err, sizeof err), -1);
+    assert_int_equal(problem_check(&prob, "test-status", CHECK_FAMILY_FP16, k->launch, &c, err, sizeof err),
+                     -1);
     assert_string_equal(err, sdpa_status_str(SDPA_ERR_LAUNCH));
     assert_false(c.pass);
     check_free(&c);
@@ -150,6 +169,52 @@ static void test_cross_variant(void **state) {
     for (size_t i = 0; i < 5; i++) check_free(all[i]);
 }
 
+/* The registry decides the family: only a variant with FP8_MMA gets the fp8p bars. */
+static void test_family_of_registry(void **state) {
+    (void)state;
+    for (size_t i = 0; i < variants_registry_count; i++) {
+        const variant_info_t *v = &variants_registry[i];
+        assert_int_equal(check_family_of(v->sw),
+                         (v->sw & SDPA_SW(FP8_MMA)) ? CHECK_FAMILY_FP8P : CHECK_FAMILY_FP16);
+    }
+    assert_int_equal(check_family_of(variants_find("stage6")->sw), CHECK_FAMILY_FP8P);
+    assert_int_equal(check_family_of(variants_find("stage5")->sw), CHECK_FAMILY_FP16);
+    assert_int_equal(check_family_of(0), CHECK_FAMILY_FP16);
+}
+
+/* A check records the family it was judged by, with that family's atol and rtol, and a bounded
+ * cross-variant comparison uses the wider family of the two (stage6 vs stage5: fp8p). The test
+ * table's rows all compute with fp16 P (tests/bench/test_kernels.c), so the fp8p side is stage2's
+ * output judged as fp8p, with one element moved past the fp16 bar but within the fp8p one. (The
+ * real stage6 on the emulator, which fails the fp16 bars, is in tests/kernels/correctness.sh.) */
+static void test_family_bars(void **state) {
+    (void)state;
+    check_t s2, s2_8;
+    check("stage2", &s2);
+    check_as("stage2", CHECK_FAMILY_FP8P, &s2_8);
+    assert_true(s2.pass && s2_8.pass);
+    assert_true(s2.kernel_only.atol_min == prob.bars[CHECK_FAMILY_FP16].atol_min);
+    assert_true(s2_8.kernel_only.atol_min == prob.bars[CHECK_FAMILY_FP8P].atol_min);
+    assert_true(s2_8.kernel_only.atol_max == prob.bars[CHECK_FAMILY_FP8P].atol_max);
+    assert_true(s2_8.kernel_only.rtol == TOL_FP8P_RTOL);
+    const double a16 = prob.bars[CHECK_FAMILY_FP16].atol[0], a8 = prob.bars[CHECK_FAMILY_FP8P].atol[0];
+    const size_t i = 5; /* in slice 0 */
+    const float moved = half_to_float(s2.out[i]) + (float)(4.0 * a16);
+    assert_true(4.0 * a16 + 2.0 * TOL_RTOL * fabs(prob.ref_kernel[i]) < 0.5 * a8);
+    s2_8.out[i] = half_from_float(moved);
+    cross_t x;
+    cross_compare(&prob, &s2, &s2_8, false, &x); /* fp16 vs fp8p: the fp8p bar */
+    assert_true(x.pass);
+    assert_int_equal(x.n_diff, 1);
+    cross_compare(&prob, &s2_8, &s2, false, &x); /* either order */
+    assert_true(x.pass);
+    s2_8.family = CHECK_FAMILY_FP16; /* both fp16: the same element is out of bounds */
+    cross_compare(&prob, &s2, &s2_8, false, &x);
+    assert_false(x.pass);
+    check_free(&s2);
+    check_free(&s2_8);
+}
+
 static void test_timing_problem_has_no_references(void **state) {
     (void)state;
     problem_t p;
@@ -159,7 +224,8 @@ static void test_timing_problem_has_no_references(void **state) {
                                   err, sizeof err),
                      0);
     assert_null(p.ref_kernel);
-    assert_null(p.atol);
+    assert_null(p.bars[CHECK_FAMILY_FP16].atol);
+    assert_null(p.bars[CHECK_FAMILY_FP8P].atol);
     assert_non_null(p.d_o);
     problem_free(&p);
 }
@@ -172,6 +238,8 @@ int main(void) {
         cmocka_unit_test(test_launch_error_is_not_a_verdict),
         cmocka_unit_test(test_clobbered_inputs_restored),
         cmocka_unit_test(test_cross_variant),
+        cmocka_unit_test(test_family_of_registry),
+        cmocka_unit_test(test_family_bars),
         cmocka_unit_test(test_timing_problem_has_no_references),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

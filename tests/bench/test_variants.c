@@ -98,11 +98,32 @@ static void test_switches_str(void **state) {
     assert_int_equal(strlen(buf), 11);
 }
 
+/* stage6 (FP8_MMA): one switch from stage5, ARITH (identical to nothing), needs sm_89, and cannot
+ * compute on the seed-linear codes (not supported there, like an older device). */
+static void test_stage6_rules(void **state) {
+    (void)state;
+    const variant_info_t *s6 = variants_find("stage6"), *s5 = variants_find("stage5");
+    assert_non_null(s6);
+    assert_string_equal(s6->parent, "stage5");
+    assert_int_equal(s6->sw, s5->sw | SDPA_SW(FP8_MMA));
+    assert_int_equal(variants_min_sm(s6->sw), 89);
+    assert_int_equal(variants_min_sm(s5->sw), 80);
+    for (size_t i = 0; i < variants_registry_count; i++)
+        if (&variants_registry[i] != s6)
+            assert_false(variants_expect_identical(s6->sw, variants_registry[i].sw));
+    assert_string_equal(variants_codec_unsupported(s6->sw, SDPA_CODEC_SEED_LINEAR),
+                        sdpa_status_str(SDPA_ERR_UNSUPPORTED));
+    assert_null(variants_codec_unsupported(s6->sw, SDPA_CODEC_E4M3));
+    for (size_t i = 0; i < variants_registry_count; i++)
+        if (!(variants_registry[i].sw & SDPA_SW(FP8_MMA)))
+            assert_null(variants_codec_unsupported(variants_registry[i].sw, SDPA_CODEC_SEED_LINEAR));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_rows),         cmocka_unit_test(test_one_switch_per_stage),
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
-        cmocka_unit_test(test_switches_str),
+        cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  *   check_matrix RUN.json EXPECTED_CHECKS [E2E_MEAN_LO E2E_MEAN_HI]
  * EXPECTED_CHECKS: the number of (variant, shape, seed) entries the run must hold (a run that
  * silently checked less fails). With the optional range, every entry's end-to-end mean abs error
- * must lie in [LO, HI] (the original's published 0.013-0.018 for its seed-linear codec). */
+ * must lie in [LO, HI] (the original's published 0.013-0.018 for its seed-linear codec).
+ * With CHECK_FP8P_VARIANTS set (space-separated ids: the registry's FP8_MMA rows), every entry must
+ * record the bars it was judged by, fp8p for those variants and fp16 for every other. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,16 @@ int main(int argc, char **argv) {
             const double m = num(c, "end_to_end.mean_abs");
             tap(m >= lo && m <= hi, "%s %s seed %s: end-to-end mean abs %.4f in [%.3f, %.3f]",
                 str(c, "variant"), str(c, "shape"), str(c, "seed"), m, lo, hi);
+        }
+        const char *fp8p = getenv("CHECK_FP8P_VARIANTS");
+        if (fp8p) {
+            char id[80];
+            snprintf(id, sizeof id, " %s ", str(c, "variant"));
+            char list[1024];
+            snprintf(list, sizeof list, " %s ", fp8p);
+            const char *want = strstr(list, id) ? "fp8p" : "fp16";
+            tap(strcmp(str(c, "tol_family"), want) == 0, "%s %s seed %s: judged by the %s bars (expected %s)",
+                str(c, "variant"), str(c, "shape"), str(c, "seed"), str(c, "tol_family"), want);
         }
         ++n;
     }

@@ -4,17 +4,21 @@
 #   fwd, rev and rand schedules; the long shape under one schedule and one seed (16x the
 #   mission's work); cross-variant bit-identity where the arithmetic is the same (sdpa-bench
 #   checks it; each comparison becomes a line here);
-run outliers $((nvar * 2)) "" emu "$bench" --shape small --shape ragged --seeds 0 --dist outliers --schedule rand \
-  --schedule-seed 11
+#   the outliers distribution at the small and ragged shapes;
 #   small shapes again in the ThreadSanitizer (fwd, rev, rand) and AddressSanitizer+UBSan builds,
 #   with no report;
 #   the original's seed-linear codec: end-to-end mean error in its published 0.013-0.018 range.
 # Usage: correctness.sh SDPA_BENCH TSAN_BENCH ASAN_BENCH CHECK_MATRIX CHECK_RUN_JSON
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/matrix-lib.sh"
+. "$(dirname "$0")/registry.sh"
 bench=$1 tsan=$2 asan=$3 matrix=$4 schema=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 nvar=$("$bench" --list-variants | grep -vc '^custom')
+# The FP8_MMA rows are judged by the fp8p bars, every other by fp16 (check_matrix checks each entry).
+CHECK_FP8P_VARIANTS=$(registry_rows | while IFS='|' read -r _ id _ sw; do
+  registry_has "$sw" FP8_MMA && echo "$id"; done | tr '\n' ' ')
+export CHECK_FP8P_VARIANTS
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 
 shapes=(--shape small --shape ragged --shape partial --shape single --shape mission)

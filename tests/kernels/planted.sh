@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Planted regressions (mk/kernel-tests.mk builds them): each must fail the correctness checks that
 # the real kernels pass, under more than one schedule, and the barrier plants must be reported by
-# ThreadSanitizer as data races at a line of the kernel source, the cp.async plant by the emulator.
+# ThreadSanitizer as data races at a line of the kernel source, the cp.async plant by the emulator;
+# an arithmetic plant (fp8-*) must fail its variant's check in the TSan build too, with no report.
 # Usage: planted.sh PLANT_DIR PLANT...
 . "$(dirname "$0")/../lib/tap.sh"
 dir=$1; shift
@@ -32,6 +33,11 @@ for p in "$@"; do
           grep -qE '^simt: |WARNING: ThreadSanitizer: data race' "$log"
         tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$log"
         grep -m1 -E "^simt: |$p/sdpa_fp8\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+      fp8-*) # an arithmetic plant: no race and no fault, only outputs outside the bars
+        tap_ok "$p (TSan, $variant, $sched): the variant fails its correctness check" \
+          grep -qE "^check +$variant .* FAIL" "$log"
+        tap_fail "$p (TSan, $sched):   ... with no sanitizer report (nothing but arithmetic is wrong)" \
+          grep -qE '^simt: |WARNING: ThreadSanitizer' "$log" ;;
       *)
         tap_ok "$p (TSan, $sched): the emulator reports the fault" grep -q '^simt: ' "$log"
         tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/sdpa_fp8\.cuh:[0-9]+" "$log"

@@ -14,7 +14,8 @@ trap 'rm -rf "$TMP"' EXIT
 # name  variant  shape  seed  codec  dist
 CASES="stage2-ragged-s7 stage2 ragged 7 e4m3 normal
 stage0-small-s3-seedlin stage0 small 3 seed-linear outliers
-stage3a-swz-partial-s1 stage3a-swz partial 1 e4m3 uniform"
+stage3a-swz-partial-s1 stage3a-swz partial 1 e4m3 uniform
+stage6-ragged-s2 stage6 ragged 2 e4m3 outliers"
 
 # hashes BENCH OUT: every case's .npy files, as "sha256  case/file" lines sorted by path
 hashes() {
@@ -36,7 +37,7 @@ for bench in "$@"; do
   fi
   if [ "${SAME_BITS_UPDATE:-0}" = 1 ] && [ $i -eq 1 ]; then cp "$TMP/b$i.sha256" "$GOLDEN"; fi
   n=$(wc -l <"$TMP/b$i.sha256")
-  tap_ok "$label: $n .npy files (inputs, scales, output of 3 cases) byte-identical to $GOLDEN" \
+  tap_ok "$label: $n .npy files (inputs, scales, output of 4 cases) byte-identical to $GOLDEN" \
     bash -c "diff '$GOLDEN' '$TMP/b$i.sha256' | sed 's/^/# /'; cmp -s '$GOLDEN' '$TMP/b$i.sha256'"
 done
 tap_done

@@ -5,7 +5,11 @@
 #                 (LDSM.16.MT88 / .M88), no WMMA-era shared-memory score traffic is checked in PTX
 #                 by static-gates.sh;
 #   CP_ASYNC: LDGSTS and one DEPBAR.LE SB0 per wait depth 0 .. ring-1 (KV_RING3: 0x2, 0x1, 0x0);
-#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with a register id and 128 threads (0x80).
+#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with a register id and 128 threads (0x80);
+#   FP8_MMA (6):  on sm_89 16 QMMA.16832.F32.E4M3.E4M3 (8 Q.K^T + 8 P.V) and no HMMA; on sm_90 the
+#                 same PTX becomes F2FP.F16.E4M3.UNPACK conversions and 32 HMMA.16816.F32, two
+#                 per m16n8k32 (nvcc 13.0; Hopper's FP8 rate needs wgmma); before sm_89 an empty
+#                 body (no LDGSTS, no MMA).
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -51,7 +55,21 @@ while IFS='|' read -r ident id _ sw; do
   for arch in "$@"; do
     sass_listing "$obj" "sdpa_${ident}_e4m3" "sm_$arch" >"$tmp/k.sass"
     tap_ok "sm_$arch $id: SASS listed" test -s "$tmp/k.sass"
-    if registry_has "$sw" REG_MMA; then
+    if registry_has "$sw" FP8_MMA && [ "$arch" -lt 89 ]; then
+      tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
+      continue
+    fi
+    if registry_has "$sw" FP8_MMA; then
+      if [ "$arch" -eq 89 ]; then
+        tap_ok "sm_$arch $id: 16 QMMA.16832.F32.E4M3.E4M3 ($(cnt 'QMMA\.16832\.F32\.E4M3\.E4M3'))" \
+          test "$(cnt 'QMMA\.16832\.F32\.E4M3\.E4M3')" -eq 16
+        tap_ok "sm_$arch $id: no HMMA ($(cnt HMMA))" test "$(cnt HMMA)" -eq 0
+      else # sm_90: each m16n8k32 e4m3 becomes F2FP.F16.E4M3.UNPACK conversions and 2 HMMA.16816
+        tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32')) on unpacked codes, no QMMA" \
+          test "$(cnt 'HMMA\.16816\.F32')" -eq 32 -a "$(cnt QMMA)" -eq 0 -a "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -gt 0
+      fi
+      tap_ok "sm_$arch $id: LDSM (Q, K, V^T), no LDSM .trans" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88')" -eq 0
+    elif registry_has "$sw" REG_MMA; then
       tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32'))" test "$(cnt 'HMMA\.16816\.F32')" -eq 32
       tap_ok "sm_$arch $id: LDSM (Q, K) and LDSM .trans (V)" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88\.4')" -gt 0
     fi

@@ -14,19 +14,43 @@ tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
 
 body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
-while read -r ident cp pv regmma ring ws; do
+while read -r ident cp pv regmma ring ws fp8; do
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
   tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
   for arch in "$@"; do
     ptx="$ptx_dir/stages_sm$arch.ptx"
     body "$ptx" "sdpa_${ident}_e4m3" >"$tmp/k.ptx"
+    if [ "$fp8" = 1 ] && [ "$arch" -lt 89 ]; then
+      # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (sdpa_fp8.cuh, kRunnable); the
+      # variant is "not supported" there and never launched.
+      tap_fail "sm_$arch $ident: empty body (no FP8 mma.sync before sm_89)" \
+        grep -qE 'mma|cp\.async|ld\.global|st\.global|ldmatrix' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: ... and the kernel exists (ret)" grep -qE '^\s*ret;' "$tmp/k.ptx"
+      continue
+    fi
     if [ "$cp" = 1 ]; then
       tap_ok "sm_$arch $ident: 16-byte cp.async copies" grep -qE 'cp\.async\.(ca|cg)\.shared\.global.*, 16' "$tmp/k.ptx"
     else
       tap_fail "sm_$arch $ident: no cp.async" grep -q 'cp\.async' "$tmp/k.ptx"
     fi
     mma=$(grep -c 'wmma\.mma\.sync' "$tmp/k.ptx")
-    if [ "$regmma" = 1 ]; then
+    if [ "$fp8" = 1 ]; then
+      # Stage 6: 8 m16n8k32 e4m3 for Q.K^T (4 key tiles x 2 k steps of 32) + 8 for P.V (8 column
+      # tiles x 1 key step), no f16 mma, no WMMA; P packed to e4m3 in registers (cvt.satfinite);
+      # V^T made by the producers' byte stores (16 per chunk, 2 chunks each: 32), no .trans load;
+      # apart from those, only 16-byte stores (Q and K codes).
+      n32=$(grep -c 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32' "$tmp/k.ptx")
+      n16=$(grep -c 'mma\.sync\.aligned\.m16n8k16' "$tmp/k.ptx")
+      tap_ok "sm_$arch $ident: 16 mma.sync m16n8k32 e4m3 ($n32), no m16n8k16 ($n16), no WMMA ($mma)" \
+        test "$n32" -eq 16 -a "$n16" -eq 0 -a "$mma" -eq 0
+      tap_ok "sm_$arch $ident: P quantised in registers (cvt.rn.satfinite.e4m3x2.f32)" \
+        grep -q 'cvt\.rn\.satfinite\.e4m3x2\.f32' "$tmp/k.ptx"
+      tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
+      nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
+      nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.(v4\.(u32|b32)|u8)')
+      tap_ok "sm_$arch $ident: 32 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
+        test "$nu8" -eq 32 -a "$nst" -eq 0
+    elif [ "$regmma" = 1 ]; then
       # Stage 3b: 16 m16n8k16 for Q.K^T (4 key tiles x 4 k steps) + 16 for P.V (8 column tiles x
       # 2 key steps), no WMMA, V through ldmatrix .trans; the only shared-memory stores are the
       # 16-byte decode/zero stores of Q, K, V (no score, P or output buffer).
@@ -61,6 +85,6 @@ while read -r ident cp pv regmma ring ws; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC)"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA)"
 done)
 tap_done

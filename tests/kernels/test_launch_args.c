@@ -2,6 +2,7 @@
  * code and never run the kernel on them: the output buffer keeps its fill. A valid call on the
  * same buffers succeeds, so the refusals are not an artefact of the buffers. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -117,6 +118,26 @@ static void null_misaligned_and_unknown_codec(void **state) {
     expect_all(b, a, SDPA_ERR_CODEC);
 }
 
+/* FP8_MMA variants multiply e4m3 codes as they are; the seed-linear codes have no FP8 form, so their
+ * launchers refuse that codec (SDPA_ERR_UNSUPPORTED) without running, and the others run it. */
+static void seed_linear_refused_by_fp8_variants(void **state) {
+    bufs_t *b = *state;
+    sdpa_args_t a = valid_args(b);
+    a.codec = SDPA_CODEC_SEED_LINEAR;
+    int fp8 = 0;
+    for (const sdpa_kernel_entry_t *e = sdpa_kernels_emu; e->id; ++e) {
+        memset(b->o, 0xab, 2 * N);
+        const bool is_fp8 = (e->sw & SDPA_SW(FP8_MMA)) != 0;
+        const sdpa_status_t got = e->launch(&a);
+        fp8 += is_fp8;
+        if (got != (is_fp8 ? SDPA_ERR_UNSUPPORTED : SDPA_OK))
+            fail_msg("%s: status %d (%s) for seed-linear codes", e->id, got, sdpa_status_str(got));
+        if (is_fp8 && b->o[0] != 0xabab) fail_msg("%s: wrote its output despite refusing", e->id);
+        if (!is_fp8 && b->o[0] == 0xabab) fail_msg("%s: did not run", e->id);
+    }
+    assert_true(fp8 >= 1); /* stage6 at least */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(valid_call_runs, setup, teardown),
@@ -124,6 +145,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(empty_problem, setup, teardown),
         cmocka_unit_test_setup_teardown(sizes_that_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(null_misaligned_and_unknown_codec, setup, teardown),
+        cmocka_unit_test_setup_teardown(seed_linear_refused_by_fp8_variants, setup, teardown),
     };
     return cmocka_run_group_tests_name("launch arguments", tests, NULL, NULL);
 }
