@@ -40,7 +40,11 @@ tap_ok "HTML: published vs reproduced names the device of each side" bash -c \
   "grep -qF 'published (original study, $(jq -r '.device | split(" (")[0]' data/published/seed-l4.json))' '$D/report.html' && grep -qF 'reproduced (this run): CPU emulator (not a GPU)' '$D/report.html'"
 tap_ok "PDF: occupancy modelled for the original's device, and whether it confounds the comparison" \
   bash -c "grep -q \"Modelled for the original’s device\" '$TMP/a.txt' && grep -q 'Occupancy is the same for both variants' '$TMP/a.txt'"
-tap_ok "PDF: FLOP convention stated" grep -q "4·B·H·S2 ·D\|4 B H S^2 D" "$TMP/a.txt"
+tap_ok "PDF: FLOP convention stated (typeset as math)" grep -qF "4 · B · H · S 2 · D" "$TMP/a.txt"
+tap_ok "HTML: formulas as MathML, none left as TeX source" bash -c \
+  "grep -q '<math display=\"inline\"' '$D/report.html' && ! grep -q 'class=\"math inline\">\\\\(' '$D/report.html'"
+tap_ok "GitHub Markdown: formulas kept as \$...\$ (tex_math_dollars)" grep -qF '$4 \cdot B \cdot H \cdot S^2 \cdot D$' "$D/report.md"
+tap_ok "pandoc: every formula converted (no 'Could not convert TeX math')" bash -c "! grep -q 'Could not convert TeX math' '$TMP/a.log'"
 tap_ok "PDF: citations resolved (no ??? or missing keys)" bash -c "! grep -q '???\|\[@' '$TMP/a.txt'"
 tap_ok "PDF: tables and figures numbered" bash -c "grep -q 'Table 1: Gates' '$TMP/a.txt' && grep -q 'Figure 1: ' '$TMP/a.txt'"
 tap_ok "HTML: self-contained (figures embedded)" bash -c "grep -q 'src=\"data:image/png;base64' '$D/report.html' && ! grep -q 'src=\"[^d][^\"]*\.png' '$D/report.html'"
