@@ -88,17 +88,27 @@ tap_ok "gpu-fail: merge deferred with a negative-result section" \
 # The paper from the latest run of each experiment (here: a GPU fixture for stage2 only).
 mkdir -p "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass"
 cp "$P"/*.json "$P/experiment.mk" "$P/hypothesis.md" "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass/"
+PANDOC_CMD="SOURCE_DATE_EPOCH=0 pandoc"
 paper() { "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/pdata" FIG_DIR="$TMP/$1/figures" REPORT_DIR="$TMP/$1/out" >"$TMP/$1.log" 2>&1; }
 tap_ok "make paper: exits 0 with one run and two experiments not run" paper pa
 pdftotext -layout "$TMP/pa/out/paper.pdf" "$TMP/pa.txt"
 missing=
 for s in "Introduction" "Corrections to the original study" "The encoder bias" "The cp.async tail race" \
          "Methods" "Results" "Verdicts" "Stage history" "Published versus reproduced" "Stage 2: P·V on tensor cores" \
-         "Not run yet" "The original study’s published figures" "Artifact inventory" "References"; do
+         "Not run yet" "Beyond the original" "Why the original’s later stages failed" "The corrected stages" \
+         "Stage 3B: softmax and P·V in registers" "Against the vendors’ libraries" \
+         "The original study’s published figures" "Artifact inventory" "References"; do
   grep -qF "$s" "$TMP/pa.txt" || missing="$missing [$s]"
 done
 tap_ok "paper PDF has every section${missing:+ (missing:$missing)}" test -z "$missing"
 tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "Table [0-9]*: Gates of this run" "$TMP/pa.txt"
+# The FP8 stage's section is an optional include: absent while the build lists no stage6
+# experiment, present (header, prose and fragment) once sdpa-report paper writes its fragment.
+tap_ok "paper: no FP8 stage section without its fragment" bash -c "! grep -q 'The FP8 stage' '$TMP/pa.txt'"
+cp -r "$TMP/pa/out/gen" "$TMP/gen6" && echo '**Not run yet.** (test fragment)' >"$TMP/gen6/stage-stage6-fp8-mma.md"
+tap_ok "paper: a stage6 fragment brings in the FP8 stage section, fragment included" bash -c \
+  "$PANDOC_CMD paper/paper.md -d paper/defaults/common.yaml -d paper/defaults/gfm.yaml -M gen='$TMP/gen6' -M figdir=x -M out=x \
+   | grep -A12 'The FP8 stage' | grep -q '(test fragment)'"
 tap_ok "make paper: second build" paper pb
 tap_ok "paper PDF and HTML byte-identical across two builds" \
   bash -c "cmp -s '$TMP/pa/out/paper.pdf' '$TMP/pb/out/paper.pdf' && cmp -s '$TMP/pa/out/paper.html' '$TMP/pb/out/paper.html'"
