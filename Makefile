@@ -30,7 +30,7 @@ include mk/format.mk
 -include mk/fuzz.mk
 -include mk/sweep.mk
 
-.PHONY: help build test deps clean FORCE
+.PHONY: help build test deps deps-build deps-measure deps-render deps-test clean FORCE
 
 ## help: list every target with a one-line description
 help:
@@ -41,12 +41,29 @@ help:
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
 	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; README, "How to add a stage")."
 
-## deps: install missing Debian packages (apt-get update once, then one install); no-op when complete
-deps: $(DEPS_STAMP)
-$(DEPS_STAMP): FORCE
+# Debian packages by role (tools/deps.sh --list ROLE): build, measure, render, test. Each role has
+# its own stamp, checked once per make run. Compiles need only build ($(DEPS_STAMP), mk/config.mk),
+# so a GPU node without pandoc or TeX builds and measures; reports and the paper also need render;
+# make test needs all.
+DEPS_ROLES := build measure render test
+deps_stamp = $(BUILD)/.deps-checked-$(1)
+
+## deps: install every role's missing Debian packages (what make test needs; apt-get update once, then one install)
+deps: FORCE
+	$(Q)mkdir -p $(BUILD)
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(DEPS_ROLES)
+	$(Q)touch $(foreach r,$(DEPS_ROLES),$(call deps_stamp,$(r)))
+## deps-build: the packages the build needs (compilers, cJSON, cmocka); deps-measure, deps-render (gnuplot, pandoc, TeX, chromium), deps-test likewise
+deps-build deps-measure deps-render deps-test: deps-%: $(BUILD)/.deps-checked-%
+$(BUILD)/.deps-checked-%: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $*
 	$(Q)touch $@
+# Rendering a report or the paper checks the render role first (sdpa-report and the tables need
+# only the build).
+report-figures paper: | $(call deps_stamp,render)
+TEST_DEPS += deps
+TEST_SUITES += "bash tests/style/deps.sh"
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)
 build: $(BUILD_TARGETS)
