@@ -160,7 +160,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
                  "bash tests/report/reliability.sh $(SDPA_REPORT)" \
-                 "bash tests/report/watermark.sh $(SDPA_REPORT)"
+                 "bash tests/report/watermark.sh $(SDPA_REPORT)" \
+                 "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
