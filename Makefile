@@ -54,14 +54,27 @@ deps: FORCE
 	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(DEPS_ROLES)
 	$(Q)touch $(foreach r,$(DEPS_ROLES),$(call deps_stamp,$(r)))
 ## deps-build: the packages the build needs (compilers, cJSON, cmocka); deps-measure, deps-render (gnuplot, pandoc, TeX, chromium), deps-test likewise
-deps-build deps-measure deps-render deps-test: deps-%: $(BUILD)/.deps-checked-%
-$(BUILD)/.deps-checked-%: FORCE
+deps-build deps-measure deps-render deps-test: FORCE
+	$(Q)mkdir -p $(BUILD)
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(@:deps-%=%)
+	$(Q)touch $(call deps_stamp,$(@:deps-%=%))
+# Checked on the way: the build role before every compile (it must be complete), the render role
+# before an experiment's report, a report's figures and the paper. Where render cannot be
+# installed (no root: a GPU node), an experiment still measures and writes its tables, and says
+# which report steps it skipped (render_missing); make report and make paper then stop at the
+# first missing tool.
+$(BUILD)/.deps-checked-build: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $*
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh build
 	$(Q)touch $@
-# Rendering a report or the paper checks the render role first (sdpa-report and the tables need
-# only the build).
-report-figures paper: | $(call deps_stamp,render)
+$(BUILD)/.deps-checked-render: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/deps.sh render || echo "deps: the render role is incomplete: report steps that need it will stop or be skipped" >&2
+	$(Q)touch $@
+experiment report-figures paper: | $(call deps_stamp,render)
+# The programs the report steps run; those not on PATH when an experiment reaches its report.
+RENDER_TOOLS := gnuplot pandoc pdflatex
+render_missing = $(strip $(foreach t,$(RENDER_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 TEST_DEPS += deps
 TEST_SUITES += "bash tests/style/deps.sh"
 

@@ -88,7 +88,8 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
 	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
 	  backend=$(BACKEND)) && \
-	  $(MAKE) --no-print-directory report RUN=$$dir
+	  $(MAKE) --no-print-directory $(if $(render_missing),report-tables,report) RUN=$$dir \
+	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)")
 .PHONY: experiment
 endif
 endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make deps by role (tools/deps.sh): each role's packages, the union that make deps installs, the
-# build role alone behind every compile, and the messages without root. Package managers are
+# build role alone behind every compile, the messages without root, and an experiment measured
+# where the report tools are missing. Package managers are
 # replaced by fakes on PATH (dpkg-query reads $FAKE_INSTALLED, apt-get logs its arguments), so
-# nothing is installed and no network is used. A few seconds.
+# nothing is installed and no network is used. A few seconds (make stage2 on a fake harness).
 # Usage: tests/style/deps.sh
 set -u
 . tests/lib/tap.sh
@@ -72,4 +73,17 @@ fake env FAKE_UID=1000 FAKE_INSTALLED="$TMP/have-build" tools/deps.sh build rend
 tap_ok "without root, render missing: exit 1" test $rc -eq 1
 tap_ok "without root: names the roles, the missing packages and the command" bash -c \
   "grep -q 'missing Debian packages (roles: build render): .*pandoc' '$TMP/nr2.out' && grep -q 'apt-get install -y --no-install-recommends .*chromium' '$TMP/nr2.out' && ! grep -q ' gcc' '$TMP/nr2.out'"
+# A machine without the report tools (here: RENDER_TOOLS names one that does not exist) still
+# measures: make stage2 (fake harness) leaves a complete run with its tables, writes no report,
+# and says which steps it skipped.
+rc=0
+FAKE_BENCH_LOG=/dev/null make --no-print-directory -s stage2 SDPA_BENCH=tests/report/fake-bench.sh PTXAS_JSON= \
+  RENDER_TOOLS="gnuplot no-such-renderer" DATA_DIR="$TMP/data" FIG_DIR="$TMP/figures" REPORT_DIR="$TMP/out" \
+  RUN_ID=norender >"$TMP/stage2.log" 2>&1 || rc=$?
+R=$TMP/data/stage2-wmma-pv/norender
+tap_ok "no report tools: make stage2 exits 0 with a complete run and its tables" \
+  bash -c "[ $rc -eq 0 ] && test -s '$R/manifest.json' -a -s '$R/tables/gates.md'" || sed 's/^/# /' "$TMP/stage2.log"
+tap_ok "no report tools: no figure, no report" test ! -e "$TMP/out/stage2-wmma-pv/norender/report.pdf" -a ! -e "$TMP/figures/stage2-wmma-pv/norender"
+tap_ok "no report tools: says which steps it skipped, what is missing and what to run" \
+  grep -qF "[stage2-wmma-pv 5-6/6] skipped: figures and report (no-such-renderer not installed; make deps-render then make report RUN=$R)" "$TMP/stage2.log"
 tap_done
