@@ -49,7 +49,7 @@ DEPS_ROLES := build measure render test
 deps_stamp = $(BUILD)/.deps-checked-$(1)
 
 ## deps: install every role's missing Debian packages (what make test needs; apt-get update once, then one install)
-deps: FORCE
+deps: $(call deps_stamp,build)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(DEPS_ROLES)
 	$(Q)touch $(foreach r,$(DEPS_ROLES),$(call deps_stamp,$(r)))
@@ -63,9 +63,11 @@ deps-build deps-measure deps-render deps-test: FORCE
 # installed (no root: a GPU node), an experiment still measures and writes its tables, and says
 # which report steps it skipped (render_missing); make report and make paper then stop at the
 # first missing tool.
+# make test and make deps need every role: the build stamp, which runs first, then asks for all
+# of them, so that there is one apt-get (never two at once under make -j).
 $(BUILD)/.deps-checked-build: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh build
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(if $(filter test deps,$(MAKECMDGOALS)),$(DEPS_ROLES),build)
 	$(Q)touch $@
 $(BUILD)/.deps-checked-render: FORCE
 	$(Q)mkdir -p $(@D)

@@ -40,21 +40,25 @@ EOF
 cat >"$TMP/bin/apt-get" <<'EOF'
 #!/bin/sh
 echo "$*" >>"$FAKE_APT_LOG"
+[ "$1" = install ] && for p in "$@"; do echo "$p"; done >>"$FAKE_INSTALLED"
+exit 0
 EOF
 printf '#!/bin/sh\n[ "$1" = -u ] && { echo "${FAKE_UID:-0}"; exit 0; }\nexec /usr/bin/id "$@"\n' >"$TMP/bin/id"
 printf '#!/bin/sh\nexit 1\n' >"$TMP/bin/python3"
 chmod +x "$TMP/bin"/*
-fake() { env PATH="$TMP/bin:$PATH" FAKE_APT_LOG="$TMP/apt.log" CUDA_INC=/usr/local/cuda/include "$@"; }
+fake() { env PATH="$TMP/bin:$PATH" FAKE_APT_LOG="$TMP/apt.log" FAKE_INSTALLED="$TMP/installed" CUDA_INC=/usr/local/cuda/include "$@"; }
 installed() { grep '^install' "$TMP/apt.log" | sed 's/.*--no-install-recommends //' | tr ' ' '\n' | grep . | sort -u | tr '\n' ' '; }
 
-: >"$TMP/apt.log"
+: >"$TMP/apt.log"; : >"$TMP/installed"
 fake make --no-print-directory -s deps BUILD="$TMP/b1" >"$TMP/deps.out" 2>&1
 tap_ok "make deps: one apt-get update, one apt-get install" \
   test "$(grep -c '^update' "$TMP/apt.log")" -eq 1 -a "$(grep -c '^install' "$TMP/apt.log")" -eq 1
 tap_ok "make deps installs the union of the roles" test "$(installed)" = "$union"
+tap_ok "make deps (and make test): the build stamp, checked first, asks for every role" bash -c \
+  "make -n --no-print-directory BUILD='$TMP/b4' deps | grep -m1 'tools/deps.sh' | grep -q 'tools/deps.sh build measure render test\$'"
 tap_ok "make deps: a stamp per role" bash -c "for r in build measure render test; do test -f '$TMP/b1/.deps-checked-'\$r || exit 1; done"
 
-: >"$TMP/apt.log"
+: >"$TMP/apt.log"; : >"$TMP/installed"
 fake make --no-print-directory -s deps-render BUILD="$TMP/b2" >/dev/null 2>&1
 tap_ok "make deps-render installs the render role only" test "$(installed)" = "$R"
 
