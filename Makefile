@@ -58,7 +58,8 @@ deps-build deps-measure deps-render deps-test: FORCE
 	$(Q)mkdir -p $(BUILD)
 	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(@:deps-%=%)
 	$(Q)touch $(call deps_stamp,$(@:deps-%=%))
-# Checked on the way: the build role before every compile (it must be complete), the render role
+# Checked on the way: the build role before every compile (it must be complete), the measure role
+# before an experiment or the bundle, the render role
 # before an experiment's report, a report's figures and the paper. Where render cannot be
 # installed (no root: a GPU node), an experiment still measures and writes its tables, and says
 # which report steps it skipped (render_missing); make report and make paper then stop at the
@@ -69,6 +70,11 @@ $(BUILD)/.deps-checked-build: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(if $(filter test deps,$(MAKECMDGOALS)),$(DEPS_ROLES),build)
 	$(Q)touch $@
+$(BUILD)/.deps-checked-measure: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/deps.sh measure
+	$(Q)touch $@
+experiment bundle: | $(call deps_stamp,measure)
 $(BUILD)/.deps-checked-render: FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)tools/deps.sh render || echo "deps: the render role is incomplete: report steps that need it will stop or be skipped" >&2

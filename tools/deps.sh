@@ -79,6 +79,11 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
   cuda_headers; exit $?
 fi
 
+# make -j may check two roles at once (the build's stamp and an experiment's render stamp): one
+# apt-get at a time, each installing what is still missing once it holds the lock.
+lock=${TMPDIR:-/tmp}/fp8-sdpa-stages-deps.lock
+if command -v flock >/dev/null 2>&1 && (: >>"$lock") 2>/dev/null; then exec 9>>"$lock" && flock 9; fi
+
 missing=()
 for p in "${PKGS_WANTED[@]}"; do have_pkg "$p" || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && { cuda_headers; exit $?; }

@@ -39,8 +39,10 @@ exit 0
 EOF
 cat >"$TMP/bin/apt-get" <<'EOF'
 #!/bin/sh
+mkdir "$FAKE_APT_LOG.busy" 2>/dev/null || echo OVERLAP >>"$FAKE_APT_LOG"
 echo "$*" >>"$FAKE_APT_LOG"
-[ "$1" = install ] && for p in "$@"; do echo "$p"; done >>"$FAKE_INSTALLED"
+[ "$1" = install ] && { sleep 0.3; for p in "$@"; do echo "$p"; done >>"$FAKE_INSTALLED"; }
+rmdir "$FAKE_APT_LOG.busy"
 exit 0
 EOF
 printf '#!/bin/sh\n[ "$1" = -u ] && { echo "${FAKE_UID:-0}"; exit 0; }\nexec /usr/bin/id "$@"\n' >"$TMP/bin/id"
@@ -61,6 +63,13 @@ tap_ok "make deps: a stamp per role" bash -c "for r in build measure render test
 : >"$TMP/apt.log"; : >"$TMP/installed"
 fake make --no-print-directory -s deps-render BUILD="$TMP/b2" >/dev/null 2>&1
 tap_ok "make deps-render installs the render role only" test "$(installed)" = "$R"
+
+# make -j can check two roles at once: their apt-get calls never overlap, and both get installed.
+: >"$TMP/apt.log"; : >"$TMP/installed"
+fake tools/deps.sh build >/dev/null 2>&1 & fake tools/deps.sh render >/dev/null 2>&1 & wait
+tap_ok "two roles checked at once: one apt-get at a time" bash -c "! grep -q OVERLAP '$TMP/apt.log'"
+tap_ok "two roles checked at once: both roles installed" \
+  test "$(installed)" = "$(printf '%s\n' $B $R | sort -u | tr '\n' ' ')"
 
 # Every compile's order-only prerequisite is the build role's stamp: no report tool is asked for.
 tap_ok "compiles check the build role only" bash -c \
