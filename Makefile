@@ -31,7 +31,7 @@ include mk/format.mk
 -include mk/fuzz.mk
 -include mk/sweep.mk
 
-.PHONY: help build test deps clean FORCE
+.PHONY: help build test deps deps-build deps-measure deps-render deps-test clean FORCE
 
 ## help: list every target with a one-line description
 help:
@@ -42,12 +42,50 @@ help:
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
 	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; README, "How to add a stage")."
 
-## deps: install missing Debian packages (apt-get update once, then one install); no-op when complete
-deps: $(DEPS_STAMP)
-$(DEPS_STAMP): FORCE
+# Debian packages by role (tools/deps.sh --list ROLE): build, measure, render, test. Each role has
+# its own stamp, checked once per make run. Compiles need only build ($(DEPS_STAMP), mk/config.mk),
+# so a GPU node without pandoc or TeX builds and measures; reports and the paper also need render;
+# make test needs all.
+DEPS_ROLES := build measure render test
+deps_stamp = $(BUILD)/.deps-checked-$(1)
+
+## deps: install every role's missing Debian packages (what make test needs; apt-get update once, then one install)
+deps: $(call deps_stamp,build)
+	$(Q)mkdir -p $(BUILD)
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(DEPS_ROLES)
+	$(Q)touch $(foreach r,$(DEPS_ROLES),$(call deps_stamp,$(r)))
+## deps-build: the packages the build needs (compilers, cJSON, cmocka); deps-measure, deps-render (gnuplot, pandoc, TeX, chromium), deps-test likewise
+deps-build deps-measure deps-render deps-test: FORCE
+	$(Q)mkdir -p $(BUILD)
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(@:deps-%=%)
+	$(Q)touch $(call deps_stamp,$(@:deps-%=%))
+# Checked on the way: the build role before every compile (it must be complete), the measure role
+# before an experiment or the bundle, the render role
+# before an experiment's report, a report's figures and the paper. Where render cannot be
+# installed (no root: a GPU node), an experiment still measures and writes its tables, and says
+# which report steps it skipped (render_missing); make report and make paper then stop at the
+# first missing tool.
+# make test and make deps need every role: the build stamp, which runs first, then asks for all
+# of them, so that there is one apt-get (never two at once under make -j).
+$(BUILD)/.deps-checked-build: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(if $(filter test deps,$(MAKECMDGOALS)),$(DEPS_ROLES),build)
 	$(Q)touch $@
+$(BUILD)/.deps-checked-measure: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/deps.sh measure
+	$(Q)touch $@
+experiment bundle: | $(call deps_stamp,measure)
+$(BUILD)/.deps-checked-render: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/deps.sh render || echo "deps: the render role is incomplete: report steps that need it will stop or be skipped" >&2
+	$(Q)touch $@
+experiment report-figures paper: | $(call deps_stamp,render)
+# The programs the report steps run; those not on PATH when an experiment reaches its report.
+RENDER_TOOLS := gnuplot pandoc pdflatex
+render_missing = $(strip $(foreach t,$(RENDER_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
+TEST_DEPS += deps
+TEST_SUITES += "bash tests/style/deps.sh"
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)
 build: $(BUILD_TARGETS)

@@ -92,7 +92,8 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
 	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
 	  backend=$(BACKEND)) && \
-	  $(MAKE) --no-print-directory report RUN=$$dir
+	  $(MAKE) --no-print-directory $(if $(render_missing),report-tables,report) RUN=$$dir \
+	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)")
 .PHONY: experiment
 endif
 endif
@@ -166,7 +167,9 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
                  "bash tests/report/reliability.sh $(SDPA_REPORT)" \
-                 "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
+                 "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
+                 "bash tests/report/watermark.sh $(SDPA_REPORT)" \
+                 "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"

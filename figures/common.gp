@@ -11,10 +11,14 @@ set key below box lc rgb "#bbbbbb"
 set border lc rgb "#444444"
 c_base = "#1f77b4"; c_cand = "#d62728"; c_pub = "#2ca02c"; c_gate = "#555555"
 # Emulated timings must never pass for GPU timings: figures of timings (scripts that set
-# timing_figure = 1 before loading this file) carry a large label across the plot area.
-emu_text = "EMULATED (CPU) — not GPU timings"
+# timing_figure = 1 before loading this file) carry a large label in the middle of the plot frame.
+# Graph coordinates, not screen ones: the label then sits inside each frame, once per panel of a
+# multiplot, and two short lines fit the narrowest frame (a ~590 px panel); one line at screen
+# centre overflowed the speedup figure's frame and crossed the gap between panels.
+# tests/report/watermark.sh checks that every pixel of it lies inside a frame.
+emu_text = "EMULATED (CPU)\nnot GPU timings"
 if (exists("timing_figure") && timing_figure && emulated) \
-    set label 99 emu_text at screen 0.5, 0.5 center front font "DejaVu Sans Bold,34" textcolor rgb "#50d00000"
+    set label 99 emu_text at graph 0.5, 0.5 center front font "DejaVu Sans Bold,30" textcolor rgb "#50d00000"
 # Latencies: microseconds, or seconds for emulated wall-clock samples
 us_scale(hi) = (hi >= 1e5 ? 1e-6 : 1)
 us_unit(hi) = (hi >= 1e5 ? "s" : "µs")

@@ -54,5 +54,6 @@ else
 Q := @
 endif
 
-# Order-only prerequisite of every compile: installs missing Debian packages once per make run.
-DEPS_STAMP := $(BUILD)/.deps-checked
+# Order-only prerequisite of every compile: installs the build role's missing Debian packages once
+# per make run (the roles and their stamps: the top Makefile, tools/deps.sh).
+DEPS_STAMP := $(BUILD)/.deps-checked-build

@@ -1,22 +1,44 @@
 #!/usr/bin/env bash
-# make deps: install the Debian packages the artifact needs, only those that are missing.
+# make deps: install the Debian packages the artifact needs, by role, only those that are missing.
+#   tools/deps.sh [ROLE...]          roles: build measure render test (none given: all of them)
+#   tools/deps.sh --list [ROLE...]   print the roles' packages, one per line, sorted; install nothing
 #   - does nothing (quietly) when everything is present;
 #   - runs `apt-get update` once, then one `apt-get install`, when it can (root, apt-get present);
 #   - otherwise prints the one command to run and exits 1.
+# Roles: build (compile the host code, the emulator, the kernels and the tests), measure (run the
+# experiments and the campaign: provenance and packing), render (figures, PDF and HTML reports, the
+# browser that opens them), test (what only make test's suites use). make's compiles need build
+# only, so a GPU node with the toolkit but no report tools builds and measures; make deps installs
+# every role (what make test needs).
 # The CUDA toolkit is not a Debian package here: it is detected (nvcc on PATH or under CUDA_HOME)
 # and its absence only disables the GPU builds (see README, "What needs a GPU").
 set -u
 
-PKGS=(
-  make gcc g++ clang libclang-rt-14-dev    # host C11, emulator (clang++), sanitizer runtimes
-  clang-format                             # make format and its check in make test
-  libcjson-dev libcmocka-dev               # JSON results, unit tests
-  gnuplot-nox                              # figures (pngcairo)
-  pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern  # reports
-  poppler-utils jq                         # pdftotext and JSON queries in the report tests
-  git ca-certificates                      # provenance (git SHA) in every result
-  slurmctld slurmd slurm-client munge      # make sweep's tests start a one-node Slurm cluster (tests/sweep/)
+ROLES=(build measure render test)
+declare -A PKGS=(
+  # host C11, emulator (clang++), sanitizer runtimes; JSON results; unit tests (built with the rest)
+  [build]="make gcc g++ clang libclang-rt-14-dev libcjson-dev libcmocka-dev git ca-certificates"
+  # provenance (git SHA) in every result; campaign tarballs
+  [measure]="git ca-certificates tar gzip"
+  # figures (pngcairo), reports (pandoc, pdflatex), the browser that opens the HTML (tests/report/browser.sh)
+  [render]="gnuplot-nox pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern chromium"
+  # the format check; pdftotext and JSON queries of the report tests; the headless browser test;
+  # make sweep's tests start a one-node Slurm cluster (tests/sweep/)
+  [test]="clang-format poppler-utils jq chromium slurmctld slurmd slurm-client munge"
 )
+
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
+[ $# -eq 0 ] && set -- "${ROLES[@]}"
+want=()
+for r in "$@"; do
+  [ -n "${PKGS[$r]+x}" ] || { echo "deps: unknown role '$r' (roles: ${ROLES[*]})" >&2; exit 2; }
+  want+=(${PKGS[$r]})
+done
+mapfile -t PKGS_WANTED < <(printf '%s\n' "${want[@]}" | sort -u)
+if [ $list -eq 1 ]; then printf '%s\n' "${PKGS_WANTED[@]}"; exit 0; fi
+SELECTED=("$@")
+has_role() { local r; for r in "${SELECTED[@]}"; do [ "$r" = "$1" ] && return 0; done; return 1; }
 
 # The CPU emulator compiles the kernels against the CUDA toolkit's headers (cuda_fp16.h,
 # cuda_fp8.h compile in host mode), so they are needed even where nvcc and GPUs are not.
@@ -28,6 +50,8 @@ check_cuda_headers() {
   echo "deps: install the CUDA toolkit (13.x; NVIDIA's Debian repository or its PyPI wheels), or set CUDA_HOME." >&2
   return 1
 }
+# Only the build compiles against them.
+cuda_headers() { has_role build || return 0; check_cuda_headers; }
 
 # The SASS check (tests/emu/sass-check.sh) needs cuobjdump and the nvdisasm it runs. A toolkit
 # installed from NVIDIA's wheels has neither; PyPI has both as separate wheels. Installed with pip
@@ -45,23 +69,28 @@ sass_tools() {
     echo "deps: pip could not install them; the SASS check will SKIP" >&2
   return 0
 }
-sass_tools
+has_role test && sass_tools
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-  echo "deps: not a Debian-based system; install the equivalents of: ${PKGS[*]}" >&2
+  echo "deps: not a Debian-based system; install the equivalents of: ${PKGS_WANTED[*]}" >&2
   # Not fatal when the tools are there anyway (checked by the build itself).
-  check_cuda_headers; exit $?
+  cuda_headers; exit $?
 fi
 
+# make -j may check two roles at once (the build's stamp and an experiment's render stamp): one
+# apt-get at a time, each installing what is still missing once it holds the lock.
+lock=${TMPDIR:-/tmp}/fp8-sdpa-stages-deps.lock
+if command -v flock >/dev/null 2>&1 && (: >>"$lock") 2>/dev/null; then exec 9>>"$lock" && flock 9; fi
+
 missing=()
-for p in "${PKGS[@]}"; do have_pkg "$p" || missing+=("$p"); done
-[ ${#missing[@]} -eq 0 ] && { check_cuda_headers; exit $?; }
+for p in "${PKGS_WANTED[@]}"; do have_pkg "$p" || missing+=("$p"); done
+[ ${#missing[@]} -eq 0 ] && { cuda_headers; exit $?; }
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: missing Debian packages (roles: ${SELECTED[*]}): ${missing[*]}" >&2
   echo "deps: run this once as root, then run make again:" >&2
   echo "  sudo sh -c '$cmd'" >&2
   exit 1
@@ -72,4 +101,4 @@ if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -
   exit 1
 fi
 echo "deps: done" >&2
-check_cuda_headers
+cuda_headers

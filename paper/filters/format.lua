@@ -6,10 +6,10 @@
 --   out in all three formats;
 --   for LaTeX, \pdftrailerid{<metadata pdf-trailer-id>} at the start of the body: without it the PDF
 --   /ID depends on pandoc's random temporary directory (a -H header would override the
---   metadata's header-includes, so it cannot go there; pdfTeX reads it only when the file ends);
---   for LaTeX, letters with combining accents (p̂, s̃, ε̄ in paper/methods.md), which pdflatex
---   cannot typeset, become math accents. Other non-ASCII characters are declared in
---   paper/latex/preamble.tex.
+--   metadata's header-includes, so it cannot go there; pdfTeX reads it only when the file ends).
+--   Formulas are pandoc TeX math ($...$) in the sources, so accented symbols (\hat p) never reach
+--   pdflatex as combining characters; other non-ASCII characters of prose and generated tables
+--   are declared in paper/latex/preamble.tex.
 
 local latex = FORMAT:match('latex') ~= nil
 local html = FORMAT:match('html') ~= nil
@@ -18,7 +18,6 @@ local gfm = FORMAT:match('gfm') ~= nil or FORMAT:match('markdown') ~= nil
 function RawBlock(b)
   if b.format == 'html' and b.text:match('^%s*<!%-%-') then return {} end
 end
-local ACCENT = { [0x0302] = '\\hat', [0x0303] = '\\tilde', [0x0304] = '\\bar' }
 
 function Div(d)
   if not d.classes:includes('banner') then return end
@@ -37,27 +36,6 @@ function Div(d)
     return d
   end
   return pandoc.BlockQuote(d.content)
-end
-
-function Str(s)
-  if not latex then return end
-  local cps = {}
-  for _, cp in utf8.codes(s.text) do table.insert(cps, cp) end
-  local has = false
-  for _, cp in ipairs(cps) do if ACCENT[cp] then has = true end end
-  if not has then return end
-  local out, i = {}, 1
-  while i <= #cps do
-    local cp, nxt = cps[i], cps[i + 1]
-    if nxt and ACCENT[nxt] then
-      table.insert(out, pandoc.RawInline('latex', '$' .. ACCENT[nxt] .. '{' .. utf8.char(cp) .. '}$'))
-      i = i + 2
-    else
-      table.insert(out, pandoc.Str(utf8.char(cp)))
-      i = i + 1
-    end
-  end
-  return out
 end
 
 function Pandoc(doc)

@@ -9,10 +9,14 @@
 -- (pandoc -M run=... -M figdir=...). prefix renames the fig:/tbl:/sec: identifiers and references
 -- of the included text, so that several runs' fragments can share one document (the paper);
 -- shift moves the included headers that many levels down.
--- A missing file or an unresolved placeholder stops pandoc with a message naming it.
+-- The div's own content (a header, prose), if any, comes before the included text. With
+-- optional="yes", a missing file drops the whole div, content included: a section of the paper
+-- for an experiment that the build does not list yet (stage6-fp8-mma until it is merged) appears
+-- once its fragment is written. Without it, a missing file or an unresolved placeholder stops
+-- pandoc with a message naming it.
 
 local meta_env = {}
-local RESERVED = { src = true, section = true, prefix = true, shift = true }
+local RESERVED = { src = true, section = true, prefix = true, shift = true, optional = true }
 local LABEL = { 'fig:', 'tbl:', 'sec:' }
 
 local function subst(s, env, what)
@@ -74,6 +78,7 @@ local function include(div, env)
   if not src then error('include: a div of class include needs src=') end
   local path = subst(src, local_env, src)
   local f = io.open(path, 'r')
+  if not f and div.attributes.optional == 'yes' then return {} end
   if not f then error('include: cannot read ' .. path) end
   local text = f:read('a')
   f:close()
@@ -86,7 +91,10 @@ local function include(div, env)
       Header = function(h) h.level = h.level + shift; return h end,
     }).content
   end
-  return expand(blocks, local_env)
+  local own = {}
+  for _, b in ipairs(div.content) do table.insert(own, b) end
+  for _, b in ipairs(blocks) do table.insert(own, b) end
+  return expand(own, local_env)
 end
 
 -- Expands nested includes and resolves image placeholders in a block list.

@@ -40,7 +40,11 @@ tap_ok "HTML: published vs reproduced names the device of each side" bash -c \
   "grep -qF 'published (original study, $(jq -r '.device | split(" (")[0]' data/published/seed-l4.json))' '$D/report.html' && grep -qF 'reproduced (this run): CPU emulator (not a GPU)' '$D/report.html'"
 tap_ok "PDF: occupancy modelled for the original's device, and whether it confounds the comparison" \
   bash -c "grep -q \"Modelled for the original’s device\" '$TMP/a.txt' && grep -q 'Occupancy is the same for both variants' '$TMP/a.txt'"
-tap_ok "PDF: FLOP convention stated" grep -q "4·B·H·S2 ·D\|4 B H S^2 D" "$TMP/a.txt"
+tap_ok "PDF: FLOP convention stated (typeset as math)" grep -qF "4 · B · H · S 2 · D" "$TMP/a.txt"
+tap_ok "HTML: formulas as MathML, none left as TeX source" bash -c \
+  "grep -q '<math display=\"inline\"' '$D/report.html' && ! grep -q 'class=\"math inline\">\\\\(' '$D/report.html'"
+tap_ok "GitHub Markdown: formulas kept as \$...\$ (tex_math_dollars)" grep -qF '$4 \cdot B \cdot H \cdot S^2 \cdot D$' "$D/report.md"
+tap_ok "pandoc: every formula converted (no 'Could not convert TeX math')" bash -c "! grep -q 'Could not convert TeX math' '$TMP/a.log'"
 tap_ok "PDF: citations resolved (no ??? or missing keys)" bash -c "! grep -q '???\|\[@' '$TMP/a.txt'"
 tap_ok "PDF: tables and figures numbered" bash -c "grep -q 'Table 1: Gates' '$TMP/a.txt' && grep -q 'Figure 1: ' '$TMP/a.txt'"
 tap_ok "HTML: self-contained (figures embedded)" bash -c "grep -q 'src=\"data:image/png;base64' '$D/report.html' && ! grep -q 'src=\"[^d][^\"]*\.png' '$D/report.html'"
@@ -84,17 +88,31 @@ tap_ok "gpu-fail: merge deferred with a negative-result section" \
 # The paper from the latest run of each experiment (here: a GPU fixture for stage2 only).
 mkdir -p "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass"
 cp "$P"/*.json "$P/experiment.mk" "$P/hypothesis.md" "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass/"
+PANDOC_CMD="SOURCE_DATE_EPOCH=0 pandoc"
 paper() { "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/pdata" FIG_DIR="$TMP/$1/figures" REPORT_DIR="$TMP/$1/out" >"$TMP/$1.log" 2>&1; }
 tap_ok "make paper: exits 0 with one run and two experiments not run" paper pa
 pdftotext -layout "$TMP/pa/out/paper.pdf" "$TMP/pa.txt"
 missing=
 for s in "Introduction" "Corrections to the original study" "The encoder bias" "The cp.async tail race" \
          "Methods" "Results" "Verdicts" "Stage history" "Published versus reproduced" "Stage 2: P·V on tensor cores" \
-         "Not run yet" "The original study’s published figures" "Artifact inventory" "References"; do
+         "Not run yet" "Beyond the original" "Why the original’s later stages failed" "The corrected stages" \
+         "Stage 3B: softmax and P·V in registers" "Against the vendors’ libraries" \
+         "The original study’s published figures" "Artifact inventory" "References"; do
   grep -qF "$s" "$TMP/pa.txt" || missing="$missing [$s]"
 done
 tap_ok "paper PDF has every section${missing:+ (missing:$missing)}" test -z "$missing"
 tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "Table [0-9]*: Gates of this run" "$TMP/pa.txt"
+# stage6-fp8-mma is an experiment: the paper has the FP8 stage's section and its fragment.
+tap_ok "paper: the FP8 stage section with its fragment (not run here)" bash -c \
+  "grep -A20 'The FP8 stage' '$TMP/pa.txt' | grep -q 'Not run yet'"
+# include.lua's optional=: a missing fragment drops the div (header and prose), a present one is included.
+printf '::: {.include src="{gen}/opt.md" optional="yes"}\n## Optional part\n\nprose\n:::\n' >"$TMP/opt.md"
+mkdir -p "$TMP/gen6"
+opt() { $PANDOC_CMD "$TMP/opt.md" -d paper/defaults/common.yaml -d paper/defaults/gfm.yaml -M gen="$TMP/gen6" -M figdir=x -M out=x; }
+tap_ok "include optional=: no fragment, no section" bash -c "! (cd '$PWD' && $(declare -f opt); opt) | grep -q 'Optional part'"
+echo '(test fragment)' >"$TMP/gen6/opt.md"
+tap_ok "include optional=: a fragment brings in the section and itself" bash -c \
+  "(cd '$PWD' && $(declare -f opt); opt) | grep -A6 'Optional part' | grep -q '(test fragment)'"
 tap_ok "make paper: second build" paper pb
 tap_ok "paper PDF and HTML byte-identical across two builds" \
   bash -c "cmp -s '$TMP/pa/out/paper.pdf' '$TMP/pb/out/paper.pdf' && cmp -s '$TMP/pa/out/paper.html' '$TMP/pb/out/paper.html'"
