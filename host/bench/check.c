@@ -230,7 +230,3 @@ void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool 
     }
     x->pass = expect_identical ? x->n_diff == 0 : within;
 }
-
-const char *check_bar_name(const problem_t *p, const check_t *c) {
-    return c->own_bar ? c->own_bar : p->bars[c->family].family->name;
-}

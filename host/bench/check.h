@@ -55,6 +55,11 @@ typedef struct {
     uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
 } check_t;
 
+/* The name of the bars c was judged by: a peer's own (own_bar), else its family's. */
+static inline const char *check_bar_name(const problem_t *p, const check_t *c) {
+    return c->own_bar ? c->own_bar : p->bars[c->family].family->name;
+}
+
 typedef struct {
     const char *a, *b;
     uint32_t max_ulp; /* UINT32_MAX when a NaN is involved */
@@ -74,8 +79,7 @@ void problem_args(const problem_t *p, sdpa_args_t *a);
 /* The bars a variant with these switches is judged by (paper/methods.md#tolerances-fp8): fp8p for a
  * variant that quantises P to e4m3 (FP8_MMA), fp16 for every other. */
 check_family_t check_family_of(sdpa_switches_t sw);
-/* The name of the bars c was judged by: a peer's own (own_bar), else its family's. */
-const char *check_bar_name(const problem_t *p, const check_t *c);
+
 
 /* Launches variant fn once on p and checks it against the bars of `family`. Returns 0 when the check ran (c->pass says how it
  * went), -1 with err when the device failed the launch (SDPA_ERR_LAUNCH: a CUDA error, never a
