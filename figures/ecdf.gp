@@ -11,7 +11,7 @@ f = rundir.'/ecdf.tsv'
 stats f u 1 nooutput name "E"
 k = us_scale(E_max); unit = us_unit(E_max)
 set logscale x
-set xlabel sprintf("latency per launch (%s, log scale)%s", unit, emulated ? " — EMULATED (CPU)" : "")
+set xlabel sprintf("latency per launch (%s, log scale)", unit)
 set ylabel "fraction of samples ≤ latency"
 set yrange [0:1.02]
 set title sprintf("Latency ECDF of the stage history at %s — %s, campaign %s", ecdf_shape, device, campaign) font ",13"

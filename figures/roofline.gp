@@ -29,7 +29,7 @@ set xrange [lo_x / 4 : hi_x * 4]
 set yrange [lo_y / 4 : top * 2]
 set xlabel sprintf("arithmetic intensity (FLOP per byte of DRAM traffic: the minimum model%s; log)", \
     n_measured > 0 ? "; diamonds: measured" : "")
-set ylabel sprintf("TFLOP/s (log)%s", emulated ? " — EMULATED" : "")
+set ylabel "TFLOP/s (log)"
 set title sprintf("Roofline — %s, campaign %s", device, campaign) font ",13"
 set key outside right top
 set samples 400

@@ -9,7 +9,7 @@ load 'figures/gpu-fixture.gp'
 set output figdir.'/scaling.png'
 set logscale x 2
 set xlabel "sequence length S (log scale)"
-set ylabel sprintf("TFLOP/s (4·B·H·S²·D / median)%s", emulated ? " — EMULATED" : "")
+set ylabel "TFLOP/s (4·B·H·S²·D / median)"
 set title sprintf("Throughput against S — %s, campaign %s", device, campaign) font ",13"
 set key outside right top
 f = rundir.'/scaling.tsv'

@@ -80,7 +80,6 @@ void problem_args(const problem_t *p, sdpa_args_t *a);
  * variant that quantises P to e4m3 (FP8_MMA), fp16 for every other. */
 check_family_t check_family_of(sdpa_switches_t sw);
 
-
 /* Launches variant fn once on p and checks it against the bars of `family`. Returns 0 when the check ran (c->pass says how it
  * went), -1 with err when the device failed the launch (SDPA_ERR_LAUNCH: a CUDA error, never a
  * verdict) or the backend failed around it (copies). Free c with check_free. */

@@ -52,9 +52,10 @@ outside() {
 # check LABEL NAME RUNDIR COMMON: renders with and without the watermark; prints the counts.
 check() {
   local w=$TMP/w-$1 n=$TMP/n-$1 png counts d o total=0 out=0
-  rm -rf "$n.run" && cp -r "$3" "$n.run" && echo "emulated = 0" >>"$n.run/plot-vars.gp"
+  rm -rf "$n.run" "$w.run" && cp -r "$3" "$n.run" && echo "emulated = 0" >>"$n.run/plot-vars.gp"
+  cp -r "$3" "$w.run" && echo "emulated = 1" >>"$w.run/plot-vars.gp" # the GPU fixture is not emulated
   rm -rf "$w" "$n"
-  render "$2" "$3" "$w" "$4" && render "$2" "$n.run" "$n" "$4" || return 1
+  render "$2" "$w.run" "$w" "$4" && render "$2" "$n.run" "$n" "$4" || return 1
   for png in "$w"/*.png; do
     [ -e "$png" ] || continue
     counts=$(outside "$w/$2.frames" "$png" "$n/${png##*/}")
@@ -69,15 +70,16 @@ check() {
 E=$(new_run emulated stage2-wmma-pv)
 report_tables "$E" >/dev/null
 GEN=$TMP/gen
+# --gpu-data: the synthetic GPU campaign gives the GPU figures (scaling, roofline, ECDF, profile) data.
 "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$GEN" \
-  --stage stage2-wmma-pv "$E" "$TMP/figs" >/dev/null
+  --gpu-data tests/report/fixtures/gpu-campaign/data/gpu --stage stage2-wmma-pv "$E" "$TMP/figs" >/dev/null
 
 # Each timing script is rendered from the run directory (a report's figures) or, failing that,
 # from the paper's gen/ (the paper's); a script with no input in either (a figure of data the
 # fixtures do not have) is skipped, with gnuplot's first complaint.
 for gp in $(grep -l '^timing_figure = 1' figures/*.gp); do
   name=$(basename "$gp" .gp) res= d=0 o=0
-  for dir in "$E" "$GEN"; do
+  for dir in "$E" "$GEN" "$GEN"/gpu/*/; do
     res=$(check "$name" "$name" "$dir" "$PWD/figures/common.gp") || continue
     read -r d o <<<"$(tail -1 <<<"$res")"
     [ "$d" -gt 0 ] && break
