@@ -560,6 +560,32 @@ __device__ __forceinline__ void mma_rows_init(const Smem<Cfg> &sm, int warp, int
     st.l[0] = st.l[1] = 0.0f;
 }
 
+// [stage 3b] The first half of the online softmax on m16n8 score accumulators (4 tiles of 8 keys):
+// element e of tile j is row g + 8(e/2), key 8j + 2t + e%2. Scales the scores by qk_mult, masks
+// keys >= kv_valid to -inf, takes each row's max over the quad (the 4 lanes holding the row),
+// updates the running max m and rescales the running sum l; returns alpha = exp(m_old - m_new)
+// per row for the caller's output. Shared by stages 3b-5 (fp16 P) and 6 (e4m3 P).
+__device__ __forceinline__ void rows_rescale(float (&s)[TN / 8][4], int t, int kv_valid, float qk_mult,
+                                             float (&m)[2], float (&l)[2], float (&alpha)[2]) {
+    float tmax[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
+            tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
+        }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 1));
+        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 2));
+        const float m_new = fmaxf(m[h], tmax[h]); // finite: every tile has >= 1 valid key
+        alpha[h] = __expf(m[h] - m_new);          // exp(-inf) = 0 on the first tile
+        m[h] = m_new;
+        l[h] *= alpha[h];
+    }
+}
+
 // One KV tile (half tiles `buf`, kv_valid keys) for the warp's 16 rows.
 template <class Cfg>
 __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
@@ -580,25 +606,9 @@ __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane,
             prims::mma_m16n8k16_f16(s[j], st.qa[2 * h + 1], b1, s[j]);
         }
     }
-    // Online softmax on the accumulators: element e of tile j is row g + 8(e/2), key 8j + 2t + e%2.
-    float tmax[2] = {-INFINITY, -INFINITY};
-#pragma unroll
-    for (int j = 0; j < TN / 8; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
-            tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
-        }
+    // Online softmax on the accumulators (rows_rescale): s scaled and masked, m and l updated.
     float alpha[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 1));
-        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 2));
-        const float m_new = fmaxf(st.m[h], tmax[h]); // finite: every tile has >= 1 valid key
-        alpha[h] = __expf(st.m[h] - m_new);          // exp(-inf) = 0 on the first tile
-        st.m[h] = m_new;
-        st.l[h] *= alpha[h];
-    }
+    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j)
 #pragma unroll
@@ -762,25 +772,9 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane,
         prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[0], b0, s[j]);
         prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[1], b1, s[j]);
     }
-    // Online softmax as stage 3b: element e of tile j is row g + 8(e/2), key 8j + 2t + e%2.
-    float tmax[2] = {-INFINITY, -INFINITY};
-#pragma unroll
-    for (int j = 0; j < TN / 8; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
-            tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
-        }
+    // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
     float alpha[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 1));
-        tmax[h] = fmaxf(tmax[h], __shfl_xor_sync(0xffffffffu, tmax[h], 2));
-        const float m_new = fmaxf(st.m[h], tmax[h]); // finite: every tile has >= 1 valid key
-        alpha[h] = __expf(st.m[h] - m_new);          // exp(-inf) = 0 on the first tile
-        st.m[h] = m_new;
-        st.l[h] *= alpha[h];
-    }
+    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
     // 448 p, p = exp(s - m) <= 1 since m includes this tile; masked keys give 0 (code 0).
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j)
