@@ -15,19 +15,7 @@ check=$(realpath "$2")/check_run_json
 san=("${@:3}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fast=(--backend emu --iters 6 --min-time 0 --max-time 5 --l2 warm)
-n=0
-
-# bench NAME EXPECTED_STATUS ARGS...: runs with --out $tmp/<k>.json; sets $out.
-bench() {
-  local name=$1 want=$2; shift 2
-  n=$((n + 1)); out=$tmp/$n.json
-  "$bin" "$@" --out "$out" >"$tmp/$n.stdout" 2>"$tmp/$n.stderr"
-  local rc=$?
-  [ $rc -eq "$want" ] || tap_diag "$name: exit $rc, expected $want; stderr: $(tail -3 "$tmp/$n.stderr")"
-  tap_ok "$name: exit status $want" test $rc -eq "$want"
-  tap_ok "$name: the JSON validates against the schema" "$check" "$out"
-}
+. "$(dirname "$0")/lib.sh" # fast, bench
 is() { local v; v=$("$check" "$out" "$1"); [ "$v" = "$2" ] || { tap_diag "$1 = $v, expected $2"; return 1; }; }
 
 "$bin" --list-peers >"$tmp/peers"
