@@ -149,16 +149,20 @@ check_family_t check_family_of(sdpa_switches_t sw) {
     return (sw & SDPA_SW(FP8_MMA)) ? CHECK_FAMILY_FP8P : CHECK_FAMILY_FP16;
 }
 
-static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
+void check_metrics(const problem_t *p, const double *out, const double *atol, const tol_family_t *family,
+                   check_t *c) {
     const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
-    const problem_bars_t *b = &p->bars[c->family];
-    metrics_compute(out, p->ref_kernel, p->n, b->atol, block, 0.0, b->family->rtol, &c->kernel_only);
+    metrics_compute(out, p->ref_kernel, p->n, atol, block, 0.0, family->rtol, &c->kernel_only);
     /* End to end: the same element-wise bar, informative; its gate is rel-L2 and cosine. */
-    metrics_compute(out, p->ref_e2e, p->n, b->atol, block, 0.0, b->family->rtol, &c->end_to_end);
+    metrics_compute(out, p->ref_e2e, p->n, atol, block, 0.0, family->rtol, &c->end_to_end);
     metrics_compute(out, p->ref_e2e, p->n, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
-    c->gate_kernel = gate_kernel_only_family(&c->kernel_only, b->family);
+    c->gate_kernel = gate_kernel_only_family(&c->kernel_only, family);
     c->gate_e2e = gate_end_to_end(&c->end_to_end);
     c->gate_legacy = gate_legacy(&c->legacy);
+}
+
+static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
+    check_metrics(p, out, p->bars[c->family].atol, p->bars[c->family].family, c);
 }
 
 int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,

@@ -55,6 +55,12 @@ typedef struct {
     uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
 } check_t;
 
+/* Fills c's kernel-only, end-to-end and legacy metrics and gates for output `out` (doubles, [n]) with
+ * the per-(b,h) atol and the rtol and rel-L2 bar of `family` (a variant: its family's bars; a peer:
+ * its own atol, peer_tolerance.h). */
+void check_metrics(const problem_t *p, const double *out, const double *atol, const tol_family_t *family,
+                   check_t *c);
+
 /* The name of the bars c was judged by: a peer's own (own_bar), else its family's. */
 static inline const char *check_bar_name(const problem_t *p, const check_t *c) {
     return c->own_bar ? c->own_bar : p->bars[c->family].family->name;

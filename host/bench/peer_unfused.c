@@ -191,8 +191,7 @@ backend_work_t peer_run_work(peer_run_t *r) { return (backend_work_t){run, r}; }
 /* The metrics of check.c's compute_metrics, with the peer's atol per slice. */
 static int peer_metrics(const peer_run_t *r, const double *out, check_t *c) {
     const problem_t *p = r->p;
-    const size_t slices = (size_t)p->shape.B * (size_t)p->shape.H,
-                 block = (size_t)p->shape.S * (size_t)p->shape.D;
+    const size_t slices = (size_t)p->shape.B * (size_t)p->shape.H;
     double *q = malloc(p->n * sizeof *q), *k = malloc(p->n * sizeof *k), *v = malloc(p->n * sizeof *v);
     double *atol = malloc(slices * sizeof *atol);
     peer_bound_t *bounds = malloc(slices * sizeof *bounds);
@@ -203,14 +202,9 @@ static int peer_metrics(const peer_run_t *r, const double *out, check_t *c) {
         inputs_dequantised(&p->in, 'v', v);
         peer_bounds(q, k, v, p->shape, p->softmax_scale, bounds);
         for (size_t i = 0; i < slices; i++) atol[i] = peer_atol(&bounds[i]);
-        metrics_compute(out, p->ref_kernel, p->n, atol, block, 0.0, TOL_RTOL, &c->kernel_only);
-        metrics_compute(out, p->ref_e2e, p->n, atol, block, 0.0, TOL_RTOL, &c->end_to_end);
-        metrics_compute(out, p->ref_e2e, p->n, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
-        /* Judged by its own atol (peer_tolerance.h) and the fp16 family's rel-L2 bar (gate_kernel_only). */
+        /* Judged by its own atol (peer_tolerance.h), the fp16 family's rtol and rel-L2 bar. */
+        check_metrics(p, out, atol, &TOL_FAMILY_FP16, c);
         c->own_bar = "unfused-peer";
-        c->gate_kernel = gate_kernel_only(&c->kernel_only);
-        c->gate_e2e = gate_end_to_end(&c->end_to_end);
-        c->gate_legacy = gate_legacy(&c->legacy);
     }
     free(q);
     free(k);
