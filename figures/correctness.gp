@@ -1,5 +1,6 @@
 # Errors per correctness case (shape/seed) and variant on a log scale, against the bars of
-# paper/methods.md: kernel-only rel-L2 (decides) and end-to-end rel-L2 (information).
+# paper/methods.md: kernel-only rel-L2 (decides; each side's own bar: stage 6 has the fp8p family's)
+# and end-to-end rel-L2 (information).
 # Reads <rundir>/correctness.tsv. Usage: gnuplot -e "rundir='RUN'; figdir='OUT'" figures/correctness.gp
 load rundir.'/plot-vars.gp'
 load 'figures/common.gp'
@@ -17,5 +18,8 @@ plot f u ($1 - 0.12):(strcol(3) eq baseline ? clamp($4) : NaN):xtic(2) w p pt 7 
      f u ($1 + 0.12):(strcol(3) eq candidate ? clamp($4) : NaN) w p pt 5 ps 1.5 lc rgb c_cand t sprintf("%s kernel-only", candidate), \
      f u ($1 - 0.12):(strcol(3) eq baseline ? clamp($5) : NaN) w p pt 6 ps 1.5 lc rgb c_base t sprintf("%s end-to-end", baseline), \
      f u ($1 + 0.12):(strcol(3) eq candidate ? clamp($5) : NaN) w p pt 4 ps 1.5 lc rgb c_cand t sprintf("%s end-to-end", candidate), \
-     kernel_rel_l2 w l dt 2 lw 2 lc rgb "#000000" t sprintf("kernel-only bar %g", kernel_rel_l2), \
+     kernel_rel_l2_base w l dt 2 lw 2 lc rgb "#000000" t sprintf("kernel-only bar %g%s", kernel_rel_l2_base, \
+       kernel_rel_l2_cand != kernel_rel_l2_base ? sprintf(" (%s)", baseline) : ""), \
+     for [i = 1:(kernel_rel_l2_cand != kernel_rel_l2_base ? 1 : 0)] kernel_rel_l2_cand w l dt 2 lw 2 \
+       lc rgb c_cand t sprintf("kernel-only bar %g (%s)", kernel_rel_l2_cand, candidate), \
      e2e_rel_l2 w l dt 3 lw 2 lc rgb c_gate t sprintf("end-to-end bar %g", e2e_rel_l2)

@@ -61,7 +61,7 @@ static int case_failure(report_t *r, int i, double bar, char *dst, size_t n) {
 
 /* The kernel-only rel-L2 bar a variant's cases were judged by: the entries' kernel_rel_l2_bar
  * (the tolerance family, since stage 6), else the run's one bar (older runs). */
-static int variant_rel_l2_bar(report_t *r, const char *variant, double fallback, double *bar) {
+int report_variant_rel_l2_bar(report_t *r, const char *variant, double fallback, double *bar) {
     const rj_t *d = &r->R;
     int n = rj_len(d, "correctness");
     TRY(n);
@@ -84,7 +84,7 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
     gate_t *g;
     double rel_bar = t.kernel_rel_l2;
     if (kernel) {
-        TRY(variant_rel_l2_bar(r, variant, t.kernel_rel_l2, &rel_bar));
+        TRY(report_variant_rel_l2_bar(r, variant, t.kernel_rel_l2, &rel_bar));
         g = gate_add(gs, "correctness", true, "kernel-only correctness, %s", variant);
         snprintf(g->target, sizeof g->target,
                  "every case: launch ok, inputs unmodified, every output "

@@ -47,4 +47,8 @@ const char *verdict_kind_name(verdict_kind_t v); /* "ready to merge", ... */
 /* summary.json (kind experiment-summary) in the run directory. */
 int summary_write(report_t *r, const gates_t *g);
 
+/* The kernel-only rel-L2 bar a variant's cases were judged by: the entries' kernel_rel_l2_bar (its
+ * tolerance family, since stage 6), else `fallback` (the run's one bar, older runs). */
+int report_variant_rel_l2_bar(report_t *r, const char *variant, double fallback, double *bar);
+
 #endif

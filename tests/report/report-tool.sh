@@ -25,6 +25,15 @@ tap_ok "emulated: the performance row carries no emulated number" \
 tap_ok "emulated: the latency table is labelled emulated" grep -q 'EMULATED (CPU) TIMINGS, NOT GPU TIMINGS' "$E/tables/performance.md"
 tap_ok "emulated: banner says EMULATED" grep -q 'EMULATED (CPU) RUN' "$E/tables/banner.md"
 tap_ok "emulated: plot-vars marks the figures emulated" grep -qx 'emulated = 1' "$E/plot-vars.gp"
+tap_ok "one bar for both sides when they share a tolerance family" \
+  bash -c 'grep -qx "kernel_rel_l2_base = 0.001" "$1" && grep -qx "kernel_rel_l2_cand = 0.001" "$1"' _ "$E/plot-vars.gp"
+# A candidate judged by another family (stage 6: fp8p, kernel_rel_l2_bar 0.07): its own bar in the figure.
+F=$(new_run emulated stage2-wmma-pv 20260102T030405Z-fp8bar)
+jq '.correctness |= map(if .variant == "stage2" then . + {"tol_family": "fp8p", "kernel_rel_l2_bar": 0.07} else . end)' \
+  "$FIXTURES/emulated/run.json" >"$F/run.json"
+report_tables "$F" >/dev/null
+tap_ok "a candidate with the fp8p bar: the correctness figure gets each side's bar" \
+  bash -c 'grep -qx "kernel_rel_l2_base = 0.001" "$1" && grep -qx "kernel_rel_l2_cand = 0.07" "$1"' _ "$F/plot-vars.gp"
 
 # correctness counts equal the JSON
 for v in stage1 stage2; do
