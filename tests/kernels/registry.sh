@@ -4,6 +4,7 @@
 #   registry_rows             "ident|id|parent|NAME NAME ..." per row of variants.def (custom
 #                             excluded), the names being the SDPA_SW(...) bits of the row
 #   registry_has ROWSW NAME   whether a row's switch names include NAME
+#   registry_min_sm ROWSW     the oldest architecture (major*10+minor) a row's switches need (MIN_SM)
 registry_switches() { sed -nE 's/^ *X\(([A-Z0-9_]+),.*/\1/p' kernels/switches.h; }
 registry_rows() {
   sed -nE 's/^SDPA_VARIANT\(([a-z0-9_]+), "([^"]*)", "([^"]*)", (.*)$/\1|\2|\3|\4/p' kernels/variants.def |
@@ -13,3 +14,11 @@ registry_rows() {
     done
 }
 registry_has() { [[ " $1 " == *" $2 "* ]]; }
+registry_min_sm() {
+  local need=0 sw m
+  for sw in $1; do
+    m=$(sed -nE "s/^ *X\($sw, *[a-z0-9_]+, *[A-Z]+, *([0-9]+),.*/\1/p" kernels/switches.h)
+    [ "${m:-0}" -gt "$need" ] && need=$m
+  done
+  echo "$need"
+}
