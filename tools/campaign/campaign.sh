@@ -175,11 +175,18 @@ if ! step probe 1 "$bench" --backend "$backend" --probe; then
   echo "campaign.sh: --backend $backend is not usable here; nothing was measured" >&2
   exit 2
 fi
-step device 5 "$bench" --backend "$backend" --check-only --quiet --variant stage0 --shape single --seeds 0 \
-  --out "$root/device-run.json"
+# The device step checks every variant once at the single shape: besides the device's metadata, its
+# not_supported list names the variants this device cannot run (MIN_SM: stage6 needs sm_89), which
+# every later step leaves out (they stay listed as not supported in the device run, never failed).
+listed=$("$bench" --list-variants | awk '$1 != "custom" {print $1}')
+step device 5 "$bench" --backend "$backend" --check-only --quiet $(for v in $listed; do printf ' --variant %s' "$v"; done) \
+  --shape single --seeds 0 --out "$root/device-run.json"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
 measured=$("$report" get "$root/device-run.json" meta.backend 2>/dev/null || echo unknown)
-all_variants=$("$bench" --list-variants | awk '$1 != "custom" {print $1}')
+unsupported= i=0
+while u=$("$report" get "$root/device-run.json" "not_supported.$i.variant" 2>/dev/null); do unsupported="$unsupported $u"; i=$((i + 1)); done
+all_variants=$(for v in $listed; do case " $unsupported " in *" $v "*) ;; *) echo "$v" ;; esac; done)
+[ -z "$unsupported" ] || echo "  not supported on this device (left out):$unsupported" >&2
 variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
 # The cuBLAS peer, where this sdpa-bench has it (sdpa-bench --list-peers).
 cublas_peer=$("$bench" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused" {print $1}')
