@@ -279,8 +279,10 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     snprintf(id, N, "tbl:gpu-%s-scaling", c->tag);
     md_table_caption(b, id,
                      c->emulated ? "Scaling sweep, EMULATED (CPU wall-clock times, not GPU timings): "
-                                   "TFLOP/s = 4 B H S^2^ D / median; peers (peer-...) beside the variants."
-                                 : "Scaling sweep: TFLOP/s = 4 B H S^2^ D / median latency, and its share of "
+                                   "$\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D / "
+                                   "t_\\text{median}$; peers (peer-...) beside the variants."
+                                 : "Scaling sweep: $\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot "
+                                   "D / t_\\text{median}$, and its share of "
                                    "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
                                    "measured); peers (peer-...) beside the variants; skipped and failed "
                                    "points with their reason.");

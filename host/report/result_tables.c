@@ -126,11 +126,12 @@ int table_correctness(report_t *r, const gates_t *g) {
         if (table == 0)
             md_table_caption(&b, "tbl:kernel-only",
                              "Kernel-only correctness against the float64 reference on the "
-                             "dequantised inputs (the kernel's own error). Element-wise bar |err| <= atol_bh "
-                             "+ rtol|ref| per "
+                             "dequantised inputs (the kernel's own error). Element-wise bar "
+                             "$|o - \\text{ref}| \\le \\text{atol}_{bh} + \\text{rtol}\\,|\\text{ref}|$ per "
                              "(batch, head) slice; worst err/bar is the largest ratio (<= 1 passes). The "
                              "gate decides the verdict. Beside ours, the metrics peers report, information "
-                             "only: cosine similarity, relative L1 = sum|err|/sum|ref| (SageAttention) and "
+                             "only: cosine similarity, relative L1 $= \\sum|o - \\text{ref}| / "
+                             "\\sum|\\text{ref}|$ (SageAttention) and "
                              "RMSE (FlashAttention-3, against float64); n/a where the file predates them.");
         else
             md_table_caption(&b, "tbl:end-to-end",
@@ -286,7 +287,7 @@ static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
         }
         md_table_caption(
             b, "tbl:roofline",
-            "Throughput with FLOPs = 4 B H S^2 D (two matrix products, "
+            "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix products, "
             "non-causal) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % of "
             "floor = roofline floor / median latency (100 % = speed of light).");
         TRY(clock_unmeasured_note(r, b, n));
