@@ -22,8 +22,8 @@ tap_ok "build: no report tool, no Slurm" has_none "$B" "${REPORT_TOOLS[@]}" slur
 tap_ok "measure: provenance and packing" has_all "$M" git ca-certificates tar gzip
 tap_ok "measure: no report tool (a GPU node measures without them)" has_none "$M" "${REPORT_TOOLS[@]}"
 tap_ok "render: gnuplot, pandoc, TeX, chromium" has_all "$R" "${REPORT_TOOLS[@]}"
-tap_ok "test: format check, report tests' tools, browser, Slurm" \
-  has_all "$T" clang-format poppler-utils jq chromium slurmctld slurmd slurm-client munge
+tap_ok "test: format check, report tests' tools, browser, Slurm, numpy" \
+  has_all "$T" clang-format poppler-utils jq chromium slurmctld slurmd slurm-client munge python3-numpy
 tap_ok "every role is one of build measure render test" bash -c "tools/deps.sh --list bogus 2>/dev/null; [ \$? -eq 2 ]"
 union=$(printf '%s\n' $B $M $R $T | sort -u | tr '\n' ' ')
 tap_ok "--list without a role is the union of the four" test "$union" = "$(list)"
