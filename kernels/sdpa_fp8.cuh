@@ -28,7 +28,7 @@
 //   FUSED_SOFTMAX_PV      p_buffer() returns the score buffer: no PBuffer
 //     (stage 3a)
 //   SMEM_PAD (3a-swz)     the padded strides LD, LDS, LDU of Config
-//   REG_MMA (stage 3b)    MmaRows, mma_load_q, mma_tile (Q.K^T, softmax, P.V in registers),
+//   REG_MMA (stage 3b)    RegRows, rows_init, mma_tile (Q.K^T, softmax, P.V in registers),
 //                         mma_store_output; no ScoreBuffers (sS, U, scratch)
 //   KV_RING3 (stage 4)    Config::kKvStages = 3: the ring of kv_pipeline_start / kv_prefetch /
 //                         kv_wait_tile (their depth is a parameter since stage 1)
@@ -36,7 +36,7 @@
 //                         LoaderChunks over the producer warps only
 //   FP8_MMA (stage 6)     CodeTiles (Q, K codes and V^T codes instead of half tiles), load_q_codes,
 //                         repack_kv_staged (the producers' decode becomes a copy and a transpose),
-//                         fp8_rows_init / fp8_tile (Q.K^T and P.V on mma.sync m16n8k32 e4m3, P as
+//                         fp8_tile (Q.K^T and P.V on mma.sync m16n8k32 e4m3, P as
 //                         e4m3 codes of 448 p); sdpa_forward's empty body where it cannot run
 #pragma once
 
@@ -541,19 +541,29 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
 // Numerics: the scores stay fp32 (one rounding fewer than stages 0-3a); P is rounded to fp16 as
 // in stage 2 (the A operand of P.V); the output once. Accumulation is in k order per mma (the
 // emulator; a tensor core has its own order).
-struct MmaRows {
-    uint32_t qa[D / 16][4]; // Q A fragments of the warp's 16 rows, k = 16 kk .. 16 kk + 15
-    float o[D / 8][4];      // unnormalised output, 8 column tiles of 8 (C layout: rows g, g+8)
-    float m[2];             // running max of rows g, g+8 (identical in the 4 lanes of a quad)
-    float l[2];             // running sum over this lane's keys only; the quad's sum at the end
+// One computing warp's rows; K, the k extent of its mma (16 for f16 operands, 32 for e4m3), sets
+// how many A fragments cover Q's D columns. Stage 6 keeps o and l in P-code units (448 p): both
+// carry the same factor, which cancels in o/l.
+template <int K> struct RegRows {
+    uint32_t qa[D / K][4]; // Q A fragments of the warp's 16 rows, k = K kk .. K kk + K-1
+    float o[D / 8][4];     // unnormalised output, 8 column tiles of 8 (C layout: rows g, g+8)
+    float m[2];            // running max of rows g, g+8 (identical in the 4 lanes of a quad)
+    float l[2];            // running sum over this lane's keys only; the quad's sum at the end
 };
+using MmaRows = RegRows<16>; // stages 3b-5: m16n8k16 on halves
+using Fp8Rows = RegRows<32>; // stage 6: m16n8k32 on e4m3 codes
 
-template <class Cfg>
-__device__ __forceinline__ void mma_rows_init(const Smem<Cfg> &sm, int warp, int lane, MmaRows &st) {
-    // ldmatrix x4: matrix j = rows 8(j%2).., columns 8(j/2).. of the 16x16 block: a[0..3] in order
-    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1), c = 8 * (lane >> 4);
+// Loads Q's A fragments and clears the state. Either way an A fragment covers 32 bytes of a Q row
+// (16 halves or 32 codes), so one ldmatrix x4 per 32 bytes: matrix j = rows 8(j%2).., bytes
+// 16(j/2).. of the 16-row block (an 8x8 b16 matrix is 8 rows x 16 bytes), giving a[0..3] in order;
+// lane l's register holds row l/4, bytes 4(l%4)..+3, the A layout of both mma shapes.
+template <class Cfg, int K>
+__device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lane, RegRows<K> &st) {
+    static_assert(sizeof(sm.q[0][0]) * D == 32 * (D / K), "one A fragment per 32 bytes of a Q row");
+    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
+    const char *row = reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4);
 #pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) prims::ldmatrix<4>(st.qa[kk], &sm.q[r][16 * kk + c]);
+    for (int kk = 0; kk < D / K; ++kk) prims::ldmatrix<4>(st.qa[kk], row + 32 * kk);
 #pragma unroll
     for (int j = 0; j < D / 8; ++j) st.o[j][0] = st.o[j][1] = st.o[j][2] = st.o[j][3] = 0.0f;
     st.m[0] = st.m[1] = -INFINITY;
@@ -727,27 +737,6 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
 // appears nowhere else.
 constexpr float kPScale = 448.0f;
 
-// A consumer warp's state: as MmaRows, with Q's A fragments for k steps of 32 (D/32 of them).
-// o and l are in code units of P (448 p): both carry the same factor, which cancels in o/l.
-struct Fp8Rows {
-    uint32_t qa[D / 32][4]; // Q A fragments, d = 32 kk .. 32 kk + 31
-    float o[D / 8][4];      // unnormalised output in P-code units, 8 column tiles of 8 (C layout)
-    float m[2];             // running max of rows g, g+8 (identical in the 4 lanes of a quad)
-    float l[2];             // this lane's sum of decoded P codes; the quad's sum at the end
-};
-
-template <class Cfg>
-__device__ __forceinline__ void fp8_rows_init(const Smem<Cfg> &sm, int warp, int lane, Fp8Rows &st) {
-    // ldmatrix x4 on bytes: matrix j = rows 8(j%2).., bytes 16(j/2).. of the 16x32 block: a[0..3]
-    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1), c = 16 * (lane >> 4);
-#pragma unroll
-    for (int kk = 0; kk < D / 32; ++kk) prims::ldmatrix<4>(st.qa[kk], &sm.q[r][32 * kk + c]);
-#pragma unroll
-    for (int j = 0; j < D / 8; ++j) st.o[j][0] = st.o[j][1] = st.o[j][2] = st.o[j][3] = 0.0f;
-    st.m[0] = st.m[1] = -INFINITY;
-    st.l[0] = st.l[1] = 0.0f;
-}
-
 // The sum of the four e4m3 codes of one A register, decoded exactly (e4m3 -> half is exact, and
 // these sums of at most 4 values <= 448 with 4 significant bits each are exact in fp32).
 __device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
@@ -850,11 +839,7 @@ template <class Cfg> using ConsumerRows = typename std::conditional<Cfg::kFp8Mma
 template <class Cfg>
 __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
                                             float qk_mult, ConsumerRows<Cfg> &st) {
-    // Q: published by the block barrier before the split
-    if constexpr (Cfg::kFp8Mma)
-        fp8_rows_init(sm, warp, lane, st);
-    else
-        mma_rows_init(sm, warp, lane, st);
+    rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
     for (int t = 0; t < n_tiles; ++t) {
         prims::bar_sync(kBarFull + (t & 1), THREADS);
         if constexpr (Cfg::kFp8Mma)
@@ -904,7 +889,7 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
             kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
             __syncthreads(); // K, V (and, on the first tile, Q) complete
             if (warp < Cfg::kMmaWarps) {
-                if (t == 0) mma_rows_init(sm, warp, lane, st);
+                if (t == 0) rows_init(sm, warp, lane, st);
                 mma_tile(sm, 0, lane, imin(TN, S - t * TN), qk_mult, st);
             }
             __syncthreads(); // sK, sV are overwritten by the next tile
