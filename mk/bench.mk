@@ -150,6 +150,11 @@ BENCH_SUITES := $(filter-out %/test_nvml,$(BENCH_UNIT_BINS)) "$(BENCH_TEST_DIR)/
                 "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)" $(PEER_SUITES)
 TEST_DEPS   += $(BENCH_TEST_DEPS)
 TEST_SUITES += $(BENCH_SUITES)
+# The writers where hard links fail (host/lib/fileio.c's fallbacks; the shim: mk/host.mk).
+ifdef KERNELS_EMU_OBJS
+TEST_DEPS   += $(HOST_NOLINK_SHIM) $(BIN)/sdpa-bench $(BIN)/sdpa-report
+TEST_SUITES += "bash tests/host/nolink.sh $(HOST_NOLINK_SHIM) - $(BIN)/sdpa-bench $(BIN)/sdpa-report"
+endif
 
 ## test-bench: build and run sdpa-bench's tests only (CLI, sampling engine, correctness, JSON, backends)
 test-bench: $(BENCH_TEST_DEPS)

@@ -83,6 +83,15 @@ else
 HOST_SUITES    += "bash tests/host/fp8_cuda_skip.sh"
 endif
 
+# A file system that refuses hard links (an LD_PRELOAD shim): fileio's fallbacks, tests/host/nolink.sh.
+# The writers (sdpa-bench, sdpa-report) run under it too: mk/bench.mk.
+HOST_NOLINK_SHIM := $(HOST_TEST_DIR)/libnolink.so
+$(HOST_NOLINK_SHIM): tests/host/nolink_shim.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared $< -o $@ -ldl
+HOST_TEST_DEPS += $(HOST_NOLINK_SHIM)
+HOST_SUITES    += "bash tests/host/nolink.sh $(HOST_NOLINK_SHIM) $(HOST_TEST_DIR)/test_fileio"
+
 TEST_DEPS   += $(HOST_TEST_DEPS)
 TEST_SUITES += $(HOST_SUITES)
 
