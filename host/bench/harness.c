@@ -236,11 +236,13 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
     print_timing(variant, s->name, r, arm, timing, l2);
     size_t unmeasured = 0;
     for (size_t i = 0; h->have_device && i < r->rounds; i++) unmeasured += !isfinite(r->clock_mhz[arm][i]);
-    if (unmeasured && h->opt->throttle_threshold > 0)
-        fprintf(stderr,
-                "sdpa-bench: %s on %s: SM clock detection unavailable for %zu of %zu samples (no timestamp "
-                "block landed on SM 0): throttling could not be checked for those\n",
-                variant, s->name, unmeasured, r->rounds);
+    if (unmeasured && h->throttle > 0)
+        fprintf(
+            stderr,
+            "sdpa-bench: %s on %s: SM clock detection unavailable for %zu of %zu samples (shorter than the "
+            "20 us a clock estimate needs, or no timestamp block landed on SM 0): throttling could not "
+            "be checked for those\n",
+            variant, s->name, unmeasured, r->rounds);
     if (h->have_device) keep_clocks(h, r->clock_mhz[arm], r->rounds);
 }
 
@@ -294,7 +296,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     bench_plan_t plan;
     bench_plan_init(&plan, o->warmup, o->iters, o->min_time_s, o->max_time_s,
                     h->have_device ? h->dev.sm_clock_default_mhz : NAN);
-    plan.throttle_threshold = o->throttle_threshold;
+    plan.throttle_threshold = h->throttle;
     bench_result_t r;
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];

@@ -59,7 +59,7 @@ static cJSON *tolerances(void) {
 }
 
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
-                 double throttle_threshold) {
+                 double throttle_threshold, const char *throttle_source) {
     cJSON *c = cJSON_CreateObject();
     cJSON *v = cJSON_AddArrayToObject(c, "variants");
     for (size_t i = 0; i < n_variants; i++) cJSON_AddItemToArray(v, cJSON_CreateString(variants[i]));
@@ -88,6 +88,8 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     json_add_num(c, "max_time_s", o->max_time_s);
     cJSON_AddNumberToObject(c, "max_samples", (double)max_samples);
     json_add_num(c, "throttle_threshold", throttle_threshold);
+    cJSON_AddStringToObject(c, "throttle_threshold_source", throttle_source);
+    json_add_num(c, "min_clock_interval_us", BENCH_MIN_CLOCK_INTERVAL_US);
     cJSON_AddBoolToObject(c, "blocking_kernel", o->blocking_kernel);
     cJSON_AddNumberToObject(c, "device_index", (double)o->device);
     cJSON_AddBoolToObject(c, "force", o->force);

@@ -134,6 +134,8 @@ static const field_t config[] = {
     {"max_time_s", N, NULL},
     {"max_samples", N, NULL},
     {"throttle_threshold", N, NULL},
+    {"throttle_threshold_source", S, NULL},
+    {"min_clock_interval_us", N, NULL},
     {"blocking_kernel", B, NULL},
     {"device_index", N, NULL},
     {"force", B, NULL},

@@ -24,6 +24,8 @@ tap_ok "meta.emulator.schedule is recorded" is meta.emulator.schedule fwd
 tap_ok "config.variants in the order given" is config.variants.2 stage3a
 tap_ok "config.blocking_kernel is true by default" is config.blocking_kernel true
 tap_ok "config.throttle_threshold is 0.75 by default" is config.throttle_threshold 0.75
+tap_ok "  ... its source says why (no device: NVBench's default)" \
+  bash -c '[[ "$1" == "default: NVBench"*"no device"* ]]' _ "$(value config.throttle_threshold_source)"
 tap_ok "config.device_index is 0 by default" is config.device_index 0
 tap_ok "no fallback recorded with --backend emu" is meta.backend_fallback missing
 tap_ok "not_supported is empty" is not_supported "array 0"
@@ -84,8 +86,24 @@ tap_ok "no result file is written" test ! -e "$out"
 bench "measurement options recorded" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2 \
   --throttle-threshold 0 --no-blocking-kernel
 tap_ok "config.throttle_threshold 0 (detection off) recorded" is config.throttle_threshold 0
+tap_ok "  ... with its source, the flag" is config.throttle_threshold_source --throttle-threshold
+tap_ok "config.min_clock_interval_us: clocks judged on samples of 20 us and more" is config.min_clock_interval_us 20
 tap_ok "config.blocking_kernel false recorded" is config.blocking_kernel false
 tap_ok "timing.clock_unmeasured is null on the emulator (no SM clock)" is timing.0.clock_unmeasured null
+
+# The campaign's --throttle-threshold reaches sdpa-bench through the environment (throttle.h).
+SDPA_THROTTLE_THRESHOLD=0.4 bench "SDPA_THROTTLE_THRESHOLD" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2
+tap_ok "  ... config.throttle_threshold 0.4 from the environment" is config.throttle_threshold 0.40000000000000002
+tap_ok "  ... its source names the variable" \
+  bash -c '[[ "$1" == SDPA_THROTTLE_THRESHOLD* ]]' _ "$(value config.throttle_threshold_source)"
+SDPA_THROTTLE_THRESHOLD=0.4 bench "the flag over the environment" 0 "${fast[@]}" --shape small --seeds 0 \
+  --variant stage2 --throttle-threshold 0.9
+tap_ok "  ... config.throttle_threshold 0.9" is config.throttle_threshold 0.90000000000000002
+SDPA_THROTTLE_THRESHOLD=fast "$bin" "${fast[@]}" --shape small --seeds 0 --variant stage2 --out "$tmp/env.json" \
+  >/dev/null 2>"$tmp/env.err"
+tap_ok "a bad SDPA_THROTTLE_THRESHOLD: exit 2 naming the variable, no file" \
+  bash -c '[ $1 -eq 2 ] && grep -q "SDPA_THROTTLE_THRESHOLD=fast: accepted: auto" "$2" && [ ! -e "$3" ]' _ $? \
+  "$tmp/env.err" "$tmp/env.json"
 
 bench "--check-only" 0 --backend emu --check-only --shape 1,2,40,64 --seeds 5 --variant stage0 --codec seed-linear --dist uniform
 tap_ok "meta.timing is none" is meta.timing none

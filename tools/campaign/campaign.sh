@@ -31,6 +31,8 @@
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan] [--part P]...
 #   --quick  a smoke run: small shapes, one seed, a few samples (minutes on the emulator)
 #   --plan   print the plan and exit
+#   --throttle-threshold F|auto  the timing runs' throttle threshold (default auto: sdpa-bench's
+#            table per device kind, host/bench/throttle.c: 0.5 on the power-capped L4, else 0.75)
 #   --part   run only these parts (repeatable; default all): experiment:<name>, history,
 #            scaling, scaling:S1,S2,... (a slice of the sweep), ceilings, peers, sanitizers,
 #            profiles; probe and device always run. A cluster sweep (make sweep) runs one part
@@ -46,11 +48,15 @@ while [ $# -gt 0 ]; do
     --backend) backend=${2:-}; shift ;;
     --out) out=${2:-}; shift ;;
     --part) parts+=("${2:-}"); shift ;;
-    *) echo "campaign.sh: unknown option '$1' (--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --plan, --part P)" >&2; exit 2 ;;
+    # Every sdpa-bench below reads it (host/bench/throttle.c); default: each device's row of its table.
+    --throttle-threshold) export SDPA_THROTTLE_THRESHOLD=${2:-}; shift ;;
+    *) echo "campaign.sh: unknown option '$1' (--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --plan, --part P, --throttle-threshold F|auto)" >&2; exit 2 ;;
   esac
   shift
 done
 case $backend in auto|cuda|emu) ;; *) echo "campaign.sh: --backend '$backend': accepted values are auto, cuda and emu" >&2; exit 2 ;; esac
+[[ ${SDPA_THROTTLE_THRESHOLD-auto} =~ ^(auto|0(\.[0-9]+)?|1(\.0+)?|\.[0-9]+)$ ]] ||
+  { echo "campaign.sh: --throttle-threshold '$SDPA_THROTTLE_THRESHOLD': accepted: auto, or a fraction 0 to 1" >&2; exit 2; }
 for f in "$bench" "$report"; do
   [ -x "$f" ] || { echo "campaign.sh: $f is missing: run this script from an unpacked bundle (make bundle)" >&2; exit 2; }
 done
