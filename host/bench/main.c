@@ -402,6 +402,7 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
                          &h.throttle, h.throttle_source, sizeof h.throttle_source, err, sizeof err) != 0) {
         close_peers(&h);
         cJSON_Delete(doc);
+        cJSON_Delete(not_supported);
         return usage_error(err);
     }
     cJSON_AddItemToObject(
