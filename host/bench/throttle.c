@@ -19,7 +19,8 @@ const throttle_kind_t throttle_kinds[] = {
      "maximum in normal operation (its FP16 GEMM rate was measured at 43-59 % of peak, "
      "zzc0721/torch-performance-test-data#120), so 0.75 would discard normal samples; 0.5 still "
      "catches a thermal or power brake"},
-    {"H100", BENCH_DEFAULT_THROTTLE, "NVBench's default, for a 350-700 W board with no known reason to differ"},
+    {"H100", BENCH_DEFAULT_THROTTLE,
+     "NVBench's default, for a 350-700 W board with no known reason to differ"},
     {"H200", BENCH_DEFAULT_THROTTLE, "NVBench's default, for a 700 W board with no known reason to differ"},
 };
 const size_t throttle_kinds_count = sizeof throttle_kinds / sizeof throttle_kinds[0];
@@ -29,7 +30,8 @@ static bool word_boundary(char c) { return c == '\0' || c == ' ' || c == '-' || 
 const throttle_kind_t *throttle_kind_for(const char *name) {
     for (size_t i = 0; name && i < throttle_kinds_count; i++) {
         const size_t n = strlen(throttle_kinds[i].token);
-        for (const char *p = strstr(name, throttle_kinds[i].token); p; p = strstr(p + 1, throttle_kinds[i].token))
+        for (const char *p = strstr(name, throttle_kinds[i].token); p;
+             p = strstr(p + 1, throttle_kinds[i].token))
             if ((p == name || word_boundary(p[-1])) && word_boundary(p[n])) return &throttle_kinds[i];
     }
     return NULL;

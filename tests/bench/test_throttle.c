@@ -45,7 +45,8 @@ static void test_precedence(void **state) {
     assert_true(t == 0.5);
     assert_non_null(strstr(src, "device table"));
     assert_non_null(strstr(src, "72 W"));
-    assert_int_equal(throttle_resolve(NAN, NULL, "NVIDIA A100-SXM4-80GB", &t, src, sizeof src, err, sizeof err), 0);
+    assert_int_equal(
+        throttle_resolve(NAN, NULL, "NVIDIA A100-SXM4-80GB", &t, src, sizeof src, err, sizeof err), 0);
     assert_true(t == 0.75);
     assert_non_null(strstr(src, "not in the table"));
     assert_int_equal(throttle_resolve(NAN, "", NULL, &t, src, sizeof src, err, sizeof err), 0);
@@ -60,7 +61,8 @@ static void test_bad_environment_named(void **state) {
     const char *bad[] = {"1.5", "-0.1", "x", "0.5x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        assert_int_equal(throttle_resolve(NAN, bad[i], "NVIDIA L4", &t, src, sizeof src, err, sizeof err), -1);
+        assert_int_equal(throttle_resolve(NAN, bad[i], "NVIDIA L4", &t, src, sizeof src, err, sizeof err),
+                         -1);
         assert_non_null(strstr(err, "SDPA_THROTTLE_THRESHOLD="));
         assert_non_null(strstr(err, bad[i]));
     }
