@@ -16,7 +16,7 @@ HOST_ASAN_DIR   := $(BUILD)/obj/host/lib-asan
 HOST_OBJS       := $(HOST_SRCS:host/lib/%.c=$(HOST_OBJ_DIR)/%.o)
 HOST_ASAN_OBJS  := $(HOST_SRCS:host/lib/%.c=$(HOST_ASAN_DIR)/%.o)
 # What a program linking libhost.a needs after it.
-HOST_LDLIBS     := $(JSON_LIBS) $(MATH_LIBS)
+HOST_LDLIBS     := $(JSON_LIBS) $(MATH_LIBS) -pthread
 AR              ?= ar
 
 $(HOST_OBJS): $(HOST_OBJ_DIR)/%.o: host/lib/%.c | $(DEPS_STAMP)

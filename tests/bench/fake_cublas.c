@@ -58,8 +58,8 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           const void *A, cudaDataType Atype, int lda, long long int strideA,
                                           const void *B, cudaDataType Btype, int ldb, long long int strideB,
                                           const void *beta, void *C, cudaDataType Ctype, int ldc,
-                                          long long int strideC, int batchCount, cublasComputeType_t computeType,
-                                          cublasGemmAlgo_t algo) {
+                                          long long int strideC, int batchCount,
+                                          cublasComputeType_t computeType, cublasGemmAlgo_t algo) {
     (void)handle, (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)Atype;
     (void)lda, (void)strideA, (void)B, (void)Btype, (void)ldb, (void)strideB, (void)beta, (void)C;
     (void)Ctype, (void)ldc, (void)strideC, (void)batchCount, (void)computeType, (void)algo;
@@ -93,7 +93,8 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMa
     long long v = 0;
     if (size == 1) v = *(const int8_t *)buf;
     if (size == 4) v = *(const int32_t *)buf;
-    if (size == 8 && attr != CUBLASLT_MATMUL_DESC_A_SCALE_POINTER && attr != CUBLASLT_MATMUL_DESC_B_SCALE_POINTER)
+    if (size == 8 && attr != CUBLASLT_MATMUL_DESC_A_SCALE_POINTER &&
+        attr != CUBLASLT_MATMUL_DESC_B_SCALE_POINTER)
         v = *(const int64_t *)buf;
     logf_("desc %lld attr %lld = %lld", desc_id(d), attr, v);
     return CUBLAS_STATUS_SUCCESS;
@@ -117,14 +118,15 @@ cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p) {
     return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t p,
-                                                    cublasLtMatmulPreferenceAttributes_t attr, const void *buf,
-                                                    size_t size) {
+                                                    cublasLtMatmulPreferenceAttributes_t attr,
+                                                    const void *buf, size_t size) {
     (void)p, (void)attr, (void)buf, (void)size;
     return CUBLAS_STATUS_SUCCESS;
 }
-cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t a,
-                                              cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c,
-                                              cublasLtMatrixLayout_t dd, cublasLtMatmulPreference_t p, int requested,
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
+                                              cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                              cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t dd,
+                                              cublasLtMatmulPreference_t p, int requested,
                                               cublasLtMatmulHeuristicResult_t results[], int *count) {
     (void)h, (void)a, (void)b, (void)c, (void)dd, (void)p, (void)requested;
     memset(&results[0], 0, sizeof results[0]);
@@ -133,10 +135,12 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
     return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha, const void *A,
-                              cublasLtMatrixLayout_t Ad, const void *B, cublasLtMatrixLayout_t Bd, const void *beta,
-                              const void *C, cublasLtMatrixLayout_t Cd, void *D, cublasLtMatrixLayout_t Dd,
-                              const cublasLtMatmulAlgo_t *algo, void *ws, size_t wsize, cudaStream_t stream) {
-    (void)h, (void)alpha, (void)A, (void)Ad, (void)B, (void)Bd, (void)beta, (void)C, (void)Cd, (void)D, (void)Dd;
+                              cublasLtMatrixLayout_t Ad, const void *B, cublasLtMatrixLayout_t Bd,
+                              const void *beta, const void *C, cublasLtMatrixLayout_t Cd, void *D,
+                              cublasLtMatrixLayout_t Dd, const cublasLtMatmulAlgo_t *algo, void *ws,
+                              size_t wsize, cudaStream_t stream) {
+    (void)h, (void)alpha, (void)A, (void)Ad, (void)B, (void)Bd, (void)beta, (void)C, (void)Cd, (void)D,
+        (void)Dd;
     (void)algo, (void)ws, (void)wsize, (void)stream;
     logf_("matmul desc %lld", desc_id(d), 0, 0);
     return CUBLAS_STATUS_SUCCESS;

@@ -59,8 +59,15 @@ static uint64_t h_mem(void *self) {
 }
 
 static const backend_ops_t host_ops = {
-    .name = "fake", .timing = "gpu", .alloc = h_alloc, .release = h_release, .copy_to = h_copy,
-    .copy_from = h_copy, .fill_bytes = h_fill, .sample_work = h_sample_work, .copy_d2d = h_copy_d2d,
+    .name = "fake",
+    .timing = "gpu",
+    .alloc = h_alloc,
+    .release = h_release,
+    .copy_to = h_copy,
+    .copy_from = h_copy,
+    .fill_bytes = h_fill,
+    .sample_work = h_sample_work,
+    .copy_d2d = h_copy_d2d,
     .mem_bytes = h_mem,
 };
 
@@ -101,14 +108,14 @@ static void test_gemm_configuration(void **state) {
     assert_non_null(strstr(log, "matmul desc 1"));
     assert_non_null(strstr(log, "matmul desc 2"));
     assert_true(attr_of(log, 2, CUBLASLT_MATMUL_DESC_FAST_ACCUM) == 1);
-    assert_true(attr_of(log, 1, CUBLASLT_MATMUL_DESC_FAST_ACCUM) == -1); /* fp16: as before */
+    assert_true(attr_of(log, 1, CUBLASLT_MATMUL_DESC_FAST_ACCUM) == -1);     /* fp16: as before */
     assert_true(attr_of(log, 2, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER) == 0); /* a pointer, logged as 0 */
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(f8, "details"), "fast_accum")));
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(f16, "details"), "fast_accum")));
     /* 2 m n k over the median: 2 * 1024^3 / 100 us = 21.47 TFLOP/s */
     assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(f8, "details"), "m")->valueint, 1024);
-    assert_true(fabs(cJSON_GetObjectItem(f8, "value")->valuedouble - 2.0 * 1024 * 1024 * 1024 / 100e-6 / 1e12) <
-                1e-9);
+    assert_true(fabs(cJSON_GetObjectItem(f8, "value")->valuedouble -
+                     2.0 * 1024 * 1024 * 1024 / 100e-6 / 1e12) < 1e-9);
     assert_string_equal(cJSON_GetObjectItem(ceiling(out, "copy_d2d"), "status")->valuestring, "ok");
     free(log);
     cJSON_Delete(out);
