@@ -48,6 +48,8 @@ typedef enum {
     O_LIST_PEERS,
     O_PEER,
     O_CEILINGS,
+    O_REF_ROWS,
+    O_REF_THREADS,
 } opt_id_t;
 
 typedef struct {
@@ -89,6 +91,8 @@ static const opt_t options[] = {
     {"--list-peers", O_LIST_PEERS, NULL},
     {"--peer", O_PEER, "a peer name (--list-peers)"},
     {"--ceilings", O_CEILINGS, NULL},
+    {"--ref-rows", O_REF_ROWS, "0 (every row) or a number of rows >= 2"},
+    {"--ref-threads", O_REF_THREADS, "0 (every CPU this process may use) or a number of threads, up to 1024"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -130,6 +134,11 @@ void cli_usage(FILE *f) {
         "  --l2 cold|warm         cold: flush L2 before every sample (default); warm: no flush\n"
         "                         (the emulator has no L2: its samples are always recorded as warm)\n"
         "  --force                also time variants that failed correctness\n"
+        "  --ref-rows N           references of N query rows per (b,h) slice, evenly spread with both\n"
+        "                         ends (floor(k (S-1)/(N-1))), for long sequences; metrics, gates and\n"
+        "                         bounded cross-variant checks cover those rows (default 0: every row)\n"
+        "  --ref-threads N        threads computing the references (default 0: every CPU this process\n"
+        "                         may use; the bits do not depend on it)\n"
         "  --throttle-threshold F|auto  discard samples of >= 20 us whose SM clock is under F x the\n"
         "                         default clock (0 disables the check); auto (default): $" THROTTLE_ENV "\n"
         "                         if set, else the device's row of a table (host/bench/throttle.c: L4 0.5,\n"
@@ -355,6 +364,12 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_LIST_PEERS: o->action = CLI_LIST_PEERS; return 0;
     case O_PEER: return *v ? add_peer(v, o, err, errlen) : bad_value(opt, v, err, errlen);
     case O_CEILINGS: o->ceilings = true; return 0;
+    case O_REF_ROWS:
+        return parse_count(v, 0, (size_t)1 << 30, &o->ref_rows) == 0 && o->ref_rows != 1
+                   ? 0
+                   : bad_value(opt, v, err, errlen);
+    case O_REF_THREADS:
+        return parse_count(v, 0, 1024, &o->ref_threads) == 0 ? 0 : bad_value(opt, v, err, errlen);
     }
     return -1;
 }

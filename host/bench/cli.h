@@ -63,6 +63,8 @@ typedef struct {
     size_t device;                  /* --device */
     bool probe;                     /* --probe: report the backend choice and exit */
     bool ceilings;                  /* --ceilings: measure the roofline's ceilings instead (ceilings.h) */
+    size_t ref_rows;                /* --ref-rows: query rows per slice of the references; 0 = all */
+    size_t ref_threads;             /* --ref-threads: threads of the references; 0 = every CPU */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */

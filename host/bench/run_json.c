@@ -10,6 +10,7 @@
 #include "fp8.h"
 #include "metrics.h"
 #include "json_file.h"
+#include "reference.h"
 
 uint64_t bench_flops(sdpa_shape_t s) {
     return 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
@@ -94,6 +95,18 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     cJSON_AddNumberToObject(c, "device_index", (double)o->device);
     cJSON_AddBoolToObject(c, "force", o->force);
     cJSON_AddItemToObject(c, "tolerances", tolerances());
+    cJSON *ref = cJSON_AddObjectToObject(c, "reference");
+    if (o->ref_rows)
+        cJSON_AddNumberToObject(ref, "rows_per_slice", (double)o->ref_rows);
+    else
+        cJSON_AddNullToObject(ref, "rows_per_slice");
+    cJSON_AddStringToObject(ref, "rows",
+                            o->ref_rows
+                                ? "rows floor(k (S - 1) / (N - 1)), k = 0 .. N - 1, of every (b,h) slice "
+                                  "when S > N (N = rows_per_slice); every row otherwise"
+                                : "every row");
+    cJSON_AddNumberToObject(ref, "threads",
+                            o->ref_threads ? (double)o->ref_threads : (double)reference_cpus());
     return c;
 }
 
@@ -177,6 +190,8 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     /* The bars it was judged by (check_family_of): name and rel-L2 bar; atol and rtol are in METRICS. */
     cJSON_AddStringToObject(o, "tol_family", check_bar_name(p, c));
     cJSON_AddNumberToObject(o, "kernel_rel_l2_bar", p->bars[c->family].family->rel_l2);
+    /* Rows of every slice the metrics cover: S, or the sample's size (config.reference). */
+    cJSON_AddNumberToObject(o, "reference_rows", (double)p->n_ref_rows);
     cJSON_AddItemToObject(o, "kernel_only", json_err_metrics(&c->kernel_only));
     cJSON_AddItemToObject(o, "end_to_end", json_err_metrics(&c->end_to_end));
     cJSON_AddItemToObject(o, "legacy", json_err_metrics(&c->legacy));

@@ -91,6 +91,24 @@ tap_ok "config.min_clock_interval_us: clocks judged on samples of 20 us and more
 tap_ok "config.blocking_kernel false recorded" is config.blocking_kernel false
 tap_ok "timing.clock_unmeasured is null on the emulator (no SM clock)" is timing.0.clock_unmeasured null
 
+# A sampled reference (--ref-rows; check.h): recorded, and the same results on 1 or 3 threads.
+bench "sampled reference, 3 threads" 0 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 --variant stage2 \
+  --variant stage1 --ref-rows 8 --ref-threads 3
+tap_ok "  ... config.reference: 8 rows per slice, 3 threads, the rule" \
+  bash -c '[ "$1" = 8 ] && [ "$2" = 3 ] && [[ "$3" == *"floor(k (S - 1) / (N - 1))"* ]]' _ \
+  "$(value config.reference.rows_per_slice)" "$(value config.reference.threads)" "$(value config.reference.rows)"
+tap_ok "  ... correctness[].reference_rows 8, over 2 x 8 x 64 elements" \
+  bash -c '[ "$1" = 8 ] && [ "$2" = 1024 ]' _ "$(value correctness.0.reference_rows)" "$(value correctness.0.kernel_only.n)"
+sampled=$out
+bench "sampled reference, 1 thread" 0 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 --variant stage2 \
+  --variant stage1 --ref-rows 8 --ref-threads 1
+tap_ok "  ... the same correctness and cross-variant results, bit for bit" \
+  bash -c 'for k in correctness cross_variant; do cmp -s <(jq -S ".$k" "$1") <(jq -S ".$k" "$2") || exit 1; done' _ "$sampled" "$out"
+bench "sampled reference: a planted fault is still caught" 1 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 \
+  --variant test-wrong --ref-rows 8
+bench "--ref-rows larger than S: every row" 0 "${fast[@]}" --check-only --shape small --seeds 0 --variant stage2 --ref-rows 4096
+tap_ok "  ... correctness[].reference_rows is S" is correctness.0.reference_rows "$(value correctness.0.S)"
+
 # The campaign's --throttle-threshold reaches sdpa-bench through the environment (throttle.h).
 SDPA_THROTTLE_THRESHOLD=0.4 bench "SDPA_THROTTLE_THRESHOLD" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2
 tap_ok "  ... config.throttle_threshold 0.4 from the environment" is config.throttle_threshold 0.40000000000000002
