@@ -85,6 +85,7 @@ ingest: $(SDPA_REPORT)
 
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/scaling.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench

@@ -5,7 +5,7 @@
  *
  * Sampled references (--ref-rows N, for long sequences, where the full fp64 reference costs
  * O(S^2 D) per slice on the CPU): the references hold N query rows of every slice
- * (reference_sample_rows: evenly spread, both ends), and the metrics, the gates and the bounded
+ * (reference_sample_rows: one per stratum of S/N rows, both ends), and the metrics, the gates and the bounded
  * cross-variant checks cover those rows; the output's other checks (every element written, the
  * inputs unmodified, bit-identity between variants) still cover every element. */
 #ifndef CHECK_H

@@ -100,11 +100,12 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
         cJSON_AddNumberToObject(ref, "rows_per_slice", (double)o->ref_rows);
     else
         cJSON_AddNullToObject(ref, "rows_per_slice");
-    cJSON_AddStringToObject(ref, "rows",
-                            o->ref_rows
-                                ? "rows floor(k (S - 1) / (N - 1)), k = 0 .. N - 1, of every (b,h) slice "
-                                  "when S > N (N = rows_per_slice); every row otherwise"
-                                : "every row");
+    cJSON_AddStringToObject(
+        ref, "rows",
+        o->ref_rows ? "one row in each of N equal strata of every (b,h) slice, at offset "
+                      "floor(frac(k phi) w_k) in stratum k, and row S - 1 (host/lib/reference.h, "
+                      "reference_sample_rows), when S > N (N = rows_per_slice); every row otherwise"
+                    : "every row");
     cJSON_AddNumberToObject(ref, "threads",
                             o->ref_threads ? (double)o->ref_threads : (double)reference_cpus());
     return c;

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,8 +85,14 @@ size_t reference_sample_rows(size_t S, size_t n_rows, size_t *rows) {
         for (size_t i = 0; i < S; i++) rows[i] = i;
         return S;
     }
-    /* k (S-1) < 2^64 for any S this program can hold; integer arithmetic, no rounding. */
-    for (size_t k = 0; k < n_rows; k++) rows[k] = k * (S - 1) / (n_rows - 1);
+    /* Integer arithmetic only (no rounding to depend on): k S < 2^64 for any S this program can
+     * hold, and j w < 2^32 * 2^31. */
+    for (size_t k = 0; k < n_rows; k++) {
+        const uint64_t lo = (uint64_t)k * S / n_rows, w = (uint64_t)(k + 1) * S / n_rows - lo;
+        const uint64_t j = ((uint64_t)k * 2654435769u) & 0xffffffffu; /* 2^32 (sqrt(5) - 1) / 2 */
+        rows[k] = (size_t)(lo + ((j * w) >> 32));
+    }
+    rows[n_rows - 1] = S - 1;
     return n_rows;
 }
 

@@ -32,11 +32,16 @@ double reference_slice_rows(const double *q, const double *k, const double *v, s
 /* The CPUs this process may run on (its affinity mask: taskset, cgroups, Slurm), at least 1. */
 unsigned reference_cpus(void);
 
-/* The deterministic sample of query rows: n_rows rows out of S, evenly spread with both ends,
- * rows[k] = floor(k (S - 1) / (n_rows - 1)), k = 0 .. n_rows - 1, ascending and distinct when
- * 2 <= n_rows < S. Returns how many rows were written: n_rows, or S (every row, 0 .. S-1) when
- * n_rows is 0 or >= S. rows has room for the returned count (min(n_rows, S), or S when n_rows is
- * 0). n_rows == 1 is refused (returns 0): one row cannot have both ends. */
+/* The deterministic sample of query rows: n_rows rows out of S, one in each of n_rows equal
+ * strata, at a golden-ratio offset within it, with both ends:
+ *   lo_k = floor(k S / N), w_k = floor((k + 1) S / N) - lo_k (>= 1),
+ *   rows[k] = lo_k + floor(frac(k phi) w_k), frac(k phi) = (k * 2654435769 mod 2^32) / 2^32,
+ *   k = 0 .. N - 1 (N = n_rows; rows[0] = 0), and rows[N - 1] = S - 1;
+ * ascending and distinct. Even strata reach every 32-row tile of the kernels while S <= 32 N;
+ * the offsets reach every position within a tile (where plain even spacing at S = 512 would hit
+ * only even rows). A function of S and N alone: the same rows on every run and machine. Returns
+ * how many rows were written: N, or S (every row, 0 .. S-1) when N is 0 or >= S; rows has room
+ * for that many. N == 1 is refused (returns 0): one row cannot have both ends. */
 size_t reference_sample_rows(size_t S, size_t n_rows, size_t *rows);
 
 /* rows[0 .. n_rows) (ascending query indices < S; NULL: all S rows, n_rows ignored) of every

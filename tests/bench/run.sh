@@ -95,7 +95,7 @@ tap_ok "timing.clock_unmeasured is null on the emulator (no SM clock)" is timing
 bench "sampled reference, 3 threads" 0 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 --variant stage2 \
   --variant stage1 --ref-rows 8 --ref-threads 3
 tap_ok "  ... config.reference: 8 rows per slice, 3 threads, the rule" \
-  bash -c '[ "$1" = 8 ] && [ "$2" = 3 ] && [[ "$3" == *"floor(k (S - 1) / (N - 1))"* ]]' _ \
+  bash -c '[ "$1" = 8 ] && [ "$2" = 3 ] && [[ "$3" == *"reference_sample_rows"* ]]' _ \
   "$(value config.reference.rows_per_slice)" "$(value config.reference.threads)" "$(value config.reference.rows)"
 tap_ok "  ... correctness[].reference_rows 8, over 2 x 8 x 64 elements" \
   bash -c '[ "$1" = 8 ] && [ "$2" = 1024 ]' _ "$(value correctness.0.reference_rows)" "$(value correctness.0.kernel_only.n)"

@@ -198,23 +198,34 @@ static void test_threads_same_bits(void **state) {
     free(o);
 }
 
-/* The sample's rule: evenly spread, both ends, ascending; all rows when the sample would hold as
- * many; one row refused. At S = 16384 and 256 rows every position within a 32-row tile (the
- * kernels' block of query rows) is sampled, in every one of the 16-row halves of a tile too. */
+/* The sample's rule (reference.h): one row per stratum at a golden-ratio offset, both ends,
+ * ascending; all rows when the sample would hold as many; one row refused. At the sweep's S values
+ * (512 ... 16384, 256 rows) every position within a 32-row tile (the kernels' block of query rows)
+ * is sampled, and every tile while S <= 8192 (at 16384: 256 of 512 tiles, one row each at most). */
 static void test_sample_rows_rule(void **state) {
     (void)state;
     size_t *rows = malloc(16384 * sizeof *rows);
     assert_non_null(rows);
-    assert_int_equal(reference_sample_rows(16384, 256, rows), 256);
-    assert_int_equal(rows[0], 0);
-    assert_int_equal(rows[255], 16383);
-    assert_int_equal(rows[1], 16383 / 255);
-    bool offset[32] = {false};
-    for (size_t i = 0; i < 256; i++) {
-        if (i) assert_true(rows[i] > rows[i - 1]);
-        offset[rows[i] % 32] = true;
+    for (size_t S = 512; S <= 16384; S *= 2) {
+        assert_int_equal(reference_sample_rows(S, 256, rows), 256);
+        assert_int_equal(rows[0], 0);
+        assert_int_equal(rows[255], S - 1);
+        bool offset[32] = {false}, tile[512] = {false};
+        size_t tiles = 0;
+        for (size_t i = 0; i < 256; i++) {
+            if (i) assert_true(rows[i] > rows[i - 1]);
+            assert_true(rows[i] >= i * S / 256 && rows[i] < (i + 1) * S / 256); /* its stratum */
+            offset[rows[i] % 32] = true;
+            tiles += !tile[rows[i] / 32];
+            tile[rows[i] / 32] = true;
+        }
+        for (size_t t = 0; t < 32; t++) assert_true(offset[t]);
+        assert_int_equal(tiles, S <= 8192 ? S / 32 : 256);
     }
-    for (size_t t = 0; t < 32; t++) assert_true(offset[t]);
+    /* The rule's own numbers, pinned (a change of rule changes what a sampled run checked). */
+    assert_int_equal(reference_sample_rows(2048, 256, rows), 256);
+    const size_t first[6] = {0, 12, 17, 30, 35, 40};
+    for (size_t i = 0; i < 6; i++) assert_int_equal(rows[i], first[i]);
     assert_int_equal(reference_sample_rows(100, 256, rows), 100); /* S <= n: every row */
     for (size_t i = 0; i < 100; i++) assert_int_equal(rows[i], i);
     assert_int_equal(reference_sample_rows(256, 256, rows), 256);

@@ -11,7 +11,8 @@
 #                shapes and seeds, then interleaved A/B timing (experiments/run.sh)
 #   history      every variant at the mission and long shapes in one interleaved process
 #   scaling      S = 128 ... 16384 (x2; --quick: 128, 256), B*H chosen so that the grid fills
-#                the device (at least 4 CTAs per SM), every variant and the cuBLAS peer; one whose
+#                the device (at least 4 CTAs per SM): one process per S with every variant and the
+#                cuBLAS peer, references sampled for S > 256 (scaling() below); an S whose
 #                predicted time (x4 per doubling of S: the work is quadratic) exceeds the step's
 #                budget is skipped and recorded as skipped, never dropped
 #   peers-cublas the unfused cuBLAS peer and every variant at the mission shape, one process
@@ -172,8 +173,6 @@ scaling_shape() {
   h=$(( bh < 64 ? bh : 64 ))
   echo "$(( (bh + h - 1) / h )) $h"
 }
-# over_budget MEDIAN_US LEFT_S: the next S (4x the work) at 20 samples would not fit.
-over_budget() { awk -v m="$1" -v left="$2" 'BEGIN { exit !(left <= 0 || 4 * m * 1e-6 * 20 > left) }'; }
 
 cd "$here" || exit 2
 if ! step probe 1 "$bench" --backend "$backend" --probe; then
@@ -220,29 +219,59 @@ hist_variants=$(for v in $all_variants; do [ "$v" = stage0 ] || printf ' --varia
 [ $run_hist = 1 ] && step history "$b_hist" "$bench" --backend "$backend" --vs stage0 $hist_variants "${hist_shapes[@]}" --seeds 0 \
   "${hist_args[@]}" --out "$root/history.json"
 
-# Scaling: one file per (variant or peer, S); a run is skipped once its predicted time at the
-# next S (4x the last median) passes what is left of the budget.
+# Scaling: one sdpa-bench process per S with every variant and the cuBLAS peer, scaling/S<S>.json.
+# The inputs and both fp64 references are computed once per S, on every CPU of the node, over a
+# sample of SCALING_REF_ROWS query rows per (b,h) slice (all rows while S <= SCALING_REF_ROWS;
+# sdpa-bench --ref-rows, paper/methods.md): the process's own work is then GPU work. A correctness
+# failure is recorded in the file (exit 1) and the sweep goes on; a process that stops without a
+# result (exit >= 2) is listed per series in scaling/failed.txt with its exit status and last
+# message, and the sweep goes on; either way the step ends failed once every S has had its turn.
+# An S is skipped, and listed per series in skipped.txt, once 4 x
+# the last S's process time (the work is quadratic in S) passes what is left of the budget.
+# Time on an H100, an ESTIMATE from the work (not measured; no H100 has run it): per S a process
+# start, CUDA context and cuBLAS load (~1-3 s, the largest part), the references (23 GFLOP of fp64
+# over the 8 S values in all: ~5 s on one core, well under 1 s on 16), and 12 launches per series;
+# at S = 16384 (B x H = 2, 137 GFLOP a launch) a series at 5 TFLOP/s takes 0.3 s, at 1 TFLOP/s
+# 1.6 s. Whole sweep, 10 series, S = 128 ... 16384: ~0.5-1 minute, under 4 even if every launch
+# were 4 x slower than assumed. (Before: one process per series and S, each with two full
+# single-threaded references: ~60 s per process at S = 16384 alone.)
+SCALING_REF_ROWS=256
 scaling() {
-  local b h s v t_left med args
+  local b h s t_left t0s last=0 rc series n_series per_arm log failed=0
   mkdir -p "$root/scaling"
   local end=$(( $(date +%s) + b_scaling ))
-  declare -A last_us
+  series="$all_variants ${cublas_peer:+peer-$cublas_peer}"
+  n_series=$(echo $series | wc -w)
   : >"$root/scaling/skipped.txt"
   for s in $scaling_S; do
     read -r b h <<<"$(scaling_shape "$s")"
-    for v in $all_variants ${cublas_peer:+peer-$cublas_peer}; do
-      t_left=$(( end - $(date +%s) ))
-      med=${last_us[$v]:-0}
-      if over_budget "$med" "$t_left"; then
-        echo "$v S=$s B=$b H=$h skipped: predicted $(awk -v m="$med" 'BEGIN {printf "%.0f", 4*m}') us x 20 samples > ${t_left} s left of the scaling budget" >>"$root/scaling/skipped.txt"
-        continue
-      fi
-      case $v in peer-*) args=(--peer "${v#peer-}") ;; *) args=(--variant "$v") ;; esac
-      "$bench" --backend "$backend" "${args[@]}" --shape "$b,$h,$s,64" --seeds 0 --warmup 2 --iters 10 \
-        --min-time 0 --max-time "$(( t_left < 10 ? t_left : 10 ))" --quiet --out "$root/scaling/$v-S$s.json" || return 1
-      last_us[$v]=$("$report" get "$root/scaling/$v-S$s.json" timing.0.summary.median 2>/dev/null || echo 0)
-    done
+    t_left=$(( end - $(date +%s) ))
+    if [ $t_left -le 0 ] || [ $(( 4 * last )) -gt $t_left ]; then
+      for v in $series; do
+        echo "$v S=$s B=$b H=$h skipped: predicted $(( 4 * last )) s (4 x the last S's process) > ${t_left} s left of the scaling budget" >>"$root/scaling/skipped.txt"
+      done
+      continue
+    fi
+    per_arm=$(( t_left / (2 * n_series) )); [ $per_arm -lt 1 ] && per_arm=1; [ $per_arm -gt 10 ] && per_arm=10
+    log=$root/logs/scaling-S$s.log
+    t0s=$(date +%s)
+    # shellcheck disable=SC2086
+    "$bench" --backend "$backend" $variant_args ${cublas_peer:+--peer "$cublas_peer"} --shape "$b,$h,$s,64" \
+      --seeds 0 --ref-rows "$SCALING_REF_ROWS" --warmup 2 --iters 10 --min-time 0 --max-time "$per_arm" \
+      --quiet --out "$root/scaling/S$s.json" >"$log" 2>&1
+    rc=$?
+    last=$(( $(date +%s) - t0s ))
+    [ $rc -eq 0 ] || failed=1
+    case $rc in
+      0) echo "scaling S=$s B=$b H=$h: $last s" ;;
+      1) echo "scaling S=$s B=$b H=$h: $last s; a correctness check FAILED (recorded in scaling/S$s.json); the sweep goes on" ;;
+      *) echo "scaling S=$s B=$b H=$h: sdpa-bench exit $rc, no result (logs/scaling-S$s.log); the sweep goes on"
+         for v in $series; do
+           echo "$v S=$s B=$b H=$h failed: sdpa-bench exit $rc: $(grep -v '^ *$' "$log" | tail -n 1 | tr -d '\r')" >>"$root/scaling/failed.txt"
+         done ;;
+    esac
   done
+  return $failed
 }
 [ $run_scaling = 1 ] && step scaling "$b_scaling" scaling
 
