@@ -27,10 +27,6 @@
 #include "fileio.h"
 #include "json_file.h"
 
-/* The sanitizers/profile files came with the campaign's schema 1.3.0 (data/SCHEMA.md), whatever
- * the version of the library's own run files. */
-#define PROFILE_SCHEMA_VERSION "1.3.0"
-
 typedef struct {
     const char *name, *label, *unit, *hypothesis;
 } ncu_metric_t;
@@ -395,7 +391,6 @@ static cJSON *variant_entry(const char *variant, const ncu_kernel_t *k, const nc
 static int write_profile(const ncu_args_t *a, ncu_table_t *t, int argc, char **argv) {
     cJSON *doc = results_new("profile", "sdpa-report", argc, argv);
     if (!doc) return 1;
-    cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateString(PROFILE_SCHEMA_VERSION));
     cJSON_AddStringToObject(doc, "shape", a->shape);
     cJSON_AddStringToObject(doc, "tool", a->tool);
     if (a->skipped)

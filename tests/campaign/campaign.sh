@@ -16,6 +16,8 @@ tap_ok "the bundle unpacks: campaign.sh, bin/, lib/libcjson.so.1, experiments/" 
   test -x "$B/campaign.sh" -a -x "$B/bin/sdpa-bench" -a -x "$B/bin/sdpa-report" -a -e "$B/lib/libcjson.so.1"
 tap_ok "sdpa-bench finds libcjson in the bundle (rpath relative to the binary)" \
   bash -c 'env -i PATH=/usr/bin:/bin ldd "$1" | grep libcjson | grep -qF "$2/bin/../lib/libcjson.so.1"' _ "$B/bin/sdpa-bench" "$B"
+tap_ok "the bundle ships peers/schema-version: the version sdpa-report writes (the peers read it)" \
+  test "$(cat "$B/peers/schema-version")" = "$("$report" schema-version)"
 tap_fail "sdpa-bench needs no libcudart of the toolkit (linked statically)" \
   bash -c 'ldd "$1" | grep -q libcudart' _ "$B/bin/sdpa-bench"
 # The node: no build tree, no toolkit, no compiler on PATH; the bundle run from elsewhere.
