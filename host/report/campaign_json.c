@@ -34,13 +34,14 @@ typedef struct {
 } campaign_args_t;
 
 static int usage(const char *msg) {
-    fprintf(stderr,
-            "sdpa-report campaign-json: %s\n"
-            "usage: sdpa-report campaign-json OUT.json --id ID --backend cuda|emu --device NAME --bundle TEXT\n"
-            "           --started UNIX_S --expected S --l4-factor F --steps STEPS.tsv [--checks CHECKS.tsv]\n"
-            "           [--budget NAME=S]... [--part P]... [--planned P]... [--completed P]... [--quick]\n"
-            "           [--time-limit S] [--interrupted SIGNAL] [--resumes ID]\n",
-            msg);
+    fprintf(
+        stderr,
+        "sdpa-report campaign-json: %s\n"
+        "usage: sdpa-report campaign-json OUT.json --id ID --backend cuda|emu --device NAME --bundle TEXT\n"
+        "           --started UNIX_S --expected S --l4-factor F --steps STEPS.tsv [--checks CHECKS.tsv]\n"
+        "           [--budget NAME=S]... [--part P]... [--planned P]... [--completed P]... [--quick]\n"
+        "           [--time-limit S] [--interrupted SIGNAL] [--resumes ID]\n",
+        msg);
     return 2;
 }
 
@@ -132,7 +133,8 @@ static int parse_args(int argc, char **argv, campaign_args_t *a) {
         return usage("OUT.json, --id, --backend, --device, --bundle, --started, --expected, --l4-factor and "
                      "--steps are required");
     if (!id_ok(a->id)) {
-        fprintf(stderr, "sdpa-report campaign-json: --id '%s': use letters, digits, '.', '_', '-' (not first '.')\n",
+        fprintf(stderr,
+                "sdpa-report campaign-json: --id '%s': use letters, digits, '.', '_', '-' (not first '.')\n",
                 a->id);
         return 2;
     }
@@ -141,7 +143,8 @@ static int parse_args(int argc, char **argv, campaign_args_t *a) {
         return 2;
     }
     if (strcmp(a->backend, "cuda") != 0 && strcmp(a->backend, "emu") != 0) {
-        fprintf(stderr, "sdpa-report campaign-json: --backend '%s': accepted values are cuda and emu\n", a->backend);
+        fprintf(stderr, "sdpa-report campaign-json: --backend '%s': accepted values are cuda and emu\n",
+                a->backend);
         return 2;
     }
     return 0;
@@ -214,12 +217,15 @@ static int add_checks(cJSON *doc, const char *path, char *err, size_t errlen) {
         long exit_status;
         double secs;
         bool known = false;
-        for (size_t k = 0; k < sizeof CHECK_STATUS / sizeof CHECK_STATUS[0]; k++) known |= !strcmp(f[1], CHECK_STATUS[k]);
-        if (!id_ok(f[0]) || !known || tsv_long(f[2], 0, 255, &exit_status) != 0 || tsv_seconds(f[3], &secs) != 0) {
-            snprintf(err, errlen,
-                     "%s:%zu: expected variant, status (ok|fail|fault|hang|error|not_supported), exit status, "
-                     "seconds, log",
-                     path, t.line);
+        for (size_t k = 0; k < sizeof CHECK_STATUS / sizeof CHECK_STATUS[0]; k++)
+            known |= !strcmp(f[1], CHECK_STATUS[k]);
+        if (!id_ok(f[0]) || !known || tsv_long(f[2], 0, 255, &exit_status) != 0 ||
+            tsv_seconds(f[3], &secs) != 0) {
+            snprintf(
+                err, errlen,
+                "%s:%zu: expected variant, status (ok|fail|fault|hang|error|not_supported), exit status, "
+                "seconds, log",
+                path, t.line);
             r = -1;
             break;
         }

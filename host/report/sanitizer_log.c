@@ -32,7 +32,8 @@ static int variant_in(const char *s, const char *const *variants, size_t n) {
                 if (*c == '-') *c = '_';
             const size_t wl = (size_t)w;
             if (len > wl && !strncmp(p, want, wl) &&
-                ((len - wl == 4 && !strncmp(p + wl, "e4m3", 4)) || (len - wl == 7 && !strncmp(p + wl, "seedlin", 7))))
+                ((len - wl == 4 && !strncmp(p + wl, "e4m3", 4)) ||
+                 (len - wl == 7 && !strncmp(p + wl, "seedlin", 7))))
                 return (int)v;
         }
     }

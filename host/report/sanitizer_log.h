@@ -14,13 +14,13 @@
 #define SAN_MAX_VARIANTS 64
 
 typedef struct {
-    bool banner;       /* "COMPUTE-SANITIZER" was printed: the tool started */
-    bool summary;      /* a summary line was found */
-    bool racecheck;    /* ... and it was racecheck's */
-    long errors;       /* from the summary */
-    long warnings;     /* racecheck's warnings (0 for the other tools) */
-    bool unavailable;  /* the tool could not attach to the device */
-    char first[256];   /* the first reported line (without the prefix), "" if none */
+    bool banner;      /* "COMPUTE-SANITIZER" was printed: the tool started */
+    bool summary;     /* a summary line was found */
+    bool racecheck;   /* ... and it was racecheck's */
+    long errors;      /* from the summary */
+    long warnings;    /* racecheck's warnings (0 for the other tools) */
+    bool unavailable; /* the tool could not attach to the device */
+    char first[256];  /* the first reported line (without the prefix), "" if none */
     long var_errors[SAN_MAX_VARIANTS], var_warnings[SAN_MAX_VARIANTS];
     long unattributed; /* error records in no listed variant's kernel (harness kernels, API calls) */
 } san_log_t;

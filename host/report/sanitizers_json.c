@@ -135,14 +135,16 @@ static int read_run(san_args_t *a, char **f, san_run_t *r, const tsv_in_t *t, ch
         r->status = RUN_UNAVAILABLE, snprintf(r->reason, sizeof r->reason, "%s", L->first);
     else if (r->exit_status == 124 || r->exit_status == 137)
         r->status = RUN_TIMEOUT,
-        snprintf(r->reason, sizeof r->reason, "stopped at its share of the step's budget (exit %ld)", r->exit_status);
+        snprintf(r->reason, sizeof r->reason, "stopped at its share of the step's budget (exit %ld)",
+                 r->exit_status);
     else if (!L->summary)
         r->status = RUN_ERROR,
         snprintf(r->reason, sizeof r->reason, "no %s line (exit %ld)",
                  strcmp(r->tool, "racecheck") ? "ERROR SUMMARY" : "RACECHECK SUMMARY or ERROR SUMMARY",
                  r->exit_status);
     else if (L->errors == 0 && r->exit_status != 0)
-        r->status = RUN_ERROR, snprintf(r->reason, sizeof r->reason, "0 errors, but exit %ld", r->exit_status);
+        r->status = RUN_ERROR,
+        snprintf(r->reason, sizeof r->reason, "0 errors, but exit %ld", r->exit_status);
     else
         r->status = RUN_RAN;
     return 0;
@@ -225,7 +227,8 @@ static cJSON *result_json(const san_args_t *a, const char *tool, size_t v, bool 
     else if (r->status == RUN_NOT_RUN)
         snprintf(reason, sizeof reason, "%s", r->reason);
     else if (r->status == RUN_UNAVAILABLE)
-        status = "unavailable", snprintf(reason, sizeof reason, "compute-sanitizer could not check on this device");
+        status = "unavailable",
+        snprintf(reason, sizeof reason, "compute-sanitizer could not check on this device");
     else if (r->status == RUN_ERROR)
         status = "error", snprintf(reason, sizeof reason, "%s", r->reason);
     else {
@@ -280,7 +283,8 @@ int sanitizers_json_main(int argc, char **argv) {
     }
     cJSON *results = cJSON_AddArrayToObject(doc, "results");
     for (size_t t = 0; t < N_TOOLS; t++)
-        for (size_t v = 0; v < a.n_variants; v++) cJSON_AddItemToArray(results, result_json(&a, TOOLS[t], v, &bad));
+        for (size_t v = 0; v < a.n_variants; v++)
+            cJSON_AddItemToArray(results, result_json(&a, TOOLS[t], v, &bad));
     rc = results_write(doc, a.out, err, sizeof err) == 0 ? (bad ? 3 : 0) : 1;
     if (rc == 1) fprintf(stderr, "sdpa-report sanitizers-json: %s\n", err);
     cJSON_Delete(doc);

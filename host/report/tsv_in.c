@@ -46,7 +46,8 @@ int tsv_next(tsv_in_t *t, char **f, int n, char *err, size_t errlen) {
             p = tab + 1;
         }
         if (k + 1 != n) {
-            snprintf(err, errlen, "%s:%zu: %d fields, expected %d (tab-separated)", t->path, t->line, k + 1, n);
+            snprintf(err, errlen, "%s:%zu: %d fields, expected %d (tab-separated)", t->path, t->line, k + 1,
+                     n);
             return -1;
         }
         return 1;
