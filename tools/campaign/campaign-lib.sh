@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # the variables campaign.sh sets before sourcing this file
 # campaign-lib.sh: the campaign's bookkeeping, sourced by campaign.sh (shipped beside it in the
 # bundle; never a file that came from elsewhere). What a killed campaign must not lose lives here:
 #   the work directory   <out without .tar.gz>.partial/ beside --out (never in TMPDIR, which a

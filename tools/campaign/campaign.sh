@@ -111,7 +111,7 @@ if [ -n "$resume" ]; then
     tar -xzf "$resume" -C "$rtmp" --no-same-owner --wildcards '*/campaign.json' 2>/dev/null
     cjson=$(find "$rtmp" -maxdepth 2 -name campaign.json -type f | head -n 1)
   fi
-  [ -n "$cjson" ] || { rm -rf "$rtmp"; die "--resume $resume: no campaign.json (a campaign tarball or directory)"; }
+  [ -n "$cjson" ] || { rm -rf "$rtmp"; die "--resume $resume: no campaign.json (a campaign tarball or directory$([ -d "$resume/state" ] && echo "; a killed campaign's work directory: campaign.sh --pack $resume first"))"; }
   rget() { "$report" get "$cjson" "$1" 2>/dev/null; }
   resumes=$(rget campaign_id) resume_device=$(rget device)
   [ "$(rget kind)" = gpu-campaign ] && [ -n "$resumes" ] ||
@@ -334,9 +334,15 @@ unsupported=$(with_status not_supported)
 variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
 
 # ---- device: its metadata, from one run of the variants that did not fault ---------------
-# shellcheck disable=SC2046
-step device 5 "$bench" --backend "$backend" --check-only --quiet \
-  $(for v in $all_variants $unsupported; do printf ' --variant %s' "$v"; done) --shape single --seeds 0 --out "$root/device-run.json"
+# sdpa-bench with no --variant runs every variant: each step that lists variants needs one at least.
+none_left="no variant passed its own check (variant_checks)"
+if [ -z "$all_variants$unsupported" ]; then
+  skip_step device 5 "$none_left"
+else
+  # shellcheck disable=SC2046
+  step device 5 "$bench" --backend "$backend" --check-only --quiet \
+    $(for v in $all_variants $unsupported; do printf ' --variant %s' "$v"; done) --shape single --seeds 0 --out "$root/device-run.json"
+fi
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
 device=$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null)
 for v in $all_variants; do [ -n "$device" ] && break; device=$("$report" get "$root/checks/$v.json" meta.device.name 2>/dev/null); done
@@ -410,12 +416,17 @@ part_history() {
     return
   fi
   hv=$(for v in $all_variants; do [ "$v" = stage0 ] || printf ' --variant %s' "$v"; done)
-  # shellcheck disable=SC2086
-  step history "$b_hist" "$bench" --backend "$backend" --vs stage0 $hv "${hist_shapes[@]}" --seeds 0 \
-    "${hist_args[@]}" --out "$root/history.json"
-  # shellcheck disable=SC2086
-  step history-warm "$b_warm" "$bench" --backend "$backend" --vs stage0 $hv --shape "$mission" --seeds 0 \
-    "${warm_args[@]}" --l2 warm --out "$root/history-warm.json"
+  if [ -z "$hv" ]; then
+    skip_step history $b_hist "no variant besides stage0 passed its own check"
+    skip_step history-warm $b_warm "no variant besides stage0 passed its own check"
+  else
+    # shellcheck disable=SC2086
+    step history "$b_hist" "$bench" --backend "$backend" --vs stage0 $hv "${hist_shapes[@]}" --seeds 0 \
+      "${hist_args[@]}" --out "$root/history.json"
+    # shellcheck disable=SC2086
+    step history-warm "$b_warm" "$bench" --backend "$backend" --vs stage0 $hv --shape "$mission" --seeds 0 \
+      "${warm_args[@]}" --l2 warm --out "$root/history-warm.json"
+  fi
   step aa-control "$b_aa" "$bench" --backend "$backend" --vs stage0 --variant stage0 --shape "$mission" --seeds 0 \
     "${warm_args[@]}" --out "$root/aa-control.json"
 }
@@ -485,7 +496,9 @@ peers_torch() {
 part_peers() {
   local why=
   mkdir -p "$root/peers"
-  if [ -z "$cublas_peer" ]; then
+  if [ -z "$all_variants" ]; then
+    skip_step peers-cublas $b_cublas "$none_left"
+  elif [ -z "$cublas_peer" ]; then
     skip_step peers-cublas $b_cublas "this sdpa-bench has no cuBLAS peer (--list-peers: $("$bench" --list-peers 2>&1 | head -n 1))"
   else
     # shellcheck disable=SC2086
@@ -521,7 +534,8 @@ part_profiles() {
   local why= tool
   tool=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to profile"
-  elif [ -z "$tool" ]; then why="ncu (Nsight Compute) not installed"; fi
+  elif [ -z "$tool" ]; then why="ncu (Nsight Compute) not installed"
+  elif [ -z "$all_variants" ]; then why=$none_left; fi
   if [ -n "$why" ]; then
     bash "$checks" profiles "$root" "$bench" none "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report" \
       --skip "$why" >>"$root/logs/profiles.log" 2>&1
