@@ -80,7 +80,7 @@ if [ -n "$pack_dir" ]; then
   root=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'campaign-*' | head -n 1)
   [ -n "$root" ] || die "--pack $pack_dir: no campaign-<id>/ inside"
   id=${root##*/campaign-} t0=$(date +%s) total_est=0 cur_part=
-  [ -n "$out" ] && printf '%s\n' "$out" >"$state/out"
+  if [ -n "$out" ]; then case $out in /*) ;; *) out=$PWD/$out ;; esac; printf '%s\n' "$out" >"$state/out"; fi
   [ -e "$(cat "$state/out")" ] && die "--pack: $(cat "$state/out") exists; give another --out"
   if [ -s "$state/current" ]; then # the step a SIGKILL stopped
     IFS=$'\t' read -r s_name cur_part s_start s_est <"$state/current"
@@ -353,7 +353,7 @@ if [ -n "$resume_device" ] && [ "$resume_device" != "$device" ]; then
 fi
 arg --device "$device"
 # The time limit's budgets scale by the L4 factor on an L4 (the budgets are an H100's).
-factor=1; case $device in *L4*) factor=$L4_FACTOR ;; esac
+factor=1; case $device in "NVIDIA L4") factor=$L4_FACTOR ;; esac # not the L40S, a faster card
 cublas_peer=$("$bench" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused" {print $1}')
 measured=$backend
 

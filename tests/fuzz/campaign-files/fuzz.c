@@ -57,18 +57,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             put(runs, (const uint8_t *)FIXED_RUNS, sizeof FIXED_RUNS - 1);
             put(log_, rest, n);
         }
-        char *argv[] = {"sdpa-report", "sanitizers-json", out,         "--root",    dir,         "--shape",
-                        "ragged",      "--runs",          runs,        "--variant", "stage0",    "--variant",
-                        "stage3a-swz", "--variant",       "stage3b",   NULL};
+        char *argv[] = {"sdpa-report", "sanitizers-json", out,       "--root",    dir,      "--shape",
+                        "ragged",      "--runs",          runs,      "--variant", "stage0", "--variant",
+                        "stage3a-swz", "--variant",       "stage3b", NULL};
         sdpa_report_main((int)(sizeof argv / sizeof argv[0]) - 1, argv);
     } else {
         put(steps, rest, first);
         put(checks, nul ? nul + 1 : rest, nul ? n - first - 1 : 0);
-        char *argv[] = {"sdpa-report", "campaign-json", out,        "--id",       "fuzz-1",     "--backend",
-                        "emu",         "--device",      "emulator", "--bundle",   "fuzz",       "--started",
-                        "1",           "--expected",    "10",       "--l4-factor", "2.4",       "--steps",
-                        steps,         "--checks",      checks,     "--planned",  "history",    "--completed",
-                        "history",     NULL};
+        char *argv[] = {
+            "sdpa-report", "campaign-json", out,           "--id",    "fuzz-1",    "--backend", "emu",
+            "--device",    "emulator",      "--bundle",    "fuzz",    "--started", "1",         "--expected",
+            "10",          "--l4-factor",   "2.4",         "--steps", steps,       "--checks",  checks,
+            "--planned",   "history",       "--completed", "history", NULL};
         sdpa_report_main((int)(sizeof argv / sizeof argv[0]) - 1, argv);
     }
     return 0;
