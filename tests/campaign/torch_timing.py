@@ -116,7 +116,9 @@ tap("torch.cuda._sleep" in method and "sdpa_kernel" in method, "  ... and the me
 # stop event was enqueued are discarded and the hold doubled, until one holds.
 stream = Stream()
 torch = fake_torch(stream)
-be = SlowHostBackend(stream, "slower", 200e-6, 50e-6, 0.0, slow_after=3, slow_s=4e-3)
+# 50 ms: far beyond 4 x the warm-up's dispatch even on a loaded machine, where a 50 us sleep can
+# take milliseconds.
+be = SlowHostBackend(stream, "slower", 200e-6, 50e-6, 0.0, slow_after=3, slow_s=50e-3)
 clock = torch_sdpa.Clock(torch, 1 << 20, True)
 samples, _, _ = torch_sdpa.time_interleaved([be], clock, args)
 s = samples[be.id]
@@ -137,8 +139,10 @@ k = getattr(clock, "k", 0)
 method = clock.method() if hasattr(clock, "method") else ""
 tap(k > 1 and "back-to-back" in method and str(k) in method,
     "without torch.cuda._sleep: k back-to-back calls averaged, and the method says so", method)
-tap(k > 1 and (be.calls - calls_before - args.warmup) == k * len(s) and all(1900 <= x <= 2300 for x in s),
-    "  ... k calls per sample, each sample the average (the GPU-bound case: 2 ms of GPU work per call)",
+med = sorted(s)[len(s) // 2] if s else 0
+tap(k > 1 and (be.calls - calls_before - args.warmup) == k * len(s) and all(x >= 1990 for x in s) and med <= 2300,
+    "  ... k calls per sample, each sample the average (the GPU-bound case: 2 ms of GPU work per call; the "
+    "median, as a loaded host can stall one call past its GPU work)",
     f"k {k}, calls {be.calls}, samples {['%.0f' % x for x in s]} us")
 # FP8: core PyTorch has none; torchao's, when importable (it is not here), else "not available".
 try:

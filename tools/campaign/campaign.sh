@@ -454,7 +454,7 @@ part_history() {
 # single-threaded references: ~60 s per process at S = 16384 alone.)
 SCALING_REF_ROWS=256
 scaling() {
-  local b h s t_left t0s last=0 rc series n_series per_arm log failed=0
+  local b h s t_left t0s last=0 rc series n_series per_arm log why failed=0
   mkdir -p "$root/scaling"
   local end=$(( $(date +%s) + b_scaling ))
   series="$all_variants ${cublas_peer:+peer-$cublas_peer}"
@@ -482,10 +482,9 @@ scaling() {
     case $rc in
       0) echo "scaling S=$s B=$b H=$h: $last s" ;;
       1) echo "scaling S=$s B=$b H=$h: $last s; a correctness check FAILED (recorded in scaling/S$s.json); the sweep goes on" ;;
-      *) echo "scaling S=$s B=$b H=$h: sdpa-bench exit $rc, no result (logs/scaling-S$s.log); the sweep goes on"
-         for v in $series; do
-           echo "$v S=$s B=$b H=$h failed: sdpa-bench exit $rc: $(grep -v '^ *$' "$log" | tail -n 1 | tr -d '\r')" >>"$root/scaling/failed.txt"
-         done ;;
+      *) why=$(grep -v '^ *$' "$log" | tail -n 1 | tr -d '\r')
+         echo "scaling S=$s B=$b H=$h: sdpa-bench exit $rc, no result (logs/scaling-S$s.log): $why; the sweep goes on"
+         for v in $series; do echo "$v S=$s B=$b H=$h failed: sdpa-bench exit $rc: $why" >>"$root/scaling/failed.txt"; done ;;
     esac
   done
   return $failed
