@@ -17,6 +17,8 @@
 #   RUN_ID                          force the run id (refused if that directory exists)
 #   RUN                             the run directory of `make report`
 #   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters
+#   THROTTLE                        the timing's --throttle-threshold: auto (default: the device's
+#                                   row of sdpa-bench's table, host/bench/throttle.c) or a fraction
 #   BACKEND                         auto (default: the GPU when usable, else the emulator, said
 #                                   loudly), cuda (stop with the reason, before any run directory
 #                                   exists, when no usable GPU) or emu
@@ -39,6 +41,7 @@ GPU_TIMING ?= 20 200 2 30
 # minutes on 2 cores; they are labelled emulated and decide no gate.
 EMU_TIMING ?= 1 6 0 40
 L2 ?= cold
+THROTTLE ?= auto
 BACKEND ?= auto
 ifeq ($(filter auto cuda emu,$(BACKEND)),)
 $(error BACKEND=$(BACKEND): accepted values are auto, cuda and emu)
@@ -91,7 +94,7 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	$(Q)dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
 	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
-	  backend=$(BACKEND)) && \
+	  backend=$(BACKEND) throttle=$(THROTTLE)) && \
 	  $(MAKE) --no-print-directory $(if $(render_missing),report-tables,report) RUN=$$dir \
 	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)")
 .PHONY: experiment

@@ -14,18 +14,21 @@
 # saying why; signals end it with 130/143 after the harness, which removes its temporary file.
 # resume=DIR runs only the steps whose files are missing in DIR, with the parameters recorded in
 # DIR/run.args, once the experiment definition copied there is intact (`make resume RUN=DIR`).
+# throttle=F|auto (optional, default auto) is the timing's --throttle-threshold: auto lets
+# sdpa-bench take the device's row of its table (host/bench/throttle.c: e.g. 0.5 on the
+# power-capped L4, NVBench's 0.75 elsewhere), or SDPA_THROTTLE_THRESHOLD when the campaign sets it.
 # Usage: experiments/run.sh KEY=VALUE... with the keys below (all required; run_id may be empty;
-#        resume optional).
+#        resume and throttle optional).
 set -eu
 keys="exp data bench report ptxas baseline candidate shapes seeds timing_shape gpu emu l2 run_id backend"
-resume=
+resume= throttle=auto
 for a in "$@"; do
   k=${a%%=*}
-  case " $keys resume " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
+  case " $keys resume throttle " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
 done
 for k in $keys; do [ -n "${!k+set}" ] || { echo "run.sh: missing $k=" >&2; exit 2; }; done
 # What a resumed run must repeat exactly (bench, report, ptxas and data come from the caller).
-recorded="exp baseline candidate shapes seeds timing_shape gpu emu l2 backend"
+recorded="exp baseline candidate shapes seeds timing_shape gpu emu l2 backend throttle"
 
 dir= current="setting up" child=
 step() { current=$2; echo "[$exp $1/6] $2" >&2; }
@@ -113,7 +116,7 @@ if [ ! -e "$dir/run-timing.json" ]; then
   step 3 "harness: timing on $timing_shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
   harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$timing_shape" \
     --seeds "${seeds%%,*}" --warmup "$warmup" --iters "$iters" --min-time "$tmin" --max-time "$tmax" --l2 "$l2" \
-    "${ptxas_arg[@]}" --out "$dir/run-timing.json"
+    --throttle-threshold "$throttle" "${ptxas_arg[@]}" --out "$dir/run-timing.json"
 fi
 current="the manifest"
 "$report" manifest --run "$dir"

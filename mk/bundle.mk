@@ -23,7 +23,7 @@ else
 BUNDLE_CUDA_LIBS :=
 endif
 BUNDLE_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-BUNDLE_PEERS := tools/peers/torch_sdpa.py tools/peers/peerlib.py
+BUNDLE_PEERS := tools/peers/torch_sdpa.py tools/peers/peerlib.py tools/peers/peertiming.py
 
 $(BUNDLE_DIR)/bin/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_LINK) $(KERNELS_EMU_OBJS) \
                               $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
@@ -87,10 +87,12 @@ ingest: $(SDPA_REPORT)
 
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/scaling.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/interrupt.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench
 TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
+TEST_SUITES += "python3 tests/campaign/torch_timing.py"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

@@ -16,7 +16,7 @@ HOST_ASAN_DIR   := $(BUILD)/obj/host/lib-asan
 HOST_OBJS       := $(HOST_SRCS:host/lib/%.c=$(HOST_OBJ_DIR)/%.o)
 HOST_ASAN_OBJS  := $(HOST_SRCS:host/lib/%.c=$(HOST_ASAN_DIR)/%.o)
 # What a program linking libhost.a needs after it.
-HOST_LDLIBS     := $(JSON_LIBS) $(MATH_LIBS)
+HOST_LDLIBS     := $(JSON_LIBS) $(MATH_LIBS) -pthread
 AR              ?= ar
 
 $(HOST_OBJS): $(HOST_OBJ_DIR)/%.o: host/lib/%.c | $(DEPS_STAMP)
@@ -82,6 +82,15 @@ else
 # Quoted: one suite with an argument (tools/run-tests.sh splits it), so no exec bit is needed.
 HOST_SUITES    += "bash tests/host/fp8_cuda_skip.sh"
 endif
+
+# A file system that refuses hard links (an LD_PRELOAD shim): fileio's fallbacks, tests/host/nolink.sh.
+# The writers (sdpa-bench, sdpa-report) run under it too: mk/bench.mk.
+HOST_NOLINK_SHIM := $(HOST_TEST_DIR)/libnolink.so
+$(HOST_NOLINK_SHIM): tests/host/nolink_shim.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared $< -o $@ -ldl
+HOST_TEST_DEPS += $(HOST_NOLINK_SHIM)
+HOST_SUITES    += "bash tests/host/nolink.sh $(HOST_NOLINK_SHIM) $(HOST_TEST_DIR)/test_fileio"
 
 TEST_DEPS   += $(HOST_TEST_DEPS)
 TEST_SUITES += $(HOST_SUITES)

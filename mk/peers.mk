@@ -52,10 +52,32 @@ $(PEER_TEST_DIR)/test_peers: tests/bench/test_peers.c $(PEER_TEST_OBJS) $(HOST_L
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(CUDA_INC) -MMD -MP $(filter %.c %.o %.a,$^) $(CMOCKA_LIBS) $(HOST_LDLIBS) -ldl -o $@
 -include $(PEER_TEST_DIR)/test_peers.d
 
+# The GEMM ceilings' configuration of cuBLASLt (FP8 fast accumulation, ...) against a stand-in
+# cuBLAS (tests/bench/fake_cublas.c) in <test>/../lib, where cublas_dl.c looks first. Needs the
+# toolkit's cuBLAS headers (the fake has their prototypes); without them: a SKIP.
+CEIL_TEST_DIR := $(BUILD)/tests/ceilings
+ifneq ($(wildcard $(CUDA_INC)/cublasLt.h),)
+CEIL_FAKE_LIBS := $(CEIL_TEST_DIR)/lib/libcublasLt.so.13 $(CEIL_TEST_DIR)/lib/libcublas.so.13
+$(CEIL_FAKE_LIBS): tests/bench/fake_cublas.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared -isystem $(CUDA_INC) $< -o $@
+$(CEIL_TEST_DIR)/bin/test_ceilings: tests/bench/test_ceilings.c $(addprefix $(BUILD)/obj/host/bench/,ceilings.o \
+                                    cublas_dl.o arch.o) $(HOST_LIB) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -I$(CUDA_INC) -MMD -MP $(filter %.c %.o %.a,$^) $(CMOCKA_LIBS) $(HOST_LDLIBS) -ldl -o $@
+-include $(CEIL_TEST_DIR)/bin/test_ceilings.d
+CEIL_TEST_DEPS := $(CEIL_FAKE_LIBS) $(CEIL_TEST_DIR)/bin/test_ceilings
+CEIL_SUITES    := $(CEIL_TEST_DIR)/bin/test_ceilings
+else
+CEIL_TEST_DEPS :=
+CEIL_SUITES    := "bash tests/bench/ceilings_skip.sh"
+endif
+
 # The emulator's sanitizer builds of sdpa-bench (mk/kernel-tests.mk) run the peer's kernel too.
 PEER_SAN_BINS  := $(BUILD)/tests/kernels/sdpa-bench-asan $(BUILD)/tests/kernels/sdpa-bench-tsan
-PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_peers $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json $(PEER_SAN_BINS)
-PEER_SUITES    := $(PEER_TEST_DIR)/test_peers \
+PEER_TEST_DEPS := $(PEER_TEST_DIR)/test_peers $(BIN)/sdpa-bench $(PEER_TEST_DIR)/check_run_json $(PEER_SAN_BINS) \
+                  $(CEIL_TEST_DEPS)
+PEER_SUITES    := $(PEER_TEST_DIR)/test_peers $(CEIL_SUITES) \
                   "bash tests/bench/peers.sh $(BIN)/sdpa-bench $(PEER_TEST_DIR) $(PEER_SAN_BINS)"
 
 ## test-peers: build and run the peer and ceiling tests only (CPU GEMM table, cublas-unfused and --ceilings on the emulator)

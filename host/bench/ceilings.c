@@ -152,6 +152,7 @@ static void measure_gemm(backend_t *be, uint64_t mem, bool fp8, ceiling_t *c) {
     cJSON_AddStringToObject(c->details, "a_b_type", fp8 ? "e4m3" : "fp16");
     cJSON_AddStringToObject(c->details, "d_type", "fp16");
     cJSON_AddStringToObject(c->details, "compute", "32F");
+    cJSON_AddBoolToObject(c->details, "fast_accum", fp8); /* ceilings.h */
     x.dl = cublas_dl_get(reason, sizeof reason);
     if (!x.dl) {
         cJSON_AddNullToObject(c->details, "library");
@@ -186,6 +187,9 @@ static void measure_gemm(backend_t *be, uint64_t mem, bool fp8, ceiling_t *c) {
                                                     sizeof x.one));
         LT_TRY(x.dl->cublasLtMatmulDescSetAttribute(x.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &x.one,
                                                     sizeof x.one));
+        const int8_t fast = 1;
+        LT_TRY(x.dl->cublasLtMatmulDescSetAttribute(x.desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast,
+                                                    sizeof fast));
     }
     LT_TRY(x.dl->cublasLtMatrixLayoutCreate(&x.la, ab, (uint64_t)k, (uint64_t)m, k));
     LT_TRY(x.dl->cublasLtMatrixLayoutCreate(&x.lb, ab, (uint64_t)k, (uint64_t)n, k));

@@ -4,7 +4,11 @@
  *                  bytes read and written (2 x the size copied, as CUDA's bandwidthTest);
  *   gemm_fp16      cublasLtMatmul, fp16 A, B, C, D, compute 32F, 8192^3, TFLOP/s of 2mnk;
  *   gemm_fp8_e4m3  cublasLtMatmul, E4M3 A and B (TN, as cuBLASLt requires for FP8), fp16 C and D,
- *                  compute 32F, unit scales through A/B_SCALE_POINTER; sm_89 or newer.
+ *                  compute 32F, unit scales through A/B_SCALE_POINTER, CUBLASLT_MATMUL_DESC_FAST_ACCUM
+ *                  on (the tensor cores' own accumulation, without cuBLASLt's periodic promotion
+ *                  of partial sums to a wider register, which costs throughput: the ceiling is
+ *                  the device's FP8 rate, the roof the FP8 kernels are held against); sm_89 or
+ *                  newer. Recorded as details.fast_accum (false for fp16, where it does not apply).
  * Sizes shrink (halving) until the buffers fit in half of the device memory. Each is timed like a
  * kernel (backend sample_work: cudaEvents, the blocking kernel, the run's --l2 setting): 3
  * warm-ups, then CEILING_SAMPLES samples; value = work / median time, ci = work / the median's

@@ -15,13 +15,21 @@ static int oom(char *err, size_t errlen, const char *what) {
     return -1;
 }
 
-/* Both references and the per-slice atol (kernel-only bounds come from the dequantised inputs). */
-static int build_references(problem_t *p, char *err, size_t errlen) {
-    const size_t n = p->n, slices = (size_t)p->shape.B * (size_t)p->shape.H;
+/* Both references and the per-slice atol (kernel-only bounds come from the dequantised inputs), on
+ * the rows ref asks for (check.h). */
+static int build_references(problem_t *p, const check_ref_t *ref, char *err, size_t errlen) {
+    const size_t n = p->n, slices = (size_t)p->shape.B * (size_t)p->shape.H, S = (size_t)p->shape.S;
+    if (ref->rows == 1) {
+        snprintf(err, errlen, "reference: a sample of 1 row per slice (at least 2: both ends)");
+        return -1;
+    }
+    if (!(p->ref_rows = malloc(S * sizeof *p->ref_rows))) return oom(err, errlen, "reference rows");
+    p->n_ref_rows = reference_sample_rows(S, ref->rows, p->ref_rows);
+    p->n_ref = slices * p->n_ref_rows * (size_t)p->shape.D;
     double *q = malloc(n * sizeof *q), *k = malloc(n * sizeof *k), *v = malloc(n * sizeof *v);
     reference_bounds_t bounds = {malloc(slices * sizeof(double)), malloc(slices * sizeof(double))};
-    p->ref_kernel = malloc(n * sizeof(double));
-    p->ref_e2e = malloc(n * sizeof(double));
+    p->ref_kernel = malloc(p->n_ref * sizeof(double));
+    p->ref_e2e = malloc(p->n_ref * sizeof(double));
     bool bars_ok = true;
     for (int f = 0; f < CHECK_FAMILY_COUNT; f++)
         bars_ok &= (p->bars[f].atol = malloc(slices * sizeof(double))) != NULL;
@@ -33,7 +41,9 @@ static int build_references(problem_t *p, char *err, size_t errlen) {
     inputs_dequantised(&p->in, 'q', q);
     inputs_dequantised(&p->in, 'k', k);
     inputs_dequantised(&p->in, 'v', v);
-    if (reference_attention(q, k, v, p->shape, p->softmax_scale, p->ref_kernel, &bounds) != 0) goto bad_shape;
+    if (reference_attention_rows(q, k, v, p->shape, p->softmax_scale, p->ref_rows, p->n_ref_rows,
+                                 ref->threads, p->ref_kernel, &bounds) != 0)
+        goto bad_shape;
     for (int f = 0; f < CHECK_FAMILY_COUNT; f++) {
         problem_bars_t *b = &p->bars[f];
         b->atol_min = INFINITY;
@@ -47,7 +57,9 @@ static int build_references(problem_t *p, char *err, size_t errlen) {
     inputs_original(&p->in, 'q', q);
     inputs_original(&p->in, 'k', k);
     inputs_original(&p->in, 'v', v);
-    if (reference_attention(q, k, v, p->shape, p->softmax_scale, p->ref_e2e, NULL) != 0) goto bad_shape;
+    if (reference_attention_rows(q, k, v, p->shape, p->softmax_scale, p->ref_rows, p->n_ref_rows,
+                                 ref->threads, p->ref_e2e, NULL) != 0)
+        goto bad_shape;
     rc = 0;
     goto done;
 bad_shape:
@@ -75,7 +87,7 @@ static int upload(problem_t *p, char *err, size_t errlen) {
 }
 
 int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape_t shape, dist_t dist,
-                 sdpa_codec_t codec, uint64_t seed, bool with_references, char *err, size_t errlen) {
+                 sdpa_codec_t codec, uint64_t seed, const check_ref_t *ref, char *err, size_t errlen) {
     memset(p, 0, sizeof *p);
     snprintf(p->shape_name, sizeof p->shape_name, "%s", shape_name);
     p->shape = shape;
@@ -90,7 +102,7 @@ int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape
         return 2;
     }
     p->n = p->in.n;
-    if (with_references && build_references(p, err, errlen) != 0) return -1;
+    if (ref && build_references(p, ref, err, errlen) != 0) return -1;
     return upload(p, err, errlen);
 }
 
@@ -101,6 +113,7 @@ void problem_free(problem_t *p) {
     inputs_free(&p->in);
     free(p->ref_kernel);
     free(p->ref_e2e);
+    free(p->ref_rows);
     for (int f = 0; f < CHECK_FAMILY_COUNT; f++) free(p->bars[f].atol);
     memset(p, 0, sizeof *p);
 }
@@ -149,20 +162,42 @@ check_family_t check_family_of(sdpa_switches_t sw) {
     return (sw & SDPA_SW(FP8_MMA)) ? CHECK_FAMILY_FP8P : CHECK_FAMILY_FP16;
 }
 
-void check_metrics(const problem_t *p, const double *out, const double *atol, const tol_family_t *family,
-                   check_t *c) {
-    const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
-    metrics_compute(out, p->ref_kernel, p->n, atol, block, 0.0, family->rtol, &c->kernel_only);
+/* The sampled rows of a full [B,H,S,D] array, slice by slice, as the references hold them
+ * ([B*H][n_ref_rows][D]): a new array, or full itself when nothing is sampled (*owned NULL). */
+static const double *sampled_rows(const problem_t *p, const double *full, double **owned) {
+    *owned = NULL;
+    if (!problem_sampled(p)) return full;
+    const size_t D = (size_t)p->shape.D, S = (size_t)p->shape.S, slices = p->n_ref / (p->n_ref_rows * D);
+    if (!(*owned = malloc(p->n_ref * sizeof **owned))) return NULL;
+    for (size_t bh = 0; bh < slices; bh++)
+        for (size_t r = 0; r < p->n_ref_rows; r++)
+            memcpy(*owned + (bh * p->n_ref_rows + r) * D, full + (bh * S + p->ref_rows[r]) * D,
+                   D * sizeof **owned);
+    return *owned;
+}
+
+int check_metrics(const problem_t *p, const double *full, const double *atol, const tol_family_t *family,
+                  check_t *c) {
+    const size_t block = p->n_ref_rows * (size_t)p->shape.D;
+    double *owned;
+    const double *out = sampled_rows(p, full, &owned);
+    if (!out) return -1;
+    metrics_compute(out, p->ref_kernel, p->n_ref, atol, block, 0.0, family->rtol, &c->kernel_only);
     /* End to end: the same element-wise bar, informative; its gate is rel-L2 and cosine. */
-    metrics_compute(out, p->ref_e2e, p->n, atol, block, 0.0, family->rtol, &c->end_to_end);
-    metrics_compute(out, p->ref_e2e, p->n, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
+    metrics_compute(out, p->ref_e2e, p->n_ref, atol, block, 0.0, family->rtol, &c->end_to_end);
+    metrics_compute(out, p->ref_e2e, p->n_ref, NULL, block, LEGACY_ATOL, 0.0, &c->legacy);
+    free(owned);
+    /* worst_index names an element of the output, not of the sample. */
+    err_metrics_t *m[] = {&c->kernel_only, &c->end_to_end, &c->legacy};
+    const size_t D = (size_t)p->shape.D, S = (size_t)p->shape.S;
+    for (size_t i = 0; i < 3 && problem_sampled(p); i++) {
+        const size_t w = m[i]->worst_index, bh = w / block, r = w / D % p->n_ref_rows;
+        m[i]->worst_index = (bh * S + p->ref_rows[r]) * D + w % D;
+    }
     c->gate_kernel = gate_kernel_only_family(&c->kernel_only, family);
     c->gate_e2e = gate_end_to_end(&c->end_to_end);
     c->gate_legacy = gate_legacy(&c->legacy);
-}
-
-static void compute_metrics(const problem_t *p, const double *out, check_t *c) {
-    check_metrics(p, out, p->bars[c->family].atol, p->bars[c->family].family, c);
+    return 0;
 }
 
 int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
@@ -199,7 +234,8 @@ int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa
             c->all_written &= c->out[i] != CHECK_FILL_HALF;
             out[i] = (double)half_to_float(c->out[i]);
         }
-        compute_metrics(p, out, c);
+        if (check_metrics(p, out, p->bars[c->family].atol, p->bars[c->family].family, c) != 0)
+            rc = oom(err, errlen, "sampled output rows");
         c->pass = c->status == SDPA_OK && c->inputs_unmodified && c->all_written && c->gate_kernel;
     }
     free(out);
@@ -211,26 +247,37 @@ void check_free(check_t *c) {
     c->out = NULL;
 }
 
+/* Whether a and b at element i (full index) are within the bar; ri: i's index in the references. */
+static bool within_bar(const problem_bars_t *bars, uint16_t ha, uint16_t hb, size_t slice, double ref) {
+    if (ha == hb) return true;
+    const double fa = half_to_float(ha), fb = half_to_float(hb);
+    return isfinite(fa) && isfinite(fb) &&
+           fabs(fa - fb) <= bars->atol[slice] + bars->family->rtol * fabs(ref);
+}
+
 void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical,
                    cross_t *x) {
-    const size_t block = (size_t)p->shape.S * (size_t)p->shape.D;
+    const size_t D = (size_t)p->shape.D, S = (size_t)p->shape.S, slices = p->n / (S * D);
     const problem_bars_t *bars = &p->bars[a->family != CHECK_FAMILY_FP16 ? a->family : b->family];
     x->a = a->variant;
     x->b = b->variant;
     x->expect_identical = expect_identical;
     x->max_ulp = 0;
     x->n_diff = 0;
-    bool within = true;
     for (size_t i = 0; i < p->n; i++) {
         const uint16_t ha = a->out[i], hb = b->out[i];
         if (ha == hb) continue; /* equal bits, NaN included: a NaN is the correctness gate's job */
         x->n_diff++;
         const uint32_t ulp = half_ulp_distance(ha, hb);
         if (ulp > x->max_ulp) x->max_ulp = ulp;
-        const double fa = half_to_float(ha), fb = half_to_float(hb);
-        if (!isfinite(fa) || !isfinite(fb) ||
-            fabs(fa - fb) > bars->atol[i / block] + bars->family->rtol * fabs(p->ref_kernel[i]))
-            within = false;
     }
+    bool within = true;
+    for (size_t bh = 0; bh < slices && within; bh++) /* the rows the references hold */
+        for (size_t r = 0; r < p->n_ref_rows && within; r++)
+            for (size_t d = 0; d < D && within; d++) {
+                const size_t i = (bh * S + p->ref_rows[r]) * D + d;
+                within = within_bar(bars, a->out[i], b->out[i], bh,
+                                    p->ref_kernel[(bh * p->n_ref_rows + r) * D + d]);
+            }
     x->pass = expect_identical ? x->n_diff == 0 : within;
 }

@@ -1,7 +1,13 @@
 /* Correctness before timing: one problem (shape, seed) with its inputs, both fp64 references and
  * the per-slice tolerances computed once and shared by every variant; a checked launch of one
  * variant on it; and the element-wise cross-variant comparison of two variants' outputs.
- * (paper/methods.md: references, tolerances, cross-variant checks.) */
+ * (paper/methods.md: references, tolerances, cross-variant checks.)
+ *
+ * Sampled references (--ref-rows N, for long sequences, where the full fp64 reference costs
+ * O(S^2 D) per slice on the CPU): the references hold N query rows of every slice
+ * (reference_sample_rows: one per stratum of S/N rows, both ends), and the metrics, the gates and the bounded
+ * cross-variant checks cover those rows; the output's other checks (every element written, the
+ * inputs unmodified, bit-identity between variants) still cover every element. */
 #ifndef CHECK_H
 #define CHECK_H
 
@@ -29,6 +35,12 @@ typedef struct {
     double atol_min, atol_max;
 } problem_bars_t;
 
+/* How a problem's references are computed. */
+typedef struct {
+    size_t rows;      /* query rows per slice; 0: every row */
+    unsigned threads; /* 0: every CPU this process may use (reference_cpus) */
+} check_ref_t;
+
 typedef struct {
     char shape_name[32];
     sdpa_shape_t shape;
@@ -36,7 +48,11 @@ typedef struct {
     size_t n;                                /* elements per tensor */
     double softmax_scale;                    /* 1/sqrt(D) */
     sdpa_inputs_t in;                        /* the pristine host copy */
-    double *ref_kernel, *ref_e2e;            /* [n], NULL when built without references (timing only) */
+    double *ref_kernel, *ref_e2e;            /* [n_ref], NULL when built without references (timing only) */
+    size_t *ref_rows;                        /* the query rows the references hold in every slice: 0..S-1,
+                                              * or the sample's (ascending) */
+    size_t n_ref_rows;                       /* rows per slice in ref_*: S, or the sample's size */
+    size_t n_ref;                            /* elements of ref_*: B*H*n_ref_rows*D (n when not sampled) */
     problem_bars_t bars[CHECK_FAMILY_COUNT]; /* atol NULL without references */
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
@@ -55,11 +71,15 @@ typedef struct {
     uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
 } check_t;
 
+/* Whether the references hold a sample of the rows rather than all of them (problem_init with
+ * references only). */
+static inline bool problem_sampled(const problem_t *p) { return p->n_ref_rows < (size_t)p->shape.S; }
+
 /* Fills c's kernel-only, end-to-end and legacy metrics and gates for output `out` (doubles, [n]) with
  * the per-(b,h) atol and the rtol and rel-L2 bar of `family` (a variant: its family's bars; a peer:
- * its own atol, peer_tolerance.h). */
-void check_metrics(const problem_t *p, const double *out, const double *atol, const tol_family_t *family,
-                   check_t *c);
+ * its own atol, peer_tolerance.h). With a sampled reference, over the sampled rows of out. */
+int check_metrics(const problem_t *p, const double *out, const double *atol, const tol_family_t *family,
+                  check_t *c); /* 0, or -1 out of memory */
 
 /* The name of the bars c was judged by: a peer's own (own_bar), else its family's. */
 static inline const char *check_bar_name(const problem_t *p, const check_t *c) {
@@ -74,10 +94,10 @@ typedef struct {
     bool pass;
 } cross_t;
 
-/* Generates the inputs, the references (when with_references) and uploads the inputs.
+/* Generates the inputs, the references (ref: how; NULL: none, for timing) and uploads the inputs.
  * 0, EXIT-style 2 for a shape the inputs refuse, or -1 on a backend / memory failure; err says. */
 int problem_init(problem_t *p, backend_t *be, const char *shape_name, sdpa_shape_t shape, dist_t dist,
-                 sdpa_codec_t codec, uint64_t seed, bool with_references, char *err, size_t errlen);
+                 sdpa_codec_t codec, uint64_t seed, const check_ref_t *ref, char *err, size_t errlen);
 void problem_free(problem_t *p);
 /* The launcher arguments for this problem's device buffers. */
 void problem_args(const problem_t *p, sdpa_args_t *a);
@@ -95,7 +115,8 @@ void check_free(check_t *c);
 
 /* Element-wise comparison of two checked outputs of p. identical: every bit equal; bounded: every
  * element within the kernel-only bar, |a - b| <= atol_bh + rtol |ref|, and both finite, with the
- * bar of the wider family of the two (stage6 vs stage5: fp8p, methods.md's cross-variant rules). */
+ * bar of the wider family of the two (stage6 vs stage5: fp8p, methods.md's cross-variant rules);
+ * with a sampled reference, bounded covers the sampled rows (the bar needs ref). */
 void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool expect_identical, cross_t *x);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "dump.h"
 #include "fp8.h"
+#include "throttle.h"
 
 typedef enum {
     O_LIST_VARIANTS,
@@ -47,6 +48,8 @@ typedef enum {
     O_LIST_PEERS,
     O_PEER,
     O_CEILINGS,
+    O_REF_ROWS,
+    O_REF_THREADS,
 } opt_id_t;
 
 typedef struct {
@@ -81,13 +84,15 @@ static const opt_t options[] = {
     {"--schedule", O_SCHEDULE, "fwd, rev or rand"},
     {"--schedule-seed", O_SCHEDULE_SEED, "an unsigned integer"},
     {"--ptxas", O_PTXAS, "a ptxas-resources .json file"},
-    {"--throttle-threshold", O_THROTTLE, "a fraction of the default SM clock, 0 (off) to 1"},
+    {"--throttle-threshold", O_THROTTLE, "auto, or a fraction of the default SM clock, 0 (off) to 1"},
     {"--no-blocking-kernel", O_NO_BLOCKING, NULL},
     {"--device", O_DEVICE, "a CUDA device index (0 to the number visible - 1)"},
     {"--probe", O_PROBE, NULL},
     {"--list-peers", O_LIST_PEERS, NULL},
     {"--peer", O_PEER, "a peer name (--list-peers)"},
     {"--ceilings", O_CEILINGS, NULL},
+    {"--ref-rows", O_REF_ROWS, "0 (every row) or a number of rows >= 2"},
+    {"--ref-threads", O_REF_THREADS, "0 (every CPU this process may use) or a number of threads, up to 1024"},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -130,8 +135,15 @@ void cli_usage(FILE *f) {
         "  --l2 cold|warm         cold: flush L2 before every sample (default); warm: no flush\n"
         "                         (the emulator has no L2: its samples are always recorded as warm)\n"
         "  --force                also time variants that failed correctness\n"
-        "  --throttle-threshold F discard samples whose SM clock is under F x the default clock\n"
-        "                         (default %g, as NVBench; 0 disables the check)\n"
+        "  --ref-rows N           references of N query rows per (b,h) slice (one per stratum of S/N rows,\n"
+        "                         both ends: host/lib/reference.h), for long sequences; metrics, gates\n"
+        "                         and bounded cross-variant checks cover those rows (default 0: all)\n"
+        "  --ref-threads N        threads computing the references (default 0: every CPU this process\n"
+        "                         may use; the bits do not depend on it)\n"
+        "  --throttle-threshold F|auto  discard samples of >= 20 us whose SM clock is under F x the\n"
+        "                         default clock (0 disables the check); auto (default): $" THROTTLE_ENV "\n"
+        "                         if set, else the device's row of a table (host/bench/throttle.c: L4 0.5,\n"
+        "                         a power-capped board), else %g as NVBench\n"
         "  --no-blocking-kernel   do not hold the stream while a sample is enqueued (for profilers\n"
         "                         such as Nsight Compute, which serialise launches)\n"
         "  --schedule fwd|rev|rand  emulator fiber schedule (default: the emulator's SIMT_SCHED, else fwd)\n"
@@ -172,16 +184,6 @@ static int parse_count(const char *s, size_t lo, size_t hi, size_t *out) {
     uint64_t v;
     if (parse_u64(s, &v) != 0 || v < lo || v > hi) return -1;
     *out = (size_t)v;
-    return 0;
-}
-
-/* A fraction in [0, 1]: the throttle threshold (0 turns the check off). */
-static int parse_fraction(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    const double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < 0.0 || v > 1.0) return -1;
-    *out = v;
     return 0;
 }
 
@@ -356,13 +358,19 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_DUMP: o->dump = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_PTXAS: o->ptxas = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_THROTTLE:
-        return parse_fraction(v, &o->throttle_threshold) == 0 ? 0 : bad_value(opt, v, err, errlen);
+        return throttle_parse(v, &o->throttle_threshold) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_NO_BLOCKING: o->blocking_kernel = false; return 0;
     case O_DEVICE: return parse_count(v, 0, 1023, &o->device) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_PROBE: o->probe = true; return 0;
     case O_LIST_PEERS: o->action = CLI_LIST_PEERS; return 0;
     case O_PEER: return *v ? add_peer(v, o, err, errlen) : bad_value(opt, v, err, errlen);
     case O_CEILINGS: o->ceilings = true; return 0;
+    case O_REF_ROWS:
+        return parse_count(v, 0, (size_t)1 << 30, &o->ref_rows) == 0 && o->ref_rows != 1
+                   ? 0
+                   : bad_value(opt, v, err, errlen);
+    case O_REF_THREADS:
+        return parse_count(v, 0, 1024, &o->ref_threads) == 0 ? 0 : bad_value(opt, v, err, errlen);
     }
     return -1;
 }
@@ -379,7 +387,7 @@ static void set_defaults(cli_opts_t *o) {
     o->min_time_s = CLI_DEFAULT_MIN_S;
     o->max_time_s = CLI_DEFAULT_MAX_S;
     o->schedule = EMU_SCHED_FWD;
-    o->throttle_threshold = CLI_DEFAULT_THROTTLE;
+    o->throttle_threshold = NAN; /* auto (throttle.h) */
     o->blocking_kernel = true;
 }
 

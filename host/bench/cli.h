@@ -58,11 +58,14 @@ typedef struct {
     bool schedule_seed_given;
     uint64_t schedule_seed;
     const char *out, *dump, *ptxas; /* NULL when not given */
-    double throttle_threshold;      /* --throttle-threshold: fraction of the default clock, 0 = off */
+    double throttle_threshold;      /* --throttle-threshold: fraction of the default clock, 0 = off;
+                                     * NaN: auto, resolved per device (throttle.h) */
     bool blocking_kernel;           /* false with --no-blocking-kernel */
     size_t device;                  /* --device */
     bool probe;                     /* --probe: report the backend choice and exit */
     bool ceilings;                  /* --ceilings: measure the roofline's ceilings instead (ceilings.h) */
+    size_t ref_rows;                /* --ref-rows: query rows per slice of the references; 0 = all */
+    size_t ref_threads;             /* --ref-threads: threads of the references; 0 = every CPU */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */

@@ -30,6 +30,9 @@ static void print_check(const problem_t *p, const check_t *c) {
            c->kernel_only.max_abs, check_bar_name(p, c), c->kernel_only.atol_min, c->kernel_only.atol_max,
            c->kernel_only.n_bad, c->end_to_end.rel_l2, c->end_to_end.cosine,
            c->status == SDPA_OK ? "" : "  status: ", c->status == SDPA_OK ? "" : c->status_msg);
+    if (problem_sampled(p))
+        printf("        (metrics over a sampled reference: %zu of %d rows of every slice)\n", p->n_ref_rows,
+               p->shape.S);
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
 }
@@ -86,7 +89,8 @@ static int check_peer(harness_t *h, size_t i, problem_t *p, check_t *c, char *er
 static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool last) {
     const cli_opts_t *o = h->opt;
     problem_t p;
-    int rc = problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, true, h->err, sizeof h->err);
+    const check_ref_t ref = {o->ref_rows, (unsigned)o->ref_threads};
+    int rc = problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, &ref, h->err, sizeof h->err);
     if (rc != 0) {
         problem_free(&p);
         return rc == 2 ? EXIT_USAGE : EXIT_RUNTIME;
@@ -237,11 +241,13 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
     print_timing(variant, s->name, r, arm, timing, l2);
     size_t unmeasured = 0;
     for (size_t i = 0; h->have_device && i < r->rounds; i++) unmeasured += !isfinite(r->clock_mhz[arm][i]);
-    if (unmeasured && h->opt->throttle_threshold > 0)
-        fprintf(stderr,
-                "sdpa-bench: %s on %s: SM clock detection unavailable for %zu of %zu samples (no timestamp "
-                "block landed on SM 0): throttling could not be checked for those\n",
-                variant, s->name, unmeasured, r->rounds);
+    if (unmeasured && h->throttle > 0)
+        fprintf(
+            stderr,
+            "sdpa-bench: %s on %s: SM clock detection unavailable for %zu of %zu samples (shorter than the "
+            "20 us a clock estimate needs, or no timestamp block landed on SM 0): throttling could not "
+            "be checked for those\n",
+            variant, s->name, unmeasured, r->rounds);
     if (h->have_device) keep_clocks(h, r->clock_mhz[arm], r->rounds);
 }
 
@@ -273,7 +279,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     const cli_opts_t *o = h->opt;
     const uint64_t seed = o->seeds[0];
     problem_t p;
-    if (problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, false, h->err, sizeof h->err) !=
+    if (problem_init(&p, h->be, s->name, s->shape, o->dist, o->codec, seed, NULL, h->err, sizeof h->err) !=
         0) {
         problem_free(&p);
         return EXIT_RUNTIME;
@@ -297,7 +303,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     bench_plan_t plan;
     bench_plan_init(&plan, o->warmup, o->iters, o->min_time_s, o->max_time_s,
                     h->have_device ? h->dev.sm_clock_default_mhz : NAN);
-    plan.throttle_threshold = o->throttle_threshold;
+    plan.throttle_threshold = h->throttle;
     bench_result_t r;
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];

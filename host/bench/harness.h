@@ -25,6 +25,8 @@ typedef struct {
     bool any_failed;              /* some correctness or cross-variant check failed */
     bool have_device;
     backend_device_t dev;
+    double throttle;           /* the threshold in use (throttle.h: flag, environment, device table) */
+    char throttle_source[512]; /* where it came from */
     /* the document's arrays (owned by the document) */
     cJSON *correctness, *cross, *timing, *comparisons, *not_timed, *not_supported;
     double *clocks; /* every kept sample's SM clock, for sm_clock_measured_mhz */

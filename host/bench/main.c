@@ -19,6 +19,7 @@
 #include "nvml.h"
 #include "ceilings.h"
 #include "peers.h"
+#include "throttle.h"
 #include "variants.h"
 
 _Static_assert(HARNESS_MAX_RUN <= BENCH_MAX_ARMS, "every run variant must fit one interleaved run");
@@ -396,8 +397,17 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
         return rc;
     }
     fill_meta(doc, o, &h, &device_json);
+    char err[600];
+    if (throttle_resolve(o->throttle_threshold, getenv(THROTTLE_ENV), h.have_device ? h.dev.name : NULL,
+                         &h.throttle, h.throttle_source, sizeof h.throttle_source, err, sizeof err) != 0) {
+        close_peers(&h);
+        cJSON_Delete(doc);
+        cJSON_Delete(not_supported);
+        return usage_error(err);
+    }
     cJSON_AddItemToObject(
-        doc, "config", bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, o->throttle_threshold));
+        doc, "config",
+        bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, h.throttle, h.throttle_source));
     h.correctness = cJSON_AddArrayToObject(doc, "correctness");
     h.cross = cJSON_AddArrayToObject(doc, "cross_variant");
     h.timing = cJSON_AddArrayToObject(doc, "timing");

@@ -15,7 +15,8 @@
  *
  *   atol_bh = 2u*(2*Smax_bh + 4*Amax_bh + 2)*Vmax_bh,  rtol = 2u,  rel-L2 <= 1e-3,
  *
- * Smax_bh, Amax_bh, Vmax_bh over slice (b, h) of the dequantised inputs. A >= |s| always, so this
+ * Smax_bh, Amax_bh, Vmax_bh over slice (b, h) of the dequantised inputs (with a sampled reference,
+ * Smax and Amax over the sampled query rows: the bar of the rows judged, each of which it bounds). A >= |s| always, so this
  * exceeds the fp16 family's atol 2u*(2*Smax + 1)*Vmax by 8u*Amax*Vmax + 2u*Vmax or more. The rel-L2
  * bar stays the fp16 family's 1e-3: five roundings of RMS u/sqrt(3) each (Q', K', scores, P, V'; O
  * is in both) add up to about sqrt(5/3)*u = 6.3e-4, and the input roundings are averaged over 64
@@ -32,9 +33,10 @@ typedef struct {
     double vmax; /* largest |v| */
 } peer_bound_t;
 
-/* Per slice (b, h) of dequantised q, k, v ([B,H,S,D] doubles): out has B*H entries. */
+/* Per slice (b, h) of dequantised q, k, v ([B,H,S,D] doubles), over the query rows rows[0 ..
+ * n_rows) (every key): out has B*H entries. */
 void peer_bounds(const double *q, const double *k, const double *v, sdpa_shape_t s, double softmax_scale,
-                 peer_bound_t *out);
+                 const size_t *rows, size_t n_rows, peer_bound_t *out);
 double peer_atol(const peer_bound_t *b);
 
 #endif

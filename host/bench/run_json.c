@@ -10,6 +10,7 @@
 #include "fp8.h"
 #include "metrics.h"
 #include "json_file.h"
+#include "reference.h"
 
 uint64_t bench_flops(sdpa_shape_t s) {
     return 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
@@ -59,7 +60,7 @@ static cJSON *tolerances(void) {
 }
 
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
-                 double throttle_threshold) {
+                 double throttle_threshold, const char *throttle_source) {
     cJSON *c = cJSON_CreateObject();
     cJSON *v = cJSON_AddArrayToObject(c, "variants");
     for (size_t i = 0; i < n_variants; i++) cJSON_AddItemToArray(v, cJSON_CreateString(variants[i]));
@@ -89,10 +90,25 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     json_add_num(c, "max_time_s", o->max_time_s);
     cJSON_AddNumberToObject(c, "max_samples", (double)max_samples);
     json_add_num(c, "throttle_threshold", throttle_threshold);
+    cJSON_AddStringToObject(c, "throttle_threshold_source", throttle_source);
+    json_add_num(c, "min_clock_interval_us", BENCH_MIN_CLOCK_INTERVAL_US);
     cJSON_AddBoolToObject(c, "blocking_kernel", o->blocking_kernel);
     cJSON_AddNumberToObject(c, "device_index", (double)o->device);
     cJSON_AddBoolToObject(c, "force", o->force);
     cJSON_AddItemToObject(c, "tolerances", tolerances());
+    cJSON *ref = cJSON_AddObjectToObject(c, "reference");
+    if (o->ref_rows)
+        cJSON_AddNumberToObject(ref, "rows_per_slice", (double)o->ref_rows);
+    else
+        cJSON_AddNullToObject(ref, "rows_per_slice");
+    cJSON_AddStringToObject(
+        ref, "rows",
+        o->ref_rows ? "one row in each of N equal strata of every (b,h) slice, at offset "
+                      "floor(frac(k phi) w_k) in stratum k, and row S - 1 (host/lib/reference.h, "
+                      "reference_sample_rows), when S > N (N = rows_per_slice); every row otherwise"
+                    : "every row");
+    cJSON_AddNumberToObject(ref, "threads",
+                            o->ref_threads ? (double)o->ref_threads : (double)reference_cpus());
     return c;
 }
 
@@ -176,6 +192,8 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     /* The bars it was judged by (check_family_of): name and rel-L2 bar; atol and rtol are in METRICS. */
     cJSON_AddStringToObject(o, "tol_family", check_bar_name(p, c));
     cJSON_AddNumberToObject(o, "kernel_rel_l2_bar", p->bars[c->family].family->rel_l2);
+    /* Rows of every slice the metrics cover: S, or the sample's size (config.reference). */
+    cJSON_AddNumberToObject(o, "reference_rows", (double)p->n_ref_rows);
     cJSON_AddItemToObject(o, "kernel_only", json_err_metrics(&c->kernel_only));
     cJSON_AddItemToObject(o, "end_to_end", json_err_metrics(&c->end_to_end));
     cJSON_AddItemToObject(o, "legacy", json_err_metrics(&c->legacy));

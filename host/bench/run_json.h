@@ -43,8 +43,9 @@ uint64_t bench_bytes_min(sdpa_shape_t s);
 double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
 
 cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
+/* throttle_threshold and its source: as resolved for the run (throttle.h). */
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
-                 double throttle_threshold);
+                 double throttle_threshold, const char *throttle_source);
 cJSON *bj_device(const backend_device_t *d); /* sm_clock_measured_mhz starts null (bj_set_device_num) */
 /* Replaces a number of the DEVICE block known only at the end of the run (sm_clock_measured_mhz,
  * sm_clock_end_mhz); NaN is written as null. */

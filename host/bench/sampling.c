@@ -16,6 +16,7 @@ void bench_plan_init(bench_plan_t *plan, size_t warmup, size_t min_samples, doub
     plan->throttle_threshold = BENCH_DEFAULT_THROTTLE;
     plan->default_clock_mhz = default_clock_mhz;
     plan->recovery_s = BENCH_DEFAULT_RECOVERY_S;
+    plan->min_clock_interval_us = BENCH_MIN_CLOCK_INTERVAL_US;
 }
 
 const char *bench_stop_name(bench_stop_t s) {
@@ -76,6 +77,7 @@ static int one_round(const bench_plan_t *plan, const bench_clock_t *clock, bench
     bool throttled = false;
     for (size_t a = 0; a < r->arms; a++) {
         if (clock->sample(clock->ctx, a, false, &round[a], err, errlen) != 0) return -1;
+        if (!(round[a].elapsed_us >= plan->min_clock_interval_us)) round[a].sm_clock_mhz = NAN;
         if (bench_throttled(plan, round[a].sm_clock_mhz)) {
             r->throttled_samples[a]++;
             throttled = true;

@@ -9,6 +9,13 @@
  * pause: recovery_s for the first two consecutive discarded rounds, doubling after that (capped
  * at 1 s), as NVBench lengthens its pause after more than two consecutive throttled samples.
  *
+ * The SM clock of a sample is judged only when its interval is at least min_clock_interval_us
+ * (20 us): the clock is estimated from %globaltimer, which ticks every 32 ns to 1 us depending on
+ * the GPU, over a window that also holds the launch gaps of the timestamp kernels around the
+ * work; on a shorter sample one tick or one gap is a sizeable part of the window and a busy SM
+ * can read as throttled. Such a sample is kept, with its clock recorded as unmeasured (NaN, counted
+ * in TIMING.clock_unmeasured), never discarded for a clock it could not measure.
+ *
  * Stopping rule, checked before every round: stop when at least min_samples rounds are kept and
  * min_time_s has elapsed ("min_samples_and_min_time"); else when max_samples rounds are kept
  * ("max_samples", a memory bound); else when max_time_s has elapsed ("max_time"). Time is
@@ -26,6 +33,7 @@
 #define BENCH_DEFAULT_RECOVERY_S 0.05 /* NVBench's default recovery delay */
 #define BENCH_MAX_RECOVERY_S 1.0
 #define BENCH_DEFAULT_MAX_SAMPLES 1000000
+#define BENCH_MIN_CLOCK_INTERVAL_US 20.0 /* shorter samples: clock unmeasured (see above) */
 
 typedef struct {
     void *ctx;
@@ -43,8 +51,9 @@ typedef struct {
     size_t min_samples; /* --iters */
     size_t max_samples;
     double min_time_s, max_time_s;
-    double throttle_threshold; /* fraction of default_clock_mhz */
-    double default_clock_mhz;  /* NaN or <= 0: no throttle detection (emulator) */
+    double throttle_threshold;    /* fraction of default_clock_mhz */
+    double default_clock_mhz;     /* NaN or <= 0: no throttle detection (emulator) */
+    double min_clock_interval_us; /* a shorter sample's clock is unmeasured (NaN), never judged */
     double recovery_s;
 } bench_plan_t;
 

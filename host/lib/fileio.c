@@ -1,12 +1,21 @@
 /* Atomic, no-clobber file writes (fileio.h). The data go to a temporary file in the target's own
  * directory (so that link/rename stay within one file system), named "<path>.tmp.<pid>.<n>"
  * (ignored by git: *.tmp.*) and created with O_EXCL, so two writers never share one. It is
- * fsynced before it gets its final name, and removed on every path out. */
+ * fsynced before it gets its final name, and removed on every path out.
+ *
+ * The final name of a new file: link(2), which refuses an existing name. Some file systems refuse
+ * hard links altogether (EPERM on some FUSE and 9p mounts and in sandboxes, ENOTSUP, EXDEV): then
+ * renameat2(RENAME_NOREPLACE), as atomic and as refusing; where that flag is unsupported too
+ * (EINVAL, ENOSYS), the name is claimed with an empty O_EXCL file and the complete temporary file
+ * renamed over that claim. The last way also never replaces someone else's file; a reader may see
+ * the empty claim for that instant, never a partial file. */
+#define _GNU_SOURCE /* renameat2 */
 #include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,7 +124,42 @@ static int write_temp(const char *path, const void *data, size_t len, char *tmp,
     return 0;
 }
 
-/* Writes a temporary file, then gives it the final name: link(2) (fails with EEXIST if the name
+/* Whether link(2)'s error means "this file system has no hard links", not "this name". */
+static bool no_hard_links(int e) { return e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == EXDEV; }
+
+/* Gives the complete temporary file tmp the name path unless path exists (module comment):
+ * 0, or -1 with errno (EEXIST when the name is taken). On success tmp is gone or, after link(2),
+ * still there for the caller to remove. */
+static int name_new(const char *tmp, const char *path) {
+    if (link(tmp, path) == 0) return 0;
+    if (!no_hard_links(errno)) return -1;
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && !no_hard_links(errno)) return -1;
+    /* SIGINT/SIGTERM wait until the claim is the complete file or gone again, so that an
+     * interrupted writer leaves no empty claim behind (file_signals_install). */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int rc = -1;
+    if (fd >= 0) { /* else EEXIST: the name is someone else's */
+        close(fd);
+        rc = rename(tmp, path);
+        if (rc != 0) {
+            const int e = errno;
+            unlink(path); /* our own empty claim */
+            errno = e;
+        }
+    }
+    const int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return rc;
+}
+
+/* Writes a temporary file, then gives it the final name: name_new (fails with EEXIST if the name
  * is taken) or rename(2) (replaces). The temporary name is removed in both cases. */
 static int write_atomic(const char *path, const void *data, size_t len, int replace, char *err,
                         size_t errlen) {
@@ -135,7 +179,7 @@ static int write_atomic(const char *path, const void *data, size_t len, int repl
             rc = rename(tmp, path);
             if (rc != 0) set_err(err, errlen, path, "cannot rename the temporary file to it", errno);
         } else {
-            rc = link(tmp, path);
+            rc = name_new(tmp, path);
             if (rc != 0 && errno == EEXIST)
                 set_err(err, errlen, path, "exists; refusing to overwrite it", EEXIST);
             else if (rc != 0)

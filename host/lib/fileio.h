@@ -1,7 +1,10 @@
 /* Files are written atomically and never overwrite earlier results.
  * file_write_new: writes to a temporary file in the target's directory, fsyncs it, then links it
  * to the final name with link(2), which fails if the name exists (EEXIST): a concurrent or
- * earlier file is never replaced, and a reader never sees a half-written file. */
+ * earlier file is never replaced, and a reader never sees a half-written file. Where the file
+ * system refuses hard links (EPERM, ENOTSUP, EXDEV: some FUSE, 9p and sandboxed mounts), the name
+ * is given by renameat2(RENAME_NOREPLACE), else by an O_EXCL claim renamed over (fileio.c), with
+ * the same refusal of an existing name. */
 #ifndef FILEIO_H
 #define FILEIO_H
 

@@ -5,14 +5,25 @@
  * key by key so that the inner loops run along contiguous rows of K and V. The dot product keeps
  * four partial sums (elements d = 0, 1, 2, 3 mod 4, added as (a0 + a1) + (a2 + a3)): a fixed
  * order, so the result is the same with any compiler at -ffp-contract=off, and four independent
- * chains instead of one serial chain of additions (the long shape takes about a second).
- * softmax_scale <= 0, or not finite, means the default 1/sqrt(D). */
+ * chains instead of one serial chain of additions.
+ *
+ * Threads: the work is cut into items of (slice, REF_CHUNK consecutive entries of the row list),
+ * handed out through an atomic counter; each item writes its own output rows and its own entry of
+ * the per-item logit maxima, reduced per slice after the join. No sum ever spans two items, so
+ * the bits do not depend on the thread count or on which thread ran what. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "reference.h"
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define REF_CHUNK 16 /* rows per work item: small enough to balance, large enough to amortise */
 
 static double dot(const double *restrict x, const double *restrict y, size_t n) {
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
@@ -52,31 +63,131 @@ static double attend_row(const double *restrict qi, const double *restrict ks, c
     return smax;
 }
 
-int reference_attention(const double *q, const double *k, const double *v, sdpa_shape_t shape,
-                        double softmax_scale, double *out, reference_bounds_t *bounds) {
-    if (shape_numel(shape) == 0 || !q || !k || !v || !out) {
+double reference_slice_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
+                            double scale, size_t bh, size_t r0, size_t r1, double *row, double *out) {
+    const size_t S = (size_t)shape.S, D = (size_t)shape.D, slice = S * D;
+    const double *qs = q + bh * slice, *ks = k + bh * slice, *vs = v + bh * slice;
+    double smax = 0.0;
+    for (size_t i = r0; i < r1; i++)
+        smax = fmax(smax, attend_row(qs + i * D, ks, vs, S, D, scale, row, out + (i - r0) * D));
+    return smax;
+}
+
+unsigned reference_cpus(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
+
+size_t reference_sample_rows(size_t S, size_t n_rows, size_t *rows) {
+    if (n_rows == 1) return 0;
+    if (n_rows == 0 || n_rows >= S) {
+        for (size_t i = 0; i < S; i++) rows[i] = i;
+        return S;
+    }
+    /* Integer arithmetic only (no rounding to depend on): k S < 2^64 for any S this program can
+     * hold, and j w < 2^32 * 2^31. */
+    for (size_t k = 0; k < n_rows; k++) {
+        const uint64_t lo = (uint64_t)k * S / n_rows, w = (uint64_t)(k + 1) * S / n_rows - lo;
+        const uint64_t j = ((uint64_t)k * 2654435769u) & 0xffffffffu; /* 2^32 (sqrt(5) - 1) / 2 */
+        rows[k] = (size_t)(lo + ((j * w) >> 32));
+    }
+    rows[n_rows - 1] = S - 1;
+    return n_rows;
+}
+
+typedef struct {
+    const double *q, *k, *v;
+    sdpa_shape_t shape;
+    double scale;
+    const size_t *rows; /* NULL: all */
+    size_t n_rows, chunks_per_slice, items;
+    double *out, *item_smax;
+    atomic_size_t next;
+} job_t;
+
+/* Runs items until none is left. Rows of a list are contiguous runs where they are consecutive;
+ * each is computed alone all the same (reference_slice_rows on [r, r + 1)), so a sampled row
+ * has the bits of the same row of a full reference. */
+static void *worker(void *arg) {
+    job_t *j = arg;
+    double *row = malloc((size_t)j->shape.S * sizeof *row);
+    if (!row) return NULL;
+    const size_t D = (size_t)j->shape.D;
+    for (size_t it; (it = atomic_fetch_add(&j->next, 1)) < j->items;) {
+        const size_t bh = it / j->chunks_per_slice, c0 = (it % j->chunks_per_slice) * REF_CHUNK;
+        const size_t c1 = c0 + REF_CHUNK < j->n_rows ? c0 + REF_CHUNK : j->n_rows;
+        double *o = j->out + (bh * j->n_rows + c0) * D, smax = 0.0;
+        for (size_t c = c0; c < c1; c++) {
+            const size_t r = j->rows ? j->rows[c] : c;
+            smax = fmax(smax, reference_slice_rows(j->q, j->k, j->v, j->shape, j->scale, bh, r, r + 1, row,
+                                                   o + (c - c0) * D));
+        }
+        j->item_smax[it] = smax;
+    }
+    free(row);
+    return NULL;
+}
+
+int reference_attention_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
+                             double softmax_scale, const size_t *rows, size_t n_rows, unsigned threads,
+                             double *out, reference_bounds_t *bounds) {
+    const size_t S = shape_numel(shape) ? (size_t)shape.S : 0;
+    if (!S || !q || !k || !v || !out) {
         errno = EINVAL;
         return -1;
     }
-    const size_t S = (size_t)shape.S, D = (size_t)shape.D;
-    const size_t slices = (size_t)shape.B * (size_t)shape.H, slice = S * D;
+    if (!rows) n_rows = S;
+    for (size_t i = 0; rows && i < n_rows; i++)
+        if (rows[i] >= S || (i && rows[i] <= rows[i - 1])) {
+            errno = EINVAL;
+            return -1;
+        }
+    const size_t D = (size_t)shape.D, slices = (size_t)shape.B * (size_t)shape.H;
     if (!(softmax_scale > 0.0) || !isfinite(softmax_scale)) softmax_scale = 1.0 / sqrt((double)D);
-    double *row = malloc(S * sizeof *row);
-    if (!row) return -1; /* errno = ENOMEM from malloc */
-    for (size_t bh = 0; bh < slices; bh++) {
-        const double *qs = q + bh * slice, *ks = k + bh * slice, *vs = v + bh * slice;
-        double smax = 0.0, vmax = 0.0;
-        for (size_t i = 0; i < slice; i++)
-            if (fabs(vs[i]) > vmax) vmax = fabs(vs[i]);
-        for (size_t i = 0; i < S; i++) {
-            double s = attend_row(qs + i * D, ks, vs, S, D, softmax_scale, row, out + bh * slice + i * D);
-            if (s > smax) smax = s;
-        }
-        if (bounds) {
-            bounds->smax[bh] = smax;
-            bounds->vmax[bh] = vmax;
-        }
+    job_t j = {.q = q,
+               .k = k,
+               .v = v,
+               .shape = shape,
+               .scale = softmax_scale,
+               .rows = rows,
+               .n_rows = n_rows,
+               .out = out};
+    j.chunks_per_slice = (n_rows + REF_CHUNK - 1) / REF_CHUNK;
+    j.items = slices * j.chunks_per_slice;
+    atomic_init(&j.next, 0);
+    if (!n_rows) goto bounds; /* no row asked: only vmax */
+    if (!(j.item_smax = malloc(j.items * sizeof *j.item_smax))) return -1;
+    if (threads == 0) threads = reference_cpus();
+    if (threads > j.items) threads = (unsigned)j.items;
+    pthread_t *tid = threads > 1 ? malloc((threads - 1) * sizeof *tid) : NULL;
+    unsigned started = 0;
+    while (tid && started + 1 < threads && pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
+    worker(&j); /* this thread too; with no helper started it does everything */
+    for (unsigned t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    free(tid);
+    /* A worker without a row buffer takes no item and the others take them all; only when every
+     * thread failed its allocation are items left. */
+    if (atomic_load(&j.next) < j.items) {
+        free(j.item_smax);
+        errno = ENOMEM;
+        return -1;
     }
-    free(row);
+bounds:
+    for (size_t bh = 0; bounds && bh < slices; bh++) {
+        double smax = 0.0, vmax = 0.0;
+        for (size_t c = 0; c < j.chunks_per_slice; c++)
+            smax = fmax(smax, j.item_smax[bh * j.chunks_per_slice + c]);
+        const double *vs = v + bh * S * D;
+        for (size_t i = 0; i < S * D; i++) vmax = fmax(vmax, fabs(vs[i]));
+        bounds->smax[bh] = smax;
+        bounds->vmax[bh] = vmax;
+    }
+    free(j.item_smax);
     return 0;
+}
+
+int reference_attention(const double *q, const double *k, const double *v, sdpa_shape_t shape,
+                        double softmax_scale, double *out, reference_bounds_t *bounds) {
+    return reference_attention_rows(q, k, v, shape, softmax_scale, NULL, 0, 0, out, bounds);
 }

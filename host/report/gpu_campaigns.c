@@ -51,23 +51,20 @@ static int load_opt(gpu_campaign_t *c, int f, const char *file, const char *kind
     return 0;
 }
 
-/* One result file of the sweep: its first timing entry at its first shape. */
-static int load_point(gpu_campaign_t *c, const char *path, const char *series, char *err, size_t n) {
+/* A new point of series (its shape and libraries from the run file doc), or NULL when full. */
+static gpu_point_t *new_point(gpu_campaign_t *c, const cJSON *doc, const rj_t *d, const char *series,
+                              char *err, size_t n) {
     if (c->npts >= GPU_MAX_POINTS) {
         snprintf(err, n, "%s: more than %d scaling results", c->dir, GPU_MAX_POINTS);
-        return -1;
+        return NULL;
     }
-    cJSON *doc = results_load(path, "sdpa-bench-run", err, n);
-    if (!doc) return -1;
-    rj_t d = {doc, path, err, n};
     gpu_point_t *p = &c->pts[c->npts];
     *p = (gpu_point_t){.peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN};
     snprintf(p->series, sizeof p->series, "%s", series);
     double S;
-    int rc = -1;
-    if (rj_num(&d, &p->B, "config.shapes.0.B") < 0 || rj_num(&d, &p->H, "config.shapes.0.H") < 0 ||
-        rj_num(&d, &S, "config.shapes.0.S") < 0 || rj_num(&d, &p->D, "config.shapes.0.D") < 0)
-        goto out;
+    if (rj_num(d, &p->B, "config.shapes.0.B") < 0 || rj_num(d, &p->H, "config.shapes.0.H") < 0 ||
+        rj_num(d, &S, "config.shapes.0.S") < 0 || rj_num(d, &p->D, "config.shapes.0.D") < 0)
+        return NULL;
     p->S = (long)S;
     const cJSON *lib = jo(doc, "library"), *e;
     size_t k = 0;
@@ -78,13 +75,38 @@ static int load_point(gpu_campaign_t *c, const char *path, const char *series, c
     }
     const char *rt = jo_str(jo(jo(doc, "meta"), "device"), "runtime_version");
     if (!k && p->peer && rt) snprintf(p->library, sizeof p->library, "CUDA runtime %s (sdpa-bench)", rt);
+    /* The rows of every slice its correctness check covered (a sampled reference: fewer than S). */
+    cJSON_ArrayForEach(e, jo(doc, "correctness")) {
+        if (jo_eq(e, "variant", series) && isfinite(jo_num(e, "reference_rows"))) {
+            p->ref_rows = (long)jo_num(e, "reference_rows");
+            break;
+        }
+    }
+    return p;
+}
+
+/* Point p from timing entry ti of the run file. */
+static int timed_point(const rj_t *d, int ti, gpu_point_t *p) {
+    if (rj_num(d, &p->median_us, "timing.%d.summary.median", ti) < 0 ||
+        rj_num(d, &p->ci_lo, "timing.%d.summary.ci_lo", ti) < 0 ||
+        rj_num(d, &p->ci_hi, "timing.%d.summary.ci_hi", ti) < 0)
+        return -1;
+    p->status = "ok";
+    p->tflops = 4 * p->B * p->H * (double)p->S * (double)p->S * p->D / (p->median_us * 1e6);
+    return 0;
+}
+
+/* One result file of the sweep in the per-series form (<series>-S<s>.json): its first timing entry
+ * at its first shape. */
+static int load_point(gpu_campaign_t *c, const char *path, const char *series, char *err, size_t n) {
+    cJSON *doc = results_load(path, "sdpa-bench-run", err, n);
+    if (!doc) return -1;
+    rj_t d = {doc, path, err, n};
+    gpu_point_t *p = new_point(c, doc, &d, series, err, n);
+    int rc = -1;
+    if (!p) goto out;
     if (rj_present(&d, "timing.0.summary")) {
-        if (rj_num(&d, &p->median_us, "timing.0.summary.median") < 0 ||
-            rj_num(&d, &p->ci_lo, "timing.0.summary.ci_lo") < 0 ||
-            rj_num(&d, &p->ci_hi, "timing.0.summary.ci_hi") < 0)
-            goto out;
-        p->status = "ok";
-        p->tflops = 4 * p->B * p->H * S * S * p->D / (p->median_us * 1e6);
+        if (timed_point(&d, 0, p) < 0) goto out;
     } else {
         p->status = "failed";
         const char *why = jo_str(cJSON_GetArrayItem(jo(doc, "not_timed"), 0), "reason");
@@ -98,26 +120,64 @@ out:
     return rc;
 }
 
-/* "<variant> S=<s> B=<b> H=<h> skipped: <reason>" per line of scaling/skipped.txt (campaign.sh). */
-static int load_skipped(gpu_campaign_t *c, const char *path, char *err, size_t n) {
+/* One result file of the sweep in the per-S form (S<s>.json: one sdpa-bench process with every
+ * variant and peer, campaign.sh): a point per timing entry, and per variant or peer left untimed
+ * (not_timed: failed, with the reason; not_supported: skipped). */
+static int load_sweep_file(gpu_campaign_t *c, const char *path, char *err, size_t n) {
+    cJSON *doc = results_load(path, "sdpa-bench-run", err, n);
+    if (!doc) return -1;
+    rj_t d = {doc, path, err, n};
+    int rc = 0, ti = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(doc, "timing")) {
+        const char *v = jo_str(e, "variant");
+        gpu_point_t *p = v ? new_point(c, doc, &d, v, err, n) : NULL;
+        if (!v) snprintf(err, n, "%s: field 'timing.%d.variant' missing", path, ti);
+        if (!p || timed_point(&d, ti++, p) < 0) {
+            rc = -1;
+            break;
+        }
+        c->npts++;
+    }
+    static const char *const untimed[2][2] = {{"not_timed", "failed"}, {"not_supported", "skipped"}};
+    for (int k = 0; rc == 0 && k < 2; k++) cJSON_ArrayForEach(e, jo(doc, untimed[k][0])) {
+            const char *v = jo_str(e, "variant"), *why = jo_str(e, "reason");
+            gpu_point_t *p = v ? new_point(c, doc, &d, v, err, n) : NULL;
+            if (!p) {
+                if (!v) snprintf(err, n, "%s: an entry of '%s' without its variant", path, untimed[k][0]);
+                rc = -1;
+                break;
+            }
+            p->status = untimed[k][1];
+            snprintf(p->reason, sizeof p->reason, "%s", why ? why : "no reason recorded");
+            c->npts++;
+        }
+    cJSON_Delete(doc);
+    return rc;
+}
+
+/* "<variant> S=<s> B=<b> H=<h> <status>: <reason>" per line of scaling/skipped.txt (status
+ * "skipped") or scaling/failed.txt ("failed": its process stopped without a result; campaign.sh). */
+static int load_listed(gpu_campaign_t *c, const char *path, const char *status, char *err, size_t n) {
     FILE *f = fopen(path, "r");
     if (!f) return 0;
-    char line[1024];
+    char line[1024], tag[32];
+    snprintf(tag, sizeof tag, " %s: ", status);
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        gpu_point_t p = {.status = "skipped", .median_us = NAN, .tflops = NAN, .D = 64};
-        const char *why = strstr(line, "skipped: ");
+        gpu_point_t p = {.status = status, .median_us = NAN, .tflops = NAN, .D = 64};
+        const char *why = strstr(line, tag);
         if (!*line) continue;
         if (sscanf(line, "%95s S=%ld B=%lf H=%lf", p.series, &p.S, &p.B, &p.H) != 4 || !why ||
             c->npts >= GPU_MAX_POINTS) {
-            snprintf(err, n, "%s: line '%s' is not '<variant> S=<s> B=<b> H=<h> skipped: <reason>'", path,
-                     line);
+            snprintf(err, n, "%s: line '%s' is not '<variant> S=<s> B=<b> H=<h> %s: <reason>'", path, line,
+                     status);
             rc = -1;
             break;
         }
         p.peer = strncmp(p.series, "peer-", 5) == 0;
-        snprintf(p.reason, sizeof p.reason, "%s", why + 9);
+        snprintf(p.reason, sizeof p.reason, "%s", why + strlen(tag));
         c->pts[c->npts++] = p;
     }
     fclose(f);
@@ -131,7 +191,7 @@ static int point_cmp(const void *a, const void *b) {
     return s ? s : (x->S > y->S) - (x->S < y->S);
 }
 
-/* scaling/<series>-S<s>.json and scaling/skipped.txt. */
+/* The sweep's files (gpu_campaigns.h, gpu_point_t). */
 static int load_scaling(gpu_campaign_t *c, char *err, size_t n) {
     char d[REPORT_PATH_MAX + 16], p[2 * REPORT_PATH_MAX];
     snprintf(d, sizeof d, "%s/scaling", c->dir);
@@ -139,16 +199,23 @@ static int load_scaling(gpu_campaign_t *c, char *err, size_t n) {
     int rc = 0;
     for (int i = 0; rc == 0 && i < l.n; i++) {
         const char *name = l.e[i]->d_name, *dash = strrchr(name, '-');
-        size_t len = strlen(name);
-        if (!dash || dash[1] != 'S' || len < 6 || strcmp(name + len - 5, ".json")) continue;
+        size_t len = strlen(name), digits = strspn(name + 1, "0123456789");
+        if (len < 6 || strcmp(name + len - 5, ".json")) continue;
+        snprintf(p, sizeof p, "%s/%s", d, name);
+        if (name[0] == 'S' && digits && digits + 6 == len) { /* S<s>.json: every series at one S */
+            rc = load_sweep_file(c, p, err, n);
+            continue;
+        }
+        if (!dash || dash[1] != 'S') continue;
         char series[96];
         snprintf(series, sizeof series, "%.*s", (int)(dash - name), name);
-        snprintf(p, sizeof p, "%s/%s", d, name);
         rc = load_point(c, p, series, err, n);
     }
     listing_free(&l);
     snprintf(p, sizeof p, "%s/skipped.txt", d);
-    if (rc == 0) rc = load_skipped(c, p, err, n);
+    if (rc == 0) rc = load_listed(c, p, "skipped", err, n);
+    snprintf(p, sizeof p, "%s/failed.txt", d);
+    if (rc == 0) rc = load_listed(c, p, "failed", err, n);
     qsort(c->pts, (size_t)c->npts, sizeof c->pts[0], point_cmp);
     return rc;
 }

@@ -16,7 +16,10 @@
 #define GPU_MAX_RUNS 32
 #define GPU_MAX_POINTS 512
 
-/* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. */
+/* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. The
+ * sweep's files: scaling/S<s>.json (one sdpa-bench process per S with every variant and peer), or
+ * the older scaling/<series>-S<s>.json (one per series and S; the PyTorch peers' still are),
+ * scaling/skipped.txt and scaling/failed.txt ("<series> S=<s> B=<b> H=<h> skipped|failed: <reason>"). */
 typedef struct {
     char series[96]; /* variant id, or the peer's file stem ("peer-cublas-unfused") */
     bool peer;
@@ -26,6 +29,8 @@ typedef struct {
     char reason[256];   /* why it is not "ok" */
     char library[160];  /* a peer's libraries as its file records them ("library": torch, cuda, cudnn) */
     double median_us, ci_lo, ci_hi, tflops; /* tflops = 4*B*H*S*S*D / median */
+    long ref_rows;                          /* rows of every slice its correctness check covered (fewer
+                                             * than S: a sampled reference); 0 when not recorded */
 } gpu_point_t;
 
 /* One experiment's latest complete run directory inside the campaign (runs/<experiment>/<id>/). */

@@ -134,10 +134,13 @@ static const field_t config[] = {
     {"max_time_s", N, NULL},
     {"max_samples", N, NULL},
     {"throttle_threshold", N, NULL},
+    {"throttle_threshold_source", S, NULL},
+    {"min_clock_interval_us", N, NULL},
     {"blocking_kernel", B, NULL},
     {"device_index", N, NULL},
     {"force", B, NULL},
     {"tolerances", O, NULL},
+    {"reference", O, NULL},
 };
 static const field_t shape[] = {
     {"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL}, {"D", N, NULL}};
@@ -164,6 +167,7 @@ static const field_t correctness[] = {
     {"status", S, NULL},
     {"inputs_unmodified", B, NULL},
     {"all_written", B, NULL},
+    {"reference_rows", N, NULL},
     {"kernel_only", O, NULL},
     {"end_to_end", O, NULL},
     {"legacy", O, NULL},

@@ -25,7 +25,7 @@ usage() {
 tap_ok "--help exits 0" test $? -eq 0
 for flag in --list-variants --list-shapes --variant --vs --shape --seeds --codec --dist --backend --check-only \
             --warmup --iters --min-time --max-time --l2 --force --out --dump --quiet --help --version \
-            --list-peers --peer --ceilings; do
+            --list-peers --peer --ceilings --ref-rows --ref-threads; do
   tap_ok "--help documents $flag" grep -qe "$flag" "$tmp/help"
 done
 tap_ok "--help documents the exit statuses" grep -q "Exit status: 0" "$tmp/help"
@@ -42,6 +42,9 @@ tap_ok "--list-shapes gives B,H,S,D" grep -q "^mission  *1,8,512,64 " "$tmp/shap
 
 # Bad usage and bad input: exit 2, the flag named.
 usage "unknown flag" "unknown option '--bogus'" --bogus
+usage "--ref-rows 1: a sample needs both ends" "--ref-rows: invalid value '1'; accepted: 0 (every row) or a number of rows >= 2" --ref-rows 1
+usage "--ref-rows x" "--ref-rows: invalid value 'x'" --ref-rows x
+usage "--ref-threads 2000" "--ref-threads: invalid value '2000'" --ref-threads 2000
 usage "stray argument" "unexpected argument 'stage2'" stage2
 usage "missing value" "--iters needs a value" --iters
 usage "unknown variant" "--variant: unknown variant 'stage9'; accepted: stage0, stage1" --variant stage9

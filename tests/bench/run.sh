@@ -24,6 +24,8 @@ tap_ok "meta.emulator.schedule is recorded" is meta.emulator.schedule fwd
 tap_ok "config.variants in the order given" is config.variants.2 stage3a
 tap_ok "config.blocking_kernel is true by default" is config.blocking_kernel true
 tap_ok "config.throttle_threshold is 0.75 by default" is config.throttle_threshold 0.75
+tap_ok "  ... its source says why (no device: NVBench's default)" \
+  bash -c '[[ "$1" == "default: NVBench"*"no device"* ]]' _ "$(value config.throttle_threshold_source)"
 tap_ok "config.device_index is 0 by default" is config.device_index 0
 tap_ok "no fallback recorded with --backend emu" is meta.backend_fallback missing
 tap_ok "not_supported is empty" is not_supported "array 0"
@@ -84,8 +86,42 @@ tap_ok "no result file is written" test ! -e "$out"
 bench "measurement options recorded" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2 \
   --throttle-threshold 0 --no-blocking-kernel
 tap_ok "config.throttle_threshold 0 (detection off) recorded" is config.throttle_threshold 0
+tap_ok "  ... with its source, the flag" is config.throttle_threshold_source --throttle-threshold
+tap_ok "config.min_clock_interval_us: clocks judged on samples of 20 us and more" is config.min_clock_interval_us 20
 tap_ok "config.blocking_kernel false recorded" is config.blocking_kernel false
 tap_ok "timing.clock_unmeasured is null on the emulator (no SM clock)" is timing.0.clock_unmeasured null
+
+# A sampled reference (--ref-rows; check.h): recorded, and the same results on 1 or 3 threads.
+bench "sampled reference, 3 threads" 0 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 --variant stage2 \
+  --variant stage1 --ref-rows 8 --ref-threads 3
+tap_ok "  ... config.reference: 8 rows per slice, 3 threads, the rule" \
+  bash -c '[ "$1" = 8 ] && [ "$2" = 3 ] && [[ "$3" == *"reference_sample_rows"* ]]' _ \
+  "$(value config.reference.rows_per_slice)" "$(value config.reference.threads)" "$(value config.reference.rows)"
+tap_ok "  ... correctness[].reference_rows 8, over 2 x 8 x 64 elements" \
+  bash -c '[ "$1" = 8 ] && [ "$2" = 1024 ]' _ "$(value correctness.0.reference_rows)" "$(value correctness.0.kernel_only.n)"
+sampled=$out
+bench "sampled reference, 1 thread" 0 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 --variant stage2 \
+  --variant stage1 --ref-rows 8 --ref-threads 1
+tap_ok "  ... the same correctness and cross-variant results, bit for bit" \
+  bash -c 'for k in correctness cross_variant; do cmp -s <(jq -S ".$k" "$1") <(jq -S ".$k" "$2") || exit 1; done' _ "$sampled" "$out"
+bench "sampled reference: a planted fault is still caught" 1 "${fast[@]}" --check-only --shape 1,2,100,64 --seeds 0 \
+  --variant test-wrong --ref-rows 8
+bench "--ref-rows larger than S: every row" 0 "${fast[@]}" --check-only --shape small --seeds 0 --variant stage2 --ref-rows 4096
+tap_ok "  ... correctness[].reference_rows is S" is correctness.0.reference_rows "$(value correctness.0.S)"
+
+# The campaign's --throttle-threshold reaches sdpa-bench through the environment (throttle.h).
+SDPA_THROTTLE_THRESHOLD=0.4 bench "SDPA_THROTTLE_THRESHOLD" 0 "${fast[@]}" --shape small --seeds 0 --variant stage2
+tap_ok "  ... config.throttle_threshold 0.4 from the environment" is config.throttle_threshold 0.40000000000000002
+tap_ok "  ... its source names the variable" \
+  bash -c '[[ "$1" == SDPA_THROTTLE_THRESHOLD* ]]' _ "$(value config.throttle_threshold_source)"
+SDPA_THROTTLE_THRESHOLD=0.4 bench "the flag over the environment" 0 "${fast[@]}" --shape small --seeds 0 \
+  --variant stage2 --throttle-threshold 0.9
+tap_ok "  ... config.throttle_threshold 0.9" is config.throttle_threshold 0.90000000000000002
+SDPA_THROTTLE_THRESHOLD=fast "$bin" "${fast[@]}" --shape small --seeds 0 --variant stage2 --out "$tmp/env.json" \
+  >/dev/null 2>"$tmp/env.err"
+tap_ok "a bad SDPA_THROTTLE_THRESHOLD: exit 2 naming the variable, no file" \
+  bash -c '[ $1 -eq 2 ] && grep -q "SDPA_THROTTLE_THRESHOLD=fast: accepted: auto" "$2" && [ ! -e "$3" ]' _ $? \
+  "$tmp/env.err" "$tmp/env.json"
 
 bench "--check-only" 0 --backend emu --check-only --shape 1,2,40,64 --seeds 5 --variant stage0 --codec seed-linear --dist uniform
 tap_ok "meta.timing is none" is meta.timing none

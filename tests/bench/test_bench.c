@@ -16,8 +16,10 @@
 #define MAX_CALLS 4096
 
 typedef struct {
-    double t;             /* fake monotonic time, seconds */
-    double dt;            /* duration of one sample */
+    double t;         /* fake monotonic time, seconds */
+    double dt;        /* duration of one sample */
+    const double *us; /* scripted elapsed_us per sample call, cycled; NULL: 1000 + the call index */
+    size_t n_us;
     const double *clocks; /* scripted SM clock per sample call, cycled; NULL: NaN */
     size_t n_clocks;
     size_t calls;
@@ -40,7 +42,8 @@ static int fake_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *out
     assert_true(f->calls < MAX_CALLS);
     f->arm[f->calls] = arm;
     f->warmup[f->calls] = warmup;
-    out->elapsed_us = 1000.0 + (double)f->calls; /* identifies the call that produced a sample */
+    /* 1000 + the call index identifies the call that produced a sample */
+    out->elapsed_us = f->us ? f->us[f->calls % f->n_us] : 1000.0 + (double)f->calls;
     out->sm_clock_mhz = f->clocks ? f->clocks[f->calls % f->n_clocks] : NAN;
     f->calls++;
     f->t += f->dt;
@@ -215,6 +218,32 @@ static void test_unknown_clock_never_throttled(void **state) {
     bench_result_free(&r);
 }
 
+/* A sample shorter than the clock estimate needs (BENCH_MIN_CLOCK_INTERVAL_US, 20 us) is kept
+ * and its clock recorded as unmeasured (NaN), however low it read; from 20 us on it is judged. */
+static void test_short_samples_clock_unmeasured(void **state) {
+    (void)state;
+    static const double us[] = {5.0, 19.9, 20.0, 50.0}, clocks[] = {500.0, 500.0, 500.0, 900.0};
+    fake_t f;
+    fake_init(&f, 0.001);
+    f.us = us;
+    f.n_us = 4;
+    f.clocks = clocks;
+    f.n_clocks = 4;
+    bench_plan_t plan;
+    bench_plan_init(&plan, 0, 3, 0.0, 15.0, 1000.0);
+    assert_true(plan.min_clock_interval_us == 20.0);
+    bench_result_t r;
+    assert_int_equal(run(&f, &plan, 1, &r), 0);
+    /* calls 0, 1 kept unmeasured; 2 (20 us at 500 MHz) discarded; 3 kept with its clock */
+    assert_int_equal(r.rounds, 3);
+    assert_int_equal(r.discarded_rounds, 1);
+    assert_int_equal(r.throttled_samples[0], 1);
+    assert_true(r.samples_us[0][0] == 5.0 && isnan(r.clock_mhz[0][0]));
+    assert_true(r.samples_us[0][1] == 19.9 && isnan(r.clock_mhz[0][1]));
+    assert_true(r.samples_us[0][2] == 50.0 && r.clock_mhz[0][2] == 900.0);
+    bench_result_free(&r);
+}
+
 static void test_sampler_error_aborts(void **state) {
     (void)state;
     fake_t f;
@@ -271,6 +300,7 @@ int main(void) {
         cmocka_unit_test(test_throttled_samples_discarded_with_pauses),
         cmocka_unit_test(test_throttle_discards_whole_ab_round),
         cmocka_unit_test(test_unknown_clock_never_throttled),
+        cmocka_unit_test(test_short_samples_clock_unmeasured),
         cmocka_unit_test(test_sampler_error_aborts),
         cmocka_unit_test(test_recovery_pause_growth),
         cmocka_unit_test(test_progress_called_per_kept_round),

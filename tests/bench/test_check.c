@@ -25,8 +25,8 @@ static int setup(void **state) {
     const backend_options_t opt = {.l2_cold = false, .schedule = EMU_SCHED_FWD};
     if (backend_select(BACKEND_EMU, &opt, &be, err, sizeof err) != 0) return -1;
     const named_shape_t *s = named_shape_find("ragged");
-    return problem_init(&prob, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0, true, err,
-                        sizeof err);
+    return problem_init(&prob, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0, &(check_ref_t){0, 0},
+                        err, sizeof err);
 }
 
 static int teardown(void **state) {
@@ -220,7 +220,7 @@ static void test_timing_problem_has_no_references(void **state) {
     problem_t p;
     char err[512];
     const named_shape_t *s = named_shape_find("small");
-    assert_int_equal(problem_init(&p, &be, s->name, s->shape, DIST_UNIFORM, SDPA_CODEC_SEED_LINEAR, 3, false,
+    assert_int_equal(problem_init(&p, &be, s->name, s->shape, DIST_UNIFORM, SDPA_CODEC_SEED_LINEAR, 3, NULL,
                                   err, sizeof err),
                      0);
     assert_null(p.ref_kernel);
@@ -228,6 +228,79 @@ static void test_timing_problem_has_no_references(void **state) {
     assert_null(p.bars[CHECK_FAMILY_FP8P].atol);
     assert_non_null(p.d_o);
     problem_free(&p);
+}
+
+/* A sampled reference (--ref-rows): at the ragged shape (S = 33), 4 rows per slice, 0, 12, 17 and
+ * 32 (host/lib/reference.h). The references hold exactly the full ones' rows; a correct variant passes with metrics over
+ * the sample (worst_index still an index of the output); a biased one fails; an unwritten element
+ * is caught wherever it is (all_written covers every element); a bounded cross-variant difference
+ * is judged on sampled rows only, while n_diff counts every element. */
+static void test_sampled_reference(void **state) {
+    (void)state;
+    problem_t sp;
+    char err[512];
+    const named_shape_t *s = named_shape_find("ragged");
+    assert_int_equal(problem_init(&sp, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0,
+                                  &(check_ref_t){4, 3}, err, sizeof err),
+                     0);
+    assert_true(problem_sampled(&sp));
+    assert_false(problem_sampled(&prob));
+    assert_int_equal(sp.n_ref_rows, 4);
+    const size_t want[4] = {0, 12, 17, 32}, D = 64, S = 33;
+    for (size_t r = 0; r < 4; r++) assert_int_equal(sp.ref_rows[r], want[r]);
+    assert_int_equal(sp.n_ref, 6 * 4 * D);
+    for (size_t bh = 0; bh < 6; bh++)
+        for (size_t r = 0; r < 4; r++) {
+            assert_memory_equal(sp.ref_kernel + (bh * 4 + r) * D, prob.ref_kernel + (bh * S + want[r]) * D,
+                                D * sizeof(double));
+            assert_memory_equal(sp.ref_e2e + (bh * 4 + r) * D, prob.ref_e2e + (bh * S + want[r]) * D,
+                                D * sizeof(double));
+        }
+    const sdpa_kernel_entry_t *t = be.ops->kernels();
+    check_t c2, c1, cw, cn;
+    assert_int_equal(problem_check(&sp, "stage2", CHECK_FAMILY_FP16, variants_kernel(t, "stage2")->launch,
+                                   &c2, err, sizeof err),
+                     0);
+    assert_true(c2.pass);
+    assert_int_equal(c2.kernel_only.n, sp.n_ref);
+    const size_t w = c2.kernel_only.worst_index;
+    assert_true(w < sp.n);
+    const size_t row = w / D % S;
+    assert_true(row == 0 || row == 12 || row == 17 || row == 32);
+    assert_int_equal(problem_check(&sp, "test-wrong", CHECK_FAMILY_FP16,
+                                   variants_kernel(t, "test-wrong")->launch, &cw, err, sizeof err),
+                     0);
+    assert_false(cw.pass);
+    assert_int_equal(problem_check(&sp, "test-nowrite", CHECK_FAMILY_FP16,
+                                   variants_kernel(t, "test-nowrite")->launch, &cn, err, sizeof err),
+                     0);
+    assert_false(cn.all_written);
+    assert_false(cn.pass);
+    assert_int_equal(problem_check(&sp, "stage1", CHECK_FAMILY_FP16, variants_kernel(t, "stage1")->launch,
+                                   &c1, err, sizeof err),
+                     0);
+    cross_t x;
+    cross_compare(&sp, &c1, &c2, false, &x);
+    assert_true(x.pass);
+    const size_t n_diff = x.n_diff;
+    const uint16_t keep1 = c1.out[5 * D + 3], keep2 = c1.out[12 * D + 3];
+    c1.out[5 * D + 3] = half_from_float(half_to_float(keep1) + 1.0f); /* row 5: not sampled */
+    cross_compare(&sp, &c1, &c2, false, &x);
+    assert_true(x.pass);
+    assert_int_equal(x.n_diff, n_diff + (c2.out[5 * D + 3] == keep1));
+    c1.out[5 * D + 3] = keep1;
+    c1.out[12 * D + 3] = half_from_float(half_to_float(keep2) + 1.0f); /* row 12: sampled */
+    cross_compare(&sp, &c1, &c2, false, &x);
+    assert_false(x.pass);
+    check_t *all[] = {&c1, &c2, &cw, &cn};
+    for (size_t i = 0; i < 4; i++) check_free(all[i]);
+    problem_free(&sp);
+    /* A sample of one row is refused (it cannot hold both ends). */
+    assert_int_equal(problem_init(&sp, &be, s->name, s->shape, DIST_NORMAL, SDPA_CODEC_E4M3, 0,
+                                  &(check_ref_t){1, 0}, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "1 row"));
+    problem_free(&sp);
 }
 
 int main(void) {
@@ -241,6 +314,7 @@ int main(void) {
         cmocka_unit_test(test_family_of_registry),
         cmocka_unit_test(test_family_bars),
         cmocka_unit_test(test_timing_problem_has_no_references),
+        cmocka_unit_test(test_sampled_reference),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /* sdpa-bench's command line (host/bench/cli.c): defaults, every option, and every rejection, which must
  * return exit status 2 with a message naming the flag. The program-level behaviour (exit codes,
  * files left untouched) is tested again through the binary in tests/bench/cli.sh. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,7 +66,7 @@ static void test_defaults(void **state) {
     assert_null(o.out);
     assert_null(o.dump);
     assert_null(o.ptxas);
-    assert_true(o.throttle_threshold == CLI_DEFAULT_THROTTLE && o.throttle_threshold == 0.75);
+    assert_true(isnan(o.throttle_threshold)); /* auto: resolved per device (host/bench/throttle.c) */
     assert_true(o.blocking_kernel);
     assert_int_equal(o.device, 0);
     assert_false(o.probe);
@@ -90,6 +91,8 @@ static void test_every_option(void **state) {
     cli_opts_t off;
     assert_int_equal(parse(&off, err, sizeof err, "--throttle-threshold", "0", NULL), 0);
     assert_true(off.throttle_threshold == 0.0); /* 0 disables the check */
+    assert_int_equal(parse(&off, err, sizeof err, "--throttle-threshold", "auto", NULL), 0);
+    assert_true(isnan(off.throttle_threshold));
     assert_int_equal(o.n_variants, 2);
     assert_string_equal(o.variants[0], "stage2");
     assert_string_equal(o.variants[1], "stage3a");
@@ -162,9 +165,10 @@ static void test_rejections(void **state) {
     REJECT("--backend: invalid value 'opencl'; accepted: auto, cuda or emu", "--backend", "opencl");
     REJECT("--l2: invalid value 'hot'; accepted: cold or warm", "--l2", "hot");
     REJECT("--schedule: invalid value 'lifo'", "--schedule", "lifo");
-    REJECT("--throttle-threshold: invalid value '1.5'; accepted: a fraction of the default SM clock, 0 (off) "
-           "to 1",
-           "--throttle-threshold", "1.5");
+    REJECT(
+        "--throttle-threshold: invalid value '1.5'; accepted: auto, or a fraction of the default SM clock, 0 "
+        "(off) to 1",
+        "--throttle-threshold", "1.5");
     REJECT("--throttle-threshold: invalid value '-0.1'", "--throttle-threshold", "-0.1");
     REJECT("--throttle-threshold: invalid value 'x'", "--throttle-threshold", "x");
     REJECT("--device: invalid value '-1'; accepted: a CUDA device index", "--device", "-1");

@@ -164,12 +164,20 @@ static void test_peer_bar(void **state) {
     v[5] = -3.0;
     v[3 * 64 + 7] = 1.0;
     peer_bound_t b[2];
-    peer_bounds(q, k, v, s, 0.125, b);
+    const size_t rows[3] = {0, 1, 2};
+    peer_bounds(q, k, v, s, 0.125, rows, 3, b);
     assert_true(b[0].smax == 2.0 && b[0].amax == 2.0 && b[0].vmax == 3.0);
     assert_true(b[1].smax == 0.0 && b[1].amax == 2.0 && b[1].vmax == 1.0);
     assert_true(peer_atol(&b[0]) == 2.0 * TOL_U * (2.0 * 2.0 + 4.0 * 2.0 + 2.0) * 3.0);
     /* never tighter than the fp16 family's (A >= |s|) */
     for (int i = 0; i < 2; i++) assert_true(peer_atol(&b[i]) > tol_kernel_atol(b[i].smax, b[i].vmax));
+    /* Over sampled rows only: row 1 of head 0 with a larger q; rows 0 and 2 do not see it. */
+    for (size_t d = 0; d < 64; d++) q[64 + d] = 1.0;
+    const size_t ends[2] = {0, 2};
+    peer_bounds(q, k, v, s, 0.125, ends, 2, b);
+    assert_true(b[0].smax == 2.0 && b[0].amax == 2.0);
+    peer_bounds(q, k, v, s, 0.125, rows, 3, b);
+    assert_true(b[0].smax == 4.0 && b[0].amax == 4.0);
     free(q);
     free(k);
     free(v);

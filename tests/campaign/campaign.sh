@@ -111,7 +111,7 @@ has_ceilings=$(env -i PATH=/usr/bin:/bin "$bench_b" --help 2>&1 | grep -c -- "--
 cublas=$(env -i PATH=/usr/bin:/bin "$bench_b" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused"' | wc -l)
 n_var=$(env -i PATH=/usr/bin:/bin "$bench_b" --list-variants | grep -vc '^custom')
 tap_ok "  ... the scaling sweep: a result per variant (and the cuBLAS peer) and S, or a line saying it was skipped" \
-  test "$(( $(ls "$C"/scaling/*-S*.json 2>/dev/null | wc -l) + $(wc -l <"$C/scaling/skipped.txt") ))" -eq \
+  test "$(( $(jq -s '[.[].timing[]] | length' "$C"/scaling/S*.json 2>/dev/null || echo 0) + $(wc -l <"$C/scaling/skipped.txt") ))" -eq \
        "$(( 2 * (n_var + cublas) ))" # 2 S values (--quick)
 step_of() { jq -r --arg n "$1" '.steps[] | select(.name == $n) | if .skipped then "skipped: " + .skipped else "exit \(.exit_status)" end' "$C/campaign.json"; }
 tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \

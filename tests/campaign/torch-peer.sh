@@ -59,6 +59,8 @@ tap_ok "  ... the ideal stand-in (fp64 rounded to fp16) passes with 0 bad elemen
   test "$(jq -r '.correctness[0] | "\(.pass) \(.kernel_only.n_bad) \(.kernel_only.max_abs < 0.001)"' "$F")" = "true 0 true"
 tap_ok "  ... timed after the check, interleaved: the same number of samples per backend, every one kept" \
   bash -c '[ "$(jq ".timing[0].samples_us | length" "$1")" -ge 8 ] && [ "$(jq ".timing[0].samples_us | length" "$1")" = "$(jq ".timing[0].samples_us | length" "$2")" ]' _ "$D" "$F"
+tap_ok "  ... the timing method named (timing_method; no stream to hold in the selftest)" \
+  test "$(jq -r '.timing[0] | "\(.timing_method) \(.discarded_unheld)"' "$D")" = "selftest: host perf_counter around the call (no GPU) null"
 tap_ok "  ... FLOPs 4 B H S^2 D and the TIMING fields" \
   test "$(jq -r '.timing[0] | "\(.flops) \(.timing) \(.summary.ci_available) \(has("tflops") and has("stop_reason"))"' "$D")" = "$((4 * 2 * 3 * 33 * 33 * 64)) selftest true true"
 

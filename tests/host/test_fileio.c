@@ -187,11 +187,54 @@ static void test_file_size_limit(void **state) {
     test_rmdir(dir);
 }
 
+/* Writers racing for one name (also run under tests/host/nolink.sh's shim, where link(2) is
+ * refused and the fallbacks name the file): exactly one wins, the others get EEXIST, and the file
+ * holds the winner's complete content. */
+static void test_concurrent_writers(void **state) {
+    (void)state;
+    char *dir = test_tmpdir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/race.json", dir);
+    enum { WRITERS = 8, LEN = 1 << 16 };
+    pid_t pids[WRITERS];
+    for (int w = 0; w < WRITERS; w++) {
+        pids[w] = fork();
+        assert_true(pids[w] >= 0);
+        if (pids[w] == 0) {
+            static char buf[LEN];
+            memset(buf, 'a' + w, sizeof buf);
+            char err[512];
+            const int rc = file_write_new(path, buf, sizeof buf, err, sizeof err);
+            _exit(rc == 0 ? 0 : errno == EEXIST ? 1 : 2);
+        }
+    }
+    int won = 0, refused = 0;
+    for (int w = 0; w < WRITERS; w++) {
+        int status = 0;
+        assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+        assert_true(WIFEXITED(status));
+        won += WEXITSTATUS(status) == 0;
+        refused += WEXITSTATUS(status) == 1;
+    }
+    assert_int_equal(won, 1);
+    assert_int_equal(refused, WRITERS - 1);
+    size_t len = 0;
+    char *text = file_read_all(path, &len);
+    assert_non_null(text);
+    assert_int_equal(len, LEN);
+    for (size_t i = 1; i < len; i++) assert_int_equal(text[i], text[0]);
+    free(text);
+    assert_int_equal(count_temps(dir), 0);
+    assert_int_equal(test_count_entries(dir), 1);
+    test_rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_new_and_read),   cmocka_unit_test(test_refuses_overwrite),
         cmocka_unit_test(test_errors_name_the_path), cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_signal_mid_write),     cmocka_unit_test(test_file_size_limit),
+        cmocka_unit_test(test_concurrent_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,8 @@
  * on a case small enough to do by hand. */
 #include "testutil.h"
 
+#include <errno.h>
+
 #include "reference.h"
 #include "rng.h"
 
@@ -164,6 +166,118 @@ static void test_bad_shape(void **state) {
     assert_int_equal(reference_attention(NULL, x, x, (sdpa_shape_t){1, 1, 1, 4}, 1.0, x, NULL), -1);
 }
 
+/* The same bits whatever the thread count: 1 (serial), 2, 3 and 7 threads (more than the work's
+ * chunks of some slices, fewer than its items), and the default (every CPU of the process), on
+ * slices of a length that is not a multiple of the work's chunk. */
+static void test_threads_same_bits(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {2, 3, 37, 64};
+    const size_t n = shape_numel(sh), slices = 6;
+    double *q = random_tensor(n, 11), *k = random_tensor(n, 12), *v = random_tensor(n, 13);
+    double *o1 = malloc(n * sizeof *o1), *o = malloc(n * sizeof *o);
+    double s1[6], v1[6], s[6], vm[6];
+    assert_non_null(o1);
+    assert_non_null(o);
+    reference_bounds_t b1 = {s1, v1}, b = {s, vm};
+    assert_int_equal(reference_attention_rows(q, k, v, sh, 0.0, NULL, 0, 1, o1, &b1), 0);
+    const unsigned counts[] = {2, 3, 7, 0};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        memset(o, 0, n * sizeof *o);
+        assert_int_equal(reference_attention_rows(q, k, v, sh, 0.0, NULL, 0, counts[c], o, &b), 0);
+        assert_memory_equal(o, o1, n * sizeof *o);
+        assert_memory_equal(s, s1, slices * sizeof *s);
+        assert_memory_equal(vm, v1, slices * sizeof *vm);
+    }
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, o, NULL), 0); /* the every-CPU default */
+    assert_memory_equal(o, o1, n * sizeof *o);
+    assert_true(reference_cpus() >= 1);
+    free(q);
+    free(k);
+    free(v);
+    free(o1);
+    free(o);
+}
+
+/* The sample's rule (reference.h): one row per stratum at a golden-ratio offset, both ends,
+ * ascending; all rows when the sample would hold as many; one row refused. At the sweep's S values
+ * (512 ... 16384, 256 rows) every position within a 32-row tile (the kernels' block of query rows)
+ * is sampled, and every tile while S <= 8192 (at 16384: 256 of 512 tiles, one row each at most). */
+static void test_sample_rows_rule(void **state) {
+    (void)state;
+    size_t *rows = malloc(16384 * sizeof *rows);
+    assert_non_null(rows);
+    for (size_t S = 512; S <= 16384; S *= 2) {
+        assert_int_equal(reference_sample_rows(S, 256, rows), 256);
+        assert_int_equal(rows[0], 0);
+        assert_int_equal(rows[255], S - 1);
+        bool offset[32] = {false}, tile[512] = {false};
+        size_t tiles = 0;
+        for (size_t i = 0; i < 256; i++) {
+            if (i) assert_true(rows[i] > rows[i - 1]);
+            assert_true(rows[i] >= i * S / 256 && rows[i] < (i + 1) * S / 256); /* its stratum */
+            offset[rows[i] % 32] = true;
+            tiles += !tile[rows[i] / 32];
+            tile[rows[i] / 32] = true;
+        }
+        for (size_t t = 0; t < 32; t++) assert_true(offset[t]);
+        assert_int_equal(tiles, S <= 8192 ? S / 32 : 256);
+    }
+    /* The rule's own numbers, pinned (a change of rule changes what a sampled run checked). */
+    assert_int_equal(reference_sample_rows(2048, 256, rows), 256);
+    const size_t first[6] = {0, 12, 17, 30, 35, 40};
+    for (size_t i = 0; i < 6; i++) assert_int_equal(rows[i], first[i]);
+    assert_int_equal(reference_sample_rows(100, 256, rows), 100); /* S <= n: every row */
+    for (size_t i = 0; i < 100; i++) assert_int_equal(rows[i], i);
+    assert_int_equal(reference_sample_rows(256, 256, rows), 256);
+    assert_int_equal(rows[255], 255);
+    assert_int_equal(reference_sample_rows(33, 0, rows), 33); /* 0: every row */
+    assert_int_equal(reference_sample_rows(10, 2, rows), 2);
+    assert_true(rows[0] == 0 && rows[1] == 9);
+    assert_int_equal(reference_sample_rows(10, 1, rows), 0);
+    free(rows);
+}
+
+/* A sampled reference is the full one's rows, bit for bit, and its smax is the maximum over the
+ * sampled rows (at most the slice's); vmax is over the whole slice either way. */
+static void test_sampled_rows_equal_full(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {1, 2, 300, 64};
+    const size_t n = shape_numel(sh), S = 300, D = 64, N = 40;
+    double *q = random_tensor(n, 21), *k = random_tensor(n, 22), *v = random_tensor(n, 23);
+    double *full = malloc(n * sizeof *full), *part = malloc(2 * N * D * sizeof *part);
+    size_t rows[40];
+    double fs[2], fv[2], ps[2], pv[2];
+    reference_bounds_t fb = {fs, fv}, pb = {ps, pv};
+    assert_int_equal(reference_sample_rows(S, N, rows), N);
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, full, &fb), 0);
+    assert_int_equal(reference_attention_rows(q, k, v, sh, 0.0, rows, N, 3, part, &pb), 0);
+    for (size_t bh = 0; bh < 2; bh++) {
+        double smax = 0.0;
+        for (size_t r = 0; r < N; r++) {
+            assert_memory_equal(part + (bh * N + r) * D, full + (bh * S + rows[r]) * D, D * sizeof(double));
+            for (size_t j = 0; j < S; j++) {
+                double dot = 0.0;
+                for (size_t d = 0; d < D; d++) dot += q[(bh * S + rows[r]) * D + d] * k[(bh * S + j) * D + d];
+                smax = fmax(smax, fabs(dot) / 8.0);
+            }
+        }
+        assert_close(ps[bh], smax, 1e-12 * smax);
+        assert_true(ps[bh] <= fs[bh]);
+        assert_same_double(pv[bh], fv[bh]);
+    }
+    /* A row list out of order or out of range is refused. */
+    size_t bad[2] = {5, 3}, far[1] = {300};
+    errno = 0;
+    assert_int_equal(reference_attention_rows(q, k, v, sh, 0.0, bad, 2, 1, part, NULL), -1);
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(reference_attention_rows(q, k, v, sh, 0.0, far, 1, 1, part, NULL), -1);
+    free(q);
+    free(k);
+    free(v);
+    free(full);
+    free(part);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_q_gives_mean),
@@ -173,6 +287,9 @@ int main(void) {
         cmocka_unit_test(test_hand_case_and_bounds),
         cmocka_unit_test(test_bounds_per_slice),
         cmocka_unit_test(test_bad_shape),
+        cmocka_unit_test(test_threads_same_bits),
+        cmocka_unit_test(test_sample_rows_rule),
+        cmocka_unit_test(test_sampled_rows_equal_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,7 +130,7 @@ content_ok() {
     ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"history\") | .ingested" "$S/summary.json")
     [ -s "$ing/history.json" ] || return 1
     ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"scaling:128\") | .ingested" "$S/summary.json")
-    ls "$ing"/scaling/*-S128.json >/dev/null 2>&1 || return 1
+    [ -s "$ing/scaling/S128.json" ] || return 1
     ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"peers\") | .ingested" "$S/summary.json")
     jq -e '[.steps[] | select(.name == "peers-torch" and .skipped)] | length == 1' "$ing/campaign.json" >/dev/null || return 1
     ing=$S/$(jq -r ".parts[] | select(.kind == \"$k\" and .part == \"profiles\") | .ingested" "$S/summary.json")

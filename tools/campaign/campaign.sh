@@ -15,7 +15,8 @@
 #   history      every variant at the mission and long shapes in one interleaved process
 #                (history.json); the same variants with a warm L2 at the mission shape
 #                (history-warm.json); an A/A control, stage0 timed against itself (aa-control.json)
-#   scaling      S = 128 ... 16384 (scaling:S1,S2,... a slice), every variant and the cuBLAS peer
+#   scaling      S = 128 ... 16384 (scaling:S1,S2,... a slice): one process per S with every
+#                variant and the cuBLAS peer, references sampled above S = 256 (scaling() below)
 #   peers        the cuBLAS peer beside every variant; PyTorch's SDPA backends (peers/torch_sdpa.py)
 #   sanitizers   compute-sanitizer memcheck, racecheck, synccheck, initcheck (gpu-checks.sh)
 #   profiles     Nsight Compute, a fixed metric set (gpu-checks.sh)
@@ -30,6 +31,8 @@
 # groups that fit, one command per group.
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
 #                    [--time-limit S] [--check-timeout S] [--plan] [--resume TARBALL|DIR]
+#                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
+#                    sdpa-bench's table per device kind, host/bench/throttle.c)
 #        campaign.sh --pack DIR [--out FILE.tar.gz]
 # Exit: 0 every step passed; 1 a step failed (the rest ran); 2 usage, or nothing can be measured
 # here (the backend, --out); 3 the tarball could not be written (the work directory stays);
@@ -41,13 +44,13 @@ bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report torch_peer=$here/peers/t
 # shellcheck source=tools/campaign/campaign-lib.sh
 . "$here/campaign-lib.sh"
 die() { echo "campaign.sh: $*" >&2; exit 2; }
-OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --plan, --resume TARBALL|DIR, --pack DIR"
+OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
 backend=auto quick=0 out= plan_only=0 parts=() time_limit=0 check_timeout= pack_dir= resume=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift; continue ;;
     --plan) plan_only=1; shift; continue ;;
-    --backend|--out|--part|--time-limit|--check-timeout|--pack|--resume)
+    --backend|--out|--part|--time-limit|--check-timeout|--pack|--resume|--throttle-threshold)
       [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != --* ]] || die "$1 needs a value (accepted: $OPTIONS)" ;;
     *) die "unknown option '$1' (accepted: $OPTIONS)" ;;
   esac
@@ -59,10 +62,14 @@ while [ $# -gt 0 ]; do
     --check-timeout) check_timeout=$2 ;;
     --pack) pack_dir=$2 ;;
     --resume) resume=$2 ;;
+    # Every sdpa-bench below reads it (host/bench/throttle.c); default: each device's row of its table.
+    --throttle-threshold) export SDPA_THROTTLE_THRESHOLD=$2 ;;
   esac
   shift 2
 done
 case $backend in auto|cuda|emu) ;; *) die "--backend '$backend': accepted values are auto, cuda and emu" ;; esac
+[[ ${SDPA_THROTTLE_THRESHOLD-auto} =~ ^(auto|0(\.[0-9]+)?|1(\.0+)?|\.[0-9]+)$ ]] ||
+  die "--throttle-threshold '$SDPA_THROTTLE_THRESHOLD': accepted: auto, or a fraction 0 to 1"
 case $time_limit in ''|*[!0-9]*|0?*) die "--time-limit '$time_limit': whole seconds, e.g. 600" ;; esac
 case ${check_timeout:-1} in *[!0-9]*|0*) die "--check-timeout '$check_timeout': whole seconds >= 1" ;; esac
 for f in "$bench" "$report"; do
@@ -376,8 +383,6 @@ scaling_shape() {
   h=$(( bh < 64 ? bh : 64 ))
   echo "$(( (bh + h - 1) / h )) $h"
 }
-# over_budget MEDIAN_US LEFT_S: the next S (4x the work) at 20 samples would not fit.
-over_budget() { awk -v m="$1" -v left="$2" 'BEGIN { exit !(left <= 0 || 4 * m * 1e-6 * 20 > left) }'; }
 
 # ---- the parts ---------------------------------------------------------------------------
 part_ceilings() {
@@ -431,29 +436,58 @@ part_history() {
     "${warm_args[@]}" --out "$root/aa-control.json"
 }
 
-# Scaling: one file per (variant or peer, S); a run is skipped once its predicted time at the
-# next S (4x the last median) passes what is left of the budget.
+# Scaling: one sdpa-bench process per S with every variant and the cuBLAS peer, scaling/S<S>.json.
+# The inputs and both fp64 references are computed once per S, on every CPU of the node, over a
+# sample of SCALING_REF_ROWS query rows per (b,h) slice (all rows while S <= SCALING_REF_ROWS;
+# sdpa-bench --ref-rows, paper/methods.md): the process's own work is then GPU work. A correctness
+# failure is recorded in the file (exit 1) and the sweep goes on; a process that stops without a
+# result (exit >= 2) is listed per series in scaling/failed.txt with its exit status and last
+# message, and the sweep goes on; either way the step ends failed once every S has had its turn.
+# An S is skipped, and listed per series in skipped.txt, once 4 x
+# the last S's process time (the work is quadratic in S) passes what is left of the budget.
+# Time on an H100, an ESTIMATE from the work (not measured; no H100 has run it): per S a process
+# start, CUDA context and cuBLAS load (~1-3 s, the largest part), the references (23 GFLOP of fp64
+# over the 8 S values in all: ~5 s on one core, well under 1 s on 16), and 12 launches per series;
+# at S = 16384 (B x H = 2, 137 GFLOP a launch) a series at 5 TFLOP/s takes 0.3 s, at 1 TFLOP/s
+# 1.6 s. Whole sweep, 10 series, S = 128 ... 16384: ~0.5-1 minute, under 4 even if every launch
+# were 4 x slower than assumed. (Before: one process per series and S, each with two full
+# single-threaded references: ~60 s per process at S = 16384 alone.)
+SCALING_REF_ROWS=256
 scaling() {
-  local b h s v t_left med args
+  local b h s t_left t0s last=0 rc series n_series per_arm log why failed=0
   mkdir -p "$root/scaling"
   local end=$(( $(date +%s) + b_scaling ))
-  declare -A last_us
+  series="$all_variants ${cublas_peer:+peer-$cublas_peer}"
+  n_series=$(echo $series | wc -w)
   : >"$root/scaling/skipped.txt"
   for s in $scaling_S; do
     read -r b h <<<"$(scaling_shape "$s")"
-    for v in $all_variants ${cublas_peer:+peer-$cublas_peer}; do
-      t_left=$(( end - $(date +%s) ))
-      med=${last_us[$v]:-0}
-      if over_budget "$med" "$t_left"; then
-        echo "$v S=$s B=$b H=$h skipped: predicted $(awk -v m="$med" 'BEGIN {printf "%.0f", 4*m}') us x 20 samples > ${t_left} s left of the scaling budget" >>"$root/scaling/skipped.txt"
-        continue
-      fi
-      case $v in peer-*) args=(--peer "${v#peer-}") ;; *) args=(--variant "$v") ;; esac
-      "$bench" --backend "$backend" "${args[@]}" --shape "$b,$h,$s,64" --seeds 0 --warmup 2 --iters 10 \
-        --min-time 0 --max-time "$(( t_left < 10 ? t_left : 10 ))" --quiet --out "$root/scaling/$v-S$s.json" || return 1
-      last_us[$v]=$("$report" get "$root/scaling/$v-S$s.json" timing.0.summary.median 2>/dev/null || echo 0)
-    done
+    t_left=$(( end - $(date +%s) ))
+    if [ $t_left -le 0 ] || [ $(( 4 * last )) -gt $t_left ]; then
+      for v in $series; do
+        echo "$v S=$s B=$b H=$h skipped: predicted $(( 4 * last )) s (4 x the last S's process) > ${t_left} s left of the scaling budget" >>"$root/scaling/skipped.txt"
+      done
+      continue
+    fi
+    per_arm=$(( t_left / (2 * n_series) )); [ $per_arm -lt 1 ] && per_arm=1; [ $per_arm -gt 10 ] && per_arm=10
+    log=$root/logs/scaling-S$s.log
+    t0s=$(date +%s)
+    # shellcheck disable=SC2086
+    "$bench" --backend "$backend" $variant_args ${cublas_peer:+--peer "$cublas_peer"} --shape "$b,$h,$s,64" \
+      --seeds 0 --ref-rows "$SCALING_REF_ROWS" --warmup 2 --iters 10 --min-time 0 --max-time "$per_arm" \
+      --quiet --out "$root/scaling/S$s.json" >"$log" 2>&1
+    rc=$?
+    last=$(( $(date +%s) - t0s ))
+    [ $rc -eq 0 ] || failed=1
+    case $rc in
+      0) echo "scaling S=$s B=$b H=$h: $last s" ;;
+      1) echo "scaling S=$s B=$b H=$h: $last s; a correctness check FAILED (recorded in scaling/S$s.json); the sweep goes on" ;;
+      *) why=$(grep -v '^ *$' "$log" | tail -n 1 | tr -d '\r')
+         echo "scaling S=$s B=$b H=$h: sdpa-bench exit $rc, no result (logs/scaling-S$s.log): $why; the sweep goes on"
+         for v in $series; do echo "$v S=$s B=$b H=$h failed: sdpa-bench exit $rc: $why" >>"$root/scaling/failed.txt"; done ;;
+    esac
   done
+  return $failed
 }
 
 # Peers: the cuBLAS peer beside every variant in one process; then PyTorch's backends.

@@ -17,12 +17,15 @@ one process). Per backend, in this order:
   2 check: the output against both fp64 references (peerlib.References: the same metrics, bars
     and per-(b,h) atol as sdpa-bench); a backend that fails the kernel-only bar is not timed
     (--force: timed anyway), as sdpa-bench does with variants.
-  3 time: CUDA events around the SDPA call alone, after a memset of 2 x L2 (--l2 cold), the
-    backends interleaved in rounds (A B C A B C ...); warm-up rounds first; stop once >= --iters
+  3 time (peertiming.py): CUDA events around the SDPA call alone, after a memset of 2 x L2 (--l2
+    cold), with the stream held by torch.cuda._sleep before the start event and the backend's
+    sdpa_kernel entered outside the interval (without torch.cuda._sleep: k back-to-back calls
+    averaged; timing[].timing_method says which), the backends interleaved in rounds (A B C ...); warm-up rounds first; stop once >= --iters
     samples and >= --min-time seconds, no new round after --max-time; every sample kept; median
     and the order-statistic 95 % CI as host/lib/stats.c (peerlib.summarize).
 A backend the device or this PyTorch lacks is recorded in not_supported with the exception's
-message, never dropped. Metrics: the Python loop of peerlib (--metrics python), fp64 reductions
+message, never dropped. fp8 is torchao's FP8 attention (core PyTorch has none): without torchao,
+"not available" with the reason. Metrics: the Python loop of peerlib (--metrics python), fp64 reductions
 on the device (torch), or both on the first output and the device's thereafter if they agree to
 rounding (validate, the default with torch). Exit: 0; 1 when a checked backend failed the bar;
 2 on bad input; 3 when torch or CUDA is unusable (the message says which); 4 when validate found
@@ -30,6 +33,7 @@ the device metrics differing (nothing written: run again with --metrics python).
 """
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -37,12 +41,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peerlib  # noqa: E402
+from peertiming import Clock, no_context, time_interleaved  # noqa: E402
 
 TORCH_BACKENDS = ("flash", "efficient", "cudnn", "math", "fp8")
 SELFTEST_BACKENDS = ("selftest-dump", "selftest-fp64")
 INPUT_NOTE = ("Q pre-multiplied per head by q_step*k_step*softmax_scale and rounded to fp16 once; K, V as "
               "unscaled codec values (exact in fp16); SDPA with scale=1; the output times v_step in fp32, "
-              "rounded to fp16. Timed: the SDPA call alone (CUDA events).")
+              "rounded to fp16. Timed: the SDPA call alone (CUDA events; timing[].timing_method). fp8: torchao's "
+              "FP8 attention on the same fp16 inputs, which it quantises to e4m3 per head itself.")
+# Core PyTorch has no FP8 SDPA (scaled_dot_product_attention refuses float8 inputs); torchao's
+# prototype FP8 attention (FlashAttention-3 underneath: sm_90, PyTorch 2.11+) is the one at hand.
+NO_FP8 = "core PyTorch has no FP8 SDPA, and torchao's FP8 attention is not importable"
 
 
 def parse_args(argv):
@@ -77,11 +86,15 @@ def parse_args(argv):
 
 # ---- backends -------------------------------------------------------------------------------
 class Backend:
-    """prepare() -> None or the reason it is unavailable; run() launches (timed); output() the
-    flat output as floats (fp16 values); library: versions for the result."""
+    """prepare() -> None or the reason it is unavailable; context() the context entered around a
+    call, outside the timed interval (peertiming.py); call() enqueues the work (timed); output()
+    the flat output as floats (fp16 values); library: versions for the result."""
 
     def __init__(self, name):
         self.name, self.id = name, ("peer-" if name.startswith("selftest") else "peer-torch-") + name
+
+    def context(self):
+        return no_context()
 
 
 class SelftestBackend(Backend):
@@ -104,7 +117,7 @@ class SelftestBackend(Backend):
             self.out = peerlib.round_fp16(self.refs.kernel)
         return None
 
-    def run(self):
+    def call(self):
         self.last = list(self.out)
 
     def output(self):
@@ -130,33 +143,49 @@ class TorchBackend(Backend):
             return f"SDPBackend.{which} does not exist in torch {torch.__version__}"
         q, k, v = self.inp["q16"], self.inp["k16"], self.inp["v16"]
         if self.name == "fp8":
-            # The codes are e4m3 bit patterns: viewed as float8_e4m3fn they are exact. SDPA's scale
-            # is one number, so the heads run one by one with their own Q K^T scale.
-            if self.inp["codec"] != "e4m3" or not hasattr(torch, "float8_e4m3fn"):
-                return "no float8_e4m3fn inputs (codec or torch version)"
-            q8, k8, v8 = (self.inp[t + "_codes"].view(torch.float8_e4m3fn) for t in "qkv")
-            qk = self.inp["qk_scale"]
-
-            def call():
-                return torch.cat([F.scaled_dot_product_attention(q8[:, h:h + 1], k8[:, h:h + 1], v8[:, h:h + 1],
-                                                                 scale=float(qk[h])) for h in range(q8.shape[1])],
-                                 dim=1)
+            why = self.prepare_fp8(torch)
+            if why:
+                return why
         else:
-            def call():
-                return F.scaled_dot_product_attention(q, k, v, scale=1.0)
-        self.ctx = lambda: sdpa_kernel([be])
-        self.call = call
+            self.ctx = lambda: sdpa_kernel([be])
+            self.fn = lambda: F.scaled_dot_product_attention(q, k, v, scale=1.0)
         try:
             with self.ctx():
-                self.result = call()
+                self.result = self.fn()
             torch.cuda.synchronize()
         except Exception as e:  # the backend's own refusal: recorded, with its message
             return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".strip()
         return None
 
-    def run(self):
-        with self.ctx():
-            self.result = self.call()
+    def prepare_fp8(self, torch):
+        """torchao's FP8 attention (NO_FP8 above) with FlashAttention-3 activated around each call,
+        as torchao requires, outside the timed interval; None, or why it is not available."""
+        try:
+            from torchao.prototype.attention.fp8_fa3.attention import fp8_fa3_sdpa
+            from torch.nn.attention import activate_flash_attention_impl, restore_flash_attention_impl
+            import torchao
+        except Exception as e:  # ImportError, or a torchao that fails to load with this torch
+            return f"not available: {NO_FP8} ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        self.library = {**self.library, "torchao": getattr(torchao, "__version__", "unknown")}
+
+        @contextlib.contextmanager
+        def fa3():
+            activate_flash_attention_impl("FA3")
+            try:
+                yield
+            finally:
+                restore_flash_attention_impl()
+
+        q, k, v = self.inp["q16"], self.inp["k16"], self.inp["v16"]
+        self.ctx = fa3
+        self.fn = lambda: fp8_fa3_sdpa(q, k, v, scale=1.0)
+        return None
+
+    def context(self):
+        return self.ctx()
+
+    def call(self):
+        self.result = self.fn()
 
     def output(self):
         o = self.result.float() * self.inp["v_step"].view(1, -1, 1, 1)
@@ -236,55 +265,8 @@ def torch_metrics(torch):
     return metrics
 
 
-# ---- timing ----------------------------------------------------------------------------------
-class Clock:
-    """CUDA events on the current stream (GPU), or perf_counter (selftest)."""
-
-    def __init__(self, torch, l2_bytes, cold):
-        self.torch = torch
-        self.flush = torch.empty(2 * l2_bytes, dtype=torch.uint8, device="cuda") if (torch and cold) else None
-
-    def sample(self, fn):
-        if self.torch is None:
-            t0 = time.perf_counter()
-            fn()
-            return lambda: (time.perf_counter() - t0) * 1e6
-        if self.flush is not None:
-            self.flush.zero_()
-        a, b = self.torch.cuda.Event(enable_timing=True), self.torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        return lambda: a.elapsed_time(b) * 1e3
-
-    def sync(self):
-        if self.torch is not None:
-            self.torch.cuda.synchronize()
-
-
-def time_interleaved(backends, clock, a):
-    """Rounds of every backend in turn; returns {id: samples_us}, stop reason, wall seconds."""
-    for _ in range(a.warmup):
-        for be in backends:
-            be.run()
-    clock.sync()
-    samples = {be.id: [] for be in backends}
-    t0 = time.perf_counter()
-    while True:
-        pending = [(be.id, clock.sample(be.run)) for be in backends]
-        clock.sync()
-        for bid, read in pending:
-            samples[bid].append(read())
-        el = time.perf_counter() - t0
-        n = len(samples[backends[0].id])
-        if n >= a.iters and el >= a.min_time:
-            return samples, "min_samples_and_min_time", el
-        if el >= a.max_time:
-            return samples, "max_time", el
-
-
 # ---- the result file -------------------------------------------------------------------------
-def timing_entry(be, a, seed, shape, samples, stop, wall, timing):
+def timing_entry(be, a, seed, shape, samples, stop, wall, timing, clock):
     B, H, S, D = shape
     flops, nbytes = 4 * B * H * S * S * D, 5 * B * H * S * D
     st = peerlib.summarize(samples)
@@ -293,7 +275,9 @@ def timing_entry(be, a, seed, shape, samples, stop, wall, timing):
             # What was done: only a GPU run flushes L2 (the selftest has none to flush).
             "timing": timing, "l2": "cold" if timing == "gpu" and a.l2 == "cold" else "warm",
             "samples_us": samples, "sm_clock_mhz": None, "discarded_throttled": 0, "clock_unmeasured": None,
-            "stop_reason": stop, "wall_s": wall, "summary": st, "flops": str(flops), "bytes_min": str(nbytes),
+            "stop_reason": stop, "wall_s": wall, "timing_method": clock.method(),
+            "discarded_unheld": clock.discarded_unheld if clock.held else None,
+            "summary": st, "flops": str(flops), "bytes_min": str(nbytes),
             "tflops": flops / (med * 1e6) if med > 0 else math.nan,
             "bandwidth_gbs": nbytes / (med * 1e3) if med > 0 else math.nan, "roofline_floor_us": None}
 
@@ -390,7 +374,7 @@ def main(argv):
                 return 4
             c, a.metrics = ref_c, "torch"
             a.metrics_checked = True
-        entry = {"variant": be.id, "peer": True, "library": library, "shape": a.shape_name, "seed": seed,
+        entry = {"variant": be.id, "peer": True, "library": be.library, "shape": a.shape_name, "seed": seed,
                  "B": B, "H": H, "S": S, "D": D, "status": "ok", "inputs_unmodified": None,
                  "all_written": c["all_written"], "kernel_only": c["kernel_only"], "end_to_end": c["end_to_end"],
                  "legacy": c["legacy"], "gates": c["gates"], "pass": c["pass"], "input_checksum": None}
@@ -406,10 +390,13 @@ def main(argv):
                                    "reason": "failed the kernel-only bar (--force times it anyway)"})
     if timed:
         l2 = int(device["l2_bytes"]) if device else 0
-        samples, stop, wall = time_interleaved(timed, Clock(torch, l2, a.l2 == "cold"), a)
+        clock = Clock(torch, l2, a.l2 == "cold")
+        samples, stop, wall = time_interleaved(timed, clock, a)
+        peerlib.eprint(f"torch_sdpa.py: timing: {clock.method()}"
+                       + (f"; {clock.discarded_unheld} sample(s) discarded (stream not held)" if clock.held else ""))
         for be in timed:
             per_backend[be.id]["timing"].append(
-                timing_entry(be, a, seed, shape, samples[be.id], stop, wall, timing))
+                timing_entry(be, a, seed, shape, samples[be.id], stop, wall, timing, clock))
     outs = ([(a.out.replace("{backend}", be.name), [be]) for be in backends] if "{backend}" in a.out
             else [(a.out, backends)])
     for path, group in outs:
@@ -419,8 +406,9 @@ def main(argv):
             for k in ("correctness", "timing", "not_timed", "not_supported"):
                 ent[k] += per_backend[be.id][k]
         try:
+            lib = group[0].library if len(group) == 1 else library  # the fp8 one's names torchao
             peerlib.write_new(path, document(a, ["torch_sdpa.py"] + argv, meta, shape, backend_kind, timing, device,
-                                             library, ent))
+                                             lib, ent))
         except (peerlib.InputError, OSError) as err:
             peerlib.eprint(f"torch_sdpa.py: {err}")
             return 2
