@@ -9,7 +9,9 @@
 #   6 report     pandoc -> $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}
 # Steps 2-3 are experiments/run.sh, steps 4-6 mk/report.mk. Each experiment is declared in
 # experiments/<name>/experiment.mk (variants, shapes, seeds, gates) with its hypothesis.md; both
-# are copied into the run directory, and `make report RUN=...` reads the copies.
+# are copied into the run directory, and `make report RUN=...` reads the copies as data
+# (sdpa-report's strict parser, host/report/params.h): a run directory may come from a campaign
+# tarball, so make never includes anything from it.
 #
 # Variables (command line or environment):
 #   DATA_DIR, FIG_DIR, REPORT_DIR   where runs, figures and reports go (tests redirect all three)
@@ -53,7 +55,6 @@ endif
 override RUN := $(patsubst %/,%,$(RUN))
 RUN_GIVEN := 1
 EXPERIMENT := $(notdir $(patsubst %/,%,$(dir $(RUN))))
-include $(RUN)/experiment.mk
 else ifneq ($(EXPERIMENT),)
 include experiments/$(EXPERIMENT)/experiment.mk
 endif

@@ -89,6 +89,13 @@ define pandoc_all
 	    || { rm -f $$t; echo "pandoc: $(2)/$(3).$$f not written" >&2; exit 1; }; done
 endef
 
+# $(call report_tables_cmd,RUNDIR,EXPERIMENT): sdpa-report experiment on a run directory, its
+# title, variants, gate, static budget (over common.mk's default) and make target taken from the
+# run's own experiment.mk by sdpa-report's strict parser (params.h): a run directory may have
+# arrived in a campaign tarball, and make never includes, nor a shell sources, what arrived.
+report_tables_cmd = $(SDPA_REPORT) experiment --run $(1) --experiment $(2) --static-budget $(STATIC_BUDGET) \
+  --definition $(1)/experiment.mk --published $(PUBLISHED_JSON)
+
 # ---- one run's report: make report RUN=data/<experiment>/<run-id> --------------------------
 # RUN_GIVEN: set by experiments/common.mk when RUN=... is on the command line.
 ifdef RUN_GIVEN
@@ -107,13 +114,13 @@ report: report-tables report-figures
 	@echo "report: $(RUN_OUT)/report.pdf"
 
 # The tables and TSV are derived from the run's JSON only; a missing or corrupted file stops
-# here with the file and field named (sdpa-report exits 1).
+# here with the file and field named (sdpa-report exits 1). The run's parameters come from its
+# copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
-	$(Q)test -f $(RUN)/run.json || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }
-	$(Q)$(SDPA_REPORT) experiment --run $(RUN) --experiment $(EXPERIMENT) --title '$(TITLE)' \
-	  --baseline $(BASELINE) --candidate $(CANDIDATE) --gate-speedup $(GATE_SPEEDUP) \
-	  --static-budget $(STATIC_BUDGET) --published $(PUBLISHED_JSON) --make-target $(MAKE_TARGET)
+	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \
+	  { test -f '$(RUN)/run.json' || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }; }
+	$(Q)$(call report_tables_cmd,'$(RUN)','$(EXPERIMENT)')
 
 report-figures: report-tables
 	@echo "$(call RUN_PREFIX,5) gnuplot: $(RUN_FIGS)/*.png"
@@ -135,9 +142,13 @@ PAPER_GPU_ARGS = --gpu-data $(GPU_DATA_DIR)
 
 # Every complete ingested run (its manifest.json) gets its derived tables and summary.json, which
 # the GPU part's verdicts and ratios read (the same writer as `make report`, nothing measured).
+# The paths go to sdpa-report as quoted words, never through make (a name would be expanded);
+# dot names (an ingest being staged) and ".tmp." ones (unfinished) are not campaigns.
 define paper_gpu_runs
-	$(Q)for m in $$(ls $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json 2>/dev/null); do \
-	  $(MAKE) --no-print-directory -s report-tables RUN=$${m%/manifest.json} >/dev/null || exit 1; done
+	$(Q)for m in $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json; do \
+	  [ -f "$$m" ] || continue; d=$${m%/manifest.json}; e=$${d%/*}; e=$${e##*/}; \
+	  case $${d#$(GPU_DATA_DIR)/} in *.tmp.*) continue ;; esac; \
+	  $(call report_tables_cmd,"$$d","$$e") >/dev/null || exit 1; done
 endef
 
 # $(call gnuplot_gpu,GEN,FIGDIR): the figures listed in GEN/gpu-figures.txt ("<tag> <script>", by

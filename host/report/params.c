@@ -72,6 +72,7 @@ static bool g_budget(const char *v) { return list(v, ',', 4, 4, g_decimal); }
 static bool g_timing(const char *v) { return list(v, ' ', 4, 4, g_decimal); }
 static bool g_l2(const char *v) { return !strcmp(v, "cold") || !strcmp(v, "warm"); }
 static bool g_backend(const char *v) { return !strcmp(v, "auto") || !strcmp(v, "cuda") || !strcmp(v, "emu"); }
+static bool g_throttle(const char *v) { return !strcmp(v, "auto") || g_number(v); }
 static bool g_target(const char *v) { return word(v, strlen(v), LOWER, LOWER "-", 32); }
 static bool g_exp(const char *v) { return word(v, strlen(v), LOWER, LOWER "._-", NAME_MAX_LEN); }
 static bool g_sha(const char *v) {
@@ -113,6 +114,7 @@ enum {
     A_EMU,
     A_L2,
     A_BACKEND,
+    A_THROTTLE,
     A_EXP_SHA,
     A_HYP_SHA,
     A_NKEYS
@@ -128,6 +130,7 @@ static const param_key_t ARG_KEYS[A_NKEYS] = {
     {"emu", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", true},
     {"l2", g_l2, "cold or warm", true},
     {"backend", g_backend, "auto, cuda or emu", true},
+    {"throttle", g_throttle, "auto or a fraction of the default SM clock", false},
     {"experiment_sha256", g_sha, "64 lowercase hex digits", false},
     {"hypothesis_sha256", g_sha, "64 lowercase hex digits", false},
 };
@@ -148,7 +151,9 @@ static void key_list(const param_key_t *keys, int nkeys, char *out, size_t n) {
 static int check_value(const param_key_t *key, const char *v, const char *file, int line, char *err,
                        size_t n) {
     if (key->ok(v)) return 0;
-    snprintf(err, n, "%s:%d: %s = '%.100s': expected %s", file, line, key->key, v, key->grammar);
+    char where[32] = "";
+    if (line > 0) snprintf(where, sizeof where, ":%d", line);
+    snprintf(err, n, "%s%s: %s = '%.100s': expected %s", file, where, key->key, v, key->grammar);
     return -1;
 }
 
@@ -357,12 +362,12 @@ int params_main(int argc, char **argv) {
     int rc = -1;
     const char *cmd = argc > 2 ? argv[2] : "";
     if (!strcmp(cmd, "check") && argc > 3) {
-        args_ctx_t c = {.file = "parameter"};
+        args_ctx_t c = {.file = "the run's parameters"};
         rc = 0;
         for (int i = 3; rc == 0 && i < argc; i++) {
             char buf[512];
             snprintf(buf, sizeof buf, "%s", argv[i]);
-            rc = arg_line(&c, buf, i - 2, err, sizeof err);
+            rc = arg_line(&c, buf, 0, err, sizeof err);
         }
     } else if (!strcmp(cmd, "experiment") && argc == 4) {
         exp_def_t d;

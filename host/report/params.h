@@ -7,9 +7,9 @@
  *                  STATIC_BUDGET GPU_TIMING EMU_TIMING L2, each at most once, the first eight
  *                  required; no '$', '#' or '\' in a value, the file ends with a newline.
  *   run.args       "key=value" lines: exp baseline candidate shapes seeds timing_shape gpu emu l2
- *                  backend (each once, all required), and experiment_sha256, hypothesis_sha256
- *                  (the digests of the copies, recorded before they were made; optional in runs
- *                  made before them).
+ *                  backend (each once, all required); throttle (auto or a fraction), and
+ *                  experiment_sha256, hypothesis_sha256 (the digests of the copies, recorded
+ *                  before they were made), each optional (absent in runs made before them).
  *   sdpa-report params check KEY=VALUE...   the run.args keys given (a new run's parameters)
  *   sdpa-report params experiment FILE      an experiment definition
  *   sdpa-report params resume DIR           run.args, experiment.mk and hypothesis.md of a run
