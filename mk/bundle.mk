@@ -91,3 +91,5 @@ TEST_DEPS   += $(BIN)/sdpa-bench
 TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+# make ingest against hostile tarballs and faults (issue 20): nothing executed, the backend from evidence.
+TEST_SUITES += "bash tests/campaign/ingest.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

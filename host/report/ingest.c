@@ -28,6 +28,8 @@
 #define SUMS_MAX (8u << 20)
 #define TEXT_MAX (16u << 20) /* a log read for evidence */
 
+#define MAX_CREATED 16
+
 static volatile sig_atomic_t g_stop;
 static void on_signal(int s) { g_stop = s; }
 
@@ -36,7 +38,7 @@ typedef struct {
     bool allow_emulated, same_ok;
     tar_limits_t lim;
     /* what has been created, for the cleanup: directories (in order) and the staging one */
-    char created[3][1300];
+    char created[MAX_CREATED][1300];
     int ncreated;
     char staging[1300];
     char err[2048];
@@ -76,10 +78,11 @@ static int gz_open(int tar_fd, gz_t *g, char *err, size_t n) {
     return 0;
 }
 
-/* Closes the pipe (a gzip still writing gets SIGPIPE) and returns gzip's exit status, -1 when a
- * signal ended it. */
-static int gz_close(gz_t *g) {
+/* Closes the pipe and returns gzip's exit status, -1 when a signal ended it. A walk that stopped
+ * early (a refusal, a signal) stops gzip too, whatever it was doing. */
+static int gz_close(gz_t *g, bool early) {
     close(g->fd);
+    if (early) kill(g->pid, SIGTERM);
     int st = 0;
     while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR) {}
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -90,7 +93,7 @@ static int pass(ingest_t *in, int fd, const tar_sink_t *sink, tar_summary_t *sum
     gz_t g;
     if (gz_open(fd, &g, in->err, sizeof in->err) != 0) return -1;
     int rc = tar_walk(gz_read, &g, &in->lim, sink, sum, &g_stop, in->err, sizeof in->err);
-    int gz = gz_close(&g);
+    int gz = gz_close(&g, rc != 0);
     if (g_stop) return -1;
     if (gz == 127) {
         snprintf(in->err, sizeof in->err, "gzip not found (needed to read the tarball)");
@@ -228,29 +231,42 @@ static int check_run_file(ingest_t *in, const char *rel, const char *path) {
     return rc;
 }
 
-/* Every file of the staged campaign: JSON heads, the backend's evidence, runs' parameters. */
+/* The text files that record the backend, in the order they are checked. */
+static const char *const EVIDENCE_TEXTS[] = {"/probe.log", "nvidia-smi.txt", "/run.args"};
+
+static int check_text(ingest_t *in, const char *rel, const char *path, evidence_t *ev) {
+    size_t len;
+    char *text = params_read_small(path, TEXT_MAX, &len, in->err, sizeof in->err);
+    int rc = text ? ingest_evidence_text(rel, text, len, ev, in->err, sizeof in->err) : -1;
+    free(text);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Every file of the staged campaign, sorted: the runs' parameters and every JSON head with the
+ * backend's evidence first, then the logs that record it, so that a refusal names the same file
+ * whatever order the tarball had. */
 static int check_files(ingest_t *in, evidence_t *ev) {
-    for (size_t i = 0; i < g_files.n && !g_stop; i++) {
-        const char *rel = g_files.v[i];
-        char path[1800];
-        snprintf(path, sizeof path, "%.1299s/%.400s", in->staging, rel);
-        if (check_run_file(in, rel, path) != 0) return -1;
-        if (ends_with(rel, ".json")) {
+    qsort(g_files.v, g_files.n, sizeof *g_files.v, cmp_str);
+    for (size_t t = 0; t <= sizeof EVIDENCE_TEXTS / sizeof EVIDENCE_TEXTS[0]; t++)
+        for (size_t i = 0; i < g_files.n && !g_stop; i++) {
+            const char *rel = g_files.v[i];
+            char path[1800];
+            snprintf(path, sizeof path, "%.1299s/%.400s", in->staging, rel);
+            if (t > 0) {
+                if (ends_with(rel, EVIDENCE_TEXTS[t - 1]) && check_text(in, rel, path, ev) != 0) return -1;
+                continue;
+            }
+            if (check_run_file(in, rel, path) != 0) return -1;
+            if (!ends_with(rel, ".json")) continue;
             char e[1024];
             cJSON *doc = results_load(path, NULL, e, sizeof e);
             int rc = doc ? ingest_evidence_json(doc, rel, ev, in->err, sizeof in->err) : -1;
             if (!doc) snprintf(in->err, sizeof in->err, "%s", e + strlen(in->staging) + 1);
             cJSON_Delete(doc);
             if (rc != 0) return -1;
-        } else if (ends_with(rel, "/probe.log") || ends_with(rel, "nvidia-smi.txt") ||
-                   ends_with(rel, "/run.args")) {
-            size_t len;
-            char *text = params_read_small(path, TEXT_MAX, &len, in->err, sizeof in->err);
-            int rc = text ? ingest_evidence_text(rel, text, len, ev, in->err, sizeof in->err) : -1;
-            free(text);
-            if (rc != 0) return -1;
         }
-    }
     if (!strcmp(ev->backend, "cuda") && ev->recorded == 0) {
         snprintf(in->err, sizeof in->err,
                  "campaign.json says backend cuda, but no file of the campaign records meta.backend (no "
@@ -275,16 +291,25 @@ static int check_part(ingest_t *in, const cJSON *doc) {
 }
 
 /* ---- the data directory ------------------------------------------------------------------- */
-static int mkdir_new(ingest_t *in, const char *p) {
-    if (mkdir(p, 0755) == 0) {
-        if (in->ncreated < 3) snprintf(in->created[in->ncreated++], sizeof in->created[0], "%.1299s", p);
-        return 0;
+/* mkdir -p, remembering what it created so that a refusal leaves nothing behind. */
+static int mkdir_new(ingest_t *in, const char *path) {
+    char p[1300];
+    snprintf(p, sizeof p, "%.1299s", path);
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s) continue;
+        char c = *s;
+        *s = '\0';
+        struct stat st;
+        if (mkdir(p, 0755) == 0) {
+            if (in->ncreated < MAX_CREATED)
+                snprintf(in->created[in->ncreated++], sizeof in->created[0], "%s", p);
+        } else if (!(errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+            snprintf(in->err, sizeof in->err, "cannot create %.1200s: %s", p,
+                     errno == EEXIST ? "not a directory" : strerror(errno));
+            return -1;
+        }
+        if (!(*s = c)) return 0;
     }
-    struct stat st;
-    if (errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
-    snprintf(in->err, sizeof in->err, "cannot create %s: %s", p,
-             errno == EEXIST ? "not a directory" : strerror(errno));
-    return -1;
 }
 
 static int rm_entry(const char *p, const struct stat *st, int type, struct FTW *f) {
