@@ -168,6 +168,7 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
                  "bash tests/report/reliability.sh $(SDPA_REPORT)" \
+                 "bash tests/report/run-inputs.sh $(SDPA_REPORT)" \
                  "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/watermark.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
