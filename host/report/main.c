@@ -26,6 +26,11 @@
  *       gives what gnuplot, pandoc or a script wrote (SRC, removed after; - for stdin) its final
  *       name DST with the atomic writer, after checking that a .png or .pdf is whole: those tools
  *       leave truncated files when a write fails, and some still exit 0.
+ *   sdpa-report campaign-json OUT.json ...   (campaign_json.c: usage there)
+ *   sdpa-report sanitizers-json OUT.json ... (sanitizers_json.c: usage there)
+ *       the campaign's campaign.json and sanitizers.json, from what tools/campaign/ recorded.
+ *   sdpa-report schema-version
+ *       prints the schema version every file is written with (the bundle ships it for the peers).
  *
  * Exit status: 0; 1 when an input is missing or corrupted (the message names the file and the
  * field); 2 on a usage error. The exit status does not depend on the verdict. */
@@ -35,6 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign_json.h"
 #include "figures.h"
 #include "gates.h"
 #include "ingest.h"
@@ -45,6 +51,7 @@
 #include "params.h"
 #include "published.h"
 #include "result_tables.h"
+#include "sanitizers_json.h"
 #include "run.h"
 #include "sweep_summary.h"
 #include "tables.h"
@@ -64,6 +71,9 @@ static int usage(const char *msg) {
         "       sdpa-report manifest --run DIR\n"
         "       sdpa-report check-run DIR\n"
         "       sdpa-report install SRC|- DST\n"
+        "       sdpa-report campaign-json OUT.json ...   (campaign.json)\n"
+        "       sdpa-report sanitizers-json OUT.json ... (sanitizers.json)\n"
+        "       sdpa-report schema-version\n"
         "       sdpa-report ingest TARBALL DATA_DIR [--allow-emulated] ...\n"
         "       sdpa-report params check KEY=VALUE... | experiment FILE | resume RUNDIR\n"
         "       sdpa-report sweep-summary --out FILE ...\n",
@@ -265,7 +275,10 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "manifest")) return cmd_manifest(argc, argv);
     if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
     if (!strcmp(argv[1], "install")) return cmd_install(argc, argv);
-    if (!strcmp(argv[1], "ncu-json")) return ncu_json_main(argc, argv);           /* ncu_csv.c: usage there */
+    if (!strcmp(argv[1], "ncu-json")) return ncu_json_main(argc, argv); /* ncu_csv.c: usage there */
+    if (!strcmp(argv[1], "campaign-json")) return campaign_json_main(argc, argv);
+    if (!strcmp(argv[1], "sanitizers-json")) return sanitizers_json_main(argc, argv);
+    if (!strcmp(argv[1], "schema-version") && argc == 2) return puts(RESULTS_SCHEMA_VERSION) < 0;
     if (!strcmp(argv[1], "ingest")) return ingest_main(argc, argv);               /* ingest.h */
     if (!strcmp(argv[1], "params")) return params_main(argc, argv);               /* params.h */
     if (!strcmp(argv[1], "sweep-summary")) return sweep_summary_main(argc, argv); /* sweep_summary.h */
