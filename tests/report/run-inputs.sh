@@ -12,10 +12,7 @@ set -u
 . tests/lib/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=${1:-build/bin/sdpa-report}
-RUN_ARGS=(exp=stage2-wmma-pv data="$TMP/data" bench=tests/report/fake-bench.sh report="$SDPA_REPORT"
-  ptxas="$FIXTURES/emulated/ptxas.json" baseline=stage1 candidate=stage2 shapes="small" seeds=0,1
-  timing_shape=small gpu="20 200 2 30" emu="1 6 0 40" l2=cold run_id= backend=auto)
-run_sh() { experiments/run.sh "${RUN_ARGS[@]}" "$@"; }
+fake_run
 # quick CMD...: CMD ends within 10 s (a reader that blocks on a fifo would not).
 quick() { timeout 10 "$@"; [ $? -ne 124 ]; }
 
