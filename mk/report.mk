@@ -73,7 +73,7 @@ RENDER_DEPS := paper/report.md paper/methods.md paper/refs.bib paper/csl/numeric
 define gnuplot_all
 	$(Q)mkdir -p $(2) && t=$$(mktemp -d $(2)/figures.tmp.XXXXXX) && trap 'rm -rf "$$t"' EXIT && \
 	for s in $(or $(3),$(REPORT_FIGURES)); do \
-	  case $$s in latency) grep -q '^timed_shapes = "[^"]' $(1)/plot-vars.gp || continue ;; \
+	  case $$s in latency) grep -q "^timed_shapes = '[^']" $(1)/plot-vars.gp || continue ;; \
 	              speedup) grep -qv '^#' $(1)/speedup.tsv || continue ;; esac; \
 	  $(GNUPLOT) -e "rundir='$(1)'; figdir='$$t'" figures/$$s.gp || { echo "gnuplot figures/$$s.gp: failed (exit status $$?)" >&2; exit 1; }; \
 	done && for p in $$t/*.png; do [ -e "$$p" ] || continue; $(SDPA_REPORT) install $$p $(2)/$${p##*/} || exit 1; done

@@ -30,6 +30,9 @@ top=$(tar -tzf "$tmp/base.tar.gz" | head -n 1 | cut -d/ -f1) id=${top#campaign-}
 run_rel=$(tar -tzf "$tmp/base.tar.gz" | sed -nE "s#^$top/(runs/stage2-wmma-pv/[^/]+)/run.json\$#\1#p")
 
 M=$tmp/marker # a payload that runs creates $M.<where>
+# A payload for names that become words and file names: no space, '/' or '$' (a command on PATH).
+mkdir -p "$tmp/bin" && printf '#!/bin/sh\ntouch "%s.gpshape"\n' "$M" >"$tmp/bin/markgp" && chmod +x "$tmp/bin/markgp"
+export PATH=$tmp/bin:$PATH
 pl_make() { printf '$(shell touch %s.%s)' "$M" "$1"; }
 pl_sub() { printf '$(touch %s.%s)' "$M" "$1"; }
 pl_bt() { printf '`touch %s.%s`' "$M" "$1"; }
@@ -70,11 +73,12 @@ tap_ok "the base campaign ingests (control)" test $? -eq 0
 mutate payload-data "
   printf '\n%s %s %s\n' '$(pl_make hyp)' '$(pl_sub hyp)' '$(pl_bt hyp)' >>$run_rel/hypothesis.md
   jqi $run_rel/run.json '.meta.cc = \"$(pl_make cc) $(pl_bt cc)\"'
-  jqi history.json '.meta.host.hostname = \"$(pl_sub host)\"'
+  jqi history.json '.meta.host.hostname = \"$(pl_sub host)\" | .timing[0].variant = \"stage0$(pl_bt gpvar)\"'
+  jqi $run_rel/run-timing.json '(.config.shapes[0].name, .timing[].shape, .comparisons[].shape) |= \"small\`markgp\`\"'
   jqi campaign.json '.steps[0].note = \"$(pl_make step)\" | .meta.host = \"$(pl_bt chost)\"'
   printf '%s\n' '$(pl_make log)' >>logs/history.log"
 ingest "$tmp/payload-data.tar.gz" "$tmp/d1" --allow-emulated >"$tmp/d1.log" 2>&1
-tap_ok "payloads inside data (hypothesis.md, JSON strings, logs) are ingested as data" test $? -eq 0
+tap_ok "payloads inside data (hypothesis.md, JSON strings the figures' gnuplot variables take, logs) are ingested as data" test $? -eq 0
 R1=$(ls -d "$tmp"/d1/gpu/*/*/"$run_rel")
 make --no-print-directory -s report RUN="$R1" FIG_DIR="$tmp/fig1" REPORT_DIR="$tmp/rep1" >"$tmp/rep1.log" 2>&1
 tap_ok "  ... make report RUN=<that run> renders it (exit 0)" test $? -eq 0
