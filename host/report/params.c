@@ -236,8 +236,8 @@ static int required(const param_key_t *keys, int nkeys, const bool *set, const c
                     size_t n) {
     for (int i = 0; i < nkeys; i++)
         if (keys[i].required && !set[i]) {
-            snprintf(err, n, "%s: %s is missing (the file is truncated, or not one this artifact wrote)", file,
-                     keys[i].key);
+            snprintf(err, n, "%s: %s is missing (the file is truncated, or not one this artifact wrote)",
+                     file, keys[i].key);
             return -1;
         }
     return 0;
