@@ -166,7 +166,7 @@ endef
 # Arguments of experiments/inventory.sh for the GPU part (shell text, expanded in the recipe): one
 # group per campaign, "gpu/<slug>/<id>" with the files the paper read, and the GPU figures drawn.
 paper_gpu_inventory = $$(for c in $(GPU_DATA_DIR)/*/*/campaign.json; do [ -f "$$c" ] || continue; \
-  d=$${c%/campaign.json}; printf -- ' -- gpu/%s %s ' "$${d\#$(GPU_DATA_DIR)/}" "$$d"; \
+  d=$${c%/campaign.json}; case $$d in *.tmp.*) continue ;; esac; printf -- ' -- gpu/%s %s ' "$${d\#$(GPU_DATA_DIR)/}" "$$d"; \
   (cd "$$d" && ls campaign.json device-run.json history.json ceilings.json sanitizers.json profile.json \
     scaling/*.json scaling/skipped.txt runs/*/*/run.json runs/*/*/run-timing.json 2>/dev/null) | tr '\n' ' '; done; \
   printf -- ' -- figures/gpu %s ' $(PAPER_FIGS)/gpu; \
