@@ -6,7 +6,8 @@
 #   ptxas-log  the ptxas -v log parser
 #   cli        sdpa-bench's command line, argv split from the input at NUL bytes
 #   ingest     make ingest's readers: the tar stream, campaign JSON heads and the backend's
-#              evidence, the logs that record it, a run's parameters, SHA256SUMS
+#              evidence, the logs that record it, a run's parameters, SHA256SUMS; and
+#              sdpa-report sweep-summary's command line
 #   campaign-files  sdpa-report sanitizers-json (runs file, compute-sanitizer log) and campaign-json
 #              (steps and checks files), the writers of the campaign's own files
 # Each has a seed corpus in tests/fuzz/<name>/corpus (regression inputs included: a crash found
@@ -34,7 +35,7 @@ fuzz_srcs_npy       :=
 fuzz_srcs_ptxas-log := host/ptxas/ptxas_log.c
 fuzz_srcs_cli       := $(addprefix host/bench/,cli.c backend.c backend_nocuda.c dump.c run_json.c)
 fuzz_srcs_campaign-files := $(REPORT_SRCS)
-fuzz_srcs_ingest    := $(addprefix host/report/,names.c tar_read.c ingest_check.c params.c)
+fuzz_srcs_ingest    := $(addprefix host/report/,names.c tar_read.c ingest_check.c params.c sweep_summary.c)
 FUZZ_LIB_OBJS := $(HOST_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_ALL_SRCS := $(sort $(HOST_SRCS) $(foreach n,$(FUZZ_NAMES),$(fuzz_srcs_$(n))))
 

@@ -5,7 +5,9 @@
  *      every timing label) against a cuda and an emu campaign
  *   2  a text that records the backend: as logs/probe.log, nvidia-smi.txt and a run's run.args
  *   3  a run's parameters: as experiment.mk and as run.args (params.h)
- *   4  SHA256SUMS against a scratch campaign of two files (ingest_check_sums) */
+ *   4  SHA256SUMS against a scratch campaign of two files (ingest_check_sums)
+ *   5  sdpa-report sweep-summary's command line (the Slurm collector's rows), argv split at NUL
+ *      bytes, written to a scratch file */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "ingest_check.h"
 #include "params.h"
+#include "sweep_summary.h"
 #include "tar_read.h"
 
 typedef struct {
@@ -41,7 +44,7 @@ static int count(void *ctx, const void *buf, size_t len, char *err, size_t n) {
 static char dir[256];
 static void cleanup(void) {
     char p[300];
-    for (const char *f = "a.json\0logs/b.log\0logs\0"; *f; f += strlen(f) + 1) {
+    for (const char *f = "a.json\0logs/b.log\0logs\0summary.json\0"; *f; f += strlen(f) + 1) {
         snprintf(p, sizeof p, "%s/%s", dir, f);
         remove(p);
     }
@@ -65,7 +68,7 @@ static void scratch_campaign(void) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    const uint8_t mode = data[0] % 5;
+    const uint8_t mode = data[0] % 6;
     const char *text = (const char *)data + 1;
     const size_t len = size - 1;
     char err[2048];
@@ -103,10 +106,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         run_args_t a;
         (void)params_parse_experiment(s, len, "experiment.mk", &d, err, sizeof err);
         (void)params_check_run_args(s, len, "run.args", &a, err, sizeof err);
-    } else {
+    } else if (mode == 4) {
         scratch_campaign();
         char *files[] = {"a.json", "logs/b.log"};
         (void)ingest_check_sums(dir, s, len, files, 2, err, sizeof err);
+    } else {
+        scratch_campaign();
+        char out[300], *argv[64] = {"sdpa-report", "sweep-summary", "--out", out};
+        snprintf(out, sizeof out, "%s/summary.json", dir);
+        int argc = 4;
+        for (size_t i = 0; i <= len && argc < 63; i += strlen(s + i) + 1) argv[argc++] = s + i;
+        argv[argc] = NULL;
+        (void)sweep_summary_main(argc, argv);
     }
     free(s);
     return 0;
