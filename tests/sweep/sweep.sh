@@ -260,7 +260,13 @@ jid=$(sed -nE 's/.*k9.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit7.out")
 K=$tmp/shared/killed
 for _ in $(seq 120); do grep -qs "^RUNNING " "$K/state/k9/history" && break; sleep 0.5; done
 sleep 1
-scancel --signal=KILL --full "$jid" 2>/dev/null
+# SIGKILL to the task itself, as the OOM killer or a dying node ends one (scancel --signal=KILL
+# would cancel the job, which sends TERM first): its pid from the process list, by its own sweep
+# directory, which only this test's task has on its command line.
+tpid=$(ps -eo pid=,args= | awk -v d="$K" 'index($0, "task.sh") && index($0, d) && !index($0, "awk") {print $1}' | head -n 1)
+descendants() { local c; for c in $(ps -eo pid=,ppid= | awk -v p="$1" '$2 == p {print $1}'); do echo "$c"; descendants "$c"; done; }
+if [ -n "$tpid" ]; then kids=$(descendants "$tpid"); kill -KILL "$tpid" $kids 2>/dev/null # the whole task, as a dying node
+else tap_diag "no task.sh process of $K found to kill"; fi
 wait_idle
 sweep status "$tmp/killed.sweep" >"$tmp/status7.out" 2>&1
 rc=$?
