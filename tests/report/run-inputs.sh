@@ -6,6 +6,7 @@
 #                (check-run, get, experiment, make report)
 #   resume       a copied experiment.mk cut short (against the digest run.args recorded, or, in a
 #                run older than the digests, by the strict parse) is refused, never sealed
+#   latest run   a complete run directory whose name is not a run id (shell code) is skipped
 #   make stageN  bad parameters stop it before a run directory exists
 # Usage: tests/report/run-inputs.sh [SDPA_REPORT]
 set -u
@@ -73,6 +74,16 @@ tap_ok "  ... and in a run older than the digests, cut at a line end: by the str
 I=$(interrupted whole) && cp "$D/experiment.mk" "$I/experiment.mk"
 resume "$I"
 tap_ok "  ... an intact one is resumed and sealed (control)" "$SDPA_REPORT" check-run "$I"
+
+# ---- a run directory whose name is shell code, copied in (complete: its manifest matches) -----------
+mkdir -p "$TMP/bin" && printf '#!/bin/sh\ntouch "%s"\n' "$TMP/marker.run" >"$TMP/bin/markrun" && chmod +x "$TMP/bin/markrun"
+mkdir -p "$TMP/ldata/stage2-wmma-pv" && cp -a "$D" "$TMP/ldata/stage2-wmma-pv/" &&
+  cp -a "$D" "$TMP/ldata/stage2-wmma-pv/20990101T000000Z-x;markrun"
+PATH=$TMP/bin:$PATH experiments/latest-run.sh "$TMP/ldata" stage2-wmma-pv "$SDPA_REPORT" >"$TMP/latest.out" 2>"$TMP/latest.err"
+tap_ok "latest-run: a complete run whose name is not a run id is skipped, and named" \
+  bash -c '[ "$(cat "$1")" != "" ] && ! grep -q ";" "$1" && grep -q "not a run id" "$2"' _ "$TMP/latest.out" "$TMP/latest.err"
+PATH=$TMP/bin:$PATH "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/ldata" FIG_DIR="$TMP/pfig" REPORT_DIR="$TMP/prep" >"$TMP/paper.log" 2>&1
+tap_ok "  ... and make paper runs nothing its name holds" test ! -e "$TMP/marker.run"
 
 # ---- make stageN checks its parameters before it creates a run directory --------------------------
 for bad in "SHAPES=small bogus!" "SEEDS=0,x" "L2=hot" "EMU_TIMING=1 2 3" "TIMING_SHAPE=1,2,3"; do
