@@ -9,7 +9,9 @@
 #   6 report     pandoc -> $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}
 # Steps 2-3 are experiments/run.sh, steps 4-6 mk/report.mk. Each experiment is declared in
 # experiments/<name>/experiment.mk (variants, shapes, seeds, gates) with its hypothesis.md; both
-# are copied into the run directory, and `make report RUN=...` reads the copies.
+# are copied into the run directory, and `make report RUN=...` reads the copies as data
+# (sdpa-report's strict parser, host/report/params.h): a run directory may come from a campaign
+# tarball, so make never includes anything from it.
 #
 # Variables (command line or environment):
 #   DATA_DIR, FIG_DIR, REPORT_DIR   where runs, figures and reports go (tests redirect all three)
@@ -56,7 +58,6 @@ endif
 override RUN := $(patsubst %/,%,$(RUN))
 RUN_GIVEN := 1
 EXPERIMENT := $(notdir $(patsubst %/,%,$(dir $(RUN))))
-include $(RUN)/experiment.mk
 else ifneq ($(EXPERIMENT),)
 include experiments/$(EXPERIMENT)/experiment.mk
 endif
@@ -170,6 +171,7 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
                  "bash tests/report/reliability.sh $(SDPA_REPORT)" \
+                 "bash tests/report/run-inputs.sh $(SDPA_REPORT)" \
                  "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/watermark.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"

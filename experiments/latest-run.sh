@@ -5,10 +5,14 @@
 # Usage: experiments/latest-run.sh DATA EXPERIMENT SDPA_REPORT
 set -u
 data=$1 exp=$2 report=$3
-for r in $(ls -d "$data/$exp"/*/ 2>/dev/null | sed 's#/$##' | sort -r); do
+# The name goes on to make (the paper's recipes) and to shells: a run directory of another name
+# (one copied in from elsewhere) is skipped, never printed.
+while IFS= read -r r; do
+  [ -d "$r" ] || continue
+  case ${r##*/} in *[!A-Za-z0-9._+,=@-]*|.*) echo "[paper] skipping $r: not a run id" >&2; continue ;; esac
   if why=$("$report" check-run "$r" 2>&1); then
     echo "$r"
     exit 0
   fi
   echo "[paper] skipping $why" >&2
-done
+done < <(printf '%s\n' "$data/$exp"/*/ | sed 's#/$##' | sort -r)

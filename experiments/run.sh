@@ -13,7 +13,11 @@
 # A run that stops early (a failure, SIGINT, SIGTERM) gets no manifest but an incomplete.txt
 # saying why; signals end it with 130/143 after the harness, which removes its temporary file.
 # resume=DIR runs only the steps whose files are missing in DIR, with the parameters recorded in
-# DIR/run.args, once the experiment definition copied there is intact (`make resume RUN=DIR`).
+# DIR/run.args, once the experiment definition copied there is intact (`make resume RUN=DIR`):
+# `sdpa-report params resume` parses run.args and experiment.mk strictly (a run directory may have
+# arrived from elsewhere: nothing in it is sourced or evaluated) and compares both copies with the
+# digests run.args recorded before they were made. A new run's parameters pass the same grammar
+# (`sdpa-report params check`) before its run directory is created.
 # throttle=F|auto (optional, default auto) is the timing's --throttle-threshold: auto lets
 # sdpa-bench take the device's row of its table (host/bench/throttle.c: e.g. 0.5 on the
 # power-capped L4, NVBench's 0.75 elsewhere), or SDPA_THROTTLE_THRESHOLD when the campaign sets it.
@@ -67,12 +71,12 @@ if [ -n "$resume" ]; then
   dir=${resume%/}
   [ -d "$dir" ] || { echo "run.sh: resume: $dir: no such run directory" >&2; exit 2; }
   if "$report" check-run "$dir" 2>/dev/null; then echo "run.sh: resume: $dir is complete; nothing to do" >&2; echo "$dir"; exit 0; fi
-  for f in run.args experiment.mk hypothesis.md; do
-    [ -s "$dir/$f" ] || { echo "run.sh: resume: $dir/$f is missing: the run's inputs are not intact; start a new run" >&2; dir=; exit 2; }
-  done
-  while IFS= read -r line; do
+  if ! "$report" params resume "$dir"; then
+    echo "run.sh: resume: $dir: the run's inputs are not intact (above); start a new run" >&2; dir=; exit 2
+  fi
+  while IFS= read -r line; do # every key and value checked by params resume just now
     k=${line%%=*}
-    case " $recorded " in *" $k "*) printf -v "$k" '%s' "${line#*=}" ;; *) echo "run.sh: resume: $dir/run.args: unknown key '$k'" >&2; dir=; exit 2 ;; esac
+    case " $recorded " in *" $k "*) printf -v "$k" '%s' "${line#*=}" ;; esac
   done < "$dir/run.args"
   for f in run.json run-timing.json; do # a result that does not load is not resumed over
     if [ -e "$dir/$f" ] && ! "$report" get "$dir/$f" meta.backend >/dev/null; then
@@ -83,6 +87,13 @@ if [ -n "$resume" ]; then
   rm -f "$dir/incomplete.txt"
   step 2 "resuming $dir"
 else
+  # Bad parameters stop here, naming the key, before a run directory exists.
+  args=()
+  for k in $recorded; do args+=("$k=${!k}"); done
+  if ! "$report" params check "${args[@]}"; then
+    echo "run.sh: bad parameters (above); nothing was run" >&2
+    exit 2
+  fi
   # BACKEND=cuda with no usable GPU stops here, with the harness's one-line reason, before a run
   # directory exists; auto says which backend it will use.
   if ! "$bench" --backend "$backend" --probe >&2; then
@@ -91,9 +102,16 @@ else
   fi
   dir=$(experiments/new-run.sh "$data" "$exp" "$run_id")
   step 2 "run directory $dir"
-  for k in $recorded; do printf '%s=%s\n' "$k" "${!k}"; done > "$dir/run.args.tmp.$$"
+  # The copies' digests go into run.args first, so that resume can tell a copy cut short.
+  { for k in $recorded; do printf '%s=%s\n' "$k" "${!k}"; done
+    for f in experiment hypothesis; do
+      sum=$(sha256sum "experiments/$exp/$([ $f = experiment ] && echo experiment.mk || echo hypothesis.md)") || exit 2
+      printf '%s_sha256=%s\n' "$f" "${sum%% *}"
+    done; } > "$dir/run.args.tmp.$$"
   mv "$dir/run.args.tmp.$$" "$dir/run.args"
-  cp "experiments/$exp/experiment.mk" "experiments/$exp/hypothesis.md" "$dir/"
+  for f in experiment.mk hypothesis.md; do
+    cp "experiments/$exp/$f" "$dir/$f.tmp.$$" && mv "$dir/$f.tmp.$$" "$dir/$f"
+  done
   if [ -n "$ptxas" ] && [ -f "$ptxas" ]; then
     cp "$ptxas" "$dir/ptxas.json"
     ptxas_arg=(--ptxas "$ptxas")

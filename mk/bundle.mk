@@ -96,3 +96,5 @@ TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPOR
 TEST_SUITES += "python3 tests/campaign/torch_timing.py"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+# make ingest against hostile tarballs and faults (issue 20): nothing executed, the backend from evidence.
+TEST_SUITES += "bash tests/campaign/ingest.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

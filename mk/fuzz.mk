@@ -5,6 +5,9 @@
 #   npy        the .npy header reader
 #   ptxas-log  the ptxas -v log parser
 #   cli        sdpa-bench's command line, argv split from the input at NUL bytes
+#   ingest     make ingest's readers: the tar stream, campaign JSON heads and the backend's
+#              evidence, the logs that record it, a run's parameters, SHA256SUMS; and
+#              sdpa-report sweep-summary's command line
 #   campaign-files  sdpa-report sanitizers-json (runs file, compute-sanitizer log) and campaign-json
 #              (steps and checks files), the writers of the campaign's own files
 # Each has a seed corpus in tests/fuzz/<name>/corpus (regression inputs included: a crash found
@@ -17,7 +20,7 @@ FUZZ_CC      ?= $(or $(shell command -v clang-14 2>/dev/null),$(shell command -v
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 20
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_NAMES   := run-json npy ptxas-log cli campaign-files
+FUZZ_NAMES   := run-json npy ptxas-log cli campaign-files ingest
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # -Wno-for-loop-analysis: clang flags the option parsers' deliberate i++ past an option's value.
@@ -32,12 +35,14 @@ fuzz_srcs_npy       :=
 fuzz_srcs_ptxas-log := host/ptxas/ptxas_log.c
 fuzz_srcs_cli       := $(addprefix host/bench/,cli.c throttle.c backend.c backend_nocuda.c dump.c run_json.c)
 fuzz_srcs_campaign-files := $(REPORT_SRCS)
+fuzz_srcs_ingest    := $(addprefix host/report/,names.c tar_read.c ingest_check.c params.c sweep_summary.c)
 FUZZ_LIB_OBJS := $(HOST_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_ALL_SRCS := $(sort $(HOST_SRCS) $(foreach n,$(FUZZ_NAMES),$(fuzz_srcs_$(n))))
 
 $(FUZZ_ALL_SRCS:%.c=$(FUZZ_DIR)/obj/%.o): $(FUZZ_DIR)/obj/%.o: %.c | $(DEPS_STAMP) $(BUILD_INFO_H) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_EXTRA) -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/fuzz-ingest: FUZZ_CFLAGS += -Ihost/report
 # sdpa-report's main becomes a function the harness calls.
 $(FUZZ_DIR)/obj/host/report/main.o: FUZZ_EXTRA := -Dmain=sdpa_report_main
 

@@ -12,9 +12,11 @@
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
-REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_tables.c gpu_figdata.c)
+REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_tables.c gpu_figdata.c gpu_parts.c)
 # The campaign's own files (tools/campaign/): campaign.json, sanitizers.json.
 REPORT_SRCS += $(addprefix host/report/,tsv_in.c campaign_json.c sanitizer_log.c sanitizers_json.c)
+# Data that arrives from elsewhere: make ingest, run parameters as data, the sweep collector's summary.
+REPORT_SRCS += $(addprefix host/report/,names.c tar_read.c ingest_check.c ingest.c params.c sweep_summary.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
@@ -71,7 +73,7 @@ RENDER_DEPS := paper/report.md paper/methods.md paper/refs.bib paper/csl/numeric
 define gnuplot_all
 	$(Q)mkdir -p $(2) && t=$$(mktemp -d $(2)/figures.tmp.XXXXXX) && trap 'rm -rf "$$t"' EXIT && \
 	for s in $(or $(3),$(REPORT_FIGURES)); do \
-	  case $$s in latency) grep -q '^timed_shapes = "[^"]' $(1)/plot-vars.gp || continue ;; \
+	  case $$s in latency) grep -q "^timed_shapes = '[^']" $(1)/plot-vars.gp || continue ;; \
 	              speedup) grep -qv '^#' $(1)/speedup.tsv || continue ;; esac; \
 	  $(GNUPLOT) -e "rundir='$(1)'; figdir='$$t'" figures/$$s.gp || { echo "gnuplot figures/$$s.gp: failed (exit status $$?)" >&2; exit 1; }; \
 	done && for p in $$t/*.png; do [ -e "$$p" ] || continue; $(SDPA_REPORT) install $$p $(2)/$${p##*/} || exit 1; done
@@ -88,6 +90,13 @@ define pandoc_all
 	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M out=$(2) -o $$t && $(SDPA_REPORT) install $$t $(2)/$(3).$$f \
 	    || { rm -f $$t; echo "pandoc: $(2)/$(3).$$f not written" >&2; exit 1; }; done
 endef
+
+# $(call report_tables_cmd,RUNDIR,EXPERIMENT): sdpa-report experiment on a run directory, its
+# title, variants, gate, static budget (over common.mk's default) and make target taken from the
+# run's own experiment.mk by sdpa-report's strict parser (params.h): a run directory may have
+# arrived in a campaign tarball, and make never includes, nor a shell sources, what arrived.
+report_tables_cmd = $(SDPA_REPORT) experiment --run $(1) --experiment $(2) --static-budget $(STATIC_BUDGET) \
+  --definition $(1)/experiment.mk --published $(PUBLISHED_JSON)
 
 # ---- one run's report: make report RUN=data/<experiment>/<run-id> --------------------------
 # RUN_GIVEN: set by experiments/common.mk when RUN=... is on the command line.
@@ -107,13 +116,13 @@ report: report-tables report-figures
 	@echo "report: $(RUN_OUT)/report.pdf"
 
 # The tables and TSV are derived from the run's JSON only; a missing or corrupted file stops
-# here with the file and field named (sdpa-report exits 1).
+# here with the file and field named (sdpa-report exits 1). The run's parameters come from its
+# copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
-	$(Q)test -f $(RUN)/run.json || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }
-	$(Q)$(SDPA_REPORT) experiment --run $(RUN) --experiment $(EXPERIMENT) --title '$(TITLE)' \
-	  --baseline $(BASELINE) --candidate $(CANDIDATE) --gate-speedup $(GATE_SPEEDUP) \
-	  --static-budget $(STATIC_BUDGET) --published $(PUBLISHED_JSON) --make-target $(MAKE_TARGET)
+	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \
+	  { test -f '$(RUN)/run.json' || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }; }
+	$(Q)$(call report_tables_cmd,'$(RUN)','$(EXPERIMENT)')
 
 report-figures: report-tables
 	@echo "$(call RUN_PREFIX,5) gnuplot: $(RUN_FIGS)/*.png"
@@ -135,9 +144,13 @@ PAPER_GPU_ARGS = --gpu-data $(GPU_DATA_DIR)
 
 # Every complete ingested run (its manifest.json) gets its derived tables and summary.json, which
 # the GPU part's verdicts and ratios read (the same writer as `make report`, nothing measured).
+# The paths go to sdpa-report as quoted words, never through make (a name would be expanded);
+# dot names (an ingest being staged) and ".tmp." ones (unfinished) are not campaigns.
 define paper_gpu_runs
-	$(Q)for m in $$(ls $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json 2>/dev/null); do \
-	  $(MAKE) --no-print-directory -s report-tables RUN=$${m%/manifest.json} >/dev/null || exit 1; done
+	$(Q)for m in $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json; do \
+	  [ -f "$$m" ] || continue; d=$${m%/manifest.json}; e=$${d%/*}; e=$${e##*/}; \
+	  case $${d#$(GPU_DATA_DIR)/} in *.tmp.*) continue ;; esac; \
+	  $(call report_tables_cmd,"$$d","$$e") >/dev/null || exit 1; done
 endef
 
 # $(call gnuplot_gpu,GEN,FIGDIR): the figures listed in GEN/gpu-figures.txt ("<tag> <script>", by
@@ -153,7 +166,7 @@ endef
 # Arguments of experiments/inventory.sh for the GPU part (shell text, expanded in the recipe): one
 # group per campaign, "gpu/<slug>/<id>" with the files the paper read, and the GPU figures drawn.
 paper_gpu_inventory = $$(for c in $(GPU_DATA_DIR)/*/*/campaign.json; do [ -f "$$c" ] || continue; \
-  d=$${c%/campaign.json}; printf -- ' -- gpu/%s %s ' "$${d\#$(GPU_DATA_DIR)/}" "$$d"; \
+  d=$${c%/campaign.json}; case $$d in *.tmp.*) continue ;; esac; printf -- ' -- gpu/%s %s ' "$${d\#$(GPU_DATA_DIR)/}" "$$d"; \
   (cd "$$d" && ls campaign.json device-run.json history.json ceilings.json sanitizers.json profile.json \
     scaling/*.json scaling/skipped.txt runs/*/*/run.json runs/*/*/run-timing.json 2>/dev/null) | tr '\n' ' '; done; \
   printf -- ' -- figures/gpu %s ' $(PAPER_FIGS)/gpu; \

@@ -203,9 +203,34 @@ int file_write_replace(const char *path, const void *data, size_t len, char *err
     return write_atomic(path, data, len, 1, err, errlen);
 }
 
+/* stat first, so that a fifo or a device is refused without being opened; O_NONBLOCK and the
+ * fstat recheck, so that one swapped in meanwhile cannot block the open or pass as a file. */
+int file_open_regular(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return -1;
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0) != 0) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
 char *file_read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    int fd = file_open_regular(path);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        errno = e;
+        return NULL;
+    }
     char *buf = file_read_stream(f, len);
     int e = errno;
     fclose(f);

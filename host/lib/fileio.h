@@ -15,7 +15,11 @@
 int file_write_new(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* Same, but replaces an existing file atomically (rename(2)); for generated, derived files only. */
 int file_write_replace(const char *path, const void *data, size_t len, char *err, size_t errlen);
-/* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
+/* Opens a regular file for reading; a fifo, device or directory is refused without blocking
+ * (EINVAL; EISDIR for a directory): every reader of a file that may have arrived from elsewhere
+ * goes through it. A descriptor, or -1 with errno set. */
+int file_open_regular(const char *path);
+/* Reads a whole regular file (NUL-terminated, file_open_regular); NULL with errno set on failure. */
 char *file_read_all(const char *path, size_t *len);
 /* The same from an open stream (stdin), which it leaves open. */
 char *file_read_stream(FILE *f, size_t *len);

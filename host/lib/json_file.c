@@ -193,7 +193,7 @@ cJSON *json_ab_result(const ab_result_t *r) {
     return o;
 }
 
-int results_write(const cJSON *doc, const char *path, char *err, size_t errlen) {
+static int write_doc(const cJSON *doc, const char *path, bool replace, char *err, size_t errlen) {
     char *text = cJSON_Print(doc);
     if (!text) {
         if (err && errlen) snprintf(err, errlen, "%s: cannot serialise the document (out of memory)", path);
@@ -210,9 +210,18 @@ int results_write(const cJSON *doc, const char *path, char *err, size_t errlen) 
     }
     buf[n] = '\n';
     buf[n + 1] = '\0';
-    int rc = file_write_new(path, buf, n + 1, err, errlen);
+    int rc = replace ? file_write_replace(path, buf, n + 1, err, errlen)
+                     : file_write_new(path, buf, n + 1, err, errlen);
     free(buf);
     return rc;
+}
+
+int results_write(const cJSON *doc, const char *path, char *err, size_t errlen) {
+    return write_doc(doc, path, false, err, errlen);
+}
+
+int results_write_replace(const cJSON *doc, const char *path, char *err, size_t errlen) {
+    return write_doc(doc, path, true, err, errlen);
 }
 
 /* ---- reading ----------------------------------------------------------------------------- */
@@ -435,7 +444,10 @@ cJSON *results_load(const char *path, const char *expected_kind, char *err, size
     size_t len = 0;
     char *text = file_read_all(path, &len);
     if (!text) {
-        if (err && errlen) snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        if (err && errlen)
+            snprintf(err, errlen, "%s: cannot read: %s", path,
+                     errno == EINVAL ? "not a regular file (a fifo or device is never read)"
+                                     : strerror(errno));
         return NULL;
     }
     const char *end = NULL;

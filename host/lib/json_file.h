@@ -35,6 +35,8 @@ cJSON *json_ab_result(const ab_result_t *r);         /* object */
 /* Serialise (pretty, deterministic key order) and write with file_write_new: never overwrites.
  * Returns 0, or -1 with a message in err. */
 int results_write(const cJSON *doc, const char *path, char *err, size_t errlen);
+/* The same with file_write_replace: for a summary that a later run of its writer replaces whole. */
+int results_write_replace(const cJSON *doc, const char *path, char *err, size_t errlen);
 
 /* --- reading ------------------------------------------------------------------------------ */
 /* Loads a result file and checks "schema_version" (same major version) and that "kind" equals

@@ -1,9 +1,12 @@
 /* SHA-256 as FIPS 180-4, section 6.2, byte-oriented (inputs are whole bytes). */
 #include "sha256.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -83,8 +86,12 @@ void sha256_hex(const void *data, size_t len, char hex[65]) {
 }
 
 int sha256_file_hex(const char *path, char hex[65]) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
+    int fd = file_open_regular(path); /* a fifo or device is refused, never read */
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
     sha256_t s;
     unsigned char buf[65536], d[32];
     size_t n;

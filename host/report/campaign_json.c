@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "json_file.h"
+#include "names.h"
 #include "tsv_in.h"
 
 #define MAX_LIST 128
@@ -43,15 +44,6 @@ static int usage(const char *msg) {
         "           [--time-limit S] [--interrupted SIGNAL] [--resumes ID]\n",
         msg);
     return 2;
-}
-
-static bool id_ok(const char *id) {
-    if (!*id || *id == '.') return false;
-    for (const char *p = id; *p; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' ||
-              *p == '_' || *p == '-'))
-            return false;
-    return true;
 }
 
 static int push(const char **list, int *n, const char *v, const char *opt) {
@@ -132,13 +124,13 @@ static int parse_args(int argc, char **argv, campaign_args_t *a) {
         !a->have_expected || !a->have_l4)
         return usage("OUT.json, --id, --backend, --device, --bundle, --started, --expected, --l4-factor and "
                      "--steps are required");
-    if (!id_ok(a->id)) {
+    if (!name_id_ok(a->id)) {
         fprintf(stderr,
                 "sdpa-report campaign-json: --id '%s': use letters, digits, '.', '_', '-' (not first '.')\n",
                 a->id);
         return 2;
     }
-    if (a->resumes && !id_ok(a->resumes)) {
+    if (a->resumes && !name_id_ok(a->resumes)) {
         fprintf(stderr, "sdpa-report campaign-json: --resumes '%s': not a campaign id\n", a->resumes);
         return 2;
     }
@@ -219,7 +211,7 @@ static int add_checks(cJSON *doc, const char *path, char *err, size_t errlen) {
         bool known = false;
         for (size_t k = 0; k < sizeof CHECK_STATUS / sizeof CHECK_STATUS[0]; k++)
             known |= !strcmp(f[1], CHECK_STATUS[k]);
-        if (!id_ok(f[0]) || !known || tsv_long(f[2], 0, 255, &exit_status) != 0 ||
+        if (!name_id_ok(f[0]) || !known || tsv_long(f[2], 0, 255, &exit_status) != 0 ||
             tsv_seconds(f[3], &secs) != 0) {
             snprintf(
                 err, errlen,

@@ -9,17 +9,21 @@
 #include "textbuf.h"
 #include "tables.h"
 
+/* A single-quoted gnuplot string: gnuplot runs a `command` inside a double-quoted one (command-line
+ * substitution), and the values come from result files, which may have arrived from elsewhere. Inside
+ * single quotes nothing is substituted; a quote is doubled, a line end (which would start a new
+ * gnuplot command) becomes a space. */
 void gp_assign_str(rbuf_t *b, const char *name, const char *value) {
-    rb_printf(b, "%s = \"", name);
+    rb_printf(b, "%s = '", name);
     for (const char *c = value ? value : ""; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            rb_printf(b, "\\%c", *c);
-        else if (*c == '\n')
+        if (*c == '\'')
+            rb_puts(b, "''");
+        else if (*c == '\n' || *c == '\r')
             rb_puts(b, " ");
         else
             rb_printf(b, "%c", *c);
     }
-    rb_puts(b, "\"\n");
+    rb_puts(b, "'\n");
 }
 
 static int save(report_t *r, rbuf_t *b, const char *name) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpu_parts.h"
 #include "json_file.h"
 #include "paper.h"
 
@@ -319,6 +320,11 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
             char cd[2 * REPORT_PATH_MAX];
             snprintf(cd, sizeof cd, "%s/%s", sd, ids.e[k]->d_name);
             if (!is_dir(cd)) continue;
+            char why[256];
+            if (!gpu_campaign_finished(sd, ids.e[k]->d_name, why, sizeof why)) {
+                fprintf(stderr, "[paper] skipping %s: %s\n", cd, why);
+                continue;
+            }
             if (g->n >= GPU_MAX_CAMPAIGNS) {
                 snprintf(err, n, "%s: more than %d campaigns", dir, GPU_MAX_CAMPAIGNS);
                 rc = -1;

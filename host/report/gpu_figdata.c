@@ -7,17 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "textbuf.h"
 
 static const char *const FIG[GPU_FIG_COUNT] = {"scaling", "roofline", "ecdf", "profile"};
 const char *gpu_fig_name(int k) { return FIG[k]; }
-
-/* A gnuplot string literal: double quotes and backslashes would end or break it. */
-static void gp_str(rbuf_t *b, const char *key, const char *v) {
-    rb_printf(b, "%s = \"", key);
-    for (; v && *v; v++) rb_printf(b, "%c", *v == '"' || *v == '\\' ? '\'' : *v);
-    rb_puts(b, "\"\n");
-}
 
 static int save(rbuf_t *b, const char *out, const gpu_campaign_t *c, const char *file, char *err, size_t n) {
     char name[128];
@@ -50,7 +44,7 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *sc, rbuf_t *rf, rbuf_t *var
         rb_printf(rf, "%.6g\t%.6g\t%ld\n", f / (GPU_BYTES_PER_ELT * p->B * p->H * (double)p->S * p->D),
                   p->tflops, p->S);
     }
-    gp_str(vars, "scaling_series", names.s);
+    gp_assign_str(vars, "scaling_series", names.s);
     rb_free(&names);
 }
 
@@ -79,8 +73,8 @@ static int ecdf(const gpu_campaign_t *c, rbuf_t *t, rbuf_t *vars, int *nseries) 
         rb_printf(&names, "%s%s", *nseries ? " " : "", jo_str(e, "variant"));
         (*nseries)++;
     }
-    gp_str(vars, "ecdf_series", names.s);
-    gp_str(vars, "ecdf_shape", shape);
+    gp_assign_str(vars, "ecdf_series", names.s);
+    gp_assign_str(vars, "ecdf_shape", shape);
     rb_free(&names);
     return 0;
 }
@@ -113,7 +107,7 @@ static void profile(const gpu_campaign_t *c, rbuf_t *t, rbuf_t *vars, int *nvari
         }
         rb_puts(t, "\n");
     }
-    gp_str(vars, "profile_variants", names.s);
+    gp_assign_str(vars, "profile_variants", names.s);
     rb_free(&names);
 }
 
@@ -173,8 +167,8 @@ int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, 
     int ns = 0, ne = 0, np = 0;
     rb_puts(&vars, "# gnuplot variables of one GPU campaign's figures, written by sdpa-report paper\n");
     rb_printf(&vars, "emulated = %d\nfixture = %d\n", c->emulated, c->fixture);
-    gp_str(&vars, "device", jo_str(c->campaign, "device"));
-    gp_str(&vars, "campaign", c->id);
+    gp_assign_str(&vars, "device", jo_str(c->campaign, "device"));
+    gp_assign_str(&vars, "campaign", c->id);
     /* the roofs: measured ceilings only (0 when not measured: no roof is drawn) */
     double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3"),
            bw = gpu_ceiling(c, "copy_d2d");
@@ -187,7 +181,7 @@ int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, 
     }
     profile(c, &pr, &vars, &np);
     int nm = measured(c, &me);
-    gp_str(&vars, "measured_shape", nm ? jo_str(c->profile, "shape") : "");
+    gp_assign_str(&vars, "measured_shape", nm ? jo_str(c->profile, "shape") : "");
     rb_printf(&vars, "n_scaling = %d\nn_ecdf = %d\nn_profile = %d\nn_measured = %d\n", ns, ne, np, nm);
     *figs = (ns ? GPU_FIG_SCALING | GPU_FIG_ROOFLINE : 0u) | (ne ? GPU_FIG_ECDF : 0u) |
             (np && c->profile ? GPU_FIG_PROFILE : 0u);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu_figdata.h"
+#include "gpu_parts.h"
 #include "tables.h"
 
 #define N 96
@@ -31,6 +32,7 @@ static const char *str_or(const cJSON *o, const char *key) {
 }
 
 static void banner(const gpu_campaign_t *c, rbuf_t *b) {
+    gpu_parts_banner(c, b);
     if (c->fixture)
         rb_puts(
             b, "::: {.banner .emulated}\n**SYNTHETIC FIXTURE, NOT A MEASUREMENT.** This campaign is the test "
@@ -519,6 +521,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         if (gpu_figdata_write(c, out, &figs, err, n) < 0) goto fail;
         for (int k = 0; k < GPU_FIG_COUNT; k++)
             if (figs & (1u << k)) rb_printf(&list, "%s %s\n", c->tag, gpu_fig_name(k));
+        gpu_parts_table(g, i, &b);
         rb_printf(&b, "## %s%s: campaign %s {#sec:gpu-%s}\n\n", jo_str(c->campaign, "device"),
                   c->emulated ? " (EMULATED)" : "", c->id, c->tag);
         banner(c, &b);

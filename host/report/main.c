@@ -15,6 +15,13 @@
  *       writes DIR/manifest.json (kind run-manifest), last, once the run's files are all there.
  *   sdpa-report check-run DIR
  *       exit 0 when DIR is a complete run (its manifest matches its files), else 1 and why.
+ *   sdpa-report experiment ... --definition FILE
+ *       the title, baseline, candidate, gate, static budget and make target from a run's copy of
+ *       experiment.mk, parsed as data (params.h), each where it stands among the options: later
+ *       options override it, earlier ones are overridden.
+ *   sdpa-report ingest TARBALL DATA_DIR ...   (ingest.h: make ingest)
+ *   sdpa-report params check|experiment|resume ...   (params.h: a run's parameters as data)
+ *   sdpa-report sweep-summary --out FILE ...  (sweep_summary.h: the Slurm collector's summary)
  *   sdpa-report install SRC|- DST
  *       gives what gnuplot, pandoc or a script wrote (SRC, removed after; - for stdin) its final
  *       name DST with the atomic writer, after checking that a .png or .pdf is whole: those tools
@@ -36,14 +43,17 @@
 #include "campaign_json.h"
 #include "figures.h"
 #include "gates.h"
+#include "ingest.h"
 #include "manifest.h"
 #include "meta_yaml.h"
 #include "ncu_csv.h"
 #include "paper.h"
+#include "params.h"
 #include "published.h"
 #include "result_tables.h"
 #include "sanitizers_json.h"
 #include "run.h"
+#include "sweep_summary.h"
 #include "tables.h"
 #include "json_file.h"
 #include "fileio.h"
@@ -55,6 +65,7 @@ static int usage(const char *msg) {
         "usage: sdpa-report experiment --run DIR --experiment NAME --title TEXT --baseline ID\n"
         "                              --candidate ID --gate-speedup X --published FILE [--make-target T]\n"
         "                              [--static-budget REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES]\n"
+        "                              [--definition RUNDIR/experiment.mk]\n"
         "       sdpa-report paper --published FILE --out DIR [--stage NAME RUNDIR|- FIGDIR ...]\n"
         "       sdpa-report get FILE FIELD\n"
         "       sdpa-report manifest --run DIR\n"
@@ -62,7 +73,10 @@ static int usage(const char *msg) {
         "       sdpa-report install SRC|- DST\n"
         "       sdpa-report campaign-json OUT.json ...   (campaign.json)\n"
         "       sdpa-report sanitizers-json OUT.json ... (sanitizers.json)\n"
-        "       sdpa-report schema-version\n",
+        "       sdpa-report schema-version\n"
+        "       sdpa-report ingest TARBALL DATA_DIR [--allow-emulated] ...\n"
+        "       sdpa-report params check KEY=VALUE... | experiment FILE | resume RUNDIR\n"
+        "       sdpa-report sweep-summary --out FILE ...\n",
         msg);
     return 2;
 }
@@ -100,9 +114,31 @@ static const report_writer_t WRITERS[] = {
     {"figure inputs (*.tsv, plot-vars.gp, tables/fig-*.md)", figs_write},
 };
 
+/* --static-budget's value into r. */
+static int static_budget(report_t *r, const char *v) {
+    if (sscanf(v, "%lf,%lf,%lf,%lf", &r->budget[0], &r->budget[1], &r->budget[2], &r->budget[3]) != 4)
+        return usage("--static-budget: REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES");
+    r->have_budget = true;
+    return 0;
+}
+
+/* --definition FILE: what the run's experiment.mk sets, read as data (never included by make). */
+static int definition(report_t *r, const char *file, exp_def_t *d) {
+    char err[1024];
+    if (params_load_experiment(file, d, err, sizeof err) != 0) {
+        fprintf(stderr, "sdpa-report: %s\n", err);
+        return 1;
+    }
+    r->title = d->value[P_TITLE], r->baseline = d->value[P_BASELINE], r->candidate = d->value[P_CANDIDATE];
+    r->make_target = d->value[P_MAKE_TARGET];
+    r->gate_speedup = strtod(d->value[P_GATE_SPEEDUP], NULL);
+    return d->set[P_STATIC_BUDGET] ? static_budget(r, d->value[P_STATIC_BUDGET]) : 0;
+}
+
 static int cmd_experiment(int argc, char **argv) {
     report_t r = {.gate_speedup = -1, .make_target = "stage", .argc = argc, .argv = argv};
     const char *published = NULL;
+    static exp_def_t def;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return usage("an option lacks its value");
@@ -123,9 +159,10 @@ static int cmd_experiment(int argc, char **argv) {
         else if (!strcmp(a, "--make-target"))
             r.make_target = v;
         else if (!strcmp(a, "--static-budget")) {
-            if (sscanf(v, "%lf,%lf,%lf,%lf", &r.budget[0], &r.budget[1], &r.budget[2], &r.budget[3]) != 4)
-                return usage("--static-budget: REGISTERS,SPILL_BYTES,LOCAL_BYTES,SMEM_BYTES");
-            r.have_budget = true;
+            if (static_budget(&r, v) != 0) return 2;
+        } else if (!strcmp(a, "--definition")) {
+            int rc = definition(&r, v, &def);
+            if (rc != 0) return rc;
         } else
             return usage("unknown option");
         i++;
@@ -242,5 +279,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "campaign-json")) return campaign_json_main(argc, argv);
     if (!strcmp(argv[1], "sanitizers-json")) return sanitizers_json_main(argc, argv);
     if (!strcmp(argv[1], "schema-version") && argc == 2) return puts(RESULTS_SCHEMA_VERSION) < 0;
+    if (!strcmp(argv[1], "ingest")) return ingest_main(argc, argv);               /* ingest.h */
+    if (!strcmp(argv[1], "params")) return params_main(argc, argv);               /* params.h */
+    if (!strcmp(argv[1], "sweep-summary")) return sweep_summary_main(argc, argv); /* sweep_summary.h */
     return usage("unknown command");
 }

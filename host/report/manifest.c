@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,7 @@ static int check_listed(const char *dir, const cJSON *doc, rbuf_t *b) {
         return 1;
     }
     int bad = 0;
+    bool has[NREQUIRED] = {false};
     const cJSON *f;
     cJSON_ArrayForEach(f, files) {
         const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "name"));
@@ -120,12 +122,17 @@ static int check_listed(const char *dir, const cJSON *doc, rbuf_t *b) {
             rb_printf(b, "%s" MANIFEST_NAME ": a malformed entry", bad++ ? "; " : "");
             continue;
         }
+        for (size_t i = 0; i < NREQUIRED; i++) has[i] |= strcmp(name, REQUIRED[i]) == 0;
         snprintf(p, sizeof p, "%s/%s", dir, name);
         if (sha256_file_hex(p, hex) != 0)
-            rb_printf(b, "%s%s listed in " MANIFEST_NAME " is missing", bad++ ? "; " : "", name);
+            rb_printf(b, "%s%s listed in " MANIFEST_NAME " is %s", bad++ ? "; " : "", name,
+                      errno == EINVAL || errno == EISDIR ? "not a regular file (never read)" : "missing");
         else if (strcmp(hex, want) != 0)
             rb_printf(b, "%s%s does not match its SHA-256 in " MANIFEST_NAME, bad++ ? "; " : "", name);
     }
+    /* A manifest that lists nothing (or not what every run has) vouches for nothing. */
+    for (size_t i = 0; i < NREQUIRED; i++)
+        if (!has[i]) rb_printf(b, "%s" MANIFEST_NAME " does not list %s", bad++ ? "; " : "", REQUIRED[i]);
     return bad ? 1 : 0;
 }
 

@@ -36,3 +36,13 @@ json() { jq -r "$2" "$1"; }
 
 # near A B RELTOL: |A - B| <= RELTOL * |B|
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'; }
+
+# fake_run: RUN_ARGS, experiments/run.sh's keys for a small stage2 run on the fake harness
+# (tests/report/fake-bench.sh) into $TMP/data, reporting with $SDPA_REPORT; run_sh KEY=VALUE...
+# runs it with those added.
+fake_run() {
+  RUN_ARGS=(exp=stage2-wmma-pv data="$TMP/data" bench=tests/report/fake-bench.sh report="$SDPA_REPORT"
+    ptxas="$FIXTURES/emulated/ptxas.json" baseline=stage1 candidate=stage2 shapes="small" seeds=0,1
+    timing_shape=small gpu="20 200 2 30" emu="1 6 0 40" l2=cold run_id= backend=auto)
+}
+run_sh() { experiments/run.sh "${RUN_ARGS[@]}" "$@"; }

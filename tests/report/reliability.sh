@@ -10,10 +10,7 @@ set -u
 . tests/lib/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=${1:-build/bin/sdpa-report}
-RUN_ARGS=(exp=stage2-wmma-pv data="$TMP/data" bench=tests/report/fake-bench.sh report="$SDPA_REPORT"
-  ptxas="$FIXTURES/emulated/ptxas.json" baseline=stage1 candidate=stage2 shapes="small" seeds=0,1
-  timing_shape=small gpu="20 200 2 30" emu="1 6 0 40" l2=cold run_id= backend=auto)
-run_sh() { experiments/run.sh "${RUN_ARGS[@]}" "$@"; }
+fake_run
 temps() { find "$TMP/data" -name '*.tmp.*' | wc -l; }
 
 # ---- 8 runs at once, one data directory, one second, one commit ------------------------------

@@ -134,7 +134,7 @@ jq '.timing[1].summary = null | .timing[1].samples_us = [] | .comparisons = []
 tap_ok "candidate not timed (summary null, not_timed): sdpa-report exits 0" report_tables "$U"
 tap_ok "candidate not timed: performance NOT EVALUATED with the harness's reason" \
   grep -q 'NOT EVALUATED\*\*: stage2 was not timed: failed correctness' "$U/tables/gates.md"
-tap_ok "candidate not timed: no latency figure is planned" grep -qx 'timed_shapes = ""' "$U/plot-vars.gp"
+tap_ok "candidate not timed: no latency figure is planned" grep -qx "timed_shapes = ''" "$U/plot-vars.gp"
 
 # The build's own ptxas.json (nvcc present): one entry per arch and codec, all gated and listed.
 if [ -s build/ptxas/ptxas.json ]; then

@@ -3,7 +3,8 @@
 # SIGXFSZ ignored as a full disk would not signal) fails with a non-zero exit naming the path and
 # the OS error, leaves the earlier file as it was and no temporary file (*.tmp.*): sdpa-bench's
 # JSON (--out) and .npy (--dump), sdpa-report's TSV, Markdown, YAML and summary.json, the manifest,
-# the campaign's campaign.json and sanitizers.json (campaign-json, sanitizers-json), gnuplot's figures and pandoc's reports (through `sdpa-report install`). A read-only target (a
+# the campaign's campaign.json and sanitizers.json (campaign-json, sanitizers-json), the sweep
+# collector's summary (sweep-summary), gnuplot's figures and pandoc's reports (through `sdpa-report install`). A read-only target (a
 # path under a regular file, which fails even for root) is refused the same way. SIGTERM and
 # SIGINT to sdpa-bench in a long emulated run: exit 143 / 130, no result file, no temporary file.
 # Usage: tests/report/write-failures.sh SDPA_BENCH SDPA_REPORT
@@ -63,6 +64,16 @@ echo x > "$TMP/plainfile"
 rc=0; "$SDPA_REPORT" install - "$TMP/plainfile/x.md" </dev/null 2>"$TMP/err" || rc=$?
 tap_ok "sdpa-report install into an unwritable place: exit 1 with the path and the OS error" \
   bash -c "[ $rc -eq 1 ] && grep -qF '$TMP/plainfile/x.md' '$TMP/err' && grep -q 'Not a directory' '$TMP/err'"
+
+# ---- the sweep collector's summary (sdpa-report sweep-summary) --------------------------------
+sweep_summary() { "$SDPA_REPORT" sweep-summary --out "$TMP/summary.json" --sweep s --collected 20260102T030405Z-1 \
+  --paper pending --row k history complete COMPLETED 1_0 data/gpu/x/y '' "$@"; }
+sweep_summary >/dev/null 2>&1
+before=$(sha256sum <"$TMP/summary.json")
+rc=0; limited 1 sweep_summary --row k "scaling:$(printf '%01000d' 1)" missing FAILED 1_1 '' "$(printf 'x%.0s' {1..2000})" || rc=$?
+tap_ok "sdpa-report sweep-summary under a full disk: exit 1, names summary.json, the earlier one intact" \
+  bash -c "[ $rc -eq 1 ] && grep -qF '$TMP/summary.json' '$TMP/err' && grep -q 'File too large' '$TMP/err' &&
+           [ \"\$(sha256sum <'$TMP/summary.json')\" = '$before' ] && [ $(temps) -eq 0 ]"
 
 # ---- figures and reports (make report: gnuplot, pandoc) ------------------------------------
 if command -v gnuplot >/dev/null && command -v pandoc >/dev/null && command -v pdflatex >/dev/null; then

@@ -4,8 +4,11 @@
 # profiles among them: complete parts whose steps are recorded as skipped, no GPU), its collector's
 # ingest, summary (also as data/gpu/sweeps/<name>.json for make paper) and paper; a part made to fail (an impossible S injected through the sweep file),
 # reported by sweep-status and listed as missing while the others stay ingested; resubmission
-# running only what is not complete. The sweep file's refusals and --dry-run need no Slurm; the
-# rest SKIPs, with the reason, where Slurm is not installed.
+# running only what is not complete; tarballs the collector refuses (a relabelled campaign, another
+# part's campaign), missing in every view and run again; a task killed by SIGKILL, whose own record
+# said RUNNING. The sweep file's refusals (a part listed twice among them), --dry-run and a task's
+# stale record against stand-in Slurm commands need no Slurm; the rest SKIPs, with the reason,
+# where Slurm is not installed.
 # Usage: tests/sweep/sweep.sh BUNDLE.tar.gz
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -59,7 +62,45 @@ backend = emu
 parts = history
 [kind k]
 gres = none"
+refuse "a part listed twice in [sweep]" "bad.sweep:4: [sweep] part 'history' is listed twice" "[sweep]
+name = x
+shared = $tmp/s
+parts = history scaling:128 history
+backend = emu
+$kind"
+refuse "a part listed twice in a kind" "bad.sweep:7: [kind k] part 'scaling:128' is listed twice" "[sweep]
+name = x
+shared = $tmp/s
+backend = emu
+[kind k]
+gres = none
+parts = scaling:128 peers scaling:128
+emulated = yes"
 tap_ok "  ... and none of them created a shared directory" test ! -e "$tmp/s"
+
+# ---- a task's own record against Slurm's word (stand-ins for squeue, sacct, scontrol) ------------
+# A task killed by SIGKILL never records its end: its record says RUNNING while Slurm has no such
+# task running. The state then is LOST (not in flight), and the part missing.
+printf '%s\n' "[sweep]" "name = stale" "shared = $tmp/st" "backend = emu" "parts = history" "[kind k]" "gres = none" \
+  "emulated = yes" >"$tmp/stale.sweep"
+mkdir -p "$tmp/st/stale/state/k" "$tmp/fakeslurm"
+printf '20260101T000000Z-1\tk\thistory\thistory\t0\t77_0\n' >"$tmp/st/stale/submissions.tsv"
+echo "RUNNING 77_0 2026-01-01T00:00:00Z" >"$tmp/st/stale/state/k/history"
+for c in squeue sacct scontrol; do printf '#!/bin/sh\n[ -f "%s/%s.out" ] && cat "%s/%s.out"\nexit 0\n' "$tmp/fakeslurm" $c "$tmp/fakeslurm" $c >"$tmp/fakeslurm/$c"; done
+chmod +x "$tmp/fakeslurm"/*
+PATH=$tmp/fakeslurm:$PATH sweep status "$tmp/stale.sweep" >"$tmp/stale.out" 2>&1
+tap_ok "a task recorded RUNNING that squeue lists no more: LOST, missing, not in flight (exit 1)" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^k +history +LOST +77_0 +missing$" "$2" && grep -q "0 complete, 1 failed or missing, 0 pending or running" "$2"' \
+  _ $? "$tmp/stale.out"
+echo "77_0 RUNNING" >"$tmp/fakeslurm/squeue.out"
+PATH=$tmp/fakeslurm:$PATH sweep status "$tmp/stale.sweep" >"$tmp/stale2.out" 2>&1
+tap_ok "  ... while squeue lists it running, it is in flight (control)" \
+  grep -q "0 complete, 0 failed or missing, 1 pending or running" "$tmp/stale2.out"
+rm "$tmp/fakeslurm/squeue.out" && echo "RUNNING 76_0 2026-01-01T00:00:00Z" >"$tmp/st/stale/state/k/history"
+PATH=$tmp/fakeslurm:$PATH sweep status "$tmp/stale.sweep" >"$tmp/stale3.out" 2>&1
+tap_ok "  ... a record of an earlier task says nothing of this one (UNKNOWN)" grep -qE "^k +history +UNKNOWN +77_0 +missing$" "$tmp/stale3.out"
+PATH=$tmp/fakeslurm:$PATH make --no-print-directory -s sweep-status SWEEP="$tmp/stale.sweep" >/dev/null 2>&1
+tap_ok "make sweep-status with a part missing: fails (make's status 2, the script's 1), as documented" test $? -eq 2
 make --no-print-directory -s sweep-status >"$tmp/nosweep.out" 2>&1
 tap_ok "make sweep-status without SWEEP= says how to call it (exit 2)" \
   bash -c '[ "$1" -eq 2 ] && grep -q "give the sweep file" "$2"' _ $? "$tmp/nosweep.out"
@@ -184,6 +225,67 @@ tap_ok "resubmitting the same sweep again runs only the failed part" \
 wait_idle
 tap_ok "  ... leaving the complete parts' tarballs as they were" test "$(cat "$S"/results/*/*.sha256 | sort)" = "$sums_before"
 tap_ok "  ... and the failed part has two task logs now" test "$(ls "$S"/logs/emu-b/5.*.log | wc -l)" -eq 2
+
+# ---- tarballs the collector refuses -----------------------------------------------------------------
+# emu-a history: a relabelled campaign (ingest refuses it); emu-b profiles: history's own tarball,
+# i.e. another part's campaign. Both were ingested before: their records and campaigns removed.
+collect() {
+  local b
+  b=$(ls -d "$S"/bundle-*/ | head -n 1) # the bundle the sweep unpacked (one per commit)
+  bash "$b/sweep/collect.sh" "$S" "$b/bundle" "$PWD" 0 >"$tmp/collect.out" 2>&1
+}
+unrecord() { rm -rf "$(cat "$S/results/$1/$2.ingested")" && rm "$S/results/$1/$2.ingested"; }
+unrecord emu-a history && unrecord emu-b profiles
+mkdir -p "$tmp/rl" && tar -C "$tmp/rl" -xzf "$S/results/emu-a/history.tar.gz" && c=$(ls "$tmp/rl")
+jq '.backend = "cuda" | .device = "NVIDIA H100 80GB HBM3"' "$tmp/rl/$c/campaign.json" >"$tmp/rl.json" && mv "$tmp/rl.json" "$tmp/rl/$c/campaign.json"
+(cd "$tmp/rl/$c" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum >SHA256SUMS)
+tar -C "$tmp/rl" -czf "$S/results/emu-a/history.tar.gz" "$c"
+cp "$S/results/emu-b/history.tar.gz" "$S/results/emu-b/profiles.tar.gz"
+for kp in emu-a/history emu-b/profiles; do (cd "$S/results/${kp%/*}" && sha256sum "${kp#*/}.tar.gz" >"${kp#*/}.tar.gz.sha256"); done
+collect
+refused_two() {
+  jq -e '[.parts[] | select(.status == "missing" and (.reason | startswith("refused by ingest")))] | map(.kind + " " + .part) |
+         sort == ["emu-a history", "emu-b profiles"]' "$S/summary.json" >/dev/null
+}
+tap_ok "the collector refuses a relabelled part and another part's campaign: both missing in summary.json" refused_two
+refused_two || { ls -d "$S"/bundle-* | sed 's/^/# /'; sed 's/^/# /' "$tmp/collect.out" | tail -n 30; }
+tap_ok "  ... profiles never marked ingested as history's campaign (its parts named)" \
+  bash -c '! [ -e "$1/results/emu-b/profiles.ingested" ] && jq -r ".parts[] | select(.part == \"profiles\" and .kind == \"emu-b\") | .reason" "$1/summary.json" |
+           grep -q "its parts are \[\"history\"\], not the one part .profiles."' _ "$S"
+sweep status "$good" >"$tmp/status5.out" 2>&1
+tap_ok "  ... sweep-status agrees: both missing, with the collector's reason (exit 1)" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^emu-a +history +COMPLETED .* missing$" "$2" && grep -qE "^emu-b +profiles +COMPLETED .* missing$" "$2" &&
+           [ "$(grep -c "the collector refused its tarball: refused by ingest" "$2")" -eq 2 ]' _ $? "$tmp/status5.out"
+sweep submit "$good" "$bundle" --dry-run >"$tmp/dry2.out" 2>&1
+tap_ok "  ... and a resubmission runs them again (emu-a index 1, emu-b index 4), the refused tarballs kept aside" \
+  bash -c 'grep -q "^#SBATCH --array=1$" "$1" && grep -q "^#SBATCH --array=4$" "$1" && ls "$2"/results/emu-a/history.refused-*.tar.gz >/dev/null' \
+  _ "$tmp/dry2.out" "$S"
+
+# ---- a task killed by SIGKILL mid-campaign (no trap runs; its record says RUNNING) -------------------
+mkdir -p "$tmp/slowbin" && printf '#!/bin/sh\nsleep 30\n' >"$tmp/slowbin/nvidia-smi" && chmod +x "$tmp/slowbin/nvidia-smi"
+printf '%s\n' "[sweep]" "name = killed" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = history" \
+  "[kind k9]" "gres = none" "emulated = yes" "setup = export PATH=$tmp/slowbin:\$PATH" >"$tmp/killed.sweep"
+sweep submit "$tmp/killed.sweep" "$bundle" >"$tmp/submit7.out" 2>&1
+jid=$(sed -nE 's/.*k9.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit7.out")
+K=$tmp/shared/killed
+for _ in $(seq 120); do grep -qs "^RUNNING " "$K/state/k9/history" && break; sleep 0.5; done
+sleep 1
+# SIGKILL to the task itself, as the OOM killer or a dying node ends one (scancel --signal=KILL
+# would cancel the job, which sends TERM first): its pid from the process list, by its own sweep
+# directory, which only this test's task has on its command line.
+tpid=$(ps -eo pid=,args= | awk -v d="$K" 'index($0, "task.sh") && index($0, d) && !index($0, "awk") {print $1}' | head -n 1)
+descendants() { local c; for c in $(ps -eo pid=,ppid= | awk -v p="$1" '$2 == p {print $1}'); do echo "$c"; descendants "$c"; done; }
+if [ -n "$tpid" ]; then kids=$(descendants "$tpid"); kill -KILL "$tpid" $kids 2>/dev/null # the whole task, as a dying node
+else tap_diag "no task.sh process of $K found to kill"; fi
+wait_idle
+sweep status "$tmp/killed.sweep" >"$tmp/status7.out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/status7.out"
+tap_ok "a task killed by SIGKILL: its record no longer says RUNNING once the collector ran (Slurm's state)" \
+  bash -c 'read -r st _ <"$1" && [ "$st" != RUNNING ] && grep -q "from Slurm (the task recorded RUNNING" "$1"' _ "$K/state/k9/history" ||
+  sed 's/^/# record: /' "$K/state/k9/history"
+tap_ok "  ... sweep-status: Slurm's state, missing, exit 1" \
+  bash -c '[ "$1" -eq 1 ] && grep -qE "^k9 +history +[A-Z_]+ +[0-9]+_0 +missing$" "$2" && ! grep -qE "^k9 +history +RUNNING" "$2"' _ $rc "$tmp/status7.out"
 
 # ---- a task ended by Slurm (scancel here; a time limit ends one the same way) ----------------------
 printf '%s\n' "[sweep]" "name = cancelled" "shared = $tmp/shared" "backend = emu" "quick = yes" "parts = history" \

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # The collector of a sweep (its sbatch script runs it after every array, --dependency=afterany):
 #   1 ingest every complete part (tools/campaign/ingest.sh, as make ingest does) under
-#     SWEEP_DIR/data/gpu/<device>/<campaign-id>/, once (results/<kind>/<part>.ingested);
-#     emulated kinds with --allow-emulated
+#     SWEEP_DIR/data/gpu/<device>/<campaign-id>/, once (results/<kind>/<part>.ingested, written
+#     by the ingest itself); emulated kinds with --allow-emulated; the campaign must be of that
+#     one part (--expect-part), and one ingested before with the same SHA256SUMS counts as
+#     ingested (--same-ok: a collector stopped between an ingest and its record). A tarball the
+#     ingest refuses is moved aside (results/<kind>/<part>.refused-<stamp>.tar.gz, with the reason
+#     in .refused-<stamp>.txt): the part is missing in every view and the next submission runs it
+#     again. A task whose own record still says RUNNING though Slurm has ended it (SIGKILL, OOM,
+#     a lost node) gets its record corrected (lib.sh: state_fix).
 #   2 render the report of up to REPORTS ingested experiment runs (make report in CHECKOUT) where
 #     the checkout, make and pandoc are reachable from this node; else say why not
 #   3 summary.md and summary.json: per kind and part, complete or missing, with the Slurm state
-#     and the reason; the same JSON (kind sweep-summary) as data/gpu/sweeps/<name>.json under the
-#     sweep's data directory, where `make paper` finds it and lists the missing parts
+#     and the reason; the same JSON (kind sweep-summary, written by sdpa-report sweep-summary) as
+#     data/gpu/sweeps/<name>.json under the sweep's data directory, where `make paper` finds it and
+#     lists the missing parts
 #   4 the paper (make paper GPU_DATA_DIR=<data>/gpu REPORT_DIR=<sweep>/paper in CHECKOUT) where the
 #     checkout, make and pandoc are reachable and a part was ingested since the last paper; else
 #     the summary says why not
@@ -27,33 +34,34 @@ name=$(basename "$dir")
 # One collector at a time (a resubmission may queue a second one while the first runs).
 exec 9>"$dir/.collect.lock"
 flock 9 2>/dev/null || echo "collect.sh: flock unavailable; assuming no other collector runs" >&2
-declare -A STATES=() LAST=()
+declare -A LAST=()
 while IFS=$'\t' read -r _ k p _ _ tid; do LAST[$k/$p]=$tid; done <"$dir/submissions.tsv"
-# shellcheck disable=SC2046
-while read -r t s; do [ -n "$t" ] && [ -z "${STATES[$t]+set}" ] && STATES[$t]=$s; done < \
-  <(slurm_states $(printf '%s\n' "${LAST[@]}" | cut -d_ -f1 | sort -u))
+states_load "${LAST[@]}"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)-${SLURM_JOB_ID:-$$}
 
 # A row's fields are joined by the unit separator: a tab, being white space to read, would merge
 # empty fields.
 US=$'\x1f' rows=() n_ok=0 n_miss=0 n_new=0
 while IFS=$'\t' read -r k p slug emu; do
   res=$dir/results/$k tid=${LAST[$k/$p]:--}
-  state=${STATES[$tid]:-}
-  [ -n "$state" ] || { [ -f "$dir/state/$k/$slug" ] && state=$(cut -d' ' -f1 "$dir/state/$k/$slug"); }
-  state=${state:-$([ "$tid" = - ] && echo NOT_SUBMITTED || echo UNKNOWN)}
+  [ "$tid" = - ] || state_fix "$tid" "$dir/state/$k/$slug"
+  if [ "$tid" = - ]; then state=NOT_SUBMITTED; else state=$(task_state "$tid" "$dir/state/$k/$slug"); state=${state%% *}; fi
   status=missing why='' where=''
   if complete "$res" "$slug"; then
     if [ ! -f "$res/$slug.ingested" ]; then
-      flag=(); [ "$emu" = yes ] && flag=(--allow-emulated)
-      if out=$(bash "$ingest" "$res/$slug.tar.gz" "$dir/data" "$report" "${flag[@]}" 2>&1); then
-        echo "$out"
-        echo "$out" | sed -nE 's/^ingest: ([^ ]+) .*/\1/p' >"$res/$slug.ingested"
+      flag=(--same-ok --expect-part "$p" --record "$res/$slug.ingested"); [ "$emu" = yes ] && flag+=(--allow-emulated)
+      out=$(bash "$ingest" "$res/$slug.tar.gz" "$dir/data" "$report" "${flag[@]}" 2>&1)
+      rc=$?
+      echo "$out"
+      if [ $rc -eq 0 ]; then
         n_new=$((n_new + 1))
-      elif [[ $out == *"exists already at "* ]]; then
-        # Ingested by a collector that stopped before it wrote the marker.
-        echo "${out##*exists already at }" | sed 's/; ingest never overwrites$//' >"$res/$slug.ingested"
+      elif [ $rc -eq 2 ]; then # the tarball itself is refused: aside, so that every view says missing
+        why="refused by ingest: ${out##*"$res/$slug.tar.gz: "}"
+        mv -n "$res/$slug.tar.gz" "$res/$slug.refused-$stamp.tar.gz" && rm -f "$res/$slug.tar.gz.sha256" &&
+          printf '%s (kept as %s)\n' "$why" "$slug.refused-$stamp.tar.gz" >"$res/$slug.refused-$stamp.txt"
+        why="$why (kept as results/$k/$slug.refused-$stamp.tar.gz; resubmit to run it again)"
       else
-        why="refused by ingest: ${out#ingest: }"
+        why="not ingested here (exit $rc): ${out##*: }"
       fi
     fi
     if [ -f "$res/$slug.ingested" ]; then status=complete where=$(cat "$res/$slug.ingested"); fi
@@ -71,9 +79,15 @@ rendered=() render_note=
 if [ ! -f "$checkout/Makefile" ]; then render_note="no reports: the checkout ($checkout) is not reachable from $(hostname -s 2>/dev/null)"
 elif ! command -v make >/dev/null 2>&1 || ! command -v pandoc >/dev/null 2>&1; then render_note="no reports: make or pandoc is missing on $(hostname -s 2>/dev/null)"
 else
-  n=0
-  for r in $(for row in "${rows[@]}"; do w=$(echo "$row" | cut -d"$US" -f6); [ -n "$w" ] && ls -d "$w"/runs/*/* 2>/dev/null; done); do
+  n=0 runs=()
+  for row in "${rows[@]}"; do
+    w=$(echo "$row" | cut -d"$US" -f6)
+    [ -n "$w" ] && for r in "$w"/runs/*/*; do [ -d "$r" ] && runs+=("$r"); done
+  done
+  for r in "${runs[@]}"; do
     [ "$reports" != all ] && [ $n -ge "$reports" ] && { render_note="reports rendered: $n (reports = $reports in the sweep file)"; break; }
+    # RUN goes through make, which would expand a '$': only plain paths (ingest allows no other names).
+    [[ $r =~ ^[A-Za-z0-9._/+,=@-]+$ ]] || { echo "collect.sh: $r: not a plain path; not rendered"; continue; }
     if make -C "$checkout" --no-print-directory -s report RUN="$r" FIG_DIR="$dir/figures" REPORT_DIR="$dir/reports" >"$dir/logs/report.$$.log" 2>&1; then
       rendered+=("$(ls -d "$dir/reports/$(basename "$(dirname "$r")")/$(basename "$r")")")
     else
@@ -93,26 +107,18 @@ elif [ $n_new -eq 0 ] && [ -f "$dir/paper/paper.html" ]; then paper_note="skippe
 elif [ $n_ok -eq 0 ]; then paper_note="skipped: no complete part to show"
 else paper_pending=1; fi
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)-${SLURM_JOB_ID:-$$}
-json_s() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  '; }
-# summary_json PAPER_NOTE: the sweep-summary document (data/SCHEMA.md).
+# summary_json PAPER_NOTE: summary.json and data/gpu/sweeps/<name>.json, the sweep-summary
+# document (data/SCHEMA.md), through sdpa-report's JSON writer (each replaced atomically).
 summary_json() {
-  printf '{\n  "schema_version": "1.3.0",\n  "kind": "sweep-summary",\n'
-  printf '  "meta": {"tool": "collect.sh", "tool_version": "%s", "utc_time": "%s", "host": "%s"},\n' \
-    "$(json_s "$(cut -d' ' -f2 "$bundle/VERSION" 2>/dev/null)")" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(json_s "$(hostname 2>/dev/null)")"
-  printf '  "sweep": "%s",\n  "collected": "%s",\n  "complete": %d,\n  "missing": %d,\n  "parts": [' \
-    "$(json_s "$name")" "$stamp" $n_ok $n_miss
-  local sep=
+  local args=() row k p s st t w y r
   for row in "${rows[@]}"; do
     IFS=$US read -r k p s st t w y <<<"$row"
-    printf '%s\n    {"kind": "%s", "part": "%s", "status": "%s", "slurm_state": "%s", "task": "%s", "ingested": "%s", "reason": "%s"}' \
-      "$sep" "$(json_s "$k")" "$(json_s "$p")" "$s" "$(json_s "$st")" "$t" "$(json_s "${w#"$dir"/}")" "$(json_s "$y")"
-    sep=,
+    args+=(--row "$k" "$p" "$s" "$st" "$t" "${w#"$dir"/}" "$y")
   done
-  printf '\n  ],\n  "reports": ['
-  sep=
-  for r in "${rendered[@]}"; do printf '%s"%s"' "$sep" "$(json_s "${r#"$dir"/}")"; sep=", "; done
-  printf '],\n  "paper": "%s"\n}\n' "$(json_s "$1")"
+  for r in "${rendered[@]}"; do args+=(--report "${r#"$dir"/}"); done
+  mkdir -p "$dir/data/gpu/sweeps" &&
+    "$report" sweep-summary --out "$dir/summary.json" --out "$dir/data/gpu/sweeps/$name.json" --sweep "$name" \
+      --collected "$stamp" --paper "$1" "${args[@]}"
 }
 # write_summaries PAPER_NOTE: summary.md, summary.json and data/gpu/sweeps/<name>.json, each
 # renamed into place (this sweep's own earlier summary is the only file replaced).
@@ -145,9 +151,7 @@ write_summaries() {
     if [ -n "$render_note" ]; then echo "- $render_note"; fi
     echo "- paper: $1"
   } >"$dir/.summary.md.$$" && mv -f "$dir/.summary.md.$$" "$dir/summary.md"
-  summary_json "$1" >"$dir/.summary.json.$$" && mv -f "$dir/.summary.json.$$" "$dir/summary.json"
-  mkdir -p "$dir/data/gpu/sweeps" && cp "$dir/summary.json" "$dir/data/gpu/sweeps/.$name.json.$$" &&
-    mv -f "$dir/data/gpu/sweeps/.$name.json.$$" "$dir/data/gpu/sweeps/$name.json"
+  summary_json "$1" || { echo "collect.sh: the summary could not be written (above)" >&2; exit 3; }
 }
 # The summary first (make paper reads it), then the paper, then the summary again with its outcome.
 write_summaries "${paper_note:-pending}"

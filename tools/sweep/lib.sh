@@ -13,7 +13,7 @@ sweep_die() { echo "sweep: $*" >&2; exit 2; }
 
 # sweep_parse FILE: fills CFG["section.key"] (section: sweep, collect or kind:NAME) and KINDS
 # (in file order); ${NAME} in a value is taken from the environment (site settings).
-declare -gA CFG=()
+declare -gA CFG=() CFG_LINE=()
 KINDS=()
 sweep_parse() {
   local file=$1 n=0 section='' line key val var sec_keys
@@ -45,7 +45,7 @@ sweep_parse() {
           [ -n "${!var+set}" ] || sweep_die "$file:$n: $key uses \${$var}, which is not set in the environment"
           val=${val//"\${$var}"/${!var}}
         done
-        CFG[$section.$key]=$val ;;
+        CFG[$section.$key]=$val CFG_LINE[$section.$key]=$n ;;
       *) sweep_die "$file:$n: expected 'key = value' or a [section], got '$line'" ;;
     esac
   done <"$file"
@@ -100,9 +100,17 @@ sweep_check() {
       sweep_die "$f: [kind $k] backend = emu measures no GPU: say emulated = yes (ingested with --allow-emulated)"
     v=$(kv "$k" parts)
     [ -n "$v" ] || sweep_die "$f: [kind $k] has no parts (parts = ... here or in [sweep])"
+    local where=kind:$k seen=' ' slug
+    [ -n "${CFG[kind:$k.parts]+set}" ] || where=sweep
     for p in $v; do
       part_check "$p" ||
         sweep_die "$f: [kind $k] part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1), ceilings, peers, sanitizers, profiles"
+      # A part is a task and a result file (results/<kind>/<slug>.tar.gz): listed twice, two tasks
+      # would race for one file and one would be ingested as the other.
+      slug=$(part_slug "$p")
+      case $seen in *" $slug "*)
+        sweep_die "$f:${CFG_LINE[$where.parts]}: [${where/:/ }] part '$p' is listed twice (or as another spelling of the same part)" ;; esac
+      seen="$seen$slug "
     done
     v=$(kv "$k" cpus)
     [ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || sweep_die "$f: [kind $k] cpus = '$v': a positive number"
@@ -116,13 +124,14 @@ complete() {
 
 # slurm_states JOBID...: "TASKID STATE" lines (TASKID as JOBID_INDEX) for the array jobs given,
 # from squeue (live), else sacct (accounting, when the site has it), else scontrol (jobs the
-# controller still remembers). Tasks none of them knows are left out.
+# controller still remembers). Tasks none of them knows are left out. "- SQUEUE_OK" first when
+# squeue answered: then a task it does not list is neither pending nor running.
 slurm_states() {
   local j ids=("$@")
   [ ${#ids[@]} -gt 0 ] || return 0
   command -v squeue >/dev/null 2>&1 || return 0
   local live
-  live=$(squeue -h -r -j "$(IFS=,; echo "${ids[*]}")" -o '%i %T' 2>/dev/null)
+  live=$(squeue -h -r -j "$(IFS=,; echo "${ids[*]}")" -o '%i %T' 2>/dev/null) && echo "- SQUEUE_OK"
   [ -n "$live" ] && echo "$live"
   for j in "${ids[@]}"; do
     local got
@@ -132,4 +141,40 @@ slurm_states() {
       sed -nE 's/.*ArrayJobId=([0-9]+) ArrayTaskId=([0-9]+) .*JobState=([A-Z_]+).*/\1_\2 \3/p; t; s/^JobId=([0-9]+) .*JobState=([A-Z_]+).*/\1 \2/p')
     [ -n "$got" ] && echo "$got"
   done
+}
+
+# states_load TASKID...: STATES[task] from Slurm (slurm_states) for the tasks' array jobs.
+declare -gA STATES=()
+states_load() {
+  local t st
+  # shellcheck disable=SC2046
+  while read -r t st; do [ -n "$t" ] && [ -z "${STATES[$t]+set}" ] && STATES[$t]=$st; done < \
+    <(slurm_states $(printf '%s\n' "$@" | grep -v '^-$' | cut -d_ -f1 | sort -u))
+}
+is_live() { case $1 in PENDING*|RUNNING*|CONFIGURING*|COMPLETING*|REQUEUED*|SUSPENDED*) true ;; *) false ;; esac; }
+
+# task_state TASKID STATEFILE: the task's state. Slurm's when it knows the task; else what the
+# task recorded in STATEFILE ("STATE JOB TIME [WHY]"), unless that record is stale: written by
+# another task, or a live state (RUNNING) while squeue lists the task no more. A task killed by
+# SIGKILL, the OOM killer or a node failure records nothing at its end: then LOST.
+task_state() {
+  local t=$1 f=$2 st job when
+  if [ -n "${STATES[$t]+set}" ]; then echo "${STATES[$t]}"; return; fi
+  [ -f "$f" ] && read -r st job when _ <"$f"
+  if [ -z "${st:-}" ] || [ "$job" != "$t" ]; then echo UNKNOWN; return; fi
+  if is_live "$st" && [ -n "${STATES[-]+set}" ]; then echo "LOST (recorded $st at $when; Slurm lists it no more: killed?)"; return; fi
+  echo "$st (recorded by the task)"
+}
+
+# state_fix TASKID STATEFILE: after the fact (the collector), a record still saying RUNNING for a
+# task that has ended takes the state that ended it, so that no view shows it running.
+state_fix() {
+  local t=$1 f=$2 st job
+  [ -f "$f" ] && read -r st job _ <"$f" || return 0
+  [ "$job" = "$t" ] && is_live "$st" || return 0
+  local now
+  now=$(task_state "$t" "$f")
+  is_live "$now" && return 0
+  echo "${now%% *} $t $(date -u +%Y-%m-%dT%H:%M:%SZ) from Slurm (the task recorded $st and was ended without a word: SIGKILL, OOM or its node)" \
+    >"$f.tmp.$$" && mv -f "$f.tmp.$$" "$f"
 }

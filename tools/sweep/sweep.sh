@@ -9,7 +9,8 @@
 # them) that ingests what is complete and writes the sweep summary. --dry-run prints the scripts
 # and the sbatch commands, and writes and submits nothing.
 # status: per kind and part, complete or not, the Slurm state of its latest task and, for a task
-# that failed, its log's last lines; exit 0 when every part is complete, 1 otherwise.
+# that failed, its log's last lines (and why the collector refused its tarball, if it did); exit 0
+# when every part is complete, 1 otherwise (make sweep-status: make's own 2), 2 on a bad sweep file.
 # Layout of the shared directory, SHARED/NAME/:
 #   bundle-<sha>/bundle/ the unpacked bundle; bundle-<sha>/sweep/ task.sh, collect.sh, ingest.sh
 #   jobs/<stamp>/*.sbatch the scripts of each submission; submissions.tsv, what was submitted
@@ -34,20 +35,13 @@ latest() {
   awk -F'\t' '$1 != "collector" {last[$2 "\t" $3] = $0} END {for (k in last) print last[k]}' "$SWEEP_DIR/submissions.tsv" | cut -f2-6
 }
 collector_id() { [ -f "$SWEEP_DIR/submissions.tsv" ] && awk -F'\t' '$1 == "collector" {print $6}' "$SWEEP_DIR/submissions.tsv" | tail -n 1; }
-# state_of TASKID KIND SLUG: the Slurm state (STATES holds slurm_states' answer), else the state
-# the task itself recorded, else UNKNOWN.
-declare -A STATES=()
+# load_states: STATES for the latest tasks and the collector (lib.sh: states_load);
+# state_of TASKID KIND SLUG: Slurm's state, else the task's own record unless stale (task_state).
 load_states() {
-  local ids t s
-  ids="$(latest | cut -f5 | cut -d_ -f1 | sort -u) $(collector_id)"
-  # shellcheck disable=SC2086
-  while read -r t s; do [ -n "$t" ] && [ -z "${STATES[$t]+set}" ] && STATES[$t]=$s; done < <(slurm_states $ids)
+  # shellcheck disable=SC2046
+  states_load $(latest | cut -f5) $(collector_id)
 }
-state_of() {
-  if [ -n "${STATES[$1]+set}" ]; then echo "${STATES[$1]}"
-  elif [ -f "$SWEEP_DIR/state/$2/$3" ]; then echo "$(cut -d' ' -f1 "$SWEEP_DIR/state/$2/$3") (recorded by the task)"
-  else echo UNKNOWN; fi
-}
+state_of() { task_state "$1" "$SWEEP_DIR/state/$2/$3"; }
 
 if [ "$cmd" = status ]; then
   [ -d "$SWEEP_DIR" ] || { echo "sweep-status: $SWEEP_DIR does not exist: sweep '$NAME' was never submitted (make sweep SWEEP=$sweep)" >&2; exit 1; }
@@ -65,9 +59,11 @@ if [ "$cmd" = status ]; then
         res=complete n_ok=$((n_ok + 1))
       else
         res=missing
-        case $st in PENDING*|RUNNING*|CONFIGURING*|COMPLETING*|REQUEUED*|SUSPENDED*) n_fly=$((n_fly + 1)) ;; *) n_bad=$((n_bad + 1)) ;; esac
+        if is_live "$st"; then n_fly=$((n_fly + 1)); else n_bad=$((n_bad + 1)); fi
       fi
       printf '%-14s %-34s %-12s %-10s %s\n' "$k" "$p" "${st%% *}" "$tid" "$res"
+      refused=$(ls -t "$SWEEP_DIR/results/$k/$slug".refused-*.txt 2>/dev/null | head -n 1)
+      [ $res = missing ] && [ -n "$refused" ] && echo "    the collector refused its tarball: $(cat "$refused")"
       if [ $res = missing ] && [ "$tid" != - ]; then
         log=$(ls -t "$SWEEP_DIR/logs/$k/$idx.${tid%_*}.log" 2>/dev/null | head -n 1)
         case $st in PENDING*|RUNNING*) ;; *)
@@ -124,7 +120,7 @@ fi
 load_states
 declare -A FLY=()
 while IFS=$'\t' read -r k p _ _ tid; do
-  case ${STATES[$tid]:-} in PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUED|SUSPENDED) FLY[$k/$p]=$tid ;; esac
+  is_live "${STATES[$tid]:-}" && FLY[$k/$p]=$tid
 done < <(latest)
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)-$$

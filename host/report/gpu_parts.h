@@ -1,0 +1,24 @@
+/* The campaign parts of each device in the paper's GPU part: which parts came from which
+ * campaign, which are still missing, and the INTERRUPTED mark of a campaign that was stopped
+ * before its plan's end (campaign.json "interrupted", "parts_planned", "parts_completed"; a later
+ * campaign of the same device adds the parts it lacked). A campaign without those fields ran its
+ * "parts" (empty: every part of its bundle) to the end. */
+#ifndef GPU_PARTS_H
+#define GPU_PARTS_H
+
+#include <stdbool.h>
+
+#include "gpu_campaigns.h"
+#include "textbuf.h"
+
+/* Whether dir/name under GPU_DATA_DIR is a finished campaign the paper may read: a valid id (not
+ * a dot name, which an ingest in progress uses, nor one with ".tmp."), holding campaign.json. When
+ * not, why says so. */
+bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n);
+/* The INTERRUPTED banner of a stopped campaign (nothing for one that ran to its end). */
+void gpu_parts_banner(const gpu_campaign_t *c, rbuf_t *b);
+/* Before the first campaign of a device (campaigns are sorted by slug): the device's parts table,
+ * each part with the campaign(s) that completed it, or missing with the campaign that planned it. */
+void gpu_parts_table(const gpu_data_t *g, int i, rbuf_t *b);
+
+#endif
