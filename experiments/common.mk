@@ -122,6 +122,12 @@ all:
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
 
+## check-layout: no text outside the text area or overprinted, no duplicate HTML id, in the paper and each experiment's latest report
+check-layout:
+	$(Q)bash tests/report/layout-check.sh $(wildcard $(REPORT_DIR)/paper.pdf $(REPORT_DIR)/paper.html) \
+	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),$(wildcard $(addprefix $(REPORT_DIR)/$(e)/$(notdir $(call latest_run,$(e)))/report.,pdf html))))
+.PHONY: check-layout
+
 # ---- the paper -----------------------------------------------------------------------------
 PAPER_GEN  := $(REPORT_DIR)/gen
 PAPER_FIGS := $(FIG_DIR)/paper
@@ -169,6 +175,7 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/reliability.sh $(SDPA_REPORT)" \
                  "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/watermark.sh $(SDPA_REPORT)" \
+                 "bash tests/report/layout.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
