@@ -9,7 +9,7 @@ load 'figures/gpu-fixture.gp'
 set output figdir.'/ecdf.png'
 f = rundir.'/ecdf.tsv'
 stats f u 1 nooutput name "E"
-k = us_scale(E_max); unit = us_unit(E_max)
+k = 1; unit = "µs"
 set logscale x
 set xlabel sprintf("latency per launch (%s, log scale)", unit)
 set ylabel "fraction of samples ≤ latency"

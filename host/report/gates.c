@@ -87,19 +87,20 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
         TRY(report_variant_rel_l2_bar(r, variant, t.kernel_rel_l2, &rel_bar));
         g = gate_add(gs, "correctness", true, "kernel-only correctness, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "every case: launch ok, inputs unmodified, every output "
-                 "written and finite, %%bad = 0 (|err| <= atol_bh + rtol|ref|), rel-L2 <= %g",
+                 "every case: launch ok, inputs unmodified, every output written and finite, %%bad = 0 "
+                 "($\\lvert o - \\text{ref} \\rvert \\le \\text{atol}_{bh} + \\text{rtol} \\cdot \\lvert "
+                 "\\text{ref} \\rvert$), rel-L2 ≤ %g",
                  rel_bar);
     } else if (legacy) {
         g = gate_add(gs, "legacy (information)", false, "legacy gate of the original study, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "end-to-end max abs <= %g, mean abs <= %g, %%bad <= %g %% "
+                 "end-to-end max abs ≤ %g, mean abs ≤ %g, %%bad ≤ %g %% "
                  "(the original's bars, tuned after failures)",
                  t.legacy_max_abs, t.legacy_mean_abs, t.legacy_pct_bad);
     } else {
         g = gate_add(gs, "end-to-end (information)", false, "end-to-end accuracy, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "every case: rel-L2 <= %g and cosine >= %g against the "
+                 "every case: rel-L2 ≤ %g and cosine ≥ %g against the "
                  "unquantised inputs",
                  t.e2e_rel_l2, t.e2e_cosine);
     }
@@ -200,6 +201,8 @@ typedef struct {
 static int static_entry(report_t *r, int i, const char *arch, void *ctx) {
     static_acc_t *a = ctx;
     double val = 0, x;
+    char why[128];
+    if (report_kernel_unsupported(r, i, why, sizeof why)) return 0; /* a stub is no kernel to gate */
     for (int f = 0; f < 2 && a->sp->fields[f]; f++) {
         TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, a->sp->fields[f]));
         val += x;
@@ -226,7 +229,7 @@ static int static_gates(report_t *r, gates_t *gs) {
         const rj_t *d = &r->P;
         double limit;
         TRY(report_static_budget(r, sp->budget, &limit));
-        snprintf(g->target, sizeof g->target, "<= %.0f for every architecture (and codec) built", limit);
+        snprintf(g->target, sizeof g->target, "≤ %.0f for every architecture (and codec) built", limit);
         static_acc_t acc = {sp, g, limit, 0, 0, 0};
         TRY(report_ptxas_each(r, r->candidate, static_entry, &acc));
         const int found = acc.found, bad = acc.bad;
@@ -279,9 +282,9 @@ static int performance_gates(report_t *r, gates_t *gs) {
         TRY(rj_num(d, &lo, "comparisons.%d.speedup_ci.0", i));
         TRY(rj_num(d, &hi, "comparisons.%d.speedup_ci.1", i));
         found++;
-        gate_t *g =
-            gate_add(gs, "performance", true, "speedup t_%s/t_%s at %s", r->baseline, r->candidate, shape);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+        gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$ at %s",
+                             r->baseline, r->candidate, shape);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
                  r->gate_speedup);
         snprintf(g->value, sizeof g->value, "lower CI bound %.4f (speedup %.4f, 95 %% CI [%.4f, %.4f])", lo,
                  sp, lo, hi);
@@ -305,8 +308,9 @@ static int performance_gates(report_t *r, gates_t *gs) {
         }
     }
     if (!found) {
-        gate_t *g = gate_add(gs, "performance", true, "speedup t_%s/t_%s", r->baseline, r->candidate);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+        gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$", r->baseline,
+                             r->candidate);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
                  r->gate_speedup);
         snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
         g->status = GS_NOT_EVALUATED;

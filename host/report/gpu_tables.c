@@ -109,8 +109,8 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     }
     const char *base = jo_str(jo(c->history, "config"), "baseline");
     char h_sp[N], h_lr[N];
-    snprintf(h_sp, N, "speedup ratio t_%s/t_v [95 %% CI]", base ? base : "base");
-    snprintf(h_lr, N, "latency reduction 1 - t_v/t_%s [95 %% CI]", base ? base : "base");
+    snprintf(h_sp, N, "speedup ratio $t_\\text{%s}/t_v$ [95 %% CI]", base ? base : "base");
+    snprintf(h_lr, N, "latency reduction $1 - t_v/t_\\text{%s}$ [95 %% CI]", base ? base : "base");
     const md_col_t cols[] = {{"variant", 9, 'l'},       {"shape", 7, 'l'}, {"median (us)", 8, 'r'},
                              {"95 % CI (us)", 15, 'r'}, {h_sp, 19, 'r'},   {h_lr, 21, 'r'},
                              {"timing", 8, 'l'}};

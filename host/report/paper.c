@@ -137,34 +137,36 @@ static int history(paper_t *p) {
     rbuf_t tsv = {0}, md = {0};
     rb_puts(&tsv, "# median latency (us) with its 95 % CI per experiment and variant, at the compared shape\n"
                   "# x\tlabel\tmedian\tci_lo\tci_hi\ttiming\texperiment\n");
-    static const md_col_t cols[] = {{"experiment", 14, 'l'},  {"variant", 8, 'l'},       {"shape", 8, 'l'},
-                                    {"median (us)", 10, 'r'}, {"95 % CI (us)", 18, 'r'}, {"timing", 14, 'l'},
-                                    {"device", 20, 'l'},      {"run", 18, 'l'}};
+    /* each experiment's run and device are named in its own section (stage-NAME.md) */
+    static const md_col_t cols[] = {
+        {"experiment", 16, 'l'},        {"variant", 9, 'l'},       {"shape", 7, 'l'},
+        {"median (µs)", 10, 'r'},       {"95 % CI (µs)", 16, 'r'}, {"n", 4, 'r'},
+        {"noise (IQR/median)", 8, 'r'}, {"timing", 13, 'l'}};
     md_table_head(&md, cols, 8);
     int x = 0, emulated = 0, gpu = 0;
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
         if (!s->loaded) {
-            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run", NA_MARK, NA_MARK);
+            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run");
             continue;
         }
         int c = report_find_comparison(&s->r);
         const char *shape = c >= 0 ? rj_str(&s->r.T, "comparisons.%d.shape", c) : NULL;
         const char *vs[2] = {s->r.baseline, s->r.candidate};
-        char dev[256];
-        report_device_label(&s->r, dev, sizeof dev);
         for (int v = 0; v < 2; v++) {
             int t = shape ? report_find_timing(&s->r, vs[v], shape) : -1;
             if (t >= 0 && !rj_present(&s->r.T, "timing.%d.summary", t)) t = -1; /* no sample kept */
             if (t < 0) {
-                md_row(&md, 8, s->name, vs[v], NA_MARK, NA_MARK, NA_MARK, "not timed", dev, s->r.run_id);
+                md_row(&md, 8, s->name, vs[v], NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not timed");
                 continue;
             }
-            double med, lo, hi;
+            double med, lo, hi, n, noise;
             const char *kind = rj_str(&s->r.T, "timing.%d.timing", t);
             if (!kind || rj_num(&s->r.T, &med, "timing.%d.summary.median", t) < 0 ||
                 rj_num(&s->r.T, &lo, "timing.%d.summary.ci_lo", t) < 0 ||
-                rj_num(&s->r.T, &hi, "timing.%d.summary.ci_hi", t) < 0) {
+                rj_num(&s->r.T, &hi, "timing.%d.summary.ci_hi", t) < 0 ||
+                rj_num(&s->r.T, &n, "timing.%d.summary.n", t) < 0 ||
+                rj_num(&s->r.T, &noise, "timing.%d.summary.rel_iqr", t) < 0) {
                 snprintf(p->err, sizeof p->err, "%s", s->r.err);
                 rb_free(&tsv);
                 rb_free(&md);
@@ -174,23 +176,24 @@ static int history(paper_t *p) {
             emulated |= !gpu_t;
             gpu |= gpu_t;
             rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%s\t%s\n", x++, vs[v], med, lo, hi, kind, s->name);
-            char c1[N], c2[N];
+            char c1[N], c2[N], c3[N], c4[N];
             md_row(&md, 8, s->name, vs[v], shape, fmt_us(c1, N, med),
-                   fmt_ci(c2, N, fabs(lo) >= 1e5 ? "%.0f" : "%.2f", lo, hi),
-                   gpu_t ? "gpu" : "EMULATED (CPU), not a GPU timing", dev, s->r.run_id);
+                   fmt_ci(c2, N, fabs(lo) >= 1e5 ? "%.0f" : "%.2f", lo, hi), fmt_num(c3, N, "%.0f", n),
+                   fmt_pct(c4, N, noise), gpu_t ? "gpu" : "EMULATED");
         }
     }
     md_table_caption(
         &md, "tbl:history",
         emulated
-            ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked so: median "
-              "latency "
-              "with its 95 % CI for baseline and candidate of each experiment's latest run. Emulated rows "
-              "are CPU "
-              "wall-clock times of the emulator and say nothing about GPU performance."
-            : "Stage history: median latency with its 95 % CI for baseline and candidate of each "
-              "experiment's "
-              "latest run. Rows from different runs (and devices) are not comparable in absolute terms.");
+            ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked EMULATED: "
+              "median latency with its 95 % CI, the samples kept (n) and their noise (interquartile range "
+              "over the median) for baseline and candidate of each experiment's latest run, whose id and "
+              "device its section names. Emulated rows are CPU wall-clock times of the emulator and say "
+              "nothing about GPU performance."
+            : "Stage history: median latency with its 95 % CI, the samples kept (n) and their noise "
+              "(interquartile range over the median) for baseline and candidate of each experiment's "
+              "latest run, whose id and device its section names. Rows from different runs (and devices) "
+              "are not comparable in absolute terms.");
     TRY(save(p, &tsv, "history.tsv"));
     TRY(save(p, &md, "history.md"));
     rbuf_t b = {0};
@@ -226,10 +229,10 @@ static int ratio_head(paper_t *p, rbuf_t *md) {
                              {"published claim (as worded)", 16, 'l'},
                              {h_sp, 9, 'r'},
                              {h_lr, 9, 'r'},
-                             {"reproduced speedup ratio [95 % CI]", 18, 'r'},
-                             {"reproduced latency reduction [95 % CI]", 18, 'r'},
+                             {"reproduced speedup ratio [95 % CI]", 16, 'r'},
+                             {"reproduced latency reduction [95 % CI]", 16, 'r'},
                              {"reproduced on", 12, 'l'},
-                             {"timing", 10, 'l'}};
+                             {"timing", 14, 'l'}};
     md_table_head(md, cols, 8);
     return 0;
 }
@@ -263,7 +266,7 @@ static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, doub
         return -1;
     }
     md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK,
-           strcmp(*kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : *kind);
+           strcmp(*kind, "emulated") == 0 ? "EMULATED" : *kind);
     if (r && cmp < 0) *kind = "none";
     return 0;
 }
@@ -304,7 +307,7 @@ static int ratios(paper_t *p) {
         "Published versus reproduced speedups. The published "
         "ratios are computed from the published medians (data/published/seed-l4.json); the original "
         "called a latency reduction a speedup. Reproduced values are ratios of medians from interleaved "
-        "runs with bootstrap CIs; emulated values are not GPU timings.");
+        "runs with bootstrap CIs; EMULATED: the run had no GPU, so there is no reproduced ratio.");
     md_table_caption(&vd, "tbl:verdicts",
                      "Verdicts of this study (latest run of each experiment, gates judged on "
                      "the lower CI bound) beside the original study's.");
@@ -351,9 +354,10 @@ static int published_tables(paper_t *p) {
         rb_free(&b);
         goto fail;
     }
-    md_table_caption(&b, "tbl:published-timings",
-                     "Every timing the original study published (original study, "
-                     "L4), as transcribed in data/published/seed-l4.json with its source commit:file.");
+    md_table_end(&b, 0, "tbl:published-timings",
+                 "Every timing the original study published (original study, "
+                 "L4), as transcribed in data/published/seed-l4.json with its source commit:file.",
+                 "None published.");
     TRY(save(p, &b, "published-timings.md"));
     static const md_col_t rcols[] = {
         {"variant", 8, 'l'},   {"arch", 5, 'l'},    {"registers", 7, 'r'}, {"static smem (B)", 8, 'r'},
@@ -378,8 +382,8 @@ static int published_tables(paper_t *p) {
         rb_free(&b);
         goto fail;
     }
-    md_table_caption(&b, "tbl:published-resources",
-                     "ptxas resources the original study published (original study, L4).");
+    md_table_end(&b, 0, "tbl:published-resources",
+                 "ptxas resources the original study published (original study, L4).", "None published.");
     TRY(save(p, &b, "published-resources.md"));
     static const md_col_t ccols[] = {{"shape", 8, 'l'},    {"seed", 4, 'r'}, {"max abs", 8, 'r'},
                                      {"mean abs", 8, 'r'}, {"%bad", 5, 'r'}, {"source", 24, 'l'}};
@@ -457,6 +461,42 @@ static int stage_sections(paper_t *p) {
     return 0;
 }
 
+/* The make target of an experiment: MAKE_TARGET of experiments/NAME/experiment.mk (the definition
+ * the build runs), else its name. */
+static void make_target(const char *name, char *dst, size_t n) {
+    char path[512], line[512];
+    snprintf(dst, n, "%s", name);
+    snprintf(path, sizeof path, "experiments/%s/experiment.mk", name);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        char t[128];
+        if (sscanf(line, "MAKE_TARGET := %127s", t) == 1) { /* the blank matches any run of blanks */
+            snprintf(dst, n, "%s", t);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* reproduce.md: the commands of the section "Reproducing this paper", one target per experiment. */
+static int reproduce(paper_t *p) {
+    rbuf_t b = {0};
+    rb_puts(&b, "    make all     # every experiment (a new run directory each), then this paper\n"
+                "    make paper   # this paper again from the latest runs; nothing is measured\n\n"
+                "Each experiment's report is built by its own target (");
+    for (int k = 0; k < p->n; k++) {
+        char t[128];
+        make_target(p->st[k].name, t, sizeof t);
+        rb_printf(&b, "%s`make %s`", k == 0 ? "" : k + 1 == p->n ? " and " : ", ", t);
+    }
+    rb_puts(
+        &b,
+        "), and rebuilt from its data by `make report RUN=data/<experiment>/<run-id>`. Timings need a GPU; "
+        "without one, everything else runs and the performance gates read NOT EVALUATED.\n");
+    return save(p, &b, "reproduce.md");
+}
+
 int report_paper_main(int argc, char **argv) {
     static paper_t p;
     for (int i = 2; i < argc; i++) {
@@ -484,6 +524,7 @@ int report_paper_main(int argc, char **argv) {
     if (rc == 0) rc = ratios(&p);
     if (rc == 0) rc = published_tables(&p);
     if (rc == 0) rc = stage_sections(&p);
+    if (rc == 0) rc = reproduce(&p);
     if (rc == 0) rc = gpu_tables_write(&p.gpu, p.out, gpu_ratios, &p, p.err, sizeof p.err);
     gpu_data_free(&p.gpu);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);

@@ -10,6 +10,7 @@
 #include "tables.h"
 #include "stats.h"
 #include "sdpa_api.h"
+#include "ptxas/occupancy.h"
 
 #define N 64
 
@@ -45,7 +46,7 @@ int table_correctness(report_t *r, const gates_t *g) {
     int n = rj_len(d, "correctness");
     TRY_B(n);
     char h_rel[N], h_e2e[N], h_cos[N], h_lmax[N], h_lmean[N], h_lpct[N];
-    snprintf(h_rel, N, "rel-L2 (<= %g)", t.kernel_rel_l2);
+    snprintf(h_rel, N, "rel-L2 (≤ %g)", t.kernel_rel_l2);
     /* Entries judged by another family's bars (stage 6: fp8p) say so in their cell. */
     bool other_bars = false;
     for (int i = 0; i < n; i++) {
@@ -54,12 +55,12 @@ int table_correctness(report_t *r, const gates_t *g) {
             rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2)
             other_bars = true;
     }
-    if (other_bars) snprintf(h_rel, N, "rel-L2 (<= %g unless marked)", t.kernel_rel_l2);
-    snprintf(h_e2e, N, "rel-L2 (<= %g)", t.e2e_rel_l2);
-    snprintf(h_cos, N, "cosine (>= %g)", t.e2e_cosine);
-    snprintf(h_lmax, N, "legacy max abs (<= %g)", t.legacy_max_abs);
-    snprintf(h_lmean, N, "legacy mean abs (<= %g)", t.legacy_mean_abs);
-    snprintf(h_lpct, N, "legacy %%bad (<= %g)", t.legacy_pct_bad);
+    if (other_bars) snprintf(h_rel, N, "rel-L2 (≤ %g unless marked)", t.kernel_rel_l2);
+    snprintf(h_e2e, N, "rel-L2 (≤ %g)", t.e2e_rel_l2);
+    snprintf(h_cos, N, "cosine (≥ %g)", t.e2e_cosine);
+    snprintf(h_lmax, N, "legacy max abs (≤ %g)", t.legacy_max_abs);
+    snprintf(h_lmean, N, "legacy mean abs (≤ %g)", t.legacy_mean_abs);
+    snprintf(h_lpct, N, "legacy %%bad (≤ %g)", t.legacy_pct_bad);
     /* Peers' metrics (cosine, SageAttention's rel-L1, FlashAttention-3's RMSE) beside ours. */
     const md_col_t k_cols[] = {{"variant", 8, 'l'}, {"shape", 16, 'l'},         {"seed", 5, 'r'},
                                {"max abs", 9, 'r'}, {"atol range", 16, 'r'},    {h_rel, 12, 'r'},
@@ -101,7 +102,7 @@ int table_correctness(report_t *r, const gates_t *g) {
                     rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2) {
                     const char *fam = rj_str(d, "correctness.%d.tol_family", i);
                     const size_t len = strlen(c[2]);
-                    snprintf(c[2] + len, N - len, " (%s: <= %g)", fam ? fam : "?", bar);
+                    snprintf(c[2] + len, N - len, " (%s: ≤ %g)", fam ? fam : "?", bar);
                 }
                 fmt_num(c[3], N, "%.3g", x[4]);
                 fmt_num(c[4], N, "%.3g", x[5]);
@@ -128,7 +129,7 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "Kernel-only correctness against the float64 reference on the "
                              "dequantised inputs (the kernel's own error). Element-wise bar "
                              "$|o - \\text{ref}| \\le \\text{atol}_{bh} + \\text{rtol}\\,|\\text{ref}|$ per "
-                             "(batch, head) slice; worst err/bar is the largest ratio (<= 1 passes). The "
+                             "(batch, head) slice; worst err/bar is the largest ratio (≤ 1 passes). The "
                              "gate decides the verdict. Beside ours, the metrics peers report, information "
                              "only: cosine similarity, relative L1 $= \\sum|o - \\text{ref}| / "
                              "\\sum|\\text{ref}|$ (SageAttention) and "
@@ -138,7 +139,8 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "End-to-end accuracy against the float64 reference on the "
                              "unquantised inputs (includes quantisation), and the original study's legacy "
                              "gate (max abs, mean "
-                             "abs, %bad with bad = |err| > 0.06), labelled legacy: both are information, not "
+                             "abs, %bad with bad = $\\lvert \\text{err} \\rvert > 0.06$), labelled legacy: "
+                             "both are information, not "
                              "part of the verdict. Relative L1 and RMSE as in the kernel-only table, "
                              "against the unquantised inputs.");
     }
@@ -305,14 +307,15 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
     int n = rj_len(d, "comparisons");
     TRY(n);
     if (n == 0) return 0;
-    static const md_col_t cols[] = {{"baseline -> candidate", 14, 'l'},
-                                    {"shape", 14, 'l'},
-                                    {"rounds", 6, 'r'},
-                                    {"baseline p50 (us)", 10, 'r'},
-                                    {"candidate p50 (us)", 10, 'r'},
-                                    {"speedup ratio t_base/t_new [95 % CI]", 20, 'r'},
-                                    {"latency reduction 1 - t_new/t_base [95 % CI]", 20, 'r'},
-                                    {"verdict", 9, 'l'}};
+    static const md_col_t cols[] = {
+        {"baseline -> candidate", 14, 'l'},
+        {"shape", 14, 'l'},
+        {"rounds", 6, 'r'},
+        {"baseline p50 (us)", 10, 'r'},
+        {"candidate p50 (us)", 10, 'r'},
+        {"speedup ratio $t_\\text{base}/t_\\text{new}$ [95 % CI]", 20, 'r'},
+        {"latency reduction $1 - t_\\text{new}/t_\\text{base}$ [95 % CI]", 20, 'r'},
+        {"verdict", 9, 'l'}};
     md_table_head(b, cols, 8);
     for (int i = 0; i < n; i++) {
         const char *base = rj_str(d, "comparisons.%d.baseline", i),
@@ -337,18 +340,22 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
         snprintf(c[1], N, "%s %% %s", fmt_num(c[6], N, "%.1f", 100 * x[6]),
                  fmt_ci(c[7], N, "%.1f %%", 100 * x[7], 100 * x[8]));
         md_row(b, 8, pair, shape, fmt_num(c[2], N, "%.0f", x[0]), fmt_us(c[3], N, x[1]),
-               fmt_us(c[4], N, x[2]), c[0], c[1], vd);
+               fmt_us(c[4], N, x[2]), c[0], c[1], gpu ? vd : NA_MARK " (emulated)");
     }
+    double eps = AB_DEFAULT_EPSILON; /* older files do not record it */
+    if (rj_present(d, "comparisons.0.epsilon")) TRY(rj_num(d, &eps, "comparisons.0.epsilon"));
+    char rule[512], cap[1024];
+    snprintf(
+        cap, sizeof cap,
+        "Interleaved A/B comparison (baseline and candidate launched alternately in one process): speedup "
+        "ratio and latency reduction are named separately, each with a fixed-seed percentile bootstrap "
+        "95 %% CI over whole rounds. %s",
+        verdict_rule(rule, sizeof rule, eps));
     md_table_caption(b, "tbl:comparison",
-                     gpu ? "Interleaved A/B comparison (baseline and candidate launched alternately in one "
-                           "process): speedup ratio "
-                           "and latency reduction are named separately, each with a fixed-seed percentile "
-                           "bootstrap 95 % CI over "
-                           "whole rounds. Verdict: SAME if the ratio CI lies within +-2 % of 1, "
-                           "FASTER/SLOWER if it excludes 1."
+                     gpu ? cap
                          : "EMULATED (CPU) TIMINGS, NOT GPU TIMINGS: the same comparison on emulator "
-                           "wall-clock times; it is "
-                           "shown for completeness and says nothing about GPU performance.");
+                           "wall-clock times; it is shown for completeness, says nothing about GPU "
+                           "performance and gives no verdict (n/a).");
     return 0;
 }
 
@@ -368,7 +375,7 @@ int table_performance(report_t *r, const gates_t *g) {
     bool gpu = strcmp(kind, "gpu") == 0;
     if (!gpu)
         rb_puts(&b,
-                "### Emulated (CPU) timings: not GPU timings {.unnumbered}\n\n"
+                "### Emulated (CPU) timings: not GPU timings {#sec:emulated-timings .unnumbered}\n\n"
                 "These are wall-clock times of the CPU SIMT emulator. They are not GPU timings, are never "
                 "compared with GPU figures and decide no gate.\n");
     TRY_B(perf_variant_rows(r, &b, gpu));
@@ -380,6 +387,13 @@ int table_performance(report_t *r, const gates_t *g) {
 static int ptxas_row(report_t *r, int i, const char *arch, void *ctx) {
     rbuf_t *b = ctx;
     const rj_t *d = &r->P;
+    char why[128];
+    if (report_kernel_unsupported(r, i, why, sizeof why)) {
+        const char *v = rj_str(d, "kernels.%d.variant", i);
+        if (!v) return -1;
+        md_row(b, 9, v, arch, "this build: a stub", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, why);
+        return 0;
+    }
     static const char *const f[] = {
         "registers",   "static_smem_bytes",      "stack_bytes", "spill_store_bytes", "spill_load_bytes",
         "local_bytes", "occupancy.blocks_per_sm"};
@@ -392,6 +406,8 @@ static int ptxas_row(report_t *r, int i, const char *arch, void *ctx) {
     TRY(rj_bool(d, &ok, "kernels.%d.pass", i));
     char c[6][N], occ[N];
     snprintf(occ, N, "%.0f (%s)", x[6], lim);
+    for (char *u = occ; *u; u++)
+        if (*u == '_') *u = ' '; /* shared_memory -> shared memory */
     md_row(b, 9, v, arch, "this build", fmt_num(c[0], N, "%.0f", x[0]), fmt_int(c[1], N, x[1]),
            fmt_num(c[2], N, "%.0f", x[2]), fmt_num(c[3], N, "%.0f", x[3] + x[4]),
            fmt_num(c[4], N, "%.0f", x[5]), occ);
@@ -494,6 +510,7 @@ static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     if (!jo_eq(cJSON_GetArrayItem(jo(P->root, "kernels"), i), "arch", v->arch) || !report_kernel_of_run(r, i))
         return 0;
     snprintf(v->label, sizeof v->label, "%s", label);
+    if (report_kernel_unsupported(r, i, v->why, sizeof v->why)) return 1;
     if (!rj_present(P, "kernels.%d.occupancy", i)) {
         snprintf(v->why, sizeof v->why, "the occupancy model does not know %s", v->arch);
         return 1;
@@ -505,6 +522,49 @@ static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     for (char *c = v->limiter; *c; c++)
         if (*c == '_') *c = ' '; /* shared_memory -> shared memory */
     return 1;
+}
+
+/* The original study's CTAs per SM on its device, from its published resources of `variant` on
+ * ORIGINAL_DEVICE_ARCH through ptxas-json's occupancy model, beside this build's on the same
+ * architecture (ptxas.json, the run's codec): a sentence, or nothing when the original published no
+ * resources for the variant. Its own run never measured occupancy: the original's figure is what
+ * its resources imply ("had"), this build's what it would be on that device ("would fit"). */
+static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
+    int p = report_find_published_resource(r, variant, ORIGINAL_DEVICE_ARCH);
+    if (p < 0) return 0;
+    double regs, smem;
+    TRY(rj_num(&r->PUB, &regs, "resources.%d.registers", p));
+    TRY(rj_num(&r->PUB, &smem, "resources.%d.static_smem_bytes", p));
+    const char *src = rj_str(&r->PUB, "resources.%d.source", p);
+    char dev[N], sm[N];
+    if (!src || !report_published_device(r, dev, sizeof dev)) return -1;
+    occupancy_t o;
+    if (occupancy_compute(atoi(ORIGINAL_DEVICE_ARCH + 3), SDPA_THREADS, (int)regs, (long)smem, &o) < 0)
+        return 0;
+    char lim[32];
+    snprintf(lim, sizeof lim, "%s", o.limited_by);
+    for (char *c = lim; *c; c++)
+        if (*c == '_') *c = ' ';
+    rb_printf(b,
+              "The original's %s had %d CTA%s per SM on its %s (%s; limited by %s): its published %.0f "
+              "registers and %s B of static shared memory (%s) through the same occupancy model. ",
+              variant, o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s", dev, ORIGINAL_DEVICE_ARCH, lim, regs,
+              fmt_int(sm, N, smem), src);
+    occ_variant_t ours = {.variant = variant, .arch = ORIGINAL_DEVICE_ARCH, .ctas = NAN};
+    snprintf(ours.why, sizeof ours.why, "ptxas.json has no %s kernel of %s", ORIGINAL_DEVICE_ARCH, variant);
+    if (r->have_ptxas) TRY(report_ptxas_each(r, variant, occ_variant, &ours));
+    if (!r->have_ptxas)
+        rb_printf(b, "Whether this artifact's %s would fit as many cannot be said: %s.\n", variant,
+                  r->ptxas_missing);
+    else if (!isfinite(ours.ctas))
+        rb_printf(b, "Whether this artifact's %s would fit as many cannot be said: %s.\n", variant, ours.why);
+    else
+        rb_printf(b, "This artifact's %s would fit %.0f there (limited by %s): %s.\n", variant, ours.ctas,
+                  ours.limiter,
+                  ours.ctas == o.blocks_per_sm  ? "as many as the original's"
+                  : ours.ctas < o.blocks_per_sm ? "fewer than the original's"
+                                                : "more than the original's");
+    return 0;
 }
 
 int table_occupancy(report_t *r, const gates_t *g) {
@@ -564,15 +624,16 @@ int table_occupancy(report_t *r, const gates_t *g) {
         }
         differ |= full[0] != full[1];
         rb_printf(&waves,
-                  "; at %s, %.0f CTAs take %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
-                  shape, grid, w[0], full[0], v[0].variant, w[1], full[1], v[1].variant);
+                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
+                  shape, grid, dev.measured ? "take" : "would take", w[0], full[0], v[0].variant, w[1],
+                  full[1], v[1].variant);
     }
     char cap[1024];
     snprintf(cap, sizeof cap,
              "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
              "limits them: ptxas.json's occupancy model for that architecture and the run's codec. Grid: "
-             "ceil(S/%d) x H x B CTAs at each shape of the timing run; waves = grid / (CTAs per SM x SMs), "
-             "full waves rounded up.",
+             "$\\lceil S/%d \\rceil \\cdot H \\cdot B$ CTAs at each shape of the timing run; waves = grid / "
+             "(CTAs per SM $\\cdot$ SMs), full waves rounded up.",
              dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name,
              dev.arch, dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured",
              SDPA_TILE_M);
@@ -586,15 +647,19 @@ int table_occupancy(report_t *r, const gates_t *g) {
     if (!known)
         rb_puts(&b, "Whether occupancy confounds the comparison cannot be said.\n");
     else if (differ)
-        rb_printf(
-            &b,
-            "The comparison is confounded by occupancy: on %s (%s, %.0f SMs) %s fits %.0f CTAs per SM "
-            "(limited by %s) and %s fits %.0f (limited by %s)%s. Part of any latency difference between "
-            "them comes from occupancy, not from the switch alone.\n",
-            dev.name, dev.arch, dev.sms, v[0].variant, v[0].ctas, v[0].limiter, v[1].variant, v[1].ctas,
-            v[1].limiter, waves.s ? waves.s : "");
+        rb_printf(&b,
+                  "The comparison %s confounded by occupancy: on %s (%s, %.0f SMs) %s %s %.0f CTAs per SM "
+                  "(limited by %s) and %s %s %.0f (limited by %s)%s. Part of any latency difference between "
+                  "them %s from occupancy, not from the switch alone.\n",
+                  dev.measured ? "is" : "would be", dev.name, dev.arch, dev.sms, v[0].variant,
+                  dev.measured ? "fits" : "would fit", v[0].ctas, v[0].limiter, v[1].variant,
+                  dev.measured ? "fits" : "would fit", v[1].ctas, v[1].limiter, waves.s ? waves.s : "",
+                  dev.measured ? "comes" : "would come");
     else
-        rb_puts(&b, "Occupancy is the same for both variants: the comparison is not confounded by it.\n");
+        rb_printf(&b, "Occupancy %s the same for both variants: the comparison %s confounded by it.\n",
+                  dev.measured ? "is" : "would be", dev.measured ? "is not" : "would not be");
     rb_free(&waves);
+    rb_puts(&b, "\n");
+    for (int k = 0; k < 2; k++) TRY_B(original_occupancy(r, &b, v[k].variant));
     return tables_save(r, &b, "occupancy.md");
 }

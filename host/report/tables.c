@@ -17,6 +17,22 @@ const char *fmt_us(char *dst, size_t n, double us) {
     return fmt_num(dst, n, fabs(us) >= 1e5 ? "%.0f" : "%.2f", us);
 }
 
+const char *verdict_rule(char *dst, size_t n, double eps) {
+    snprintf(dst, n,
+             "Verdict on the speedup ratio's 95 %% CI $[\\text{lo}, \\text{hi}]$: SAME if "
+             "$1/%g \\le \\text{lo}$ and $\\text{hi} \\le 1/%g$ (the latency ratio within ±%g %% of 1), else "
+             "FASTER if $\\text{lo} > 1$, SLOWER if $\\text{hi} < 1$, AMBIGUOUS if the CI contains 1.",
+             1 + eps, 1 - eps, 100 * eps);
+    return dst;
+}
+
+const char *fmt_pct(char *dst, size_t n, double x) {
+    char v[32];
+    fmt_num(v, sizeof v, x < 0.01 ? "%.2f" : "%.1f", 100 * x);
+    snprintf(dst, n, "%s%s", v, isfinite(x) ? " %" : "");
+    return dst;
+}
+
 const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi) {
     if (!isfinite(lo) || !isfinite(hi)) {
         snprintf(dst, n, "%s", NA_MARK);
@@ -321,24 +337,63 @@ int table_environment(report_t *r, const gates_t *g) {
     return tables_save(r, &b, "environment.md");
 }
 
-/* One argv as a shell command line, quoting what needs it. */
-static int command_line(rbuf_t *b, const rj_t *d) {
+/* A code line of a report holds this many characters (a PDF page of 10 pt monospace, 2 cm
+ * margins: 91); longer commands continue on the next line after a backslash. */
+#define CMD_WIDTH 84
+
+/* One argv word, quoted for a POSIX shell when it needs it; the run directory reads "$RUN". */
+static void shell_word(rbuf_t *b, const char *a, const char *rundir) {
+    size_t rl = strlen(rundir);
+    if (rl && strncmp(a, rundir, rl) == 0 && (a[rl] == '/' || !a[rl])) {
+        rb_printf(b, "$RUN%s", a + rl);
+        return;
+    }
+    bool plain =
+        a[0] != '\0' &&
+        strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);
+    if (plain) {
+        rb_puts(b, a);
+        return;
+    }
+    rb_puts(b, "'");
+    for (const char *c = a; *c; c++) rb_puts(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+    rb_puts(b, "'");
+}
+
+/* One argv as a shell command (a code block line), wrapped with backslash continuations before an
+ * option, an option and its value kept together: copied as it stands, it runs. */
+static int command_line(rbuf_t *b, const rj_t *d, const char *rundir) {
     int n = rj_len(d, "meta.command_line");
     TRY(n);
+    size_t col = 0;
+    rb_puts(b, "    ");
     for (int i = 0; i < n; i++) {
         const char *a = rj_str(d, "meta.command_line.%d", i);
         if (!a) return -1;
-        bool plain =
-            a[0] != '\0' &&
-            strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);
-        rb_printf(b, "%s", i ? " " : "    ");
-        if (plain)
-            rb_puts(b, a);
-        else {
-            rb_puts(b, "'");
-            for (const char *c = a; *c; c++) rb_puts(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
-            rb_puts(b, "'");
+        /* the unit: an option with its value, or one word */
+        rbuf_t u = {0};
+        shell_word(&u, a, rundir);
+        const char *next = i + 1 < n ? rj_str(d, "meta.command_line.%d", i + 1) : NULL;
+        if (a[0] == '-' && next && next[0] != '-') {
+            rb_puts(&u, " ");
+            shell_word(&u, next, rundir);
+            i++;
         }
+        if (u.oom) {
+            rb_free(&u);
+            b->oom = true;
+            return 0;
+        }
+        if (col > 0 && col + 1 + u.len + 2 > CMD_WIDTH) {
+            rb_puts(b, " \\\n      ");
+            col = 2;
+        } else if (col > 0) {
+            rb_puts(b, " ");
+            col++;
+        }
+        rb_puts(b, u.s ? u.s : "");
+        col += u.len;
+        rb_free(&u);
     }
     rb_puts(b, "\n");
     return 0;
@@ -347,21 +402,24 @@ static int command_line(rbuf_t *b, const rj_t *d) {
 int table_reproduce(report_t *r, const gates_t *g) {
     (void)g;
     rbuf_t b = {0};
+    char rundir[REPORT_PATH_MAX];
+    snprintf(rundir, sizeof rundir, "data/%s/%s", r->experiment, r->run_id);
     rb_printf(
         &b,
         "Rebuild this report from the data of this run (nothing is measured again):\n\n"
-        "    make report RUN=data/%s/%s\n\n"
+        "    RUN=%s\n    make report RUN=$RUN\n\n"
         "Repeat the experiment: a new run directory `data/%s/<run-id>/` is created and earlier runs are "
         "left untouched:\n\n    make %s\n\n"
-        "The pipeline invoked the harness as follows (`meta.command_line` of each result file):\n\n",
-        r->experiment, r->run_id, r->experiment, r->make_target);
-    if (command_line(&b, &r->R) < 0) {
+        "The pipeline invoked the harness as follows (`meta.command_line` of each result file; the run "
+        "directory written `$RUN`, as set above):\n\n",
+        rundir, r->experiment, r->make_target);
+    if (command_line(&b, &r->R, rundir) < 0) {
         rb_free(&b);
         return -1;
     }
     if (r->timing) {
         rb_puts(&b, "\n");
-        if (command_line(&b, &r->T) < 0) {
+        if (command_line(&b, &r->T, rundir) < 0) {
             rb_free(&b);
             return -1;
         }

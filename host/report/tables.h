@@ -23,6 +23,11 @@ int table_reproduce(report_t *r, const gates_t *g);
 int tables_save(report_t *r, rbuf_t *b, const char *name);
 /* Latency in microseconds with a precision that suits its size (emulated samples are seconds). */
 const char *fmt_us(char *dst, size_t n, double us);
+/* The verdict rule on the speedup ratio's CI [lo, hi] for equivalence band eps (the comparison's
+ * "epsilon", on the latency ratio t_new/t_base): one sentence for a caption, TeX math. */
+const char *verdict_rule(char *dst, size_t n, double eps);
+/* A fraction as a percentage, "1.3 %", or n/a. */
+const char *fmt_pct(char *dst, size_t n, double x);
 /* "[lo, hi]" with fmt, or n/a. */
 const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi);
 

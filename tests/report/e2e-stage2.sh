@@ -42,7 +42,7 @@ for v in stage1 stage2; do
   tap_ok "gate table: kernel-only correctness of $v reads $p/$n, as run.json" \
     bash -c "gate_cell() { $(declare -f gate_cell | tail -n +2); }; gate_cell '$G' 'kernel-only correctness, $v' 4 | grep -q '^$p/$n '"
 done
-tap_ok "gate table: performance NOT EVALUATED without a GPU" bash -c "grep 'speedup t_stage1/t_stage2' '$G' | grep -q 'NOT EVALUATED'"
+tap_ok "gate table: performance NOT EVALUATED without a GPU" bash -c "grep -F 'speedup \$t_\\text{stage1}/t_\\text{stage2}\$' '$G' | grep -q 'NOT EVALUATED'"
 if [ -s "$R/ptxas.json" ]; then
   regs=$(json "$R/ptxas.json" '.kernels[] | select(.variant == "stage2" and .arch == "sm_89" and .codec == "e4m3") | .registers')
   tap_ok "gate table: stage2's sm_89 E4M3 registers ($regs) as ptxas.json" bash -c "grep 'registers per thread, stage2' '$G' | grep -q 'sm_89 e4m3 $regs'"

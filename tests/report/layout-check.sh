@@ -6,7 +6,8 @@
 #         into the next column, a clipped identifier; words of one character are left out, as
 #         a formula stacks them on purpose: sub- and superscripts, radicals). Word boxes come
 #         from `pdftotext -bbox-layout`.
-#   HTML  no id given to two elements (a link to it would jump to the first one).
+#   HTML  no id given to two elements (a link to it would jump to the first one), and no table
+#         with a header but not one row (a generated table should say "none" instead).
 # Prints one line per defect ("FILE: page N: ...") and a count per file; exit 1 when any file has
 # one, 2 on usage or an unreadable file.
 # Usage: tests/report/layout-check.sh FILE.pdf|FILE.html ...
@@ -61,10 +62,13 @@ pdf_defects() {
     }'
 }
 
-# html_defects HTML: every id given to more than one element.
+# html_defects HTML: every id given to more than one element; every table without a body row.
 html_defects() {
   grep -o '<[a-zA-Z][a-zA-Z0-9]*[^<>]* id="[^"]*"' "$1" | sed 's/.* id="\([^"]*\)"$/\1/' | sort | uniq -c |
     awk '$1 > 1 { printf "id \"%s\" given to %d elements\n", $2, $1 }'
+  awk '/<table/ { t++; cap = "" } /<caption>/ { cap = $0; gsub(/<[^>]*>/, "", cap) }
+       /<tbody>/ { body = 1; rows = 0; next } body && /<tr/ { rows++ }
+       /<\/tbody>/ { body = 0; if (!rows) printf "table %d has a header and no row: \"%.60s\"\n", t, cap }' "$1"
 }
 
 status=0

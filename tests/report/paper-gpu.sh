@@ -100,7 +100,7 @@ tap_ok "published vs reproduced: the published ratio ($pub) beside the reproduce
 s2=$(awk -v b="$(get "$C/history.json" comparisons.1.base_median)" -v c="$(get "$C/history.json" comparisons.1.cand_median)" \
   'BEGIN { printf "%.3f", b / c }')
 tap_ok "history: stage2's speedup ratio vs stage0 ($s2) and its latency reduction, named apart" \
-  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -q "latency reduction 1 - t_v/t_stage0" "$1"' _ "$G" "$s2"
+  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -qF "latency reduction \$1 - t_v/t_\\text{stage0}\$" "$1"' _ "$G" "$s2"
 tap_ok "verdicts: the campaign's stage2 run judged against its gate (summary.json)" \
   bash -c 'grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$1" | grep -q "PASS.*ready to merge"' _ "$G"
 tap_ok "sanitizers: a skipped tool shows its reason" \

@@ -15,7 +15,7 @@ SDPA_REPORT=$1
 E=$(new_run emulated stage2-wmma-pv)
 tap_ok "emulated fixture: sdpa-report exits 0" report_tables "$E"
 G=$E/tables/gates.md
-perf_status=$(gate_cell "$G" "speedup t_stage1/t_stage2" 5)
+perf_status=$(gate_cell "$G" "speedup \$t_" 5)
 tap_ok "emulated: performance gate NOT EVALUATED with the no-GPU reason" \
   test "$perf_status" = "**NOT EVALUATED**: no GPU (emulated timings are not GPU timings)"
 tap_ok "emulated: verdict 'not evaluated' in summary.json" test "$(json "$E/summary.json" .verdict)" = "not evaluated"
@@ -92,22 +92,22 @@ tap_ok "gpu-fail fixture: sdpa-report exits 0 (a failing gate is a result)" repo
 tap_ok "correctness tables: cosine, rel-L1 and RMSE beside ours, equal to run.json" peer_cells_ok "$P" 1
 for d in "$P" "$F"; do
   lo=$(json "$d/run-timing.json" '.comparisons[0].speedup_ci[0]')
-  cell=$(gate_cell "$d/tables/gates.md" "speedup t_stage1/t_stage2" 4)
+  cell=$(gate_cell "$d/tables/gates.md" "speedup \$t_" 4)
   shown=$(echo "$cell" | sed -n 's/^lower CI bound \([0-9.]*\) .*/\1/p')
   tap_ok "gate table: lower CI bound $shown equals run-timing.json's $lo ($(basename "$d"))" near "$shown" "$lo" 1e-4
 done
-tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup t_stage1/t_stage2" 5)" = "**PASS**"
+tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup \$t_" 5)" = "**PASS**"
 tap_ok "gpu-pass: verdict 'ready to merge'" test "$(json "$P/summary.json" .verdict)" = "ready to merge"
 tap_ok "gpu-fail: the point estimate alone would pass (fixture check)" \
   awk -v s="$(json "$F/run-timing.json" '.comparisons[0].speedup')" 'BEGIN { exit !(s >= 1.15) }'
 tap_ok "gpu-fail: lower CI bound < 1.15 -> FAIL" \
-  grep -q '^\*\*FAIL\*\*: the lower CI bound' <<<"$(gate_cell "$F/tables/gates.md" "speedup t_stage1/t_stage2" 5)"
+  grep -q '^\*\*FAIL\*\*: the lower CI bound' <<<"$(gate_cell "$F/tables/gates.md" "speedup \$t_" 5)"
 tap_ok "gpu-fail: verdict 'merge deferred'" test "$(json "$F/summary.json" .verdict)" = "merge deferred"
 tap_ok "gpu-fail: negative-result section with what it rules out" \
   bash -c "grep -q '^## Negative result' '$F/tables/verdict.md' && grep -q 'section=\"rules-out\"' '$F/tables/verdict.md'"
 tap_ok "gpu: performance table has TFLOP/s and % of roofline floor" grep -q 'TFLOP/s.*% of floor' "$P/tables/performance.md"
 tap_ok "gpu: published vs reproduced shows the reproduced ratio" \
-  grep -q "speedup ratio t_base/t_new | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
+  grep -qF "speedup ratio \$t_\\text{base}/t_\\text{new}\$ | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
 
 # ---- other verdict paths --------------------------------------------------------------------
 C=$(new_run emulated stage2-wmma-pv 20260102T030405Z-corr)
@@ -182,6 +182,9 @@ tap_ok "occupancy, equal CTAs per SM and waves: 'not confounded', no 'confounded
 tap_ok "occupancy, emulated run: rows modelled for the original's $L4_NAME ($L4_SMS SMs)" occ_rows_ok "$E" sm_89 "$L4_SMS"
 tap_ok "occupancy, emulated run: says modelled, not measured" \
   grep -qF "**Modelled for the original's device ($L4_NAME); not measured.**" "$E/tables/occupancy.md"
+tap_ok "occupancy, emulated run: modelled, so it says what would be (never 'is the same')" \
+  bash -c "grep -qF 'Occupancy would be the same for both variants: the comparison would not be confounded' '$E/tables/occupancy.md' &&
+           ! grep -qF '$SAME' '$E/tables/occupancy.md'"
 tap_ok "occupancy, GPU run: no 'not measured'" bash -c "! grep -q 'not measured' '$P/tables/occupancy.md'"
 # Another device: cc 9.0 with 24 SMs selects the sm_90 kernels and that SM count.
 O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-sm90)
