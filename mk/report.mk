@@ -125,6 +125,7 @@ report: report-tables report-figures
 # here with the file and field named (sdpa-report exits 1).
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
+	$(Q)paper/prereg.sh
 	$(Q)test -f $(RUN)/run.json || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }
 	$(Q)$(SDPA_REPORT) experiment --run $(RUN) --experiment $(EXPERIMENT) --title '$(TITLE)' \
 	  --baseline $(BASELINE) --candidate $(CANDIDATE) --gate-speedup $(GATE_SPEEDUP) \

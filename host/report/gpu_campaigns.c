@@ -11,7 +11,7 @@
 #include "json_file.h"
 #include "paper.h"
 
-enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE };
+enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL };
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -61,7 +61,8 @@ static int load_point(gpu_campaign_t *c, const char *path, const char *series, c
     if (!doc) return -1;
     rj_t d = {doc, path, err, n};
     gpu_point_t *p = &c->pts[c->npts];
-    *p = (gpu_point_t){.peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN};
+    *p = (gpu_point_t){
+        .peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN, .n = NAN, .noise = NAN};
     snprintf(p->series, sizeof p->series, "%s", series);
     double S;
     int rc = -1;
@@ -85,6 +86,8 @@ static int load_point(gpu_campaign_t *c, const char *path, const char *series, c
             goto out;
         p->status = "ok";
         p->tflops = 4 * p->B * p->H * S * S * p->D / (p->median_us * 1e6);
+        p->n = jo_num(jo(cJSON_GetArrayItem(jo(doc, "timing"), 0), "summary"), "n");
+        p->noise = jo_num(jo(cJSON_GetArrayItem(jo(doc, "timing"), 0), "summary"), "rel_iqr");
     } else {
         p->status = "failed";
         const char *why = jo_str(cJSON_GetArrayItem(jo(doc, "not_timed"), 0), "reason");
@@ -106,7 +109,8 @@ static int load_skipped(gpu_campaign_t *c, const char *path, char *err, size_t n
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        gpu_point_t p = {.status = "skipped", .median_us = NAN, .tflops = NAN, .D = 64};
+        gpu_point_t p = {
+            .status = "skipped", .median_us = NAN, .tflops = NAN, .D = 64, .n = NAN, .noise = NAN};
         const char *why = strstr(line, "skipped: ");
         if (!*line) continue;
         if (sscanf(line, "%95s S=%ld B=%lf H=%lf", p.series, &p.S, &p.B, &p.H) != 4 || !why ||
@@ -204,6 +208,8 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_CEILINGS, "ceilings.json", "ceilings", &c->CE, &c->ceilings, err, n));
     TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
+    TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
+    TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
     const char *backend = rj_str(&c->C, "backend");
     if (!backend || !rj_str(&c->C, "device") || !rj_str(&c->C, "campaign_id")) return -1;
     c->emulated = strcmp(backend, "cuda") != 0;
@@ -279,7 +285,8 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign, c->device_run, c->history, c->ceilings, c->sanitizers, c->profile};
+        cJSON *docs[] = {c->campaign,   c->device_run, c->history,      c->ceilings,
+                         c->sanitizers, c->profile,    c->history_warm, c->aa_control};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < c->nruns; k++) {
             report_free(&c->runs[k].r);
@@ -300,5 +307,5 @@ double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
 }
 
 const char *gpu_timing_label(const gpu_campaign_t *c) {
-    return c->emulated ? "EMULATED (CPU), not a GPU timing" : "gpu";
+    return c->fixture ? "SYNTHETIC (fixture)" : c->emulated ? "EMULATED (CPU), not a GPU timing" : "gpu";
 }

@@ -36,19 +36,20 @@ typedef struct {
 } stage_t;
 
 typedef struct {
-    const char *out, *published, *gpu_dir;
+    const char *out, *published, *gpu_dir, *seed_linear_path;
+    cJSON *seed_linear; /* --seed-linear: sdpa-bench --codec seed-linear on the published shapes */
     stage_t st[MAX_STAGES];
     gpu_data_t gpu; /* the campaigns under --gpu-data (none without it) */
     int n;
-    report_t pub; /* only the published figures loaded */
+    report_t pub;     /* only the published figures loaded */
+    const char *mark; /* before the timing cells of ratio_row: "SYNTHETIC " for a fixture campaign */
     char err[2048];
 } paper_t;
 
 static int usage(void) {
-    fprintf(
-        stderr,
-        "usage: sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--stage NAME RUNDIR|- FIGDIR "
-        "...]\n");
+    fprintf(stderr,
+            "usage: sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--seed-linear RUN.json] "
+            "[--stage NAME RUNDIR|- FIGDIR ...]\n");
     return 2;
 }
 
@@ -265,8 +266,10 @@ static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, doub
         snprintf(p->err, sizeof p->err, "%s", r->err);
         return -1;
     }
-    md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK,
-           strcmp(*kind, "emulated") == 0 ? "EMULATED" : *kind);
+    char timing[N];
+    snprintf(timing, sizeof timing, "%s%s", p->mark ? p->mark : "",
+             strcmp(*kind, "emulated") == 0 ? "EMULATED" : *kind);
+    md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK, timing);
     if (r && cmp < 0) *kind = "none";
     return 0;
 }
@@ -329,20 +332,55 @@ static int gpu_ratios(void *ctx, const gpu_campaign_t *c, rbuf_t *b) {
         return 0;
     }
     TRY(ratio_head(p, b));
+    p->mark = c->fixture ? "SYNTHETIC " : NULL;
     for (int k = 0; k < c->nruns; k++) {
         double x[6], pub;
         const char *kind;
         gpu_run_t *r = (gpu_run_t *)&c->runs[k];
-        TRY(ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind));
+        int rc = ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind);
+        if (rc < 0) p->mark = NULL;
+        TRY(rc);
     }
+    p->mark = NULL;
     char id[64];
     snprintf(id, sizeof id, "tbl:gpu-%s-published-vs-reproduced", c->tag);
-    md_table_caption(b, id,
-                     "Published speedup ratios (computed from the original study's medians, measured on its "
-                     "device) beside this campaign's reproduced ratios with bootstrap 95 % CIs, device named "
-                     "on each side; only ratios are compared, never absolute times across devices. Emulated "
-                     "ratios are not evaluated.");
+    char cap[768];
+    snprintf(
+        cap, sizeof cap,
+        "%sPublished speedup ratios (computed from the original study's medians, measured on its device) "
+        "beside this campaign's reproduced ratios with bootstrap 95 %% CIs, device named on each side; only "
+        "ratios are compared, never absolute times across devices. Emulated ratios are not evaluated.",
+        c->fixture ? "SYNTHETIC FIXTURE, NOT A MEASUREMENT: " : "");
+    md_table_caption(b, id, cap);
     return 0;
+}
+
+/* The legacy end-to-end errors of this artifact at a published (shape, seed): the seed-linear run's
+ * max and mean abs, and the E4M3 mean abs of the first experiment run (in study order) that has
+ * that case, with its variant. n/a where there is none. */
+static void seed_linear_cells(paper_t *p, const char *shape, const char *seed, char *mx, char *mean,
+                              char *e4m3) {
+    snprintf(mx, N, "%s", NA_MARK);
+    snprintf(mean, N, "%s", NA_MARK);
+    snprintf(e4m3, N, "%s", NA_MARK);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(p->seed_linear, "correctness")) {
+        if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
+        fmt_num(mx, N, "%.4f", jo_num(jo(e, "legacy"), "max_abs"));
+        fmt_num(mean, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs"));
+        break;
+    }
+    for (int k = 0; k < p->n; k++) {
+        const stage_t *s = &p->st[k];
+        if (!s->loaded || !jo_eq(jo(s->r.R.root, "config"), "codec", "e4m3")) continue;
+        cJSON_ArrayForEach(e, jo(s->r.R.root, "correctness")) {
+            if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
+            char v[N];
+            snprintf(e4m3, N, "%s (%s)", fmt_num(v, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs")),
+                     jo_str(e, "variant") ? jo_str(e, "variant") : "?");
+            return;
+        }
+    }
 }
 
 static int published_tables(paper_t *p) {
@@ -385,9 +423,16 @@ static int published_tables(paper_t *p) {
     md_table_end(&b, 0, "tbl:published-resources",
                  "ptxas resources the original study published (original study, L4).", "None published.");
     TRY(save(p, &b, "published-resources.md"));
-    static const md_col_t ccols[] = {{"shape", 8, 'l'},    {"seed", 4, 'r'}, {"max abs", 8, 'r'},
-                                     {"mean abs", 8, 'r'}, {"%bad", 5, 'r'}, {"source", 24, 'l'}};
-    md_table_head(&b, ccols, 6);
+    static const md_col_t ccols[] = {{"shape", 7, 'l'},
+                                     {"seed", 4, 'r'},
+                                     {"max abs", 6, 'r'},
+                                     {"mean abs", 6, 'r'},
+                                     {"%bad", 4, 'r'},
+                                     {"source", 20, 'l'},
+                                     {"seed-linear codec here: max abs", 7, 'r'},
+                                     {"seed-linear codec here: mean abs", 7, 'r'},
+                                     {"E4M3 here: mean abs (variant)", 10, 'r'}};
+    md_table_head(&b, ccols, 9);
     n = rj_len(d, "correctness");
     for (int i = 0; i < n; i++) {
         double x[3];
@@ -399,9 +444,10 @@ static int published_tables(paper_t *p) {
             rb_free(&b);
             goto fail;
         }
-        char c[3][N];
-        md_row(&b, 6, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
-               fmt_num(c[2], N, "%.1f", x[2]), src);
+        char c[6][N];
+        seed_linear_cells(p, sh, seed, c[3], c[4], c[5]);
+        md_row(&b, 9, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
+               fmt_num(c[2], N, "%.1f", x[2]), src, c[3], c[4], c[5]);
     }
     const char *cav = rj_str(d, "correctness_caveats");
     if (n < 0 || !cav) {
@@ -409,10 +455,13 @@ static int published_tables(paper_t *p) {
         goto fail;
     }
     char cap[1024];
-    snprintf(cap, sizeof cap,
-             "Correctness the original study published (original study, L4), identical for "
-             "every stage; caveats: %s.",
-             cav);
+    snprintf(
+        cap, sizeof cap,
+        "Correctness the original study published (original study, L4), identical for every stage; "
+        "caveats: %s. Beside it, this artifact's end-to-end errors at the same shapes (its seeds, not the "
+        "original's): with the original's seed-linear codec and biased encoder (%s), and with E4M3 (the "
+        "experiments' own runs, variant named); n/a where not run (make all runs both).",
+        cav, p->seed_linear ? "make seed-linear, stage1" : "make seed-linear: not run");
     md_table_caption(&b, "tbl:published-correctness", cap);
     return save(p, &b, "published-correctness.md");
 fail:
@@ -448,6 +497,8 @@ static int stage_sections(paper_t *p) {
             rb_printf(&b, "### Gates and verdict {#sec:%s-gates}\n\n", s->name);
             include(&b, s, "tables/gates.md", "");
             include(&b, s, "tables/verdict.md", " shift=\"1\"");
+            rb_printf(&b, "### Correctness {#sec:%s-correctness}\n\n", s->name);
+            include(&b, s, "tables/correctness-summary.md", "");
             rb_printf(&b, "### Performance {#sec:%s-performance}\n\n", s->name);
             include(&b, s, "tables/performance.md", " shift=\"1\"");
             include(&b, s, "tables/fig-speedup.md", "");
@@ -459,6 +510,37 @@ static int stage_sections(paper_t *p) {
         TRY(save(p, &b, name));
     }
     return 0;
+}
+
+static void prereg_table_row(const prereg_row_t row, void *ctx) {
+    char fixed[N], kernel[N];
+    snprintf(fixed, sizeof fixed, "%s (%s)", *row[3] ? row[3] : NA_MARK, *row[4] ? row[4] : NA_MARK);
+    snprintf(kernel, sizeof kernel, "%s (%s)", *row[5] ? row[5] : NA_MARK, *row[6] ? row[6] : NA_MARK);
+    md_row(ctx, 6, row[0], row[1], fixed, kernel, row[7], row[2]);
+}
+
+/* prereg.md: every bar family and hypothesis with the commit that fixed it and the commit of the
+ * first kernel it judged (paper/prereg.tsv, from git). */
+static int prereg(paper_t *p) {
+    rbuf_t b = {0};
+    static const md_col_t cols[] = {{"kind", 7, 'l'},      {"item", 14, 'l'},
+                                    {"fixed in", 12, 'l'}, {"first kernel judged", 12, 'l'},
+                                    {"order", 12, 'l'},    {"where", 24, 'l'}};
+    md_table_head(&b, cols, 6);
+    char why[512];
+    if (prereg_each("", prereg_table_row, &b, why, sizeof why) < 0) {
+        rb_free(&b);
+        rb_printf(&b, "**Not shown: %s.**\n", why);
+        return save(p, &b, "prereg.md");
+    }
+    md_table_end(
+        &b, 0, "tbl:prereg",
+        "Pre-registration, from git (paper/prereg.sh, committed as paper/prereg.tsv): each bar family of the "
+        "Methods and each experiment's hypothesis, the commit that first fixed it, the commit that brought "
+        "the first kernel it judged, and their order (an ancestor is before; commits of parallel branches "
+        "are ordered by commit time). Short hashes of this repository.",
+        "paper/prereg.tsv lists nothing.");
+    return save(p, &b, "prereg.md");
 }
 
 /* The make target of an experiment: MAKE_TARGET of experiments/NAME/experiment.mk (the definition
@@ -504,6 +586,8 @@ int report_paper_main(int argc, char **argv) {
             p.published = argv[++i];
         else if (!strcmp(argv[i], "--gpu-data") && i + 1 < argc)
             p.gpu_dir = argv[++i];
+        else if (!strcmp(argv[i], "--seed-linear") && i + 1 < argc)
+            p.seed_linear_path = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             p.out = argv[++i];
         else if (!strcmp(argv[i], "--stage") && i + 3 < argc && p.n < MAX_STAGES) {
@@ -519,12 +603,16 @@ int report_paper_main(int argc, char **argv) {
     int rc = p.pub.pub ? 0 : -1;
     if (rc) snprintf(p.err, sizeof p.err, "%s", p.pub.err);
     for (int k = 0; rc == 0 && k < p.n; k++) rc = load_stage(&p, &p.st[k]);
+    if (rc == 0 && p.seed_linear_path &&
+        !(p.seed_linear = results_load(p.seed_linear_path, "sdpa-bench-run", p.err, sizeof p.err)))
+        rc = -1;
     if (rc == 0 && p.gpu_dir) rc = gpu_data_load(&p.gpu, p.gpu_dir, p.published, p.err, sizeof p.err);
     if (rc == 0) rc = history(&p);
     if (rc == 0) rc = ratios(&p);
     if (rc == 0) rc = published_tables(&p);
     if (rc == 0) rc = stage_sections(&p);
     if (rc == 0) rc = reproduce(&p);
+    if (rc == 0) rc = prereg(&p);
     if (rc == 0) rc = gpu_tables_write(&p.gpu, p.out, gpu_ratios, &p, p.err, sizeof p.err);
     gpu_data_free(&p.gpu);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);
@@ -533,5 +621,6 @@ int report_paper_main(int argc, char **argv) {
         cJSON_Delete(p.st[k].summary);
     }
     cJSON_Delete(p.pub.pub);
+    cJSON_Delete(p.seed_linear);
     return rc ? 1 : 0;
 }

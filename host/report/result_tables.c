@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "sdpa_api.h"
 #include "ptxas/occupancy.h"
+#include "bench/variants.h"
 
 #define N 64
 
@@ -145,6 +146,115 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "against the unquantised inputs.");
     }
     return tables_save(r, &b, "correctness.md");
+}
+
+/* ---- correctness-summary.md */
+
+/* The row of the rounding model (paper/derivation/rounding_model.py) with this variant's arithmetic:
+ * its ARITH switches decide (variants.def); stages 4 and 5 move data, not arithmetic. */
+static const char *model_row(const char *variant) {
+    const variant_info_t *v = variants_find(variant);
+    if (!v) return NULL;
+    if (v->sw & SDPA_SW(FP8_MMA)) return "stage6 l=p8";
+    if (v->sw & SDPA_SW(REG_MMA)) return "stage3b";
+    if (v->sw & SDPA_SW(WMMA_PV)) return "stage2";
+    return "stage0";
+}
+
+/* "lo to hi" of the model's kernel-only rel-L2 for `row`, normal inputs, at the shapes the run
+ * has (all of the model's when it has none of them); NA_MARK without the model file. */
+static const char *model_range(report_t *r, const char *row, char *dst, size_t n) {
+    snprintf(dst, n, "%s", NA_MARK);
+    FILE *f = row ? fopen(ROUNDING_MODEL_TSV, "r") : NULL;
+    if (!f) return dst;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}; /* [0]: the run's shapes, [1]: any */
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char dist[32], shape[32], name[64];
+        double rel;
+        if (line[0] == '#' ||
+            sscanf(line, "%31[^\t]\t%31[^\t]\t%63[^\t]\t%lf", dist, shape, name, &rel) != 4 ||
+            strcmp(dist, "normal") != 0 || strcmp(name, row) != 0)
+            continue;
+        char dims[64];
+        int k = report_shape_dims(r, shape, dims, sizeof dims)[0] ? 0 : 1;
+        for (int j = k; j < 2; j++) {
+            lo[j] = fmin(lo[j], rel);
+            hi[j] = fmax(hi[j], rel);
+        }
+    }
+    fclose(f);
+    int j = isfinite(lo[0]) ? 0 : 1;
+    if (isfinite(lo[j])) snprintf(dst, n, "%.2g to %.2g%s", lo[j], hi[j], j ? " (the model's shapes)" : "");
+    return dst;
+}
+
+int table_correctness_summary(report_t *r, const gates_t *g) {
+    (void)g;
+    const rj_t *d = &r->R;
+    rbuf_t b = {0};
+    tolerances_t t;
+    TRY_B(report_tolerances(r, &t));
+    int n = rj_len(d, "correctness");
+    TRY_B(n);
+    static const md_col_t cols[] = {{"variant", 9, 'l'},
+                                    {"cases passed", 6, 'r'},
+                                    {"kernel-only rel-L2, worst (bar)", 16, 'r'},
+                                    {"rounding model, normal inputs", 16, 'r'},
+                                    {"max abs err", 8, 'r'},
+                                    {"worst err/bar", 7, 'r'},
+                                    {"lowest cosine", 9, 'r'},
+                                    {"end-to-end rel-L2, worst (bar)", 14, 'r'},
+                                    {"end-to-end cosine, lowest", 9, 'r'}};
+    md_table_head(&b, cols, 9);
+    const char *vs[2] = {r->baseline, r->candidate};
+    for (int k = 0; k < 2; k++) {
+        double rel = -INFINITY, mx = -INFINITY, worst = -INFINITY, cs = INFINITY, e2e = -INFINITY,
+               ecs = INFINITY, x;
+        int cases = 0, passed = 0;
+        for (int i = 0; i < n; i++) {
+            const char *v = rj_str(d, "correctness.%d.variant", i);
+            if (!v) {
+                rb_free(&b);
+                return -1;
+            }
+            if (strcmp(v, vs[k]) != 0) continue;
+            static const char *const f[] = {"rel_l2", "max_abs", "worst_ratio", "cosine"};
+            double y[4];
+            bool ok;
+            TRY_B(rj_nums(d, y, "correctness.%d.kernel_only.%s", i, f, 4));
+            TRY_B(rj_bool(d, &ok, "correctness.%d.pass", i));
+            rel = fmax(rel, y[0]), mx = fmax(mx, y[1]), worst = fmax(worst, y[2]), cs = fmin(cs, y[3]);
+            TRY_B(rj_num(d, &x, "correctness.%d.end_to_end.rel_l2", i));
+            e2e = fmax(e2e, x);
+            TRY_B(rj_num(d, &x, "correctness.%d.end_to_end.cosine", i));
+            ecs = fmin(ecs, x);
+            cases++;
+            passed += ok;
+        }
+        double bar;
+        TRY_B(report_variant_rel_l2_bar(r, vs[k], t.kernel_rel_l2, &bar));
+        char c[9][N], a[N];
+        if (!cases) rel = mx = worst = cs = e2e = ecs = NAN;
+        snprintf(c[0], N, "%d/%d", passed, cases);
+        snprintf(c[1], N, "%s (%g)", fmt_num(a, N, "%.2g", rel), bar);
+        model_range(r, model_row(vs[k]), c[2], N);
+        fmt_num(c[3], N, "%.3g", mx);
+        fmt_num(c[4], N, "%.3g", worst);
+        fmt_num(c[5], N, "%.7f", cs);
+        snprintf(c[6], N, "%s (%g)", fmt_num(a, N, "%.2g", e2e), t.e2e_rel_l2);
+        fmt_num(c[7], N, "%.5f", ecs);
+        md_row(&b, 9, vs[k], c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+    }
+    md_table_caption(
+        &b, "tbl:correctness-summary",
+        "Correctness over every shape and seed of the run, per variant: the worst kernel-only "
+        "rel-L2 against its bar (fixed before measuring), beside the range the rounding model of "
+        "the Methods predicts for the same arithmetic on normal inputs at the run's shapes "
+        "(paper/derivation/rounding-model.tsv); the largest absolute error, the worst element's "
+        "error over its element-wise bar, the lowest cosine; end to end, the worst rel-L2 against "
+        "its informative bar and the lowest cosine (quantisation included).");
+    return tables_save(r, &b, "correctness-summary.md");
 }
 
 int table_cross(report_t *r, const gates_t *g) {

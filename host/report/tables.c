@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "textbuf.h"
+#include "bench/variants.h"
 
 int tables_save(report_t *r, rbuf_t *b, const char *name) {
     char dir[REPORT_PATH_MAX + 16];
@@ -397,6 +398,88 @@ static int command_line(rbuf_t *b, const rj_t *d, const char *rundir) {
     }
     rb_puts(b, "\n");
     return 0;
+}
+
+int prereg_each(const char *kind, void (*fn)(const prereg_row_t row, void *ctx), void *ctx, char *err,
+                size_t n) {
+    FILE *f = fopen(PREREG_TSV, "r");
+    if (!f) {
+        snprintf(err, n, "%s: cannot read (paper/prereg.sh writes it from git)", PREREG_TSV);
+        return -1;
+    }
+    char line[2048];
+    bool header = true;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        if (header) { /* the column names */
+            header = false;
+            continue;
+        }
+        line[strcspn(line, "\n")] = '\0';
+        prereg_row_t row = {{0}};
+        char *tok = line;
+        for (int k = 0; k < PREREG_COLS && tok; k++) { /* empty fields stay empty: split by hand */
+            char *tab = strchr(tok, '\t');
+            size_t len = tab ? (size_t)(tab - tok) : strlen(tok);
+            if (len >= sizeof row[k]) len = sizeof row[k] - 1;
+            memcpy(row[k], tok, len);
+            tok = tab ? tab + 1 : NULL;
+        }
+        if (!*kind || !strcmp(row[0], kind)) fn((const char(*)[256])row, ctx);
+    }
+    fclose(f);
+    return 0;
+}
+
+const char *prereg_bar_family(const char *variant) {
+    const variant_info_t *v = variants_find(variant);
+    if (v && (v->sw & SDPA_SW(FP8_MMA))) return "fp8p family";
+    if (v && (v->sw & SDPA_SW(REG_MMA))) return "stages 3b-5";
+    return "fp16 family";
+}
+
+typedef struct {
+    report_t *r;
+    rbuf_t *b;
+    const char *families[2];
+} prereg_ctx_t;
+
+/* "commit 04eeccd (2026-11-22)" */
+static void prereg_commit(rbuf_t *b, const char *sha, const char *date) {
+    if (*sha)
+        rb_printf(b, "commit %s (%s)", sha, date);
+    else
+        rb_puts(b, "no commit found");
+}
+
+static void prereg_line(const prereg_row_t row, void *vctx) {
+    prereg_ctx_t *c = vctx;
+    bool hyp = !strcmp(row[0], "hypothesis") && !strcmp(row[1], c->r->experiment);
+    bool bars =
+        !strcmp(row[0], "bars") && (!strcmp(row[1], c->families[0]) || !strcmp(row[1], c->families[1]));
+    if (!hyp && !bars) return;
+    if (hyp)
+        rb_printf(c->b, "- The hypothesis was first stated in ");
+    else
+        rb_printf(c->b, "- The %s bars were fixed in ", row[1]);
+    prereg_commit(c->b, row[3], row[4]);
+    rb_printf(c->b, " (%s); the first kernel %s judged: ", row[2], hyp ? "it" : "they");
+    prereg_commit(c->b, row[5], row[6]);
+    rb_printf(c->b, ". Order: **%s**.\n", row[7]);
+}
+
+int table_prereg(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    prereg_ctx_t ctx = {r, &b, {prereg_bar_family(r->baseline), prereg_bar_family(r->candidate)}};
+    rb_puts(&b,
+            "**Pre-registration, from git** (`paper/prereg.sh`; the order of the commits, not a claim):\n\n");
+    char why[512];
+    if (prereg_each("", prereg_line, &ctx, why, sizeof why) < 0) {
+        rb_free(&b);
+        rb_printf(&b, "**Pre-registration not shown: %s.**\n", why);
+    }
+    return tables_save(r, &b, "prereg.md");
 }
 
 int table_reproduce(report_t *r, const gates_t *g) {
