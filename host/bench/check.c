@@ -220,6 +220,7 @@ void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool 
     x->expect_identical = expect_identical;
     x->max_ulp = 0;
     x->n_diff = 0;
+    x->max_abs_diff = x->worst_ratio = 0;
     bool within = true;
     for (size_t i = 0; i < p->n; i++) {
         const uint16_t ha = a->out[i], hb = b->out[i];
@@ -228,9 +229,17 @@ void cross_compare(const problem_t *p, const check_t *a, const check_t *b, bool 
         const uint32_t ulp = half_ulp_distance(ha, hb);
         if (ulp > x->max_ulp) x->max_ulp = ulp;
         const double fa = half_to_float(ha), fb = half_to_float(hb);
-        if (!isfinite(fa) || !isfinite(fb) ||
-            fabs(fa - fb) > bars->atol[i / block] + bars->family->rtol * fabs(p->ref_kernel[i]))
+        const double bar = bars->atol[i / block] + bars->family->rtol * fabs(p->ref_kernel[i]);
+        if (!isfinite(fa) || !isfinite(fb)) {
             within = false;
+            x->max_abs_diff = x->worst_ratio = NAN;
+            continue;
+        }
+        if (fabs(fa - fb) > bar) within = false;
+        if (!isnan(x->max_abs_diff)) {
+            x->max_abs_diff = fmax(x->max_abs_diff, fabs(fa - fb));
+            x->worst_ratio = fmax(x->worst_ratio, fabs(fa - fb) / bar);
+        }
     }
     x->pass = expect_identical ? x->n_diff == 0 : within;
 }

@@ -161,13 +161,16 @@ static int cross_gate(report_t *r, gates_t *gs) {
              "identical pairs: every fp16 output bit-identical; bounded "
              "pairs: within the kernel-only element-wise bar");
     int passed = 0;
-    double worst_ulp = 0;
+    double worst_ulp = 0, worst_ratio = -1; /* worst_ratio: the bar's share, where the file records it */
     for (int i = 0; i < n; i++) {
         bool ok;
-        double ulp;
+        double ulp, ratio;
         TRY(rj_bool(d, &ok, "cross_variant.%d.pass", i));
         TRY(rj_num(d, &ulp, "cross_variant.%d.max_ulp", i));
         if (ulp > worst_ulp) worst_ulp = ulp;
+        if (rj_present(d, "cross_variant.%d.worst_ratio", i) &&
+            rj_num(d, &ratio, "cross_variant.%d.worst_ratio", i) == 0 && ratio > worst_ratio)
+            worst_ratio = ratio;
         if (ok) {
             passed++;
             continue;
@@ -183,7 +186,11 @@ static int cross_gate(report_t *r, gates_t *gs) {
                  "%s vs %s at %s: expected %s, %.0f elements differ (max %.0f ULP)", a, b, sh, ex, ndiff,
                  ulp);
     }
-    snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (max %.0f ULP)", passed, n, worst_ulp);
+    if (worst_ratio >= 0)
+        snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (worst |a - b| / bar %.3g)", passed, n,
+                 worst_ratio);
+    else
+        snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (max %.0f ULP)", passed, n, worst_ulp);
     if (n == 0) {
         g->status = GS_NOT_EVALUATED;
         snprintf(g->reason, sizeof g->reason, "no cross-variant comparison recorded; information only");

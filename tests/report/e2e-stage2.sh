@@ -52,6 +52,14 @@ fi
 rel=$(json "$R/run.json" '.correctness[] | select(.variant == "stage2" and .shape == "ragged" and .seed == "1") | .kernel_only.rel_l2')
 cell=$(grep -E '^\| stage2 +\| ragged' "$R/tables/correctness.md" | awk -F'|' '$4 + 0 == 1 { gsub(/ /, "", $7); print $7; exit }')
 tap_ok "correctness table: stage2 ragged seed 1 rel-L2 '$cell', as run.json ($rel)" near "${cell:-nan}" "$rel" 5e-3
+# Cross-variant (stage1 -> stage2 differ in arithmetic: bounded): the largest difference over the bar is
+# recorded, and it is at most 1 exactly where the pair passes; the table prints it.
+tap_ok "cross_variant: bounded pairs record worst_ratio (|a - b| / bar), <= 1 exactly when they pass" \
+  bash -c "jq -e '[.cross_variant[] | select(.expected == \"bounded\")] | length > 0 and
+                  all(.max_abs_diff >= 0 and ((.worst_ratio <= 1) == .pass))' '$R/run.json' >/dev/null"
+wr=$(json "$R/run.json" '.cross_variant[0].worst_ratio')
+tap_ok "cross table: the first pair's |a - b| / bar as run.json ($wr)" \
+  bash -c "grep -E '^\| stage1 ' '$R/tables/cross.md' | head -n 1 | grep -qF \"| \$(printf '%.3g' $wr) |\""
 
 # A second run: a new directory; the first is untouched, byte for byte.
 before=$(cd "$R" && find . -type f -exec sha256sum {} + | sort)
