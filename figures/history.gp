@@ -13,7 +13,7 @@ if (n_history == 0) {
 } else {
     f = rundir.'/history.tsv'
     set logscale y
-    set key inside top right
+    set key below
     set xrange [-0.6 : n_history - 0.4]
     set xlabel "variant (grouped by experiment: baseline, candidate)"
     set ylabel "median latency per launch (µs, log scale)"

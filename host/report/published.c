@@ -72,8 +72,8 @@ int published_speedup_cells(const report_t *r, int cmp, char *sp, char *lr, size
                  fmt_ci(c, N, "%.1f %%", 100 * x[4], 100 * x[5]));
     } else {
         /* emulated ratios are not GPU speedups: never set beside the published ones */
-        snprintf(sp, n, "not evaluated: %s", REASON_NO_GPU);
-        snprintf(lr, n, "not evaluated: %s", REASON_NO_GPU);
+        snprintf(sp, n, NA_MARK " (emulated: no GPU)");
+        snprintf(lr, n, NA_MARK " (emulated: no GPU)");
         for (int j = 0; j < 6; j++) x[j] = NAN;
     }
     return 0;
