@@ -350,31 +350,39 @@ static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
     const rj_t *d = &r->T;
     int n = rj_len(d, "timing");
     TRY(n);
-    static const md_col_t cols[] = {{"variant", 8, 'l'},   {"shape", 16, 'l'},
-                                    {"n", 5, 'r'},         {"p50 (us)", 10, 'r'},
-                                    {"p90 (us)", 10, 'r'}, {"mean (us)", 10, 'r'},
-                                    {"std (us)", 8, 'r'},  {"95 % CI of the median (us)", 20, 'r'}};
-    md_table_head(b, cols, 8);
+    static const md_col_t cols[] = {{"variant", 8, 'l'},
+                                    {"shape", 14, 'l'},
+                                    {"n", 4, 'r'},
+                                    {"p50 (µs)", 10, 'r'},
+                                    {"p90 (µs)", 10, 'r'},
+                                    {"mean (µs)", 10, 'r'},
+                                    {"std (µs)", 8, 'r'},
+                                    {"noise (IQR/median)", 7, 'r'},
+                                    {"95 % CI of the median (µs)", 18, 'r'}};
+    md_table_head(b, cols, 9);
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
         if (!v || !sh) return -1;
         char shape[N], c[6][N];
         shape_label(r, sh, shape, N);
         if (!rj_present(d, "timing.%d.summary", i)) { /* no sample kept */
-            md_row(b, 8, v, shape, "0", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK);
+            md_row(b, 9, v, shape, "0", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK);
             continue;
         }
-        static const char *const f[] = {"n", "median", "p90", "mean", "std", "ci_lo", "ci_hi"};
-        double x[7];
-        TRY(rj_nums(d, x, "timing.%d.summary.%s", i, f, 7));
-        md_row(b, 8, v, shape, fmt_num(c[0], N, "%.0f", x[0]), fmt_us(c[1], N, x[1]), fmt_us(c[2], N, x[2]),
-               fmt_us(c[3], N, x[3]), fmt_us(c[4], N, x[4]),
+        static const char *const f[] = {"n", "median", "p90", "mean", "std", "ci_lo", "ci_hi", "rel_iqr"};
+        double x[8];
+        char no[N];
+        TRY(rj_nums(d, x, "timing.%d.summary.%s", i, f, 8));
+        md_row(b, 9, v, shape, fmt_num(c[0], N, "%.0f", x[0]), fmt_us(c[1], N, x[1]), fmt_us(c[2], N, x[2]),
+               fmt_us(c[3], N, x[3]), fmt_us(c[4], N, x[4]), fmt_pct(no, N, x[7]),
                fmt_ci(c[5], N, fabs(x[5]) >= 1e5 ? "%.0f" : "%.2f", x[5], x[6]));
     }
     if (gpu) {
         md_table_caption(b, "tbl:latency",
-                         "GPU latency per variant (CUDA events, one launch per sample); the "
-                         "median's 95 % CI is distribution-free, from order statistics.");
+                         "GPU latency per variant (CUDA events, one launch per sample): n samples kept, "
+                         "their noise (interquartile range over the median); the median's 95 % CI is "
+                         "distribution-free, from order statistics. The noise floor of a comparison is a "
+                         "campaign's A/A control (paper, Measured on GPUs).");
         static const md_col_t rcols[] = {{"variant", 8, 'l'},
                                          {"shape", 16, 'l'},
                                          {"FLOP", 12, 'r'},
