@@ -108,18 +108,24 @@ for gp in $(grep -l '^timing_figure = 1' figures/*.gp); do
   tap_ok "$name: no data point under the watermark ($h pixels of data changed by it)" test "$h" -eq 0
 done
 
+# control LABEL SCRIPT RUNDIR COMMON: check with a broken common.gp; its diagnostics, then the
+# counts "differing outside over-data" in $TMP/counts.
+control() {
+  local res
+  res=$(check "$@")
+  sed '$d' <<<"$res"
+  tail -1 <<<"$res" >"$TMP/counts"
+}
 # The check can fail: the old placement (one line across the figure, at screen centre).
 sed 's/^emu_text = .*/emu_text = "EMULATED (CPU) — not GPU timings"/; s/at graph 0.5, 0.5/at screen 0.5, 0.5/; s/Bold,30/Bold,34/' \
   figures/common.gp >"$TMP/common-old.gp"
-res=$(check old-speedup speedup "$E" "$TMP/common-old.gp")
-read -r d o h <<<"$(tail -1 <<<"$res")"
-sed '$d' <<<"$res"
+control old-speedup speedup "$E" "$TMP/common-old.gp"
+read -r d o h <"$TMP/counts"
 tap_ok "control: the old screen-centred watermark is found outside the speedup frame ($o pixels)" test "$o" -gt 0
 # ... and the earlier label: translucent red, in front of the data, at the centre of each frame.
 sed 's/^emu_text = .*/emu_text = "EMULATED (CPU)\\nnot GPU timings"/; s/^ *set label 99 .*/    set label 99 emu_text at graph 0.5, 0.5 center front font "DejaVu Sans Bold,30" textcolor rgb "#50d00000"/' \
   figures/common.gp >"$TMP/common-front.gp"
-res=$(check front-ecdf ecdf "$GEN/gpu/c1" "$TMP/common-front.gp")
-read -r d o h <<<"$(tail -1 <<<"$res")"
-sed '$d' <<<"$res"
+control front-ecdf ecdf "$GEN/gpu/c1" "$TMP/common-front.gp"
+read -r d o h <"$TMP/counts"
 tap_ok "control: the earlier translucent label in front of the data is found over data ($h pixels)" test "$h" -gt 0
 tap_done
