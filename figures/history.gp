@@ -14,6 +14,7 @@ if (n_history == 0) {
     f = rundir.'/history.tsv'
     set logscale y
     set key below
+    set bmargin 6   # room for the key under the x label
     set xrange [-0.6 : n_history - 0.4]
     set xlabel "variant (grouped by experiment: baseline, candidate)"
     set ylabel "median latency per launch (µs, log scale)"

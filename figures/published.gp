@@ -11,7 +11,8 @@ set xrange [-0.6 : n_stages - 0.4]
 set yrange [0:*]
 set key below
 set xtics rotate by 25 right   # the experiments' names side by side would run into each other
-set xlabel "experiment"
+set bmargin 9                  # gnuplot leaves no room for rotated labels: the key ran into them
+unset xlabel   # the names say it; a label there ran into the key below
 set ylabel "speedup ratio t(baseline) / t(candidate)"
 set title "Published (original study, L4) versus reproduced speedup ratios" font ",13"
 if (!gpu) set label 2 "no GPU run: reproduced ratios not evaluated" at graph 0.5, 0.85 center font ",14" textcolor rgb "#c00000"
