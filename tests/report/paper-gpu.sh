@@ -118,7 +118,7 @@ A=$C/aa-control.json
 fl=$(awk -v lo="$(get "$A" comparisons.0.speedup_ci.0)" -v hi="$(get "$A" comparisons.0.speedup_ci.1)" \
   'BEGIN { f = 1 - lo; if (hi - 1 > f) f = hi - 1; printf "%.2f %%", 100 * f }')
 tap_ok "A/A control: noise floor ±$fl from its CI, the SAME band ±2.0 % from its epsilon, calibrated" \
-  bash -c 'grep -F "| stage2 against stage2 | mission |" "$1" | grep -F "| ±$2 |" | grep -qF "| ±2.0 % |" &&
+  bash -c 'grep -F "| stage0 against stage0 | mission |" "$1" | grep -F "| ±$2 |" | grep -qF "| ±2.0 % |" &&
            grep -q "the SAME band of ±2.0 % is .* times that noise floor" "$1"' _ "$G" "$fl"
 # Every table caption and figure caption of the fixture's part says SYNTHETIC; its timing and
 # verdict cells too.
