@@ -665,7 +665,7 @@ static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
     char dev[N], sm[N];
     if (!src || !report_published_device(r, dev, sizeof dev)) return -1;
     occupancy_t o;
-    if (occupancy_compute(atoi(ORIGINAL_DEVICE_ARCH + 3), SDPA_THREADS, (int)regs, (long)smem, &o) < 0)
+    if (occupancy_compute(atoi(&ORIGINAL_DEVICE_ARCH[3]), SDPA_THREADS, (int)regs, (long)smem, &o) < 0)
         return 0;
     char lim[32];
     snprintf(lim, sizeof lim, "%s", o.limited_by);
