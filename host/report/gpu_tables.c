@@ -203,9 +203,10 @@ static void warm(const gpu_campaign_t *c, rbuf_t *b) {
                                     {"n", 4, 'r'},
                                     {"warm median (µs) [95 % CI]", 20, 'r'},
                                     {"n", 4, 'r'},
-                                    {"warm / cold", 7, 'r'}};
+                                    {"warm / cold", 7, 'r'},
+                                    {"timing", 12, 'l'}};
     const size_t at = b->len;
-    md_table_head(b, cols, 7);
+    md_table_head(b, cols, 8);
     const cJSON *w, *t;
     cJSON_ArrayForEach(w, jo(c->history_warm, "timing")) {
         const cJSON *ws = jo(w, "summary"), *cs = NULL;
@@ -218,9 +219,9 @@ static void warm(const gpu_campaign_t *c, rbuf_t *b) {
                  fmt_ci(y, N, "%.2f", jo_num(cs, "ci_lo"), jo_num(cs, "ci_hi")));
         snprintf(wm, sizeof wm, "%s %s", fmt_us(x, N, jo_num(ws, "median")),
                  fmt_ci(y, N, "%.2f", jo_num(ws, "ci_lo"), jo_num(ws, "ci_hi")));
-        md_row(b, 7, str_or(w, "variant"), str_or(w, "shape"), cm, fmt_num(cn, N, "%.0f", jo_num(cs, "n")),
+        md_row(b, 8, str_or(w, "variant"), str_or(w, "shape"), cm, fmt_num(cn, N, "%.0f", jo_num(cs, "n")),
                wm, fmt_num(wn, N, "%.0f", jo_num(ws, "n")),
-               fmt_num(r, N, "%.3f", jo_num(ws, "median") / jo_num(cs, "median")));
+               fmt_num(r, N, "%.3f", jo_num(ws, "median") / jo_num(cs, "median")), gpu_timing_label(c));
     }
     char id[N], cap[1024];
     snprintf(id, N, "tbl:gpu-%s-warm", c->tag);
