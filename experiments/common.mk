@@ -120,11 +120,37 @@ endif
 latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RUN_$(1) := \
   $(shell experiments/latest-run.sh $(DATA_DIR) $(1) $(SDPA_REPORT))))$(LATEST_RUN_$(1))
 
-## all: run every experiment, then assemble the paper
+## all: run every experiment and the seed-linear codec check, then assemble the paper
+# The experiments run one after the other on one core (the emulator is single-threaded), the
+# seed-linear check beside them on the other, once the programs are built.
 all:
-	$(Q)for t in stage1 stage2 stage3a stage3b stage4 stage5 stage6; do $(MAKE) --no-print-directory $$t || exit 1; done
+	$(Q)$(MAKE) --no-print-directory $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
+	$(Q)$(MAKE) --no-print-directory seed-linear & sl=$$!; \
+	  for t in stage1 stage2 stage3a stage3b stage4 stage5 stage6; do \
+	    $(MAKE) --no-print-directory $$t || { kill $$sl 2>/dev/null; wait $$sl; exit 1; }; done; \
+	  wait $$sl || { echo "all: make seed-linear failed" >&2; exit 1; }
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
+
+# The original's codec (--codec seed-linear, its biased encoder) on its published shapes and seeds,
+# correctness only, into a new run directory: the end-to-end errors the paper sets beside the
+# correctness the original published (stage1: every stage of stages 1-3A gives the same errors
+# to the digits shown, which the codec, not the kernel, makes). Exit status 1 (a check failed) is
+# a result. The paper reads the latest one (SEED_LINEAR_RUN).
+SEED_LINEAR_ARGS := --check-only --codec seed-linear --variant stage1 --shape small --shape mission --shape long --seeds 0,1,2
+SEED_LINEAR_RUN = $(lastword $(sort $(wildcard $(DATA_DIR)/seed-linear-codec/*/run.json)))
+## seed-linear: the original's codec on its published shapes and seeds (a new run directory, ~50 s on the emulator)
+seed-linear: $(SDPA_BENCH)
+	$(Q)d=$$(experiments/new-run.sh $(DATA_DIR) seed-linear-codec) && echo "[seed-linear] $(SDPA_BENCH) $(SEED_LINEAR_ARGS) -> $$d/run.json" && \
+	  { $(SDPA_BENCH) --backend $(BACKEND) $(SEED_LINEAR_ARGS) --quiet --out $$d/run.json; rc=$$?; [ $$rc -le 1 ]; } || \
+	  { echo "seed-linear: the harness failed; $$d has no run.json" >&2; exit 1; }
+.PHONY: seed-linear
+
+## check-layout: no text outside the text area or overprinted, no duplicate HTML id, in the paper and each experiment's latest report
+check-layout:
+	$(Q)bash tests/report/layout-check.sh $(wildcard $(REPORT_DIR)/paper.pdf $(REPORT_DIR)/paper.html) \
+	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),$(wildcard $(addprefix $(REPORT_DIR)/$(e)/$(notdir $(call latest_run,$(e)))/report.,pdf html))))
+.PHONY: check-layout
 
 # ---- the paper -----------------------------------------------------------------------------
 PAPER_GEN  := $(REPORT_DIR)/gen
@@ -137,14 +163,17 @@ paper: $(SDPA_REPORT)
 	  $(MAKE) --no-print-directory report-figures RUN=$(call latest_run,$(e)) || exit 1;,\
 	  echo "[paper] $(e): no complete run under $(DATA_DIR)/$(e)/ (make all runs it)";)) true
 	@echo "[paper] sdpa-report paper -> $(PAPER_GEN) (GPU campaigns: $(GPU_DATA_DIR))"
+	$(Q)paper/prereg.sh
 	$(paper_gpu_runs)
 	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) $(PAPER_GPU_ARGS) \
+	  $(if $(SEED_LINEAR_RUN),--seed-linear $(SEED_LINEAR_RUN)) \
 	  $(foreach e,$(EXPERIMENTS),--stage $(e) $(or $(call latest_run,$(e)),-) $(FIG_DIR)/$(e)/$(notdir $(call latest_run,$(e))))
 	@echo "[paper] gnuplot -> $(PAPER_FIGS)"
 	$(call gnuplot_all,$(PAPER_GEN),$(PAPER_FIGS),$(PAPER_FIGURES))
 	$(call gnuplot_gpu,$(PAPER_GEN),$(PAPER_FIGS)/gpu)
 	$(Q)set -o pipefail; experiments/inventory.sh published $(dir $(PUBLISHED_JSON)) $(notdir $(PUBLISHED_JSON)) \
 	  $(foreach e,$(EXPERIMENTS),$(if $(call latest_run,$(e)),-- $(e) $(call latest_run,$(e)) run.json run-timing.json ptxas.json experiment.mk hypothesis.md)) \
+	  $(if $(SEED_LINEAR_RUN),-- seed-linear-codec $(dir $(SEED_LINEAR_RUN)) run.json) \
 	  -- figures $(PAPER_FIGS) $(PAPER_FIGURES:=.png) $(paper_gpu_inventory) | $(SDPA_REPORT) install - $(PAPER_GEN)/inventory.md
 	@echo "[paper] pandoc -> $(REPORT_DIR)/paper.{pdf,html,md}"
 	$(call pandoc_all,paper/paper.md,$(REPORT_DIR),paper,-M gen=$(PAPER_GEN) -M date=$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d),$(PAPER_FIGS))
@@ -174,6 +203,7 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-inputs.sh $(SDPA_REPORT)" \
                  "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/watermark.sh $(SDPA_REPORT)" \
+                 "bash tests/report/layout.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.

@@ -14,11 +14,10 @@ c_base = "#1f77b4"; c_cand = "#d62728"; c_pub = "#2ca02c"; c_gate = "#555555"
 # timing_figure = 1 before loading this file) carry a large label in the middle of the plot frame.
 # Graph coordinates, not screen ones: the label then sits inside each frame, once per panel of a
 # multiplot, and two short lines fit the narrowest frame (a ~590 px panel); one line at screen
-# centre overflowed the speedup figure's frame and crossed the gap between panels.
-# tests/report/watermark.sh checks that every pixel of it lies inside a frame.
+# centre overflowed the speedup figure's frame and crossed the gap between panels. It is drawn
+# behind the data in a light colour, so that it never hides a data point (an earlier translucent
+# label in front of the data covered the ECDF's steps and the gate lines).
+# tests/report/watermark.sh checks that every pixel of it lies inside a frame and over no data.
 emu_text = "EMULATED (CPU)\nnot GPU timings"
 if (exists("timing_figure") && timing_figure && emulated) \
-    set label 99 emu_text at graph 0.5, 0.5 center front font "DejaVu Sans Bold,30" textcolor rgb "#50d00000"
-# Latencies: microseconds, or seconds for emulated wall-clock samples
-us_scale(hi) = (hi >= 1e5 ? 1e-6 : 1)
-us_unit(hi) = (hi >= 1e5 ? "s" : "µs")
+    set label 99 emu_text at graph 0.5, 0.5 center back font "DejaVu Sans Bold,30" textcolor rgb "#ffdcdc"

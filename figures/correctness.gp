@@ -12,7 +12,9 @@ set format y "1e%L"
 set xrange [-0.6 : n_cases - 0.4]
 set xlabel "case (shape/seed)"
 set ylabel "relative L2 error ‖o − ref‖₂ / ‖ref‖₂"
-set key outside right top
+set key below
+set xtics rotate by 25 right   # shape/seed labels side by side would run into each other
+set bmargin 10                 # gnuplot leaves no room for rotated labels: the key ran into the x label
 set title sprintf("Correctness of %s and %s — backend %s, %s", baseline, candidate, backend, device) font ",12"
 plot f u ($1 - 0.12):(strcol(3) eq baseline ? clamp($4) : NaN):xtic(2) w p pt 7 ps 1.5 lc rgb c_base t sprintf("%s kernel-only", baseline), \
      f u ($1 + 0.12):(strcol(3) eq candidate ? clamp($4) : NaN) w p pt 5 ps 1.5 lc rgb c_cand t sprintf("%s kernel-only", candidate), \

@@ -9,11 +9,11 @@ load 'figures/gpu-fixture.gp'
 set output figdir.'/ecdf.png'
 f = rundir.'/ecdf.tsv'
 stats f u 1 nooutput name "E"
-k = us_scale(E_max); unit = us_unit(E_max)
+k = 1; unit = "µs"
 set logscale x
 set xlabel sprintf("latency per launch (%s, log scale)", unit)
 set ylabel "fraction of samples ≤ latency"
 set yrange [0:1.02]
 set title sprintf("Latency ECDF of the stage history at %s — %s, campaign %s", ecdf_shape, device, campaign) font ",13"
-set key outside right top
+set key outside right center vertical Left reverse   # beside the frame: above it, the key ran into the title, below it into the x label
 plot for [i = 1:n_ecdf] f index (i - 1) u ($1 * k):2 w steps lw 2 t word(ecdf_series, i)

@@ -1,5 +1,5 @@
 # Loaded by the GPU campaign figures after common.gp: a campaign that is a test fixture
 # (fixture = 1 in its plot-vars.gp) carries a large label, so that no reader takes it for a GPU.
 if (exists("fixture") && fixture) \
-    set label 98 "SYNTHETIC FIXTURE — not a measurement" at graph 0.5, 0.5 center front \
-        font "DejaVu Sans Bold,28" textcolor rgb "#60e07000"
+    set label 98 "SYNTHETIC FIXTURE — not a measurement" at graph 0.5, 0.15 center back \
+        font "DejaVu Sans Bold,24" textcolor rgb "#ffd9a8"

@@ -13,11 +13,17 @@ if (n_history == 0) {
 } else {
     f = rundir.'/history.tsv'
     set logscale y
-    set key inside top right
+    set key below
+    set bmargin 6   # room for the key under the x label
     set xrange [-0.6 : n_history - 0.4]
     set xlabel "variant (grouped by experiment: baseline, candidate)"
     set ylabel "median latency per launch (µs, log scale)"
     set title "Stage history: median latency with 95 % CI, latest run of each experiment" font ",13"
-    plot f u 1:(strcol(6) eq "gpu" ? $3 : NaN):4:5:xtic(2) w yerrorbars pt 7 ps 1.6 lw 2 lc rgb c_cand t "GPU timing", \
-         f u 1:(strcol(6) eq "gpu" ? NaN : $3):4:5:xtic(2) w yerrorbars pt 6 ps 1.6 lw 2 lc rgb "#888888" t "emulated (CPU), not a GPU timing"
+    # a key entry only for a kind of point the figure has (counted here: `emulated` also
+    # switches the watermark)
+    stats f u (strcol(6) eq "gpu" ? 1 : 0) nooutput name "G"
+    n_gpu = int(G_sum); n_emu = int(G_records - G_sum)
+    plot f u 1:(strcol(6) eq "gpu" ? $3 : NaN):4:5:xtic(2) w yerrorbars pt 7 ps 1.6 lw 2 lc rgb c_cand t (n_gpu ? "GPU timing" : ""), \
+         f u 1:(strcol(6) eq "gpu" ? NaN : $3):4:5:xtic(2) w yerrorbars pt 6 ps 1.6 lw 2 lc rgb "#888888" \
+           t (n_emu ? "emulated (CPU), not a GPU timing" : "")
 }

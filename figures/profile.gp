@@ -13,7 +13,7 @@ set boxwidth 0.9
 set yrange [0:1.15]
 set ylabel "value / largest value over the variants"
 set title sprintf("Profile metrics per variant — %s, campaign %s", device, campaign) font ",13"
-set key outside right top
+set key outside right center vertical Left reverse   # beside the frame: above it, the key ran into the title, below it into the x label
 set xtics rotate by -20
 f = rundir.'/profile.tsv'
 plot for [i = 2:n_profile + 1] f u i:xtic(1) t word(profile_variants, i - 1)

@@ -15,11 +15,11 @@ set multiplot layout 1, 2 title sprintf("ptxas resources of %s and %s — this b
 set ylabel "registers per thread"
 set yrange [0 : max_registers * 1.15]
 plot f u 1:3:xtic(2) w boxes lc rgb c_cand t "this build", \
-     f u 1:5 w p pt 6 ps 2.5 lw 2 lc rgb c_pub t "published (original, L4, sm_89)", \
+     f u 1:5 w p pt 6 ps 2.5 lw 2 lc rgb c_pub t (has_published ? "published (original, L4, sm_89)" : ""), \
      max_registers w l dt 2 lw 2 lc rgb c_gate t sprintf("budget %d", max_registers)
 set ylabel "static shared memory (KiB)"
 set yrange [0 : max_smem_kib * 1.15]
 plot f u 1:4:xtic(2) w boxes lc rgb c_base t "this build", \
-     f u 1:6 w p pt 6 ps 2.5 lw 2 lc rgb c_pub t "published (original, L4, sm_89)", \
+     f u 1:6 w p pt 6 ps 2.5 lw 2 lc rgb c_pub t (has_published ? "published (original, L4, sm_89)" : ""), \
      max_smem_kib w l dt 2 lw 2 lc rgb c_gate t sprintf("budget %g KiB", max_smem_kib)
 unset multiplot

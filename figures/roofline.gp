@@ -31,7 +31,7 @@ set xlabel sprintf("arithmetic intensity (FLOP per byte of DRAM traffic: the min
     n_measured > 0 ? "; diamonds: measured" : "")
 set ylabel "TFLOP/s (log)"
 set title sprintf("Roofline — %s, campaign %s", device, campaign) font ",13"
-set key outside right top
+set key outside right center vertical Left reverse   # beside the frame: above it, the key ran into the title, below it into the x label
 set samples 400
 # a roof: the smaller of the compute ceiling p and the bandwidth slope (GB/s x FLOP/B = GFLOP/s)
 slope(x) = ceil_copy_gbs > 0 ? x * ceil_copy_gbs / 1e3 : 1/0

@@ -11,7 +11,7 @@ set logscale x 2
 set xlabel "sequence length S (log scale)"
 set ylabel "TFLOP/s (4·B·H·S²·D / median)"
 set title sprintf("Throughput against S — %s, campaign %s", device, campaign) font ",13"
-set key outside right top
+set key outside right center vertical Left reverse   # beside the frame: above it, the key ran into the title, below it into the x label
 f = rundir.'/scaling.tsv'
 is_peer(i) = strstrt(word(scaling_series, i), 'peer-') == 1
 plot for [i = 1:n_scaling] f index (i - 1) u 1:2:3:4 w yerrorlines lw 2 pt 7 ps 0.8 \

@@ -29,7 +29,7 @@ $(BUNDLE_DIR)/bin/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_L
                               $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(BUNDLE_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS) $(BUNDLE_RPATH)
-$(BUNDLE_DIR)/bin/sdpa-report: $(REPORT_OBJS) $(HOST_LIB)
+$(BUNDLE_DIR)/bin/sdpa-report: $(REPORT_OBJS) $(REPORT_SHARED_OBJS) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS) $(BUNDLE_RPATH)
 

@@ -20,12 +20,23 @@ REPORT_SRCS += $(addprefix host/report/,names.c tar_read.c ingest_check.c ingest
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report
-
 $(REPORT_OBJS): $(REPORT_OBJ_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+# Shared with the other programs, compiled again here (also with the sanitizers): sdpa-bench's
+# variant registry (host/bench/variants.c: which builds are stubs of a variant that cannot run on
+# their architecture or codec) and ptxas-json's occupancy model (host/ptxas/occupancy.c: the
+# original's published resources through the same model as this build's).
+REPORT_SHARED_SRCS := host/bench/variants.c host/ptxas/occupancy.c
+report_shared_obj = $(addprefix $(1)/,$(subst /,-,$(REPORT_SHARED_SRCS:host/%.c=%.o)))
+REPORT_SHARED_OBJS := $(call report_shared_obj,$(REPORT_OBJ_DIR))
+$(REPORT_OBJ_DIR)/bench-variants.o: host/bench/variants.c $(SDPA_CUSTOM_H)
+$(REPORT_OBJ_DIR)/ptxas-occupancy.o: host/ptxas/occupancy.c
+$(REPORT_SHARED_OBJS): | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
-$(SDPA_REPORT): $(REPORT_OBJS) $(HOST_LIB)
+$(SDPA_REPORT): $(REPORT_OBJS) $(REPORT_SHARED_OBJS) $(HOST_LIB)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
@@ -33,11 +44,17 @@ $(SDPA_REPORT): $(REPORT_OBJS) $(HOST_LIB)
 # The same program with AddressSanitizer + UBSan (and leak checks), run by the report tests.
 REPORT_ASAN_DIR := $(BUILD)/obj/host/report-asan
 REPORT_ASAN_OBJS := $(REPORT_SRCS:host/report/%.c=$(REPORT_ASAN_DIR)/%.o)
+REPORT_ASAN_SHARED_OBJS := $(call report_shared_obj,$(REPORT_ASAN_DIR))
 SDPA_REPORT_ASAN := $(BUILD)/tests/report/sdpa-report-asan
 $(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
-$(SDPA_REPORT_ASAN): $(REPORT_ASAN_OBJS) $(HOST_ASAN_LIB)
+$(REPORT_ASAN_DIR)/bench-variants.o: host/bench/variants.c $(SDPA_CUSTOM_H)
+$(REPORT_ASAN_DIR)/ptxas-occupancy.o: host/ptxas/occupancy.c
+$(REPORT_ASAN_SHARED_OBJS): | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+$(SDPA_REPORT_ASAN): $(REPORT_ASAN_OBJS) $(REPORT_ASAN_SHARED_OBJS) $(HOST_ASAN_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) $^ -o $@ $(HOST_LDLIBS)
 
@@ -45,7 +62,7 @@ $(SDPA_REPORT_ASAN): $(REPORT_ASAN_OBJS) $(HOST_ASAN_LIB)
 sdpa-report: $(SDPA_REPORT)
 .PHONY: sdpa-report
 BUILD_TARGETS += $(SDPA_REPORT)
--include $(REPORT_OBJS:.o=.d) $(REPORT_ASAN_OBJS:.o=.d)
+-include $(REPORT_OBJS:.o=.d) $(REPORT_ASAN_OBJS:.o=.d) $(REPORT_SHARED_OBJS:.o=.d) $(REPORT_ASAN_SHARED_OBJS:.o=.d)
 
 # ---- rendering -----------------------------------------------------------------------------
 PUBLISHED_JSON ?= data/published/seed-l4.json
@@ -120,6 +137,7 @@ report: report-tables report-figures
 # copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
+	$(Q)paper/prereg.sh
 	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \
 	  { test -f '$(RUN)/run.json' || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }; }
 	$(Q)$(call report_tables_cmd,'$(RUN)','$(EXPERIMENT)')

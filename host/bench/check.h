@@ -90,6 +90,9 @@ typedef struct {
     const char *a, *b;
     uint32_t max_ulp; /* UINT32_MAX when a NaN is involved */
     size_t n_diff;    /* elements that are not bit-identical */
+    /* the largest |a - b| and the largest |a - b| over the element-wise bar (0 when identical;
+     * NaN when an element is not finite): ULPs near zero say little, these compare with the bar */
+    double max_abs_diff, worst_ratio;
     bool expect_identical;
     bool pass;
 } cross_t;

@@ -215,6 +215,8 @@ cJSON *bj_cross(const problem_t *p, const cross_t *x) {
     add_shape_seed(o, p->shape_name, p->seed);
     cJSON_AddNumberToObject(o, "max_ulp", (double)x->max_ulp);
     cJSON_AddNumberToObject(o, "n_diff", (double)x->n_diff);
+    json_add_num(o, "max_abs_diff", x->max_abs_diff);
+    json_add_num(o, "worst_ratio", x->worst_ratio);
     cJSON_AddStringToObject(o, "expected", x->expect_identical ? "identical" : "bounded");
     cJSON_AddBoolToObject(o, "pass", x->pass);
     return o;

@@ -26,6 +26,10 @@ void gp_assign_str(rbuf_t *b, const char *name, const char *value) {
     rb_puts(b, "'\n");
 }
 
+/* Below this many kept samples of either variant a histogram shows nothing: the latency figure
+ * draws the ECDF alone (figures/latency.gp reads it from plot-vars.gp). */
+#define HIST_MIN_SAMPLES 30
+
 static int save(report_t *r, rbuf_t *b, const char *name) {
     return rb_save(b, r->dir, name, r->err, sizeof r->err);
 }
@@ -143,8 +147,9 @@ static int correctness_tsv(report_t *r, int *ncases) {
     return save(r, &b, "correctness.tsv");
 }
 
-/* One row per (variant, arch) of this build for the pair, plus the published sm_89 values. */
-static int ptxas_tsv(report_t *r) {
+/* One row per (variant, arch) of this build for the pair, plus the published sm_89 values.
+ * *published: whether the original published any of them (the figure's key names it only then). */
+static int ptxas_tsv(report_t *r, bool *published) {
     rbuf_t b = {0};
     rb_puts(&b, "# registers and static shared memory per variant and arch; published = the original study "
                 "(L4, sm_89), NaN where it published nothing\n"
@@ -155,13 +160,15 @@ static int ptxas_tsv(report_t *r) {
         int p = report_find_published_resource(r, vs[k], ORIGINAL_DEVICE_ARCH);
         double preg = NAN, psmem = NAN;
         if (p >= 0) {
+            *published = true;
             TRY_B(rj_num(&r->PUB, &preg, "resources.%d.registers", p));
             TRY_B(rj_num(&r->PUB, &psmem, "resources.%d.static_smem_bytes", p));
         }
         int rows = 0, i = 0;
         const cJSON *e, *kernels = r->have_ptxas ? jo(r->P.root, "kernels") : NULL;
         cJSON_ArrayForEach(e, kernels) {
-            if (jo_eq(e, "variant", vs[k])) {
+            char why[128];
+            if (jo_eq(e, "variant", vs[k]) && !report_kernel_unsupported(r, i, why, sizeof why)) {
                 double reg, smem;
                 const char *arch = rj_str(&r->P, "kernels.%d.arch", i);
                 char label[64];
@@ -184,7 +191,7 @@ static int ptxas_tsv(report_t *r) {
     return save(r, &b, "ptxas.tsv");
 }
 
-static int plot_vars(report_t *r, const char *shapes, int ncases) {
+static int plot_vars(report_t *r, const char *shapes, int ncases, bool published) {
     rbuf_t b = {0};
     char dev[256], dims[64];
     report_device_label(r, dev, sizeof dev);
@@ -208,7 +215,8 @@ static int plot_vars(report_t *r, const char *shapes, int ncases) {
     TRY_B(report_variant_rel_l2_bar(r, r->baseline, t.kernel_rel_l2, &bar_base));
     TRY_B(report_variant_rel_l2_bar(r, r->candidate, t.kernel_rel_l2, &bar_cand));
     rb_printf(&b, "kernel_rel_l2_base = %.10g\nkernel_rel_l2_cand = %.10g\n", bar_base, bar_cand);
-    rb_printf(&b, "has_ptxas = %d\n", r->have_ptxas);
+    rb_printf(&b, "has_ptxas = %d\nhas_published = %d\nhist_min_samples = %d\n", r->have_ptxas, published,
+              HIST_MIN_SAMPLES);
     gp_assign_str(&b, "ptxas_note", r->have_ptxas ? "" : r->ptxas_missing);
     double regs, smem;
     TRY_B(report_static_budget(r, STATIC_BUDGET_REGS, &regs));
@@ -237,20 +245,27 @@ static int fragments(report_t *r, const char *shapes) {
     rbuf_t b = {0};
     char word[64], dims[64], what[512], file[128], id[128];
     for (const char *s = shapes; sscanf(s, "%63s", word) == 1; s = strstr(s, word) + strlen(word)) {
+        int nb = rj_len(&r->T, "timing.%d.samples_us", report_find_timing(r, r->baseline, word)),
+            nc = rj_len(&r->T, "timing.%d.samples_us", report_find_timing(r, r->candidate, word));
+        char hist[128] = "and histogram (right) ";
+        if (nb < HIST_MIN_SAMPLES || nc < HIST_MIN_SAMPLES)
+            snprintf(hist, sizeof hist, "(no histogram: fewer than %d samples per variant) ",
+                     HIST_MIN_SAMPLES);
         snprintf(what, sizeof what,
-                 "Latency of %s and %s at shape %s %s: empirical CDF (left) and histogram "
-                 "(right) of every kept sample, medians marked.",
-                 r->baseline, r->candidate, word, report_shape_dims(r, word, dims, sizeof dims));
+                 "Latency of %s and %s at shape %s %s, in µs: empirical CDF %sof every kept sample, medians "
+                 "marked.",
+                 r->baseline, r->candidate, word, report_shape_dims(r, word, dims, sizeof dims), hist);
         snprintf(file, sizeof file, "latency-%s.png", word);
         snprintf(id, sizeof id, "fig:latency-%s", word);
         figure(&b, r, file, id, what, true);
     }
     TRY(tables_save(r, &b, "fig-latency.md"));
     if (rj_len(&r->T, "comparisons") > 0) {
-        snprintf(what, sizeof what,
-                 "Speedup t_%s/t_%s with its 95 %% bootstrap CI per compared shape, against the "
-                 "gate %.2f (dashed), which the CI's lower end must clear.",
-                 r->baseline, r->candidate, r->gate_speedup);
+        snprintf(
+            what, sizeof what,
+            "Speedup $t_\\text{%s}/t_\\text{%s}$ with its 95 %% bootstrap CI per compared shape, against the "
+            "gate %.2f (dashed), which the CI's lower end must clear.",
+            r->baseline, r->candidate, r->gate_speedup);
         figure(&b, r, "speedup.png", "fig:speedup", what, true);
     }
     TRY(tables_save(r, &b, "fig-speedup.md"));
@@ -276,8 +291,9 @@ int figs_write(report_t *r, const gates_t *g) {
     const char *list = shapes.s + 1;
     if (rc == 0) rc = speedup_tsv(r);
     if (rc == 0) rc = correctness_tsv(r, &ncases);
-    if (rc == 0) rc = ptxas_tsv(r);
-    if (rc == 0) rc = plot_vars(r, list, ncases);
+    bool published = false;
+    if (rc == 0) rc = ptxas_tsv(r, &published);
+    if (rc == 0) rc = plot_vars(r, list, ncases, published);
     if (rc == 0) rc = fragments(r, list);
     rb_free(&shapes);
     return rc;

@@ -87,25 +87,27 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
         TRY(report_variant_rel_l2_bar(r, variant, t.kernel_rel_l2, &rel_bar));
         g = gate_add(gs, "correctness", true, "kernel-only correctness, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "every case: launch ok, inputs unmodified, every output "
-                 "written and finite, %%bad = 0 (|err| <= atol_bh + rtol|ref|), rel-L2 <= %g",
+                 "every case: launch ok, inputs unmodified, every output written and finite, %%bad = 0 "
+                 "($\\lvert o - \\text{ref} \\rvert \\le \\text{atol}_{bh} + \\text{rtol} \\cdot \\lvert "
+                 "\\text{ref} \\rvert$), rel-L2 ≤ %g",
                  rel_bar);
     } else if (legacy) {
         g = gate_add(gs, "legacy (information)", false, "legacy gate of the original study, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "end-to-end max abs <= %g, mean abs <= %g, %%bad <= %g %% "
+                 "end-to-end max abs ≤ %g, mean abs ≤ %g, %%bad ≤ %g %% "
                  "(the original's bars, tuned after failures)",
                  t.legacy_max_abs, t.legacy_mean_abs, t.legacy_pct_bad);
     } else {
         g = gate_add(gs, "end-to-end (information)", false, "end-to-end accuracy, %s", variant);
         snprintf(g->target, sizeof g->target,
-                 "every case: rel-L2 <= %g and cosine >= %g against the "
+                 "every case: rel-L2 ≤ %g and cosine ≥ %g against the "
                  "unquantised inputs",
                  t.e2e_rel_l2, t.e2e_cosine);
     }
     int n = rj_len(d, "correctness");
     TRY(n);
     int cases = 0, passed = 0;
+    char failed_shapes[160] = ""; /* the legacy gate's failing shapes, for its explanation */
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "correctness.%d.variant", i);
         if (!v) return -1;
@@ -120,6 +122,12 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
             passed++;
             continue;
         }
+        const char *sh = rj_str(d, "correctness.%d.shape", i);
+        char word[72];
+        snprintf(word, sizeof word, " %s,", sh ? sh : "?");
+        if (legacy && !strstr(failed_shapes, word) &&
+            strlen(failed_shapes) + strlen(word) < sizeof failed_shapes)
+            strcat(failed_shapes, word);
         if (kernel && g->reason[0] == '\0') TRY(case_failure(r, i, rel_bar, g->reason, sizeof g->reason));
     }
     snprintf(g->value, sizeof g->value, "%d/%d cases pass", passed, cases);
@@ -128,6 +136,16 @@ static int correctness_gate(report_t *r, gates_t *gs, const char *variant, const
         snprintf(g->reason, sizeof g->reason, "no correctness result for %s in run.json", variant);
     } else {
         g->status = passed == cases ? GS_PASS : GS_FAIL;
+    }
+    if (legacy && g->status == GS_FAIL && failed_shapes[0]) {
+        failed_shapes[strlen(failed_shapes) - 1] = '\0';
+        /* expected, and why: the original's bars are absolute, E4M3's precision relative */
+        snprintf(
+            g->reason, sizeof g->reason,
+            "information, expected (at%s): E4M3 keeps 3 mantissa bits, a relative precision, so the error "
+            "grows with $\\lvert o \\rvert$; outputs that average few keys stay large and exceed the "
+            "original's absolute 0.06 bar, which was tuned for its linear code",
+            failed_shapes);
     }
     if (!g->decides && g->reason[0] == '\0')
         snprintf(g->reason, sizeof g->reason, "information; not part of the verdict");
@@ -143,13 +161,16 @@ static int cross_gate(report_t *r, gates_t *gs) {
              "identical pairs: every fp16 output bit-identical; bounded "
              "pairs: within the kernel-only element-wise bar");
     int passed = 0;
-    double worst_ulp = 0;
+    double worst_ulp = 0, worst_ratio = -1; /* worst_ratio: the bar's share, where the file records it */
     for (int i = 0; i < n; i++) {
         bool ok;
-        double ulp;
+        double ulp, ratio;
         TRY(rj_bool(d, &ok, "cross_variant.%d.pass", i));
         TRY(rj_num(d, &ulp, "cross_variant.%d.max_ulp", i));
         if (ulp > worst_ulp) worst_ulp = ulp;
+        if (rj_present(d, "cross_variant.%d.worst_ratio", i) &&
+            rj_num(d, &ratio, "cross_variant.%d.worst_ratio", i) == 0 && ratio > worst_ratio)
+            worst_ratio = ratio;
         if (ok) {
             passed++;
             continue;
@@ -165,7 +186,11 @@ static int cross_gate(report_t *r, gates_t *gs) {
                  "%s vs %s at %s: expected %s, %.0f elements differ (max %.0f ULP)", a, b, sh, ex, ndiff,
                  ulp);
     }
-    snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (max %.0f ULP)", passed, n, worst_ulp);
+    if (worst_ratio >= 0)
+        snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (worst |a - b| / bar %.3g)", passed, n,
+                 worst_ratio);
+    else
+        snprintf(g->value, sizeof g->value, "%d/%d comparisons pass (max %.0f ULP)", passed, n, worst_ulp);
     if (n == 0) {
         g->status = GS_NOT_EVALUATED;
         snprintf(g->reason, sizeof g->reason, "no cross-variant comparison recorded; information only");
@@ -200,6 +225,8 @@ typedef struct {
 static int static_entry(report_t *r, int i, const char *arch, void *ctx) {
     static_acc_t *a = ctx;
     double val = 0, x;
+    char why[128];
+    if (report_kernel_unsupported(r, i, why, sizeof why)) return 0; /* a stub is no kernel to gate */
     for (int f = 0; f < 2 && a->sp->fields[f]; f++) {
         TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, a->sp->fields[f]));
         val += x;
@@ -226,7 +253,7 @@ static int static_gates(report_t *r, gates_t *gs) {
         const rj_t *d = &r->P;
         double limit;
         TRY(report_static_budget(r, sp->budget, &limit));
-        snprintf(g->target, sizeof g->target, "<= %.0f for every architecture (and codec) built", limit);
+        snprintf(g->target, sizeof g->target, "≤ %.0f for every architecture (and codec) built", limit);
         static_acc_t acc = {sp, g, limit, 0, 0, 0};
         TRY(report_ptxas_each(r, r->candidate, static_entry, &acc));
         const int found = acc.found, bad = acc.bad;
@@ -279,9 +306,9 @@ static int performance_gates(report_t *r, gates_t *gs) {
         TRY(rj_num(d, &lo, "comparisons.%d.speedup_ci.0", i));
         TRY(rj_num(d, &hi, "comparisons.%d.speedup_ci.1", i));
         found++;
-        gate_t *g =
-            gate_add(gs, "performance", true, "speedup t_%s/t_%s at %s", r->baseline, r->candidate, shape);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+        gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$ at %s",
+                             r->baseline, r->candidate, shape);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
                  r->gate_speedup);
         snprintf(g->value, sizeof g->value, "lower CI bound %.4f (speedup %.4f, 95 %% CI [%.4f, %.4f])", lo,
                  sp, lo, hi);
@@ -305,8 +332,9 @@ static int performance_gates(report_t *r, gates_t *gs) {
         }
     }
     if (!found) {
-        gate_t *g = gate_add(gs, "performance", true, "speedup t_%s/t_%s", r->baseline, r->candidate);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup >= %.2f",
+        gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$", r->baseline,
+                             r->candidate);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
                  r->gate_speedup);
         snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
         g->status = GS_NOT_EVALUATED;

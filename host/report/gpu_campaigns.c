@@ -12,7 +12,7 @@
 #include "json_file.h"
 #include "paper.h"
 
-enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE };
+enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL };
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -60,7 +60,8 @@ static gpu_point_t *new_point(gpu_campaign_t *c, const cJSON *doc, const rj_t *d
         return NULL;
     }
     gpu_point_t *p = &c->pts[c->npts];
-    *p = (gpu_point_t){.peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN};
+    *p = (gpu_point_t){
+        .peer = strncmp(series, "peer-", 5) == 0, .median_us = NAN, .tflops = NAN, .n = NAN, .noise = NAN};
     snprintf(p->series, sizeof p->series, "%s", series);
     double S;
     if (rj_num(d, &p->B, "config.shapes.0.B") < 0 || rj_num(d, &p->H, "config.shapes.0.H") < 0 ||
@@ -94,6 +95,9 @@ static int timed_point(const rj_t *d, int ti, gpu_point_t *p) {
         return -1;
     p->status = "ok";
     p->tflops = 4 * p->B * p->H * (double)p->S * (double)p->S * p->D / (p->median_us * 1e6);
+    const cJSON *sum = jo(cJSON_GetArrayItem(jo(d->root, "timing"), ti), "summary");
+    p->n = jo_num(sum, "n");
+    p->noise = jo_num(sum, "rel_iqr");
     return 0;
 }
 
@@ -167,7 +171,7 @@ static int load_listed(gpu_campaign_t *c, const char *path, const char *status, 
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        gpu_point_t p = {.status = status, .median_us = NAN, .tflops = NAN, .D = 64};
+        gpu_point_t p = {.status = status, .median_us = NAN, .tflops = NAN, .D = 64, .n = NAN, .noise = NAN};
         const char *why = strstr(line, tag);
         if (!*line) continue;
         if (sscanf(line, "%95s S=%ld B=%lf H=%lf", p.series, &p.S, &p.B, &p.H) != 4 || !why ||
@@ -272,6 +276,8 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_CEILINGS, "ceilings.json", "ceilings", &c->CE, &c->ceilings, err, n));
     TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
+    TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
+    TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
     const char *backend = rj_str(&c->C, "backend");
     if (!backend || !rj_str(&c->C, "device") || !rj_str(&c->C, "campaign_id")) return -1;
     c->emulated = strcmp(backend, "cuda") != 0;
@@ -352,7 +358,8 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign, c->device_run, c->history, c->ceilings, c->sanitizers, c->profile};
+        cJSON *docs[] = {c->campaign,   c->device_run, c->history,      c->ceilings,
+                         c->sanitizers, c->profile,    c->history_warm, c->aa_control};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < c->nruns; k++) {
             report_free(&c->runs[k].r);
@@ -373,5 +380,5 @@ double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
 }
 
 const char *gpu_timing_label(const gpu_campaign_t *c) {
-    return c->emulated ? "EMULATED (CPU), not a GPU timing" : "gpu";
+    return c->fixture ? "SYNTHETIC (fixture)" : c->emulated ? "EMULATED (CPU), not a GPU timing" : "gpu";
 }

@@ -31,6 +31,7 @@ typedef struct {
     double median_us, ci_lo, ci_hi, tflops; /* tflops = 4*B*H*S*S*D / median */
     long ref_rows;                          /* rows of every slice its correctness check covered (fewer
                                              * than S: a sampled reference); 0 when not recorded */
+    double n, noise;                        /* samples kept; their IQR over the median */
 } gpu_point_t;
 
 /* One experiment's latest complete run directory inside the campaign (runs/<experiment>/<id>/). */
@@ -45,8 +46,9 @@ typedef struct {
 typedef struct {
     char dir[REPORT_PATH_MAX], slug[256], id[256], tag[32]; /* tag: "c<k>", for file and table ids */
     cJSON *campaign, *device_run, *history, *ceilings, *sanitizers, *profile;
-    rj_t C, DR, H, CE, SA, PR; /* rj views (root NULL when the file is absent) */
-    char paths[6][REPORT_PATH_MAX + 32];
+    cJSON *history_warm, *aa_control;  /* history-warm.json (--l2 warm), aa-control.json (A/A) */
+    rj_t C, DR, H, CE, SA, PR, HW, AA; /* rj views (root NULL when the file is absent) */
+    char paths[8][REPORT_PATH_MAX + 32];
     bool emulated; /* backend is not cuda: ingested with --allow-emulated */
     bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
     gpu_point_t pts[GPU_MAX_POINTS];
@@ -70,7 +72,7 @@ void gpu_data_free(gpu_data_t *g);
 
 /* A ceiling's value by name ("gemm_fp16", ...) when its status is "ok"; NaN otherwise. */
 double gpu_ceiling(const gpu_campaign_t *c, const char *name);
-/* "EMULATED (CPU), not a GPU timing" or "gpu": how the campaign's timings are labelled. */
+/* "SYNTHETIC (fixture)", "EMULATED (CPU), not a GPU timing" or "gpu": how the campaign's timings are labelled. */
 const char *gpu_timing_label(const gpu_campaign_t *c);
 /* The minimum-DRAM-bytes model of the roofline: Q, K, V codes 1 byte each, O fp16 2 bytes. */
 #define GPU_BYTES_PER_ELT 5.0

@@ -20,6 +20,19 @@ static double node_num(const cJSON *x) { return cJSON_IsNumber(x) ? x->valuedoub
 
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 
+/* Every table and figure of a test fixture says so in its caption, and its verdicts and timing
+ * labels in their cells: a reader who lands on one table must not take it for a measurement. */
+#define FIXTURE_MARK "SYNTHETIC FIXTURE, NOT A MEASUREMENT: "
+static const char *mark(const gpu_campaign_t *c) { return c->fixture ? "SYNTHETIC " : ""; }
+static void caption(const gpu_campaign_t *c, rbuf_t *b, const char *id, const char *text) {
+    rbuf_t t = {0};
+    rb_printf(&t, "%s%s", c->fixture ? FIXTURE_MARK : "", text);
+    md_table_caption(b, id, t.s ? t.s : text);
+    rb_free(&t);
+}
+/* The same for a figure's caption: the text to put before it. */
+static const char *fig_mark(const gpu_campaign_t *c) { return c->fixture ? FIXTURE_MARK : ""; }
+
 /* A number field with its unit as text, "2040 MHz" ("not recorded" when absent or null). */
 static const char *num_or(char *dst, size_t n, const cJSON *o, const char *key, const char *unit) {
     double x = jo_num(o, key);
@@ -89,9 +102,9 @@ static void steps(const gpu_campaign_t *c, rbuf_t *b) {
     }
     char id[N];
     snprintf(id, N, "tbl:gpu-%s-steps", c->tag);
-    md_table_caption(b, id,
-                     "Steps of the campaign as campaign.json records them (a failed step's log is in "
-                     "the campaign's logs/).");
+    caption(c, b, id,
+            "Steps of the campaign as campaign.json records them (a failed step's log is in "
+            "the campaign's logs/).");
 }
 
 static const cJSON *find_cmp(const cJSON *doc, const char *cand, const char *shape) {
@@ -112,12 +125,12 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     }
     const char *base = jo_str(jo(c->history, "config"), "baseline");
     char h_sp[N], h_lr[N];
-    snprintf(h_sp, N, "speedup ratio t_%s/t_v [95 %% CI]", base ? base : "base");
-    snprintf(h_lr, N, "latency reduction 1 - t_v/t_%s [95 %% CI]", base ? base : "base");
-    const md_col_t cols[] = {{"variant", 9, 'l'},       {"shape", 7, 'l'}, {"median (us)", 8, 'r'},
-                             {"95 % CI (us)", 15, 'r'}, {h_sp, 19, 'r'},   {h_lr, 21, 'r'},
-                             {"timing", 8, 'l'}};
-    md_table_head(b, cols, 7);
+    snprintf(h_sp, N, "speedup ratio $t_\\text{%s}/t_v$ [95 %% CI]", base ? base : "base");
+    snprintf(h_lr, N, "latency reduction $1 - t_v/t_\\text{%s}$ [95 %% CI]", base ? base : "base");
+    const md_col_t cols[] = {{"variant", 9, 'l'},       {"shape", 7, 'l'}, {"median (µs)", 8, 'r'},
+                             {"95 % CI (µs)", 14, 'r'}, {"n", 4, 'r'},     {"noise", 6, 'r'},
+                             {h_sp, 16, 'r'},           {h_lr, 16, 'r'},   {"timing", 13, 'l'}};
+    md_table_head(b, cols, 9);
     const cJSON *t;
     int i = 0;
     cJSON_ArrayForEach(t, jo(c->history, "timing")) {
@@ -130,7 +143,8 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             return -1;
         }
         if (!s || cJSON_IsNull(s)) {
-            md_row(b, 7, v, shape, "not timed", NA_MARK, NA_MARK, NA_MARK, gpu_timing_label(c));
+            md_row(b, 9, v, shape, "not timed", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK,
+                   gpu_timing_label(c));
             i++;
             continue;
         }
@@ -149,27 +163,134 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                             100 * node_num(cJSON_GetArrayItem(lc, 1))));
         }
         if (c->emulated && cmp && strcmp(sp, "baseline")) snprintf(lr, sizeof lr, "not evaluated: emulated");
-        md_row(b, 7, v, shape, fmt_us(m, N, jo_num(s, "median")),
-               fmt_ci(ci, N, "%.2f", jo_num(s, "ci_lo"), jo_num(s, "ci_hi")), sp, lr, gpu_timing_label(c));
+        char nn[N], no[N];
+        md_row(b, 9, v, shape, fmt_us(m, N, jo_num(s, "median")),
+               fmt_ci(ci, N, "%.2f", jo_num(s, "ci_lo"), jo_num(s, "ci_hi")),
+               fmt_num(nn, N, "%.0f", jo_num(s, "n")), fmt_pct(no, N, jo_num(s, "rel_iqr")), sp, lr,
+               gpu_timing_label(c));
         i++;
     }
-    char id[N], cap[512];
+    char id[N], cap[1024];
     snprintf(id, N, "tbl:gpu-%s-history", c->tag);
     snprintf(cap, sizeof cap,
              "Stage history of campaign %s%s: every variant against %s, interleaved in one process "
-             "(history.json); medians with distribution-free 95 %% CIs, ratios with bootstrap CIs.",
+             "(history.json, cold L2); medians with distribution-free 95 %% CIs, n samples kept, noise their "
+             "interquartile range over the median; ratios with bootstrap CIs (the noise floor of a ratio: "
+             "the A/A control below).",
              c->id, c->emulated ? " (EMULATED, CPU wall-clock times, not GPU timings)" : "",
              base ? base : "");
-    md_table_caption(b, id, cap);
+    caption(c, b, id, cap);
     if (figs & GPU_FIG_ECDF)
         rb_printf(b,
-                  "![Latency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
+                  "![%sLatency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
                   "fraction of samples at or below each latency.]({figdir}/gpu/%s/ecdf.png)"
                   "{#fig:gpu-%s-ecdf width=100%%}\n\n",
-                  c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+                  fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
                   str_or(cJSON_GetArrayItem(jo(jo(c->history, "config"), "shapes"), 0), "name"), c->tag,
                   c->tag);
     return 0;
+}
+
+/* Warm-L2 timings (history-warm.json, no flush between samples) beside the cold ones of the
+ * history, variant by variant at the shapes both have: the inputs fit in any L2. */
+static void warm(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "#### Warm L2 beside cold {#sec:gpu-%s-warm}\n\n", c->tag);
+    if (!c->history_warm || !c->history) {
+        rb_printf(b, "No warm-L2 timings in this campaign (%s): the cold-L2 medians above stand alone.\n\n",
+                  c->history_warm ? "no cold history to set them beside" : "no history-warm.json");
+        return;
+    }
+    static const md_col_t cols[] = {{"variant", 9, 'l'},
+                                    {"shape", 7, 'l'},
+                                    {"cold median (µs) [95 % CI]", 20, 'r'},
+                                    {"n", 4, 'r'},
+                                    {"warm median (µs) [95 % CI]", 20, 'r'},
+                                    {"n", 4, 'r'},
+                                    {"warm / cold", 7, 'r'},
+                                    {"timing", 12, 'l'}};
+    const size_t at = b->len;
+    md_table_head(b, cols, 8);
+    const cJSON *w, *t;
+    cJSON_ArrayForEach(w, jo(c->history_warm, "timing")) {
+        const cJSON *ws = jo(w, "summary"), *cs = NULL;
+        cJSON_ArrayForEach(t, jo(c->history, "timing")) {
+            if (jo_eq(t, "variant", jo_str(w, "variant")) && jo_eq(t, "shape", jo_str(w, "shape")))
+                cs = jo(t, "summary");
+        }
+        char cm[2 * N], wm[2 * N], cn[N], wn[N], r[N], x[N], y[N];
+        snprintf(cm, sizeof cm, "%s %s", fmt_us(x, N, jo_num(cs, "median")),
+                 fmt_ci(y, N, "%.2f", jo_num(cs, "ci_lo"), jo_num(cs, "ci_hi")));
+        snprintf(wm, sizeof wm, "%s %s", fmt_us(x, N, jo_num(ws, "median")),
+                 fmt_ci(y, N, "%.2f", jo_num(ws, "ci_lo"), jo_num(ws, "ci_hi")));
+        md_row(b, 8, str_or(w, "variant"), str_or(w, "shape"), cm, fmt_num(cn, N, "%.0f", jo_num(cs, "n")),
+               wm, fmt_num(wn, N, "%.0f", jo_num(ws, "n")),
+               fmt_num(r, N, "%.3f", jo_num(ws, "median") / jo_num(cs, "median")), gpu_timing_label(c));
+    }
+    char id[N], cap[1024];
+    snprintf(id, N, "tbl:gpu-%s-warm", c->tag);
+    snprintf(cap, sizeof cap,
+             "%sCold against warm L2 (%s), campaign %s: cold medians flush the L2 before every sample "
+             "(history.json), warm ones do not (history-warm.json); the working set fits in the L2, so "
+             "warm is the L2-resident latency the original study timed. n: samples kept.",
+             fig_mark(c), gpu_timing_label(c), c->id);
+    md_table_end(b, at, id, cap, "No variant of history-warm.json was timed.");
+}
+
+/* The A/A control (aa-control.json): one variant against itself in one interleaved process. Its
+ * speedup CI is the noise floor of a comparison on this device; the SAME band (the comparison's
+ * epsilon) is calibrated when it is wider than that floor. */
+static void aa_control(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "#### A/A control: the noise floor of the SAME band {#sec:gpu-%s-aa}\n\n", c->tag);
+    int n = cJSON_GetArraySize(jo(c->aa_control, "comparisons"));
+    if (!c->aa_control || n == 0) {
+        rb_printf(b,
+                  "No A/A control in this campaign (%s): the SAME band of the verdicts is not calibrated "
+                  "on this device.\n\n",
+                  c->aa_control ? "aa-control.json holds no comparison" : "no aa-control.json");
+        return;
+    }
+    static const md_col_t cols[] = {{"control", 14, 'l'},     {"shape", 7, 'l'},
+                                    {"rounds", 5, 'r'},       {"speedup ratio [95 % CI]", 18, 'r'},
+                                    {"noise floor", 7, 'r'},  {"SAME band", 7, 'r'},
+                                    {"band / floor", 6, 'r'}, {"verdict", 9, 'l'}};
+    md_table_head(b, cols, 8);
+    const cJSON *e;
+    rbuf_t say = {0};
+    cJSON_ArrayForEach(e, jo(c->aa_control, "comparisons")) {
+        const cJSON *ci = jo(e, "speedup_ci");
+        double lo = node_num(cJSON_GetArrayItem(ci, 0)), hi = node_num(cJSON_GetArrayItem(ci, 1));
+        double eps = jo_num(e, "epsilon"), floor = fmax(1 - lo, hi - 1);
+        char pair[2 * N], sp[2 * N], x[N], y[N], fl[N], band[N], k[N], vd[N];
+        snprintf(pair, sizeof pair, "%s against %s", str_or(e, "candidate"), str_or(e, "baseline"));
+        snprintf(sp, sizeof sp, "%s %s", fmt_num(x, N, "%.4f", jo_num(e, "speedup")),
+                 fmt_ci(y, N, "%.4f", lo, hi));
+        snprintf(fl, sizeof fl, "±%s", fmt_pct(x, N, floor));
+        snprintf(band, sizeof band, "±%s", fmt_pct(y, N, eps));
+        snprintf(vd, sizeof vd, "%s%s", mark(c), c->emulated ? NA_MARK " (emulated)" : str_or(e, "verdict"));
+        md_row(b, 8, pair, str_or(e, "shape"), fmt_num(x, N, "%.0f", jo_num(e, "rounds")), sp, fl, band,
+               fmt_num(k, N, "%.1f", eps / floor), vd);
+        if (!say.len && isfinite(floor) && isfinite(eps))
+            rb_printf(&say,
+                      floor < eps
+                          ? "On this device a variant timed against itself stays within ±%s of 1: the SAME "
+                            "band of ±%s is %s times that noise floor, so SAME is reachable and a "
+                            "difference inside the floor is never called FASTER or SLOWER.\n\n"
+                          : "On this device a variant timed against itself spans ±%s, more than the SAME "
+                            "band of ±%s (%s times the floor): SAME cannot be established here, and "
+                            "differences inside the floor read AMBIGUOUS.\n\n",
+                      fmt_pct(x, N, floor), fmt_pct(y, N, eps), fmt_num(k, N, "%.1f", eps / floor));
+    }
+    char id[N], cap[1024];
+    snprintf(id, N, "tbl:gpu-%s-aa", c->tag);
+    snprintf(
+        cap, sizeof cap,
+        "A/A control of campaign %s (aa-control.json): one variant against itself, interleaved in one "
+        "process as every comparison. Noise floor: how far its speedup CI reaches from 1; SAME band: the "
+        "verdicts' equivalence band on the latency ratio (the comparison's epsilon).%s",
+        c->id, c->emulated ? " EMULATED: CPU wall-clock times, no verdict." : "");
+    caption(c, b, id, cap);
+    if (say.s && !c->emulated) rb_puts(b, say.s);
+    rb_free(&say);
 }
 
 /* Each experiment's verdict against its gates, from the run directory's summary.json. */
@@ -207,18 +328,19 @@ static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
         const char *status = perf ? str_or(perf, "status") : NA_MARK;
         char st[3 * N];
         const char *why = perf ? jo_str(perf, "reason") : NULL;
-        snprintf(st, sizeof st, "%s%s%s", status, why && *why ? ": " : "", why && *why ? why : "");
+        snprintf(st, sizeof st, "%s%s%s%s", mark(c), status, why && *why ? ": " : "", why && *why ? why : "");
         const cJSON *val = perf ? jo(perf, "value") : NULL;
+        char vd[N];
+        snprintf(vd, sizeof vd, "%s%s", mark(c), str_or(r->summary, "verdict"));
         md_row(b, 6, r->name, pair, gate,
-               cJSON_IsString(val) ? val->valuestring : fmt_num(v, N, "%.3f", jo_num(perf, "value")), st,
-               str_or(r->summary, "verdict"));
+               cJSON_IsString(val) ? val->valuestring : fmt_num(v, N, "%.3f", jo_num(perf, "value")), st, vd);
     }
     char id[N];
     snprintf(id, N, "tbl:gpu-%s-verdicts", c->tag);
-    md_table_caption(b, id,
-                     "Each experiment of the campaign: its performance gate (judged on the lower end "
-                     "of the speedup's 95 % CI) and its verdict over every gate, from the run "
-                     "directory's summary.json (sdpa-report experiment).");
+    caption(c, b, id,
+            "Each experiment of the campaign: its performance gate (judged on the lower end "
+            "of the speedup's 95 % CI) and its verdict over every gate, from the run "
+            "directory's summary.json (sdpa-report experiment).");
 }
 
 /* Which S values of the sweep were checked against a sampled reference (gpu_point_t.ref_rows), and
@@ -285,9 +407,9 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             md_row(b, 5, str_or(e, "name"), v, ci, str_or(e, "unit"), st);
         }
         snprintf(id, N, "tbl:gpu-%s-ceilings", c->tag);
-        md_table_caption(b, id,
-                         "Measured ceilings of the device (ceilings.json): device-to-device copy "
-                         "bandwidth and dense GEMM throughput; the roofs of the roofline.");
+        caption(c, b, id,
+                "Measured ceilings of the device (ceilings.json): device-to-device copy "
+                "bandwidth and dense GEMM throughput; the roofs of the roofline.");
     } else {
         rb_puts(b, "No ceilings were measured in this campaign (no ceilings.json): no percentage of a "
                    "ceiling is given.\n\n");
@@ -297,37 +419,51 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         return;
     }
     double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3");
-    static const md_col_t cols[] = {
-        {"variant or peer", 14, 'l'}, {"S", 5, 'r'},       {"B x H", 6, 'r'},
-        {"median (us)", 8, 'r'},      {"TFLOP/s", 7, 'r'}, {"% fp16 ceiling", 7, 'r'},
-        {"% FP8 ceiling", 7, 'r'},    {"status", 18, 'l'}};
-    md_table_head(b, cols, 8);
+    static const md_col_t cols[] = {{"variant or peer", 14, 'l'},
+                                    {"S", 5, 'r'},
+                                    {"B × H", 6, 'r'},
+                                    {"median (µs)", 8, 'r'},
+                                    {"n", 4, 'r'},
+                                    {"noise", 6, 'r'},
+                                    {"TFLOP/s", 7, 'r'},
+                                    {"% fp16 ceiling", 7, 'r'},
+                                    {"% FP8 ceiling", 7, 'r'},
+                                    {"status", 16, 'l'}};
+    md_table_head(b, cols, 10);
     for (int i = 0; i < c->npts; i++) {
         const gpu_point_t *p = &c->pts[i];
         char s[N], bh[N], m[N] = NA_MARK, t[N] = NA_MARK, a[N] = NA_MARK, e[N] = NA_MARK, st[3 * N];
+        char nn[N] = NA_MARK, no[N] = NA_MARK;
         snprintf(s, N, "%ld", p->S);
-        snprintf(bh, N, "%.0f x %.0f", p->B, p->H);
+        snprintf(bh, N, "%.0f × %.0f", p->B, p->H);
         bool ok = !strcmp(p->status, "ok");
         if (ok) {
             fmt_us(m, N, p->median_us);
+            fmt_num(nn, N, "%.0f", p->n);
+            fmt_pct(no, N, p->noise);
             fmt_num(t, N, c->emulated ? "%.3g" : "%.2f", p->tflops);
             fmt_num(a, N, "%.1f", 100 * p->tflops / f16);
             fmt_num(e, N, "%.1f", 100 * p->tflops / f8);
         }
-        snprintf(st, sizeof st, "%s%s%s", ok ? (c->emulated ? "EMULATED" : "ok") : p->status, ok ? "" : ": ",
-                 ok ? "" : p->reason);
-        md_row(b, 8, p->series, s, bh, m, t, a, e, st);
+        snprintf(st, sizeof st, "%s%s%s",
+                 ok ? (c->fixture    ? "SYNTHETIC"
+                       : c->emulated ? "EMULATED"
+                                     : "ok")
+                    : p->status,
+                 ok ? "" : ": ", ok ? "" : p->reason);
+        md_row(b, 10, p->series, s, bh, m, nn, no, t, a, e, st);
     }
     snprintf(id, N, "tbl:gpu-%s-scaling", c->tag);
-    md_table_caption(b, id,
-                     c->emulated ? "Scaling sweep, EMULATED (CPU wall-clock times, not GPU timings): "
-                                   "$\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D / "
-                                   "t_\\text{median}$; peers (peer-...) beside the variants."
-                                 : "Scaling sweep: $\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot "
-                                   "D / t_\\text{median}$, and its share of "
-                                   "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
-                                   "measured); peers (peer-...) beside the variants; skipped and failed "
-                                   "points with their reason.");
+    caption(c, b, id,
+            c->emulated ? "Scaling sweep, EMULATED (CPU wall-clock times, not GPU timings): "
+                          "$\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D / "
+                          "t_\\text{median}$; peers (peer-...) beside the variants."
+                        : "Scaling sweep: $\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot "
+                          "D / t_\\text{median}$, and its share of "
+                          "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
+                          "measured); n samples kept, noise their interquartile range over the median; "
+                          "peers (peer-...) beside the variants; skipped and failed "
+                          "points with their reason.");
     /* each peer once, with the libraries its file records */
     for (int i = 0; i < c->npts; i++) {
         const gpu_point_t *p = &c->pts[i];
@@ -343,19 +479,19 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     sampled_note(c, b);
     if (figs & GPU_FIG_SCALING)
         rb_printf(b,
-                  "![Throughput against sequence length S (log scale), one line per variant and peer, "
+                  "![%sThroughput against sequence length S (log scale), one line per variant and peer, "
                   "campaign %s%s; error bars from the median's 95 %% CI.]({figdir}/gpu/%s/scaling.png)"
                   "{#fig:gpu-%s-scaling width=100%%}\n\n",
-                  c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
+                  fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
     if (figs & GPU_FIG_ROOFLINE)
         rb_printf(
             b,
-            "![Roofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
+            "![%sRoofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
             "5 B H S D: Q, K and V codes 1 byte per element, O fp16 2 bytes; a model, not measured "
             "bytes) against TFLOP/s, under the measured fp16 and FP8 GEMM ceilings and the copy "
             "bandwidth slope (roofs drawn only where measured)%s%s%s.]({figdir}/gpu/%s/roofline.png)"
             "{#fig:gpu-%s-roofline width=100%%}\n\n",
-            c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+            fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
             gpu_dram_metric(c)
                 ? "; diamonds: the "
                   "history's variants at the profile's shape with the DRAM bytes the profiler measured ("
@@ -413,7 +549,7 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
              "compute-sanitizer on every variant at shape %s (sanitizers.json); skipped and "
              "errored runs with their reason.",
              str_or(c->sanitizers, "shape"));
-    md_table_caption(b, id, cap);
+    caption(c, b, id, cap);
 }
 
 static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
@@ -465,17 +601,17 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
              "Profile metrics per variant at the %s shape (%s, profile.json); skipped "
              "variants with their reason.%s",
              str_or(c->profile, "shape"), str_or(c->profile, "tool"), more);
-    md_table_caption(b, id, cap);
+    caption(c, b, id, cap);
     static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
     md_table_head(b, hc, 3);
     cJSON_ArrayForEach(m, ms) md_row(b, 3, str_or(m, "label"), str_or(m, "unit"), str_or(m, "hypothesis"));
     snprintf(id, N, "tbl:gpu-%s-metrics", c->tag);
-    md_table_caption(b, id, "The profile's metrics and the hypothesis each one tests.");
+    caption(c, b, id, "The profile's metrics and the hypothesis each one tests.");
     if (figs & GPU_FIG_PROFILE)
         rb_printf(b,
-                  "![Profile metrics per variant, campaign %s, each divided by its largest value over the "
+                  "![%sProfile metrics per variant, campaign %s, each divided by its largest value over the "
                   "variants.]({figdir}/gpu/%s/profile.png){#fig:gpu-%s-profile width=100%%}\n\n",
-                  c->id, c->tag, c->tag);
+                  fig_mark(c), c->id, c->tag, c->tag);
 }
 
 /* Per sweep (data/gpu/sweeps/), the parts that are missing and why. */
@@ -504,6 +640,38 @@ static void sweeps(const gpu_data_t *g, rbuf_t *b) {
                      "(data/gpu/sweeps/*.json, written by the sweep's collector).");
 }
 
+/* gpu-lead.md and gpu-results.md: the paper's sentences about the GPU part, which depend on whether
+ * a campaign is committed (and whether it is only the test fixture). */
+static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
+    rbuf_t lead = {0}, res = {0};
+    int fixtures = 0;
+    for (int i = 0; i < g->n; i++) fixtures += g->c[i]->fixture;
+    if (!g->n) {
+        rb_puts(&lead, "Until such a campaign is committed, nothing is compared.\n");
+    } else {
+        const char *fx =
+            fixtures == g->n ? " (here only the SYNTHETIC FIXTURE of the tests: not a measurement)" : "";
+        rb_printf(&lead,
+                  "Section @sec:gpu does so for the %d committed campaign%s%s: the peers stand beside the "
+                  "stages in "
+                  "each campaign's scaling sweep (Section @sec:gpu-c1-scaling for the first).\n",
+                  g->n, g->n > 1 ? "s" : "", fx);
+        rb_printf(
+            &res,
+            "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each opening with its "
+            "scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
+            "latency-bound), "
+            "the peers beside the stages, then the mission-shape stage history. The sections below are each "
+            "experiment's latest run, on the backend its section names.\n",
+            g->n, g->n > 1 ? "s" : "", fx);
+    }
+    int rc = rb_save(&lead, out, "gpu-lead.md", err, n);
+    if (rc == 0) rc = rb_save(&res, out, "gpu-results.md", err, n);
+    rb_free(&lead);
+    rb_free(&res);
+    return rc;
+}
+
 int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios, void *ctx, char *err,
                      size_t n) {
     rbuf_t b = {0}, list = {0};
@@ -527,16 +695,20 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         banner(c, &b);
         device_line(c, &b);
         steps(c, &b);
+        /* the scaling sweep leads: the mission shape is one sub-wave point of it */
+        scaling(c, &b, figs);
         if (history(c, &b, figs) < 0) goto fail;
+        warm(c, &b);
+        aa_control(c, &b);
         verdicts(c, &b);
         rb_printf(&b, "### Published versus reproduced {#sec:gpu-%s-published}\n\n", c->tag);
         if (ratios(ctx, c, &b) < 0) goto fail;
-        scaling(c, &b, figs);
         sanitizers(c, &b);
         profile(c, &b, figs);
     }
     sweeps(g, &b);
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
+    if (leads(g, out, err, n) < 0) goto fail;
     return rb_save(&b, out, "gpu.md", err, n);
 fail:
     if (!*err) snprintf(err, n, "gpu.md: a campaign's file could not be read");

@@ -36,19 +36,20 @@ typedef struct {
 } stage_t;
 
 typedef struct {
-    const char *out, *published, *gpu_dir;
+    const char *out, *published, *gpu_dir, *seed_linear_path;
+    cJSON *seed_linear; /* --seed-linear: sdpa-bench --codec seed-linear on the published shapes */
     stage_t st[MAX_STAGES];
     gpu_data_t gpu; /* the campaigns under --gpu-data (none without it) */
     int n;
-    report_t pub; /* only the published figures loaded */
+    report_t pub;     /* only the published figures loaded */
+    const char *mark; /* before the timing cells of ratio_row: "SYNTHETIC " for a fixture campaign */
     char err[2048];
 } paper_t;
 
 static int usage(void) {
-    fprintf(
-        stderr,
-        "usage: sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--stage NAME RUNDIR|- FIGDIR "
-        "...]\n");
+    fprintf(stderr,
+            "usage: sdpa-report paper --published FILE --out DIR [--gpu-data DIR] [--seed-linear RUN.json] "
+            "[--stage NAME RUNDIR|- FIGDIR ...]\n");
     return 2;
 }
 
@@ -137,34 +138,36 @@ static int history(paper_t *p) {
     rbuf_t tsv = {0}, md = {0};
     rb_puts(&tsv, "# median latency (us) with its 95 % CI per experiment and variant, at the compared shape\n"
                   "# x\tlabel\tmedian\tci_lo\tci_hi\ttiming\texperiment\n");
-    static const md_col_t cols[] = {{"experiment", 14, 'l'},  {"variant", 8, 'l'},       {"shape", 8, 'l'},
-                                    {"median (us)", 10, 'r'}, {"95 % CI (us)", 18, 'r'}, {"timing", 14, 'l'},
-                                    {"device", 20, 'l'},      {"run", 18, 'l'}};
+    /* each experiment's run and device are named in its own section (stage-NAME.md) */
+    static const md_col_t cols[] = {
+        {"experiment", 16, 'l'},        {"variant", 9, 'l'},       {"shape", 7, 'l'},
+        {"median (µs)", 10, 'r'},       {"95 % CI (µs)", 16, 'r'}, {"n", 4, 'r'},
+        {"noise (IQR/median)", 8, 'r'}, {"timing", 13, 'l'}};
     md_table_head(&md, cols, 8);
     int x = 0, emulated = 0, gpu = 0;
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
         if (!s->loaded) {
-            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run", NA_MARK, NA_MARK);
+            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run");
             continue;
         }
         int c = report_find_comparison(&s->r);
         const char *shape = c >= 0 ? rj_str(&s->r.T, "comparisons.%d.shape", c) : NULL;
         const char *vs[2] = {s->r.baseline, s->r.candidate};
-        char dev[256];
-        report_device_label(&s->r, dev, sizeof dev);
         for (int v = 0; v < 2; v++) {
             int t = shape ? report_find_timing(&s->r, vs[v], shape) : -1;
             if (t >= 0 && !rj_present(&s->r.T, "timing.%d.summary", t)) t = -1; /* no sample kept */
             if (t < 0) {
-                md_row(&md, 8, s->name, vs[v], NA_MARK, NA_MARK, NA_MARK, "not timed", dev, s->r.run_id);
+                md_row(&md, 8, s->name, vs[v], NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not timed");
                 continue;
             }
-            double med, lo, hi;
+            double med, lo, hi, n, noise;
             const char *kind = rj_str(&s->r.T, "timing.%d.timing", t);
             if (!kind || rj_num(&s->r.T, &med, "timing.%d.summary.median", t) < 0 ||
                 rj_num(&s->r.T, &lo, "timing.%d.summary.ci_lo", t) < 0 ||
-                rj_num(&s->r.T, &hi, "timing.%d.summary.ci_hi", t) < 0) {
+                rj_num(&s->r.T, &hi, "timing.%d.summary.ci_hi", t) < 0 ||
+                rj_num(&s->r.T, &n, "timing.%d.summary.n", t) < 0 ||
+                rj_num(&s->r.T, &noise, "timing.%d.summary.rel_iqr", t) < 0) {
                 snprintf(p->err, sizeof p->err, "%s", s->r.err);
                 rb_free(&tsv);
                 rb_free(&md);
@@ -174,23 +177,24 @@ static int history(paper_t *p) {
             emulated |= !gpu_t;
             gpu |= gpu_t;
             rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%s\t%s\n", x++, vs[v], med, lo, hi, kind, s->name);
-            char c1[N], c2[N];
+            char c1[N], c2[N], c3[N], c4[N];
             md_row(&md, 8, s->name, vs[v], shape, fmt_us(c1, N, med),
-                   fmt_ci(c2, N, fabs(lo) >= 1e5 ? "%.0f" : "%.2f", lo, hi),
-                   gpu_t ? "gpu" : "EMULATED (CPU), not a GPU timing", dev, s->r.run_id);
+                   fmt_ci(c2, N, fabs(lo) >= 1e5 ? "%.0f" : "%.2f", lo, hi), fmt_num(c3, N, "%.0f", n),
+                   fmt_pct(c4, N, noise), gpu_t ? "gpu" : "EMULATED");
         }
     }
     md_table_caption(
         &md, "tbl:history",
         emulated
-            ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked so: median "
-              "latency "
-              "with its 95 % CI for baseline and candidate of each experiment's latest run. Emulated rows "
-              "are CPU "
-              "wall-clock times of the emulator and say nothing about GPU performance."
-            : "Stage history: median latency with its 95 % CI for baseline and candidate of each "
-              "experiment's "
-              "latest run. Rows from different runs (and devices) are not comparable in absolute terms.");
+            ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked EMULATED: "
+              "median latency with its 95 % CI, the samples kept (n) and their noise (interquartile range "
+              "over the median) for baseline and candidate of each experiment's latest run, whose id and "
+              "device its section names. Emulated rows are CPU wall-clock times of the emulator and say "
+              "nothing about GPU performance."
+            : "Stage history: median latency with its 95 % CI, the samples kept (n) and their noise "
+              "(interquartile range over the median) for baseline and candidate of each experiment's "
+              "latest run, whose id and device its section names. Rows from different runs (and devices) "
+              "are not comparable in absolute terms.");
     TRY(save(p, &tsv, "history.tsv"));
     TRY(save(p, &md, "history.md"));
     rbuf_t b = {0};
@@ -226,10 +230,10 @@ static int ratio_head(paper_t *p, rbuf_t *md) {
                              {"published claim (as worded)", 16, 'l'},
                              {h_sp, 9, 'r'},
                              {h_lr, 9, 'r'},
-                             {"reproduced speedup ratio [95 % CI]", 18, 'r'},
-                             {"reproduced latency reduction [95 % CI]", 18, 'r'},
+                             {"reproduced speedup ratio [95 % CI]", 16, 'r'},
+                             {"reproduced latency reduction [95 % CI]", 16, 'r'},
                              {"reproduced on", 12, 'l'},
-                             {"timing", 10, 'l'}};
+                             {"timing", 14, 'l'}};
     md_table_head(md, cols, 8);
     return 0;
 }
@@ -262,8 +266,10 @@ static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, doub
         snprintf(p->err, sizeof p->err, "%s", r->err);
         return -1;
     }
-    md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK,
-           strcmp(*kind, "emulated") == 0 ? "EMULATED (CPU), not GPU" : *kind);
+    char timing[N];
+    snprintf(timing, sizeof timing, "%s%s", p->mark ? p->mark : "",
+             strcmp(*kind, "emulated") == 0 ? "EMULATED" : *kind);
+    md_row(md, 8, name, as, pr, pl, rr, rl, r ? report_device_name(r) : NA_MARK, timing);
     if (r && cmp < 0) *kind = "none";
     return 0;
 }
@@ -304,7 +310,7 @@ static int ratios(paper_t *p) {
         "Published versus reproduced speedups. The published "
         "ratios are computed from the published medians (data/published/seed-l4.json); the original "
         "called a latency reduction a speedup. Reproduced values are ratios of medians from interleaved "
-        "runs with bootstrap CIs; emulated values are not GPU timings.");
+        "runs with bootstrap CIs; EMULATED: the run had no GPU, so there is no reproduced ratio.");
     md_table_caption(&vd, "tbl:verdicts",
                      "Verdicts of this study (latest run of each experiment, gates judged on "
                      "the lower CI bound) beside the original study's.");
@@ -326,20 +332,55 @@ static int gpu_ratios(void *ctx, const gpu_campaign_t *c, rbuf_t *b) {
         return 0;
     }
     TRY(ratio_head(p, b));
+    p->mark = c->fixture ? "SYNTHETIC " : NULL;
     for (int k = 0; k < c->nruns; k++) {
         double x[6], pub;
         const char *kind;
         gpu_run_t *r = (gpu_run_t *)&c->runs[k];
-        TRY(ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind));
+        int rc = ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind);
+        if (rc < 0) p->mark = NULL;
+        TRY(rc);
     }
+    p->mark = NULL;
     char id[64];
     snprintf(id, sizeof id, "tbl:gpu-%s-published-vs-reproduced", c->tag);
-    md_table_caption(b, id,
-                     "Published speedup ratios (computed from the original study's medians, measured on its "
-                     "device) beside this campaign's reproduced ratios with bootstrap 95 % CIs, device named "
-                     "on each side; only ratios are compared, never absolute times across devices. Emulated "
-                     "ratios are not evaluated.");
+    char cap[768];
+    snprintf(
+        cap, sizeof cap,
+        "%sPublished speedup ratios (computed from the original study's medians, measured on its device) "
+        "beside this campaign's reproduced ratios with bootstrap 95 %% CIs, device named on each side; only "
+        "ratios are compared, never absolute times across devices. Emulated ratios are not evaluated.",
+        c->fixture ? "SYNTHETIC FIXTURE, NOT A MEASUREMENT: " : "");
+    md_table_caption(b, id, cap);
     return 0;
+}
+
+/* The legacy end-to-end errors of this artifact at a published (shape, seed): the seed-linear run's
+ * max and mean abs, and the E4M3 mean abs of the first experiment run (in study order) that has
+ * that case, with its variant. n/a where there is none. */
+static void seed_linear_cells(paper_t *p, const char *shape, const char *seed, char *mx, char *mean,
+                              char *e4m3) {
+    snprintf(mx, N, "%s", NA_MARK);
+    snprintf(mean, N, "%s", NA_MARK);
+    snprintf(e4m3, N, "%s", NA_MARK);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(p->seed_linear, "correctness")) {
+        if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
+        fmt_num(mx, N, "%.4f", jo_num(jo(e, "legacy"), "max_abs"));
+        fmt_num(mean, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs"));
+        break;
+    }
+    for (int k = 0; k < p->n; k++) {
+        const stage_t *s = &p->st[k];
+        if (!s->loaded || !jo_eq(jo(s->r.R.root, "config"), "codec", "e4m3")) continue;
+        cJSON_ArrayForEach(e, jo(s->r.R.root, "correctness")) {
+            if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
+            char v[N];
+            snprintf(e4m3, N, "%s (%s)", fmt_num(v, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs")),
+                     jo_str(e, "variant") ? jo_str(e, "variant") : "?");
+            return;
+        }
+    }
 }
 
 static int published_tables(paper_t *p) {
@@ -351,9 +392,10 @@ static int published_tables(paper_t *p) {
         rb_free(&b);
         goto fail;
     }
-    md_table_caption(&b, "tbl:published-timings",
-                     "Every timing the original study published (original study, "
-                     "L4), as transcribed in data/published/seed-l4.json with its source commit:file.");
+    md_table_end(&b, 0, "tbl:published-timings",
+                 "Every timing the original study published (original study, "
+                 "L4), as transcribed in data/published/seed-l4.json with its source commit:file.",
+                 "None published.");
     TRY(save(p, &b, "published-timings.md"));
     static const md_col_t rcols[] = {
         {"variant", 8, 'l'},   {"arch", 5, 'l'},    {"registers", 7, 'r'}, {"static smem (B)", 8, 'r'},
@@ -378,12 +420,19 @@ static int published_tables(paper_t *p) {
         rb_free(&b);
         goto fail;
     }
-    md_table_caption(&b, "tbl:published-resources",
-                     "ptxas resources the original study published (original study, L4).");
+    md_table_end(&b, 0, "tbl:published-resources",
+                 "ptxas resources the original study published (original study, L4).", "None published.");
     TRY(save(p, &b, "published-resources.md"));
-    static const md_col_t ccols[] = {{"shape", 8, 'l'},    {"seed", 4, 'r'}, {"max abs", 8, 'r'},
-                                     {"mean abs", 8, 'r'}, {"%bad", 5, 'r'}, {"source", 24, 'l'}};
-    md_table_head(&b, ccols, 6);
+    static const md_col_t ccols[] = {{"shape", 7, 'l'},
+                                     {"seed", 4, 'r'},
+                                     {"max abs", 6, 'r'},
+                                     {"mean abs", 6, 'r'},
+                                     {"%bad", 4, 'r'},
+                                     {"source", 20, 'l'},
+                                     {"seed-linear codec here: max abs", 7, 'r'},
+                                     {"seed-linear codec here: mean abs", 7, 'r'},
+                                     {"E4M3 here: mean abs (variant)", 10, 'r'}};
+    md_table_head(&b, ccols, 9);
     n = rj_len(d, "correctness");
     for (int i = 0; i < n; i++) {
         double x[3];
@@ -395,9 +444,10 @@ static int published_tables(paper_t *p) {
             rb_free(&b);
             goto fail;
         }
-        char c[3][N];
-        md_row(&b, 6, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
-               fmt_num(c[2], N, "%.1f", x[2]), src);
+        char c[6][N];
+        seed_linear_cells(p, sh, seed, c[3], c[4], c[5]);
+        md_row(&b, 9, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
+               fmt_num(c[2], N, "%.1f", x[2]), src, c[3], c[4], c[5]);
     }
     const char *cav = rj_str(d, "correctness_caveats");
     if (n < 0 || !cav) {
@@ -405,10 +455,13 @@ static int published_tables(paper_t *p) {
         goto fail;
     }
     char cap[1024];
-    snprintf(cap, sizeof cap,
-             "Correctness the original study published (original study, L4), identical for "
-             "every stage; caveats: %s.",
-             cav);
+    snprintf(
+        cap, sizeof cap,
+        "Correctness the original study published (original study, L4), identical for every stage; "
+        "caveats: %s. Beside it, this artifact's end-to-end errors at the same shapes (its seeds, not the "
+        "original's): with the original's seed-linear codec and biased encoder (%s), and with E4M3 (the "
+        "experiments' own runs, variant named); n/a where not run (make all runs both).",
+        cav, p->seed_linear ? "make seed-linear, stage1" : "make seed-linear: not run");
     md_table_caption(&b, "tbl:published-correctness", cap);
     return save(p, &b, "published-correctness.md");
 fail:
@@ -444,6 +497,8 @@ static int stage_sections(paper_t *p) {
             rb_printf(&b, "### Gates and verdict {#sec:%s-gates}\n\n", s->name);
             include(&b, s, "tables/gates.md", "");
             include(&b, s, "tables/verdict.md", " shift=\"1\"");
+            rb_printf(&b, "### Correctness {#sec:%s-correctness}\n\n", s->name);
+            include(&b, s, "tables/correctness-summary.md", "");
             rb_printf(&b, "### Performance {#sec:%s-performance}\n\n", s->name);
             include(&b, s, "tables/performance.md", " shift=\"1\"");
             include(&b, s, "tables/fig-speedup.md", "");
@@ -457,6 +512,73 @@ static int stage_sections(paper_t *p) {
     return 0;
 }
 
+static void prereg_table_row(const prereg_row_t row, void *ctx) {
+    char fixed[N], kernel[N];
+    snprintf(fixed, sizeof fixed, "%s (%s)", *row[3] ? row[3] : NA_MARK, *row[4] ? row[4] : NA_MARK);
+    snprintf(kernel, sizeof kernel, "%s (%s)", *row[5] ? row[5] : NA_MARK, *row[6] ? row[6] : NA_MARK);
+    md_row(ctx, 6, row[0], row[1], fixed, kernel, row[7], row[2]);
+}
+
+/* prereg.md: every bar family and hypothesis with the commit that fixed it and the commit of the
+ * first kernel it judged (paper/prereg.tsv, from git). */
+static int prereg(paper_t *p) {
+    rbuf_t b = {0};
+    static const md_col_t cols[] = {{"kind", 7, 'l'},      {"item", 14, 'l'},
+                                    {"fixed in", 12, 'l'}, {"first kernel judged", 12, 'l'},
+                                    {"order", 12, 'l'},    {"where", 24, 'l'}};
+    md_table_head(&b, cols, 6);
+    char why[512];
+    if (prereg_each("", prereg_table_row, &b, why, sizeof why) < 0) {
+        rb_free(&b);
+        rb_printf(&b, "**Not shown: %s.**\n", why);
+        return save(p, &b, "prereg.md");
+    }
+    md_table_end(
+        &b, 0, "tbl:prereg",
+        "Pre-registration, from git (paper/prereg.sh, committed as paper/prereg.tsv): each bar family of the "
+        "Methods and each experiment's hypothesis, the commit that first fixed it, the commit that brought "
+        "the first kernel it judged, and their order (an ancestor is before; commits of parallel branches "
+        "are ordered by commit time). Short hashes of this repository.",
+        "paper/prereg.tsv lists nothing.");
+    return save(p, &b, "prereg.md");
+}
+
+/* The make target of an experiment: MAKE_TARGET of experiments/NAME/experiment.mk (the definition
+ * the build runs), else its name. */
+static void make_target(const char *name, char *dst, size_t n) {
+    char path[512], line[512];
+    snprintf(dst, n, "%s", name);
+    snprintf(path, sizeof path, "experiments/%s/experiment.mk", name);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        char t[128];
+        if (sscanf(line, "MAKE_TARGET := %127s", t) == 1) { /* the blank matches any run of blanks */
+            snprintf(dst, n, "%s", t);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* reproduce.md: the commands of the section "Reproducing this paper", one target per experiment. */
+static int reproduce(paper_t *p) {
+    rbuf_t b = {0};
+    rb_puts(&b, "    make all     # every experiment (a new run directory each), then this paper\n"
+                "    make paper   # this paper again from the latest runs; nothing is measured\n\n"
+                "Each experiment's report is built by its own target (");
+    for (int k = 0; k < p->n; k++) {
+        char t[128];
+        make_target(p->st[k].name, t, sizeof t);
+        rb_printf(&b, "%s`make %s`", k == 0 ? "" : k + 1 == p->n ? " and " : ", ", t);
+    }
+    rb_puts(
+        &b,
+        "), and rebuilt from its data by `make report RUN=data/<experiment>/<run-id>`. Timings need a GPU; "
+        "without one, everything else runs and the performance gates read NOT EVALUATED.\n");
+    return save(p, &b, "reproduce.md");
+}
+
 int report_paper_main(int argc, char **argv) {
     static paper_t p;
     for (int i = 2; i < argc; i++) {
@@ -464,6 +586,8 @@ int report_paper_main(int argc, char **argv) {
             p.published = argv[++i];
         else if (!strcmp(argv[i], "--gpu-data") && i + 1 < argc)
             p.gpu_dir = argv[++i];
+        else if (!strcmp(argv[i], "--seed-linear") && i + 1 < argc)
+            p.seed_linear_path = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             p.out = argv[++i];
         else if (!strcmp(argv[i], "--stage") && i + 3 < argc && p.n < MAX_STAGES) {
@@ -479,11 +603,16 @@ int report_paper_main(int argc, char **argv) {
     int rc = p.pub.pub ? 0 : -1;
     if (rc) snprintf(p.err, sizeof p.err, "%s", p.pub.err);
     for (int k = 0; rc == 0 && k < p.n; k++) rc = load_stage(&p, &p.st[k]);
+    if (rc == 0 && p.seed_linear_path &&
+        !(p.seed_linear = results_load(p.seed_linear_path, "sdpa-bench-run", p.err, sizeof p.err)))
+        rc = -1;
     if (rc == 0 && p.gpu_dir) rc = gpu_data_load(&p.gpu, p.gpu_dir, p.published, p.err, sizeof p.err);
     if (rc == 0) rc = history(&p);
     if (rc == 0) rc = ratios(&p);
     if (rc == 0) rc = published_tables(&p);
     if (rc == 0) rc = stage_sections(&p);
+    if (rc == 0) rc = reproduce(&p);
+    if (rc == 0) rc = prereg(&p);
     if (rc == 0) rc = gpu_tables_write(&p.gpu, p.out, gpu_ratios, &p, p.err, sizeof p.err);
     gpu_data_free(&p.gpu);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);
@@ -492,5 +621,6 @@ int report_paper_main(int argc, char **argv) {
         cJSON_Delete(p.st[k].summary);
     }
     cJSON_Delete(p.pub.pub);
+    cJSON_Delete(p.seed_linear);
     return rc ? 1 : 0;
 }

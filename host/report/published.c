@@ -72,8 +72,8 @@ int published_speedup_cells(const report_t *r, int cmp, char *sp, char *lr, size
                  fmt_ci(c, N, "%.1f %%", 100 * x[4], 100 * x[5]));
     } else {
         /* emulated ratios are not GPU speedups: never set beside the published ones */
-        snprintf(sp, n, "not evaluated: %s", REASON_NO_GPU);
-        snprintf(lr, n, "not evaluated: %s", REASON_NO_GPU);
+        snprintf(sp, n, NA_MARK " (emulated: no GPU)");
+        snprintf(lr, n, NA_MARK " (emulated: no GPU)");
         for (int j = 0; j < 6; j++) x[j] = NAN;
     }
     return 0;
@@ -101,8 +101,8 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
     char p_sp[N], p_lr[N];
     snprintf(p_sp, N, "%.3f", pb / pc);
     snprintf(p_lr, N, "%.1f %%", 100 * (1 - pc / pb));
-    md_row(b, 3, "speedup ratio t_base/t_new", p_sp, ours_sp);
-    md_row(b, 3, "latency reduction 1 - t_new/t_base", p_lr, ours_lr);
+    md_row(b, 3, "speedup ratio $t_\\text{base}/t_\\text{new}$", p_sp, ours_sp);
+    md_row(b, 3, "latency reduction $1 - t_\\text{new}/t_\\text{base}$", p_lr, ours_lr);
     /* resources of the candidate on sm_89, the original's architecture */
     int p = report_find_published_resource(r, r->candidate, ORIGINAL_DEVICE_ARCH);
     static const char *const rf[] = {"registers", "static_smem_bytes"};
@@ -118,8 +118,9 @@ static int side_by_side(report_t *r, rbuf_t *b, const gates_t *g, int claim) {
         const cJSON *e, *kernels = r->have_ptxas ? jo(r->P.root, "kernels") : NULL;
         int i = 0;
         cJSON_ArrayForEach(e, kernels) {
+            char why[128];
             if (jo_eq(e, "variant", r->candidate) && jo_eq(e, "arch", ORIGINAL_DEVICE_ARCH) &&
-                report_kernel_of_run(r, i)) {
+                report_kernel_of_run(r, i) && !report_kernel_unsupported(r, i, why, sizeof why)) {
                 TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, rf[k]));
                 fmt_int(ours, N, x);
             }
@@ -143,17 +144,20 @@ int table_published(report_t *r, const gates_t *g) {
         rb_free(&b);
         return -1;
     }
+    const size_t at = b.len;
     published_timings_head(&b);
     TRY_B(published_timings(r, &b, r->baseline));
     TRY_B(published_timings(r, &b, r->candidate));
-    char cap[1024];
+    char cap[1024], none[256];
     snprintf(
         cap, sizeof cap,
         "Published (original study, L4): the original's figures for this pair, transcribed "
         "in data/published/seed-l4.json with their sources (commit:file of GOATnote-Inc/periodicdent42). "
         "Device: %s. Method: %s. Not reproduced numbers.",
         dev, method);
-    md_table_caption(&b, "tbl:published", cap);
+    snprintf(none, sizeof none, "The original study published no timing of %s or %s.", r->baseline,
+             r->candidate);
+    md_table_end(&b, at, "tbl:published", cap, none);
     int claim = find_claim(r);
     if (claim >= 0) {
         const char *as = rj_str(&r->PUB, "claims.%d.as_published", claim);

@@ -10,6 +10,8 @@
 #include "tables.h"
 #include "stats.h"
 #include "sdpa_api.h"
+#include "ptxas/occupancy.h"
+#include "bench/variants.h"
 
 #define N 64
 
@@ -45,7 +47,7 @@ int table_correctness(report_t *r, const gates_t *g) {
     int n = rj_len(d, "correctness");
     TRY_B(n);
     char h_rel[N], h_e2e[N], h_cos[N], h_lmax[N], h_lmean[N], h_lpct[N];
-    snprintf(h_rel, N, "rel-L2 (<= %g)", t.kernel_rel_l2);
+    snprintf(h_rel, N, "rel-L2 (≤ %g)", t.kernel_rel_l2);
     /* Entries judged by another family's bars (stage 6: fp8p) say so in their cell. */
     bool other_bars = false;
     for (int i = 0; i < n; i++) {
@@ -54,12 +56,12 @@ int table_correctness(report_t *r, const gates_t *g) {
             rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2)
             other_bars = true;
     }
-    if (other_bars) snprintf(h_rel, N, "rel-L2 (<= %g unless marked)", t.kernel_rel_l2);
-    snprintf(h_e2e, N, "rel-L2 (<= %g)", t.e2e_rel_l2);
-    snprintf(h_cos, N, "cosine (>= %g)", t.e2e_cosine);
-    snprintf(h_lmax, N, "legacy max abs (<= %g)", t.legacy_max_abs);
-    snprintf(h_lmean, N, "legacy mean abs (<= %g)", t.legacy_mean_abs);
-    snprintf(h_lpct, N, "legacy %%bad (<= %g)", t.legacy_pct_bad);
+    if (other_bars) snprintf(h_rel, N, "rel-L2 (≤ %g unless marked)", t.kernel_rel_l2);
+    snprintf(h_e2e, N, "rel-L2 (≤ %g)", t.e2e_rel_l2);
+    snprintf(h_cos, N, "cosine (≥ %g)", t.e2e_cosine);
+    snprintf(h_lmax, N, "legacy max abs (≤ %g)", t.legacy_max_abs);
+    snprintf(h_lmean, N, "legacy mean abs (≤ %g)", t.legacy_mean_abs);
+    snprintf(h_lpct, N, "legacy %%bad (≤ %g)", t.legacy_pct_bad);
     /* Peers' metrics (cosine, SageAttention's rel-L1, FlashAttention-3's RMSE) beside ours. */
     const md_col_t k_cols[] = {{"variant", 8, 'l'}, {"shape", 16, 'l'},         {"seed", 5, 'r'},
                                {"max abs", 9, 'r'}, {"atol range", 16, 'r'},    {h_rel, 12, 'r'},
@@ -101,7 +103,7 @@ int table_correctness(report_t *r, const gates_t *g) {
                     rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2) {
                     const char *fam = rj_str(d, "correctness.%d.tol_family", i);
                     const size_t len = strlen(c[2]);
-                    snprintf(c[2] + len, N - len, " (%s: <= %g)", fam ? fam : "?", bar);
+                    snprintf(c[2] + len, N - len, " (%s: ≤ %g)", fam ? fam : "?", bar);
                 }
                 fmt_num(c[3], N, "%.3g", x[4]);
                 fmt_num(c[4], N, "%.3g", x[5]);
@@ -128,7 +130,7 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "Kernel-only correctness against the float64 reference on the "
                              "dequantised inputs (the kernel's own error). Element-wise bar "
                              "$|o - \\text{ref}| \\le \\text{atol}_{bh} + \\text{rtol}\\,|\\text{ref}|$ per "
-                             "(batch, head) slice; worst err/bar is the largest ratio (<= 1 passes). The "
+                             "(batch, head) slice; worst err/bar is the largest ratio (≤ 1 passes). The "
                              "gate decides the verdict. Beside ours, the metrics peers report, information "
                              "only: cosine similarity, relative L1 $= \\sum|o - \\text{ref}| / "
                              "\\sum|\\text{ref}|$ (SageAttention) and "
@@ -138,11 +140,121 @@ int table_correctness(report_t *r, const gates_t *g) {
                              "End-to-end accuracy against the float64 reference on the "
                              "unquantised inputs (includes quantisation), and the original study's legacy "
                              "gate (max abs, mean "
-                             "abs, %bad with bad = |err| > 0.06), labelled legacy: both are information, not "
+                             "abs, %bad with bad = $\\lvert \\text{err} \\rvert > 0.06$), labelled legacy: "
+                             "both are information, not "
                              "part of the verdict. Relative L1 and RMSE as in the kernel-only table, "
                              "against the unquantised inputs.");
     }
     return tables_save(r, &b, "correctness.md");
+}
+
+/* ---- correctness-summary.md */
+
+/* The row of the rounding model (paper/derivation/rounding_model.py) with this variant's arithmetic:
+ * its ARITH switches decide (variants.def); stages 4 and 5 move data, not arithmetic. */
+static const char *model_row(const char *variant) {
+    const variant_info_t *v = variants_find(variant);
+    if (!v) return NULL;
+    if (v->sw & SDPA_SW(FP8_MMA)) return "stage6 l=p8";
+    if (v->sw & SDPA_SW(REG_MMA)) return "stage3b";
+    if (v->sw & SDPA_SW(WMMA_PV)) return "stage2";
+    return "stage0";
+}
+
+/* "lo to hi" of the model's kernel-only rel-L2 for `row`, normal inputs, at the shapes the run
+ * has (all of the model's when it has none of them); NA_MARK without the model file. */
+static const char *model_range(report_t *r, const char *row, char *dst, size_t n) {
+    snprintf(dst, n, "%s", NA_MARK);
+    FILE *f = row ? fopen(ROUNDING_MODEL_TSV, "r") : NULL;
+    if (!f) return dst;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}; /* [0]: the run's shapes, [1]: any */
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char dist[32], shape[32], name[64];
+        double rel;
+        if (line[0] == '#' ||
+            sscanf(line, "%31[^\t]\t%31[^\t]\t%63[^\t]\t%lf", dist, shape, name, &rel) != 4 ||
+            strcmp(dist, "normal") != 0 || strcmp(name, row) != 0)
+            continue;
+        char dims[64];
+        int k = report_shape_dims(r, shape, dims, sizeof dims)[0] ? 0 : 1;
+        for (int j = k; j < 2; j++) {
+            lo[j] = fmin(lo[j], rel);
+            hi[j] = fmax(hi[j], rel);
+        }
+    }
+    fclose(f);
+    int j = isfinite(lo[0]) ? 0 : 1;
+    if (isfinite(lo[j])) snprintf(dst, n, "%.2g to %.2g%s", lo[j], hi[j], j ? " (the model's shapes)" : "");
+    return dst;
+}
+
+int table_correctness_summary(report_t *r, const gates_t *g) {
+    (void)g;
+    const rj_t *d = &r->R;
+    rbuf_t b = {0};
+    tolerances_t t;
+    TRY_B(report_tolerances(r, &t));
+    int n = rj_len(d, "correctness");
+    TRY_B(n);
+    static const md_col_t cols[] = {{"variant", 9, 'l'},
+                                    {"cases passed", 6, 'r'},
+                                    {"kernel-only rel-L2, worst (bar)", 16, 'r'},
+                                    {"rounding model, normal inputs", 16, 'r'},
+                                    {"max abs err", 8, 'r'},
+                                    {"worst err/bar", 7, 'r'},
+                                    {"lowest cosine", 9, 'r'},
+                                    {"end-to-end rel-L2, worst (bar)", 14, 'r'},
+                                    {"end-to-end cosine, lowest", 9, 'r'}};
+    md_table_head(&b, cols, 9);
+    const char *vs[2] = {r->baseline, r->candidate};
+    for (int k = 0; k < 2; k++) {
+        double rel = -INFINITY, mx = -INFINITY, worst = -INFINITY, cs = INFINITY, e2e = -INFINITY,
+               ecs = INFINITY, x;
+        int cases = 0, passed = 0;
+        for (int i = 0; i < n; i++) {
+            const char *v = rj_str(d, "correctness.%d.variant", i);
+            if (!v) {
+                rb_free(&b);
+                return -1;
+            }
+            if (strcmp(v, vs[k]) != 0) continue;
+            static const char *const f[] = {"rel_l2", "max_abs", "worst_ratio", "cosine"};
+            double y[4];
+            bool ok;
+            TRY_B(rj_nums(d, y, "correctness.%d.kernel_only.%s", i, f, 4));
+            TRY_B(rj_bool(d, &ok, "correctness.%d.pass", i));
+            rel = fmax(rel, y[0]), mx = fmax(mx, y[1]), worst = fmax(worst, y[2]), cs = fmin(cs, y[3]);
+            TRY_B(rj_num(d, &x, "correctness.%d.end_to_end.rel_l2", i));
+            e2e = fmax(e2e, x);
+            TRY_B(rj_num(d, &x, "correctness.%d.end_to_end.cosine", i));
+            ecs = fmin(ecs, x);
+            cases++;
+            passed += ok;
+        }
+        double bar;
+        TRY_B(report_variant_rel_l2_bar(r, vs[k], t.kernel_rel_l2, &bar));
+        char c[9][N], a[N];
+        if (!cases) rel = mx = worst = cs = e2e = ecs = NAN;
+        snprintf(c[0], N, "%d/%d", passed, cases);
+        snprintf(c[1], N, "%s (%g)", fmt_num(a, N, "%.2g", rel), bar);
+        model_range(r, model_row(vs[k]), c[2], N);
+        fmt_num(c[3], N, "%.3g", mx);
+        fmt_num(c[4], N, "%.3g", worst);
+        fmt_num(c[5], N, "%.7f", cs);
+        snprintf(c[6], N, "%s (%g)", fmt_num(a, N, "%.2g", e2e), t.e2e_rel_l2);
+        fmt_num(c[7], N, "%.5f", ecs);
+        md_row(&b, 9, vs[k], c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+    }
+    md_table_caption(
+        &b, "tbl:correctness-summary",
+        "Correctness over every shape and seed of the run, per variant: the worst kernel-only "
+        "rel-L2 against its bar (fixed before measuring), beside the range the rounding model of "
+        "the Methods predicts for the same arithmetic on normal inputs at the run's shapes "
+        "(paper/derivation/rounding-model.tsv); the largest absolute error, the worst element's "
+        "error over its element-wise bar, the lowest cosine; end to end, the worst rel-L2 against "
+        "its informative bar and the lowest cosine (quantisation included).");
+    return tables_save(r, &b, "correctness-summary.md");
 }
 
 int table_cross(report_t *r, const gates_t *g) {
@@ -160,10 +272,12 @@ int table_cross(report_t *r, const gates_t *g) {
                                     {"shape", 16, 'l'},
                                     {"seed", 5, 'r'},
                                     {"expected", 9, 'l'},
-                                    {"max ULP", 8, 'r'},
-                                    {"elements differing", 10, 'r'},
+                                    {"max |a - b|", 8, 'r'},
+                                    {"max |a - b| / bar", 8, 'r'},
+                                    {"max ULP", 7, 'r'},
+                                    {"elements differing", 9, 'r'},
                                     {"pass", 6, 'l'}};
-    md_table_head(&b, cols, 8);
+    md_table_head(&b, cols, 10);
     for (int i = 0; i < n; i++) {
         const char *a = rj_str(d, "cross_variant.%d.a", i), *bb = rj_str(d, "cross_variant.%d.b", i);
         const char *sh = rj_str(d, "cross_variant.%d.shape", i),
@@ -178,16 +292,22 @@ int table_cross(report_t *r, const gates_t *g) {
         TRY_B(rj_num(d, &ulp, "cross_variant.%d.max_ulp", i));
         TRY_B(rj_num(d, &nd, "cross_variant.%d.n_diff", i));
         TRY_B(rj_bool(d, &ok, "cross_variant.%d.pass", i));
-        char shape[N], c1[N], c2[N];
+        double mad = NAN, ratio = NAN; /* absent in files written before them: n/a */
+        if (rj_present(d, "cross_variant.%d.max_abs_diff", i))
+            TRY_B(rj_num(d, &mad, "cross_variant.%d.max_abs_diff", i));
+        if (rj_present(d, "cross_variant.%d.worst_ratio", i))
+            TRY_B(rj_num(d, &ratio, "cross_variant.%d.worst_ratio", i));
+        char shape[N], c1[N], c2[N], c3[N], c4[N];
         shape_label(r, sh, shape, N);
-        md_row(&b, 8, a, bb, shape, seed, ex, fmt_num(c1, N, "%.0f", ulp), fmt_num(c2, N, "%.0f", nd),
-               pass_text(ok));
+        md_row(&b, 10, a, bb, shape, seed, ex, fmt_num(c3, N, "%.3g", mad), fmt_num(c4, N, "%.3g", ratio),
+               fmt_num(c1, N, "%.0f", ulp), fmt_num(c2, N, "%.0f", nd), pass_text(ok));
     }
     md_table_caption(
         &b, "tbl:cross",
         "Cross-variant comparison of fp16 outputs on identical inputs: identical "
-        "pairs must be bit-identical (0 elements differ); bounded pairs (different arithmetic) are "
-        "reported as the largest difference in units in the last place.");
+        "pairs must be bit-identical (0 elements differ); bounded pairs (different arithmetic) must stay "
+        "within the kernel-only element-wise bar: the largest difference and its largest ratio to the bar "
+        "(≤ 1 passes; n/a where the file predates them). ULPs, which grow large near zero, for reference.");
     return tables_save(r, &b, "cross.md");
 }
 
@@ -230,31 +350,39 @@ static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
     const rj_t *d = &r->T;
     int n = rj_len(d, "timing");
     TRY(n);
-    static const md_col_t cols[] = {{"variant", 8, 'l'},   {"shape", 16, 'l'},
-                                    {"n", 5, 'r'},         {"p50 (us)", 10, 'r'},
-                                    {"p90 (us)", 10, 'r'}, {"mean (us)", 10, 'r'},
-                                    {"std (us)", 8, 'r'},  {"95 % CI of the median (us)", 20, 'r'}};
-    md_table_head(b, cols, 8);
+    static const md_col_t cols[] = {{"variant", 8, 'l'},
+                                    {"shape", 14, 'l'},
+                                    {"n", 4, 'r'},
+                                    {"p50 (µs)", 10, 'r'},
+                                    {"p90 (µs)", 10, 'r'},
+                                    {"mean (µs)", 10, 'r'},
+                                    {"std (µs)", 8, 'r'},
+                                    {"noise (IQR/median)", 7, 'r'},
+                                    {"95 % CI of the median (µs)", 18, 'r'}};
+    md_table_head(b, cols, 9);
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
         if (!v || !sh) return -1;
         char shape[N], c[6][N];
         shape_label(r, sh, shape, N);
         if (!rj_present(d, "timing.%d.summary", i)) { /* no sample kept */
-            md_row(b, 8, v, shape, "0", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK);
+            md_row(b, 9, v, shape, "0", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK);
             continue;
         }
-        static const char *const f[] = {"n", "median", "p90", "mean", "std", "ci_lo", "ci_hi"};
-        double x[7];
-        TRY(rj_nums(d, x, "timing.%d.summary.%s", i, f, 7));
-        md_row(b, 8, v, shape, fmt_num(c[0], N, "%.0f", x[0]), fmt_us(c[1], N, x[1]), fmt_us(c[2], N, x[2]),
-               fmt_us(c[3], N, x[3]), fmt_us(c[4], N, x[4]),
+        static const char *const f[] = {"n", "median", "p90", "mean", "std", "ci_lo", "ci_hi", "rel_iqr"};
+        double x[8];
+        char no[N];
+        TRY(rj_nums(d, x, "timing.%d.summary.%s", i, f, 8));
+        md_row(b, 9, v, shape, fmt_num(c[0], N, "%.0f", x[0]), fmt_us(c[1], N, x[1]), fmt_us(c[2], N, x[2]),
+               fmt_us(c[3], N, x[3]), fmt_us(c[4], N, x[4]), fmt_pct(no, N, x[7]),
                fmt_ci(c[5], N, fabs(x[5]) >= 1e5 ? "%.0f" : "%.2f", x[5], x[6]));
     }
     if (gpu) {
         md_table_caption(b, "tbl:latency",
-                         "GPU latency per variant (CUDA events, one launch per sample); the "
-                         "median's 95 % CI is distribution-free, from order statistics.");
+                         "GPU latency per variant (CUDA events, one launch per sample): n samples kept, "
+                         "their noise (interquartile range over the median); the median's 95 % CI is "
+                         "distribution-free, from order statistics. The noise floor of a comparison is a "
+                         "campaign's A/A control (paper, Measured on GPUs).");
         static const md_col_t rcols[] = {{"variant", 8, 'l'},
                                          {"shape", 16, 'l'},
                                          {"FLOP", 12, 'r'},
@@ -305,14 +433,15 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
     int n = rj_len(d, "comparisons");
     TRY(n);
     if (n == 0) return 0;
-    static const md_col_t cols[] = {{"baseline -> candidate", 14, 'l'},
-                                    {"shape", 14, 'l'},
-                                    {"rounds", 6, 'r'},
-                                    {"baseline p50 (us)", 10, 'r'},
-                                    {"candidate p50 (us)", 10, 'r'},
-                                    {"speedup ratio t_base/t_new [95 % CI]", 20, 'r'},
-                                    {"latency reduction 1 - t_new/t_base [95 % CI]", 20, 'r'},
-                                    {"verdict", 9, 'l'}};
+    static const md_col_t cols[] = {
+        {"baseline -> candidate", 14, 'l'},
+        {"shape", 14, 'l'},
+        {"rounds", 6, 'r'},
+        {"baseline p50 (us)", 10, 'r'},
+        {"candidate p50 (us)", 10, 'r'},
+        {"speedup ratio $t_\\text{base}/t_\\text{new}$ [95 % CI]", 20, 'r'},
+        {"latency reduction $1 - t_\\text{new}/t_\\text{base}$ [95 % CI]", 20, 'r'},
+        {"verdict", 9, 'l'}};
     md_table_head(b, cols, 8);
     for (int i = 0; i < n; i++) {
         const char *base = rj_str(d, "comparisons.%d.baseline", i),
@@ -337,18 +466,22 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
         snprintf(c[1], N, "%s %% %s", fmt_num(c[6], N, "%.1f", 100 * x[6]),
                  fmt_ci(c[7], N, "%.1f %%", 100 * x[7], 100 * x[8]));
         md_row(b, 8, pair, shape, fmt_num(c[2], N, "%.0f", x[0]), fmt_us(c[3], N, x[1]),
-               fmt_us(c[4], N, x[2]), c[0], c[1], vd);
+               fmt_us(c[4], N, x[2]), c[0], c[1], gpu ? vd : NA_MARK " (emulated)");
     }
+    double eps = AB_DEFAULT_EPSILON; /* older files do not record it */
+    if (rj_present(d, "comparisons.0.epsilon")) TRY(rj_num(d, &eps, "comparisons.0.epsilon"));
+    char rule[512], cap[1024];
+    snprintf(
+        cap, sizeof cap,
+        "Interleaved A/B comparison (baseline and candidate launched alternately in one process): speedup "
+        "ratio and latency reduction are named separately, each with a fixed-seed percentile bootstrap "
+        "95 %% CI over whole rounds. %s",
+        verdict_rule(rule, sizeof rule, eps));
     md_table_caption(b, "tbl:comparison",
-                     gpu ? "Interleaved A/B comparison (baseline and candidate launched alternately in one "
-                           "process): speedup ratio "
-                           "and latency reduction are named separately, each with a fixed-seed percentile "
-                           "bootstrap 95 % CI over "
-                           "whole rounds. Verdict: SAME if the ratio CI lies within +-2 % of 1, "
-                           "FASTER/SLOWER if it excludes 1."
+                     gpu ? cap
                          : "EMULATED (CPU) TIMINGS, NOT GPU TIMINGS: the same comparison on emulator "
-                           "wall-clock times; it is "
-                           "shown for completeness and says nothing about GPU performance.");
+                           "wall-clock times; it is shown for completeness, says nothing about GPU "
+                           "performance and gives no verdict (n/a).");
     return 0;
 }
 
@@ -368,7 +501,7 @@ int table_performance(report_t *r, const gates_t *g) {
     bool gpu = strcmp(kind, "gpu") == 0;
     if (!gpu)
         rb_puts(&b,
-                "### Emulated (CPU) timings: not GPU timings {.unnumbered}\n\n"
+                "### Emulated (CPU) timings: not GPU timings {#sec:emulated-timings .unnumbered}\n\n"
                 "These are wall-clock times of the CPU SIMT emulator. They are not GPU timings, are never "
                 "compared with GPU figures and decide no gate.\n");
     TRY_B(perf_variant_rows(r, &b, gpu));
@@ -380,6 +513,13 @@ int table_performance(report_t *r, const gates_t *g) {
 static int ptxas_row(report_t *r, int i, const char *arch, void *ctx) {
     rbuf_t *b = ctx;
     const rj_t *d = &r->P;
+    char why[128];
+    if (report_kernel_unsupported(r, i, why, sizeof why)) {
+        const char *v = rj_str(d, "kernels.%d.variant", i);
+        if (!v) return -1;
+        md_row(b, 9, v, arch, "this build: a stub", NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, why);
+        return 0;
+    }
     static const char *const f[] = {
         "registers",   "static_smem_bytes",      "stack_bytes", "spill_store_bytes", "spill_load_bytes",
         "local_bytes", "occupancy.blocks_per_sm"};
@@ -392,6 +532,8 @@ static int ptxas_row(report_t *r, int i, const char *arch, void *ctx) {
     TRY(rj_bool(d, &ok, "kernels.%d.pass", i));
     char c[6][N], occ[N];
     snprintf(occ, N, "%.0f (%s)", x[6], lim);
+    for (char *u = occ; *u; u++)
+        if (*u == '_') *u = ' '; /* shared_memory -> shared memory */
     md_row(b, 9, v, arch, "this build", fmt_num(c[0], N, "%.0f", x[0]), fmt_int(c[1], N, x[1]),
            fmt_num(c[2], N, "%.0f", x[2]), fmt_num(c[3], N, "%.0f", x[3] + x[4]),
            fmt_num(c[4], N, "%.0f", x[5]), occ);
@@ -494,6 +636,7 @@ static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     if (!jo_eq(cJSON_GetArrayItem(jo(P->root, "kernels"), i), "arch", v->arch) || !report_kernel_of_run(r, i))
         return 0;
     snprintf(v->label, sizeof v->label, "%s", label);
+    if (report_kernel_unsupported(r, i, v->why, sizeof v->why)) return 1;
     if (!rj_present(P, "kernels.%d.occupancy", i)) {
         snprintf(v->why, sizeof v->why, "the occupancy model does not know %s", v->arch);
         return 1;
@@ -505,6 +648,49 @@ static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     for (char *c = v->limiter; *c; c++)
         if (*c == '_') *c = ' '; /* shared_memory -> shared memory */
     return 1;
+}
+
+/* The original study's CTAs per SM on its device, from its published resources of `variant` on
+ * ORIGINAL_DEVICE_ARCH through ptxas-json's occupancy model, beside this build's on the same
+ * architecture (ptxas.json, the run's codec): a sentence, or nothing when the original published no
+ * resources for the variant. Its own run never measured occupancy: the original's figure is what
+ * its resources imply ("had"), this build's what it would be on that device ("would fit"). */
+static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
+    int p = report_find_published_resource(r, variant, ORIGINAL_DEVICE_ARCH);
+    if (p < 0) return 0;
+    double regs, smem;
+    TRY(rj_num(&r->PUB, &regs, "resources.%d.registers", p));
+    TRY(rj_num(&r->PUB, &smem, "resources.%d.static_smem_bytes", p));
+    const char *src = rj_str(&r->PUB, "resources.%d.source", p);
+    char dev[N], sm[N];
+    if (!src || !report_published_device(r, dev, sizeof dev)) return -1;
+    occupancy_t o;
+    if (occupancy_compute(atoi(&ORIGINAL_DEVICE_ARCH[3]), SDPA_THREADS, (int)regs, (long)smem, &o) < 0)
+        return 0;
+    char lim[32];
+    snprintf(lim, sizeof lim, "%s", o.limited_by);
+    for (char *c = lim; *c; c++)
+        if (*c == '_') *c = ' ';
+    rb_printf(b,
+              "The original's %s had %d CTA%s per SM on its %s (%s; limited by %s): its published %.0f "
+              "registers and %s B of static shared memory (%s) through the same occupancy model. ",
+              variant, o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s", dev, ORIGINAL_DEVICE_ARCH, lim, regs,
+              fmt_int(sm, N, smem), src);
+    occ_variant_t ours = {.variant = variant, .arch = ORIGINAL_DEVICE_ARCH, .ctas = NAN};
+    snprintf(ours.why, sizeof ours.why, "ptxas.json has no %s kernel of %s", ORIGINAL_DEVICE_ARCH, variant);
+    if (r->have_ptxas) TRY(report_ptxas_each(r, variant, occ_variant, &ours));
+    if (!r->have_ptxas)
+        rb_printf(b, "Whether this artifact's %s would fit as many cannot be said: %s.\n", variant,
+                  r->ptxas_missing);
+    else if (!isfinite(ours.ctas))
+        rb_printf(b, "Whether this artifact's %s would fit as many cannot be said: %s.\n", variant, ours.why);
+    else
+        rb_printf(b, "This artifact's %s would fit %.0f there (limited by %s): %s.\n", variant, ours.ctas,
+                  ours.limiter,
+                  ours.ctas == o.blocks_per_sm  ? "as many as the original's"
+                  : ours.ctas < o.blocks_per_sm ? "fewer than the original's"
+                                                : "more than the original's");
+    return 0;
 }
 
 int table_occupancy(report_t *r, const gates_t *g) {
@@ -564,15 +750,16 @@ int table_occupancy(report_t *r, const gates_t *g) {
         }
         differ |= full[0] != full[1];
         rb_printf(&waves,
-                  "; at %s, %.0f CTAs take %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
-                  shape, grid, w[0], full[0], v[0].variant, w[1], full[1], v[1].variant);
+                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
+                  shape, grid, dev.measured ? "take" : "would take", w[0], full[0], v[0].variant, w[1],
+                  full[1], v[1].variant);
     }
     char cap[1024];
     snprintf(cap, sizeof cap,
              "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
              "limits them: ptxas.json's occupancy model for that architecture and the run's codec. Grid: "
-             "ceil(S/%d) x H x B CTAs at each shape of the timing run; waves = grid / (CTAs per SM x SMs), "
-             "full waves rounded up.",
+             "$\\lceil S/%d \\rceil \\cdot H \\cdot B$ CTAs at each shape of the timing run; waves = grid / "
+             "(CTAs per SM $\\cdot$ SMs), full waves rounded up.",
              dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name,
              dev.arch, dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured",
              SDPA_TILE_M);
@@ -586,15 +773,19 @@ int table_occupancy(report_t *r, const gates_t *g) {
     if (!known)
         rb_puts(&b, "Whether occupancy confounds the comparison cannot be said.\n");
     else if (differ)
-        rb_printf(
-            &b,
-            "The comparison is confounded by occupancy: on %s (%s, %.0f SMs) %s fits %.0f CTAs per SM "
-            "(limited by %s) and %s fits %.0f (limited by %s)%s. Part of any latency difference between "
-            "them comes from occupancy, not from the switch alone.\n",
-            dev.name, dev.arch, dev.sms, v[0].variant, v[0].ctas, v[0].limiter, v[1].variant, v[1].ctas,
-            v[1].limiter, waves.s ? waves.s : "");
+        rb_printf(&b,
+                  "The comparison %s confounded by occupancy: on %s (%s, %.0f SMs) %s %s %.0f CTAs per SM "
+                  "(limited by %s) and %s %s %.0f (limited by %s)%s. Part of any latency difference between "
+                  "them %s from occupancy, not from the switch alone.\n",
+                  dev.measured ? "is" : "would be", dev.name, dev.arch, dev.sms, v[0].variant,
+                  dev.measured ? "fits" : "would fit", v[0].ctas, v[0].limiter, v[1].variant,
+                  dev.measured ? "fits" : "would fit", v[1].ctas, v[1].limiter, waves.s ? waves.s : "",
+                  dev.measured ? "comes" : "would come");
     else
-        rb_puts(&b, "Occupancy is the same for both variants: the comparison is not confounded by it.\n");
+        rb_printf(&b, "Occupancy %s the same for both variants: the comparison %s confounded by it.\n",
+                  dev.measured ? "is" : "would be", dev.measured ? "is not" : "would not be");
     rb_free(&waves);
+    rb_puts(&b, "\n");
+    for (int k = 0; k < 2; k++) TRY_B(original_occupancy(r, &b, v[k].variant));
     return tables_save(r, &b, "occupancy.md");
 }

@@ -1,5 +1,6 @@
 /* Result tables of one experiment report (Markdown fragments in <run>/tables/):
  *   correctness.md  kernel-only matrix; end-to-end and legacy (labelled legacy) matrix
+ *   correctness-summary.md  the same per variant, beside the rounding model's prediction
  *   cross.md        cross-variant bit-identity / bounded ULP differences
  *   performance.md  GPU timings, or a table labelled "emulated (CPU) timings, not GPU timings"
  *   ptxas.md        resources of this build beside the original's published values
@@ -13,6 +14,11 @@
 #include "run.h"
 
 int table_correctness(report_t *r, const gates_t *g);
+/* correctness-summary.md: one row per variant over every case (worst kernel-only and end-to-end
+ * rel-L2 against their bars, max |err|, worst err/bar, lowest cosine) beside what the rounding model
+ * of paper/methods.md predicts for its arithmetic (ROUNDING_MODEL_TSV, normal inputs). */
+int table_correctness_summary(report_t *r, const gates_t *g);
+#define ROUNDING_MODEL_TSV "paper/derivation/rounding-model.tsv"
 int table_cross(report_t *r, const gates_t *g);
 int table_performance(report_t *r, const gates_t *g);
 int table_ptxas(report_t *r, const gates_t *g);

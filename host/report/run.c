@@ -2,9 +2,11 @@
 #include "run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/variants.h"
 #include "json_file.h"
 
 static cJSON *load(const char *path, const char *kind, rj_t *acc, report_t *r) {
@@ -193,6 +195,27 @@ int report_ptxas_each(report_t *r, const char *variant,
         if (rc != 0) return rc;
     }
     return 0;
+}
+
+const char *report_kernel_unsupported(const report_t *r, int i, char *dst, size_t n) {
+    const cJSON *k = kernel(r, i);
+    const variant_info_t *v = variants_find(jo_str(k, "variant"));
+    const char *arch = jo_str(k, "arch"), *codec = jo_str(k, "codec");
+    if (!v || !arch || strncmp(arch, "sm_", 3) != 0) return NULL; /* not of the registry: a real build */
+    int sm = atoi(arch + 3), need = variants_min_sm(v->sw);
+    if (sm < need) {
+        snprintf(dst, n, "not supported on %s (needs sm_%d)", arch, need);
+        return dst;
+    }
+    const char *why =
+        codec ? variants_codec_unsupported(v->sw, strcmp(codec, "e4m3") == 0 ? SDPA_CODEC_E4M3
+                                                                             : SDPA_CODEC_SEED_LINEAR)
+              : NULL;
+    if (why) {
+        snprintf(dst, n, "not supported with the %s codec", codec);
+        return dst;
+    }
+    return NULL;
 }
 
 bool report_kernel_of_run(const report_t *r, int i) {

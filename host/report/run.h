@@ -64,6 +64,12 @@ int report_ptxas_each(report_t *r, const char *variant,
                       int (*fn)(report_t *r, int i, const char *label, void *ctx), void *ctx);
 /* Kernel i of ptxas.json is the build the run used: no codec recorded, or the run's config.codec. */
 bool report_kernel_of_run(const report_t *r, int i);
+/* NULL when kernel i of ptxas.json is a real build of its variant; else why it is a stub that
+ * kernels/stages.cu compiles where the variant cannot run (an architecture older than its
+ * switches need, or a codec it cannot compute on; the registry of kernels/variants.def decides,
+ * as for sdpa-bench). A stub's few registers and no shared memory are not a kernel's resources:
+ * they read n/a in every table, gate and figure. The reason goes to dst. */
+const char *report_kernel_unsupported(const report_t *r, int i, char *dst, size_t n);
 
 /* Lookups; -1 when absent (never an error). The comparison is the baseline/candidate pair's
  * first entry in the timing document's "comparisons". */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "textbuf.h"
+#include "bench/variants.h"
 
 int tables_save(report_t *r, rbuf_t *b, const char *name) {
     char dir[REPORT_PATH_MAX + 16];
@@ -15,6 +16,22 @@ int tables_save(report_t *r, rbuf_t *b, const char *name) {
 
 const char *fmt_us(char *dst, size_t n, double us) {
     return fmt_num(dst, n, fabs(us) >= 1e5 ? "%.0f" : "%.2f", us);
+}
+
+const char *verdict_rule(char *dst, size_t n, double eps) {
+    snprintf(dst, n,
+             "Verdict on the speedup ratio's 95 %% CI $[\\text{lo}, \\text{hi}]$: SAME if "
+             "$1/%g \\le \\text{lo}$ and $\\text{hi} \\le 1/%g$ (the latency ratio within ±%g %% of 1), else "
+             "FASTER if $\\text{lo} > 1$, SLOWER if $\\text{hi} < 1$, AMBIGUOUS if the CI contains 1.",
+             1 + eps, 1 - eps, 100 * eps);
+    return dst;
+}
+
+const char *fmt_pct(char *dst, size_t n, double x) {
+    char v[32];
+    fmt_num(v, sizeof v, x < 0.01 ? "%.2f" : "%.1f", 100 * x);
+    snprintf(dst, n, "%s%s", v, isfinite(x) ? " %" : "");
+    return dst;
 }
 
 const char *fmt_ci(char *dst, size_t n, const char *fmt, double lo, double hi) {
@@ -321,47 +338,171 @@ int table_environment(report_t *r, const gates_t *g) {
     return tables_save(r, &b, "environment.md");
 }
 
-/* One argv as a shell command line, quoting what needs it. */
-static int command_line(rbuf_t *b, const rj_t *d) {
+/* A code line of a report holds this many characters (a PDF page of 10 pt monospace, 2 cm
+ * margins: 91); longer commands continue on the next line after a backslash. */
+#define CMD_WIDTH 84
+
+/* One argv word, quoted for a POSIX shell when it needs it; the run directory reads "$RUN". */
+static void shell_word(rbuf_t *b, const char *a, const char *rundir) {
+    size_t rl = strlen(rundir);
+    if (rl && strncmp(a, rundir, rl) == 0 && (a[rl] == '/' || !a[rl])) {
+        rb_printf(b, "$RUN%s", a + rl);
+        return;
+    }
+    bool plain =
+        a[0] != '\0' &&
+        strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);
+    if (plain) {
+        rb_puts(b, a);
+        return;
+    }
+    rb_puts(b, "'");
+    for (const char *c = a; *c; c++) rb_puts(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+    rb_puts(b, "'");
+}
+
+/* One argv as a shell command (a code block line), wrapped with backslash continuations before an
+ * option, an option and its value kept together: copied as it stands, it runs. */
+static int command_line(rbuf_t *b, const rj_t *d, const char *rundir) {
     int n = rj_len(d, "meta.command_line");
     TRY(n);
+    size_t col = 0;
+    rb_puts(b, "    ");
     for (int i = 0; i < n; i++) {
         const char *a = rj_str(d, "meta.command_line.%d", i);
         if (!a) return -1;
-        bool plain =
-            a[0] != '\0' &&
-            strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);
-        rb_printf(b, "%s", i ? " " : "    ");
-        if (plain)
-            rb_puts(b, a);
-        else {
-            rb_puts(b, "'");
-            for (const char *c = a; *c; c++) rb_puts(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
-            rb_puts(b, "'");
+        /* the unit: an option with its value, or one word */
+        rbuf_t u = {0};
+        shell_word(&u, a, rundir);
+        const char *next = i + 1 < n ? rj_str(d, "meta.command_line.%d", i + 1) : NULL;
+        if (a[0] == '-' && next && next[0] != '-') {
+            rb_puts(&u, " ");
+            shell_word(&u, next, rundir);
+            i++;
         }
+        if (u.oom) {
+            rb_free(&u);
+            b->oom = true;
+            return 0;
+        }
+        if (col > 0 && col + 1 + u.len + 2 > CMD_WIDTH) {
+            rb_puts(b, " \\\n      ");
+            col = 2;
+        } else if (col > 0) {
+            rb_puts(b, " ");
+            col++;
+        }
+        rb_puts(b, u.s ? u.s : "");
+        col += u.len;
+        rb_free(&u);
     }
     rb_puts(b, "\n");
     return 0;
 }
 
+int prereg_each(const char *kind, void (*fn)(const prereg_row_t row, void *ctx), void *ctx, char *err,
+                size_t n) {
+    FILE *f = fopen(PREREG_TSV, "r");
+    if (!f) {
+        snprintf(err, n, "%s: cannot read (paper/prereg.sh writes it from git)", PREREG_TSV);
+        return -1;
+    }
+    char line[2048];
+    bool header = true;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        if (header) { /* the column names */
+            header = false;
+            continue;
+        }
+        line[strcspn(line, "\n")] = '\0';
+        prereg_row_t row = {{0}};
+        char *tok = line;
+        for (int k = 0; k < PREREG_COLS && tok; k++) { /* empty fields stay empty: split by hand */
+            char *tab = strchr(tok, '\t');
+            size_t len = tab ? (size_t)(tab - tok) : strlen(tok);
+            if (len >= sizeof row[k]) len = sizeof row[k] - 1;
+            memcpy(row[k], tok, len);
+            tok = tab ? tab + 1 : NULL;
+        }
+        if (!*kind || !strcmp(row[0], kind)) fn((const char(*)[256])row, ctx);
+    }
+    fclose(f);
+    return 0;
+}
+
+const char *prereg_bar_family(const char *variant) {
+    const variant_info_t *v = variants_find(variant);
+    if (v && (v->sw & SDPA_SW(FP8_MMA))) return "fp8p family";
+    if (v && (v->sw & SDPA_SW(REG_MMA))) return "stages 3b-5";
+    return "fp16 family";
+}
+
+typedef struct {
+    report_t *r;
+    rbuf_t *b;
+    const char *families[2];
+} prereg_ctx_t;
+
+/* "commit 04eeccd (2026-11-22)" */
+static void prereg_commit(rbuf_t *b, const char *sha, const char *date) {
+    if (*sha)
+        rb_printf(b, "commit %s (%s)", sha, date);
+    else
+        rb_puts(b, "no commit found");
+}
+
+static void prereg_line(const prereg_row_t row, void *vctx) {
+    prereg_ctx_t *c = vctx;
+    bool hyp = !strcmp(row[0], "hypothesis") && !strcmp(row[1], c->r->experiment);
+    bool bars =
+        !strcmp(row[0], "bars") && (!strcmp(row[1], c->families[0]) || !strcmp(row[1], c->families[1]));
+    if (!hyp && !bars) return;
+    if (hyp)
+        rb_printf(c->b, "- The hypothesis was first stated in ");
+    else
+        rb_printf(c->b, "- The %s bars were fixed in ", row[1]);
+    prereg_commit(c->b, row[3], row[4]);
+    rb_printf(c->b, " (%s); the first kernel %s judged: ", row[2], hyp ? "it" : "they");
+    prereg_commit(c->b, row[5], row[6]);
+    rb_printf(c->b, ". Order: **%s**.\n", row[7]);
+}
+
+int table_prereg(report_t *r, const gates_t *g) {
+    (void)g;
+    rbuf_t b = {0};
+    prereg_ctx_t ctx = {r, &b, {prereg_bar_family(r->baseline), prereg_bar_family(r->candidate)}};
+    rb_puts(&b,
+            "**Pre-registration, from git** (`paper/prereg.sh`; the order of the commits, not a claim):\n\n");
+    char why[512];
+    if (prereg_each("", prereg_line, &ctx, why, sizeof why) < 0) {
+        rb_free(&b);
+        rb_printf(&b, "**Pre-registration not shown: %s.**\n", why);
+    }
+    return tables_save(r, &b, "prereg.md");
+}
+
 int table_reproduce(report_t *r, const gates_t *g) {
     (void)g;
     rbuf_t b = {0};
+    char rundir[REPORT_PATH_MAX];
+    snprintf(rundir, sizeof rundir, "data/%s/%s", r->experiment, r->run_id);
     rb_printf(
         &b,
         "Rebuild this report from the data of this run (nothing is measured again):\n\n"
-        "    make report RUN=data/%s/%s\n\n"
+        "    RUN=%s\n    make report RUN=$RUN\n\n"
         "Repeat the experiment: a new run directory `data/%s/<run-id>/` is created and earlier runs are "
         "left untouched:\n\n    make %s\n\n"
-        "The pipeline invoked the harness as follows (`meta.command_line` of each result file):\n\n",
-        r->experiment, r->run_id, r->experiment, r->make_target);
-    if (command_line(&b, &r->R) < 0) {
+        "The pipeline invoked the harness as follows (`meta.command_line` of each result file; the run "
+        "directory written `$RUN`, as set above):\n\n",
+        rundir, r->experiment, r->make_target);
+    if (command_line(&b, &r->R, rundir) < 0) {
         rb_free(&b);
         return -1;
     }
     if (r->timing) {
         rb_puts(&b, "\n");
-        if (command_line(&b, &r->T) < 0) {
+        if (command_line(&b, &r->T, rundir) < 0) {
             rb_free(&b);
             return -1;
         }

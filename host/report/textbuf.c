@@ -134,3 +134,15 @@ void md_row(rbuf_t *b, size_t n, ...) {
 void md_table_caption(rbuf_t *b, const char *id, const char *caption) {
     rb_printf(b, "\nTable: %s {#%s}\n\n", caption, id);
 }
+
+void md_table_end(rbuf_t *b, size_t at, const char *id, const char *caption, const char *none) {
+    size_t lines = 0; /* the head is a blank line, the header row and the separator */
+    for (size_t i = at; !b->oom && i < b->len; i++) lines += b->s[i] == '\n';
+    if (!b->oom && lines <= 3) {
+        b->len = at;
+        b->s[at] = '\0';
+        rb_printf(b, "\n%s\n\n", none);
+        return;
+    }
+    md_table_caption(b, id, caption);
+}

@@ -40,6 +40,10 @@ void md_table_head(rbuf_t *b, const md_col_t *cols, size_t ncols);
 void md_row(rbuf_t *b, size_t n, ...);
 /* Caption line after the table; id (e.g. "tbl:gates") is numbered by paper/filters/numbering.lua. */
 void md_table_caption(rbuf_t *b, const char *id, const char *caption);
+/* Ends the table whose head md_table_head wrote at offset `at` of b: its caption when it has a row;
+ * else the head is taken back and `none` (a sentence: "None published.") stands in its place, so
+ * that no table is ever printed with headers only. */
+void md_table_end(rbuf_t *b, size_t at, const char *id, const char *caption, const char *none);
 
 /* TRY for writers that own a buffer named b: frees it before propagating the failure. */
 #define TRY_B(x)                                                                                             \

@@ -123,8 +123,13 @@ def main():
             ('stage6 l=p8 fp22 tile', 'stage6', {'acc22': 'tile'}),
             ('stage6 l=p8 fp22 run', 'stage6', {'acc22': 'run'})]
     rng = np.random.default_rng(0)
-    print(f"{'dist':8s} {'shape':8s} {'row':22s} {'rel-L2':>8s} {'err/bar':>7s} {'cosine':>10s} "
-          f"{'rel-L1':>8s} {'RMSE':>8s} {'e2e L2':>8s}  stage-6 extras")
+    tsv = '--tsv' in sys.argv  # for paper/derivation/rounding-model.tsv, which the paper's tables read
+    if tsv:
+        print('# paper/derivation/rounding_model.py --tsv: the model\'s kernel-only metrics and end-to-end rel-L2')
+        print('\t'.join(('dist', 'shape', 'row', 'rel_l2', 'worst_ratio', 'cosine', 'rel_l1', 'rmse', 'e2e_rel_l2')))
+    else:
+        print(f"{'dist':8s} {'shape':8s} {'row':22s} {'rel-L2':>8s} {'err/bar':>7s} {'cosine':>10s} "
+              f"{'rel-L1':>8s} {'RMSE':>8s} {'e2e L2':>8s}  stage-6 extras")
     for dist in ('normal', 'uniform', 'outliers'):
         for name, shape in shapes:
             def draw():
@@ -157,6 +162,10 @@ def main():
                 extra = ''
                 if stage == 'stage6':
                     extra = f"p<2^-6/448 {n_low / (np.prod(shape[:3]) * shape[2]):.1e}  sum|qk|/Smax {ratio:.2f}"
+                if tsv:
+                    print('\t'.join([dist, name, label] + [f'{x:.4g}' for x in (rel, worst)] + [f'{cos:.9f}']
+                                     + [f'{x:.4g}' for x in (rl1, rmse, e2e)]), flush=True)
+                    continue
                 print(f"{dist:8s} {name:8s} {label:22s} {rel:8.2e} {worst:7.3f} {cos:10.7f} "
                       f"{rl1:8.2e} {rmse:8.2e} {e2e:8.2e}  {extra}", flush=True)
 

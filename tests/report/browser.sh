@@ -56,6 +56,9 @@ check() {
     test "$(q "$2" .math)" -ge 10 -a "$(q "$2" .math_without_box)" -eq 0
   tap_ok "$2: MathML typeset by the browser (superscripts raised: $(q "$2" .msup_raised) of $(q "$2" .msup))" \
     test "$(q "$2" .msup)" -ge 5 -a "$(q "$2" .msup_raised)" -eq "$(q "$2" .msup)"
+  tap_ok "$2: the banner ('$(q "$2" .banner_text)') on the first screen, above the table of contents" \
+    bash -c 'jq -e ".banner_top != null and .toc_top != null and .banner_top < .toc_top and .banner_top < .viewport_height" \
+      "$1" >/dev/null' _ "$TMP/$2.json"
 }
 
 # The report of the emulated fixture, and the paper from it.

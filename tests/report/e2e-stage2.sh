@@ -42,7 +42,7 @@ for v in stage1 stage2; do
   tap_ok "gate table: kernel-only correctness of $v reads $p/$n, as run.json" \
     bash -c "gate_cell() { $(declare -f gate_cell | tail -n +2); }; gate_cell '$G' 'kernel-only correctness, $v' 4 | grep -q '^$p/$n '"
 done
-tap_ok "gate table: performance NOT EVALUATED without a GPU" bash -c "grep 'speedup t_stage1/t_stage2' '$G' | grep -q 'NOT EVALUATED'"
+tap_ok "gate table: performance NOT EVALUATED without a GPU" bash -c "grep -F 'speedup \$t_\\text{stage1}/t_\\text{stage2}\$' '$G' | grep -q 'NOT EVALUATED'"
 if [ -s "$R/ptxas.json" ]; then
   regs=$(json "$R/ptxas.json" '.kernels[] | select(.variant == "stage2" and .arch == "sm_89" and .codec == "e4m3") | .registers')
   tap_ok "gate table: stage2's sm_89 E4M3 registers ($regs) as ptxas.json" bash -c "grep 'registers per thread, stage2' '$G' | grep -q 'sm_89 e4m3 $regs'"
@@ -52,6 +52,14 @@ fi
 rel=$(json "$R/run.json" '.correctness[] | select(.variant == "stage2" and .shape == "ragged" and .seed == "1") | .kernel_only.rel_l2')
 cell=$(grep -E '^\| stage2 +\| ragged' "$R/tables/correctness.md" | awk -F'|' '$4 + 0 == 1 { gsub(/ /, "", $7); print $7; exit }')
 tap_ok "correctness table: stage2 ragged seed 1 rel-L2 '$cell', as run.json ($rel)" near "${cell:-nan}" "$rel" 5e-3
+# Cross-variant (stage1 -> stage2 differ in arithmetic: bounded): the largest difference over the bar is
+# recorded, and it is at most 1 exactly where the pair passes; the table prints it.
+tap_ok "cross_variant: bounded pairs record worst_ratio (|a - b| / bar), <= 1 exactly when they pass" \
+  bash -c "jq -e '[.cross_variant[] | select(.expected == \"bounded\")] | length > 0 and
+                  all(.max_abs_diff >= 0 and ((.worst_ratio <= 1) == .pass))' '$R/run.json' >/dev/null"
+wr=$(json "$R/run.json" '.cross_variant[0].worst_ratio')
+tap_ok "cross table: the first pair's |a - b| / bar as run.json ($wr)" \
+  bash -c "grep -E '^\| stage1 ' '$R/tables/cross.md' | head -n 1 | grep -qF \"| \$(printf '%.3g' $wr) |\""
 
 # A second run: a new directory; the first is untouched, byte for byte.
 before=$(cd "$R" && find . -type f -exec sha256sum {} + | sort)

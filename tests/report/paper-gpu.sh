@@ -78,7 +78,7 @@ pct=$(awk -v t="$tf" -v c="$(get "$C/ceilings.json" ceilings.1.value)" 'BEGIN { 
 tap_ok "  ... and its share of the measured fp16 GEMM ceiling ($pct %)" \
   bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$pct"
 tap_ok "  ... a skipped point shows its reason, not a number" \
-  grep -qF "| stage5 | 1024 | 1 x 64 | n/a | n/a | n/a | n/a | skipped: FIXTURE predicted" "$G"
+  grep -qF "| stage5 | 1024 | 1 × 64 | n/a | n/a | n/a | n/a | n/a | n/a | skipped: FIXTURE predicted" "$G"
 tap_ok "  ... a failed peer shows its reason" grep -qF "failed: FIXTURE peer failure: out of memory" "$G"
 tap_ok "  ... the peers stand beside the variants" \
   bash -c 'grep -qF "| peer-cublas-unfused | 512 |" "$1" && grep -qF "| peer-torch-flash | 512 |" "$1"' _ "$G"
@@ -100,7 +100,36 @@ tap_ok "published vs reproduced: the published ratio ($pub) beside the reproduce
 s2=$(awk -v b="$(get "$C/history.json" comparisons.1.base_median)" -v c="$(get "$C/history.json" comparisons.1.cand_median)" \
   'BEGIN { printf "%.3f", b / c }')
 tap_ok "history: stage2's speedup ratio vs stage0 ($s2) and its latency reduction, named apart" \
-  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -q "latency reduction 1 - t_v/t_stage0" "$1"' _ "$G" "$s2"
+  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -qF "latency reduction \$1 - t_v/t_\\text{stage0}\$" "$1"' _ "$G" "$s2"
+n=$(get "$C/scaling/stage2-S512.json" timing.0.summary.n)
+tap_ok "scaling table: the sample count of stage2 at S = 512 ($n) beside its median" \
+  bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$n"
+tap_ok "the scaling sweep leads the campaign: before the mission-shape history" \
+  bash -c '[ "$(grep -n "{#sec:gpu-c1-scaling}" "$1" | cut -d: -f1)" -lt "$(grep -n "{#sec:gpu-c1-history}" "$1" | cut -d: -f1)" ]' _ "$G"
+# Warm L2 beside cold: stage2's warm median and warm/cold from history-warm.json and history.json.
+W=$C/history-warm.json
+wm=$(printf '%.2f' "$(get "$W" timing.2.summary.median)")
+wc=$(awk -v w="$(get "$W" timing.2.summary.median)" -v c="$(get "$C/history.json" timing.2.summary.median)" 'BEGIN { printf "%.3f", w / c }')
+[ "$(get "$W" timing.2.variant)" = stage2 ] || tap_diag "fixture: history-warm timing.2 is not stage2"
+tap_ok "warm L2 beside cold: stage2 warm median $wm and warm/cold $wc, as the JSON says" \
+  bash -c 'grep -F "| stage2 | mission |" "$1" | grep -F "| $2 [" | grep -qF "| $3 |"' _ "$G" "$wm" "$wc"
+# The A/A control: the noise floor from its speedup CI, the SAME band from its epsilon.
+A=$C/aa-control.json
+fl=$(awk -v lo="$(get "$A" comparisons.0.speedup_ci.0)" -v hi="$(get "$A" comparisons.0.speedup_ci.1)" \
+  'BEGIN { f = 1 - lo; if (hi - 1 > f) f = hi - 1; printf "%.2f %%", 100 * f }')
+tap_ok "A/A control: noise floor ±$fl from its CI, the SAME band ±2.0 % from its epsilon, calibrated" \
+  bash -c 'grep -F "| stage0 against stage0 | mission |" "$1" | grep -F "| ±$2 |" | grep -qF "| ±2.0 % |" &&
+           grep -q "the SAME band of ±2.0 % is .* times that noise floor" "$1"' _ "$G" "$fl"
+# Every table caption and figure caption of the fixture's part says SYNTHETIC; its timing and
+# verdict cells too.
+tap_ok "fixture: every table caption of the campaign says SYNTHETIC FIXTURE" \
+  bash -c 'sed -n "/{#sec:gpu-c1}/,/{#sec:gpu-sweeps}/p" "$1" | grep "^Table: " | grep -v "SYNTHETIC FIXTURE, NOT A MEASUREMENT" | grep . && exit 1; exit 0' _ "$G"
+tap_ok "fixture: every figure caption of the campaign says SYNTHETIC FIXTURE" \
+  bash -c 'sed -n "/{#sec:gpu-c1}/,\$p" "$1" | grep "^!\[" | grep -v "^!\[SYNTHETIC FIXTURE" | grep . && exit 1; exit 0' _ "$G"
+tap_ok "fixture: no timing cell reads a bare gpu, no verdict a bare PASS" \
+  bash -c '! grep -E "\| (gpu|PASS[^|]*|ready to merge) \|" "$1"' _ "$G"
+tap_ok "the paper says a campaign is committed instead of 'Until such a campaign is committed'" \
+  bash -c 'grep -q "does so for the 1 committed campaign" "$1/out/gen/gpu-lead.md" && ! grep -q "Until such a campaign" "$1/out/paper.md"' _ "$TMP/f"
 tap_ok "verdicts: the campaign's stage2 run judged against its gate (summary.json)" \
   bash -c 'grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$1" | grep -q "PASS.*ready to merge"' _ "$G"
 tap_ok "sanitizers: a skipped tool shows its reason" \
@@ -167,6 +196,8 @@ pdftotext -layout "$TMP/e/out/paper.pdf" "$TMP/e.txt"
 tap_ok "  ... the paper says no GPU campaign is committed and the GPU figures are NOT EVALUATED" \
   bash -c 'tr "\n" " " <"$1" | grep -q "No GPU campaign has been committed yet.*NOT EVALUATED"' _ "$TMP/e.txt"
 tap_ok "  ... and draws no GPU figure" test ! -e "$TMP/e/fig/paper/gpu"
+tap_ok "  ... and says 'Until such a campaign is committed, nothing is compared'" \
+  grep -q "Until such a campaign is committed, nothing is compared" "$TMP/e/out/paper.md"
 paper m "$TMP/missing-dir"
 tap_ok "  ... likewise when GPU_DATA_DIR does not exist" \
   bash -c 'test $1 -eq 0 && grep -q "No GPU campaign has been committed yet" "$2"' _ $? "$TMP/m/out/gen/gpu.md"

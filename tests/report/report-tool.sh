@@ -15,7 +15,7 @@ SDPA_REPORT=$1
 E=$(new_run emulated stage2-wmma-pv)
 tap_ok "emulated fixture: sdpa-report exits 0" report_tables "$E"
 G=$E/tables/gates.md
-perf_status=$(gate_cell "$G" "speedup t_stage1/t_stage2" 5)
+perf_status=$(gate_cell "$G" "speedup \$t_" 5)
 tap_ok "emulated: performance gate NOT EVALUATED with the no-GPU reason" \
   test "$perf_status" = "**NOT EVALUATED**: no GPU (emulated timings are not GPU timings)"
 tap_ok "emulated: verdict 'not evaluated' in summary.json" test "$(json "$E/summary.json" .verdict)" = "not evaluated"
@@ -34,6 +34,46 @@ jq '.correctness |= map(if .variant == "stage2" then . + {"tol_family": "fp8p", 
 report_tables "$F" >/dev/null
 tap_ok "a candidate with the fp8p bar: the correctness figure gets each side's bar" \
   bash -c 'grep -qx "kernel_rel_l2_base = 0.001" "$1" && grep -qx "kernel_rel_l2_cand = 0.07" "$1"' _ "$F/plot-vars.gp"
+
+# correctness summary: the worst kernel-only rel-L2 of each variant as the JSON's maximum, beside the
+# rounding model's range for its arithmetic (stage1: the "stage0" row, stage2: the "stage2" row).
+for v in stage1 stage2; do
+  worst=$(json "$E/run.json" "[.correctness[] | select(.variant == \"$v\") | .kernel_only.rel_l2] | max")
+  cell=$(grep -E "^\| $v \|" "$E/tables/correctness-summary.md" | awk -F' [|] ' '{ print $3 }' | cut -d' ' -f1)
+  tap_ok "correctness summary: $v's worst kernel-only rel-L2 '$cell', as run.json's maximum ($worst)" near "${cell:-nan}" "$worst" 0.05
+done
+lo=$(awk -F'\t' -v r=stage2 '$1 == "normal" && $3 == r && ($2 == "small" || $2 == "mission") { if (m == "" || $4 < m) m = $4 } END { printf "%.2g", m }' \
+  paper/derivation/rounding-model.tsv)
+tap_ok "correctness summary: stage2 beside the model's stage2 row at the run's shapes (from $lo)" \
+  bash -c 'grep -E "^\| stage2 \|" "$1" | grep -qF "| $2 to "' _ "$E/tables/correctness-summary.md" "$lo"
+# pre-registration: the experiment's hypothesis row of paper/prereg.tsv, with its commits and order
+hyp=$(awk -F'\t' '$1 == "hypothesis" && $2 == "stage2-wmma-pv" { print $4 " " $6 " " $8 }' paper/prereg.tsv)
+read -r fixed kernel order <<<"$hyp"
+tap_ok "prereg.md: the hypothesis's commit $fixed, its first kernel $kernel, order $order (paper/prereg.tsv)" \
+  bash -c 'grep "hypothesis was first stated in commit $2" "$1" | grep -q "judged: commit $3 .*Order: \*\*$4"' _ "$E/tables/prereg.md" "$fixed" "$kernel" "$order"
+# legacy FAILs say why, naming the shapes where they fail
+L=$(new_run emulated stage2-wmma-pv 20260102T030405Z-legacy)
+jq '(.correctness[] | select(.variant == "stage2" and .shape == "small")) |= (.gates.legacy = false)' \
+  "$FIXTURES/emulated/run.json" >"$L/run.json"
+report_tables "$L" >/dev/null
+tap_ok "a legacy FAIL is explained where it appears (E4M3's relative precision, at small)" \
+  bash -c 'grep "legacy gate of the original study, stage2" "$1" | grep -q "FAIL.*expected (at small): E4M3 keeps 3 mantissa bits"' _ "$L/tables/gates.md"
+# stub builds (stage6 needs sm_89; it has no seed-linear form) read n/a and are no kernel to gate
+S=$(new_run emulated stage2-wmma-pv 20260102T030405Z-stub)
+jq '(.kernels[] | select(.variant == "stage2" and .arch == "sm_80")) |= (.registers = 4 | .static_smem_bytes = 0 | .variant = "stage2")' \
+  "$FIXTURES/emulated/ptxas.json" >"$S/ptxas.json"
+report_tables "$S" >/dev/null
+tap_ok "a real build keeps its numbers (stage2 on sm_80 is supported)" grep -qE '^\| stage2 \| sm_80 \| this build \| 4 \|' "$S/tables/ptxas.md"
+jq '.kernels += [(.kernels[] | select(.variant == "stage2" and .arch == "sm_89") | .variant = "stage6" | .arch = "sm_80" | .registers = 4)]' \
+  "$FIXTURES/emulated/ptxas.json" >"$S/ptxas.json"
+jq '.config.baseline = "stage5" | .config.variants = ["stage5", "stage6"] | walk(if . == "stage1" then "stage5" elif . == "stage2" then "stage6" else . end)' \
+  "$FIXTURES/emulated/run.json" >"$S/run.json"
+jq 'walk(if . == "stage1" then "stage5" elif . == "stage2" then "stage6" else . end)' "$FIXTURES/emulated/run-timing.json" >"$S/run-timing.json"
+"$SDPA_REPORT" experiment --run "$S" --experiment stage6-fp8-mma --title "stub" --baseline stage5 --candidate stage6 \
+  --gate-speedup 1.1 --static-budget 128,0,0,49152 --published data/published/seed-l4.json --make-target stage6 >/dev/null 2>&1
+tap_ok "a stub build (stage6 on sm_80) reads n/a with why, not 4 registers" \
+  grep -qE '^\| stage6 \| sm_80 \| this build: a stub \| n/a \| n/a \| n/a \| n/a \| n/a \| not supported on sm_80 \(needs sm_89\) \|' "$S/tables/ptxas.md"
+tap_ok "  ... and is left out of the static gates' values" bash -c '! grep "registers per thread, stage6" "$1" | grep -q "sm_80"' _ "$S/tables/gates.md"
 
 # correctness counts equal the JSON
 for v in stage1 stage2; do
@@ -92,22 +132,22 @@ tap_ok "gpu-fail fixture: sdpa-report exits 0 (a failing gate is a result)" repo
 tap_ok "correctness tables: cosine, rel-L1 and RMSE beside ours, equal to run.json" peer_cells_ok "$P" 1
 for d in "$P" "$F"; do
   lo=$(json "$d/run-timing.json" '.comparisons[0].speedup_ci[0]')
-  cell=$(gate_cell "$d/tables/gates.md" "speedup t_stage1/t_stage2" 4)
+  cell=$(gate_cell "$d/tables/gates.md" "speedup \$t_" 4)
   shown=$(echo "$cell" | sed -n 's/^lower CI bound \([0-9.]*\) .*/\1/p')
   tap_ok "gate table: lower CI bound $shown equals run-timing.json's $lo ($(basename "$d"))" near "$shown" "$lo" 1e-4
 done
-tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup t_stage1/t_stage2" 5)" = "**PASS**"
+tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup \$t_" 5)" = "**PASS**"
 tap_ok "gpu-pass: verdict 'ready to merge'" test "$(json "$P/summary.json" .verdict)" = "ready to merge"
 tap_ok "gpu-fail: the point estimate alone would pass (fixture check)" \
   awk -v s="$(json "$F/run-timing.json" '.comparisons[0].speedup')" 'BEGIN { exit !(s >= 1.15) }'
 tap_ok "gpu-fail: lower CI bound < 1.15 -> FAIL" \
-  grep -q '^\*\*FAIL\*\*: the lower CI bound' <<<"$(gate_cell "$F/tables/gates.md" "speedup t_stage1/t_stage2" 5)"
+  grep -q '^\*\*FAIL\*\*: the lower CI bound' <<<"$(gate_cell "$F/tables/gates.md" "speedup \$t_" 5)"
 tap_ok "gpu-fail: verdict 'merge deferred'" test "$(json "$F/summary.json" .verdict)" = "merge deferred"
 tap_ok "gpu-fail: negative-result section with what it rules out" \
   bash -c "grep -q '^## Negative result' '$F/tables/verdict.md' && grep -q 'section=\"rules-out\"' '$F/tables/verdict.md'"
 tap_ok "gpu: performance table has TFLOP/s and % of roofline floor" grep -q 'TFLOP/s.*% of floor' "$P/tables/performance.md"
 tap_ok "gpu: published vs reproduced shows the reproduced ratio" \
-  grep -q "speedup ratio t_base/t_new | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
+  grep -qF "speedup ratio \$t_\\text{base}/t_\\text{new}\$ | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
 
 # ---- other verdict paths --------------------------------------------------------------------
 C=$(new_run emulated stage2-wmma-pv 20260102T030405Z-corr)
@@ -182,6 +222,9 @@ tap_ok "occupancy, equal CTAs per SM and waves: 'not confounded', no 'confounded
 tap_ok "occupancy, emulated run: rows modelled for the original's $L4_NAME ($L4_SMS SMs)" occ_rows_ok "$E" sm_89 "$L4_SMS"
 tap_ok "occupancy, emulated run: says modelled, not measured" \
   grep -qF "**Modelled for the original's device ($L4_NAME); not measured.**" "$E/tables/occupancy.md"
+tap_ok "occupancy, emulated run: modelled, so it says what would be (never 'is the same')" \
+  bash -c "grep -qF 'Occupancy would be the same for both variants: the comparison would not be confounded' '$E/tables/occupancy.md' &&
+           ! grep -qF '$SAME' '$E/tables/occupancy.md'"
 tap_ok "occupancy, GPU run: no 'not measured'" bash -c "! grep -q 'not measured' '$P/tables/occupancy.md'"
 # Another device: cc 9.0 with 24 SMs selects the sm_90 kernels and that SM count.
 O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-sm90)

@@ -39,7 +39,21 @@
       math_without_box: maths.filter(function (m) {
         var r = m.getBoundingClientRect();
         return !(r.width > 0 && r.height > 0);
-      }).length
+      }).length,
+      // the first banner (EMULATED, INCOMPLETE, GPU) and the table of contents: where they start (px)
+      banner_top: (function () {
+        var b = document.querySelector('div.banner');
+        return b ? b.getBoundingClientRect().top + window.scrollY : null;
+      })(),
+      banner_text: (function () {
+        var b = document.querySelector('div.banner');
+        return b ? b.textContent.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
+      })(),
+      toc_top: (function () {
+        var t = document.getElementById('TOC');
+        return t ? t.getBoundingClientRect().top + window.scrollY : null;
+      })(),
+      viewport_height: window.innerHeight
     };
     var pre = document.createElement('pre');
     pre.id = 'browser-check';

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Pre-registration, from git: for every bar family of paper/methods.md and every experiment's
+# hypothesis, the commit that fixed it and the commit of the first kernel it judged, and whether the
+# first is an ancestor of the second (fixed before that kernel existed). Written to paper/prereg.tsv
+# (committed) when run in a git work tree with its history; sdpa-report reads that file, so a
+# tarball without git still shows what the build last found. Only first commits are read, so a
+# fresh clone writes the same bytes; a new bar or experiment adds a row (commit the file).
+# Usage: paper/prereg.sh [OUT (default paper/prereg.tsv)]
+set -u
+out=${1:-paper/prereg.tsv}
+# Without git or without history (a tarball, a shallow clone), the committed file stands.
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" != true ] ||
+  { [ -f "$out" ] && exit 0; echo "prereg.sh: no git history and no $out" >&2; exit 1; }
+
+# first PATH [PICKAXE]: "<short sha>\t<date>" of the first commit that added PATH (or the string).
+first() {
+  local c
+  if [ -n "${2:-}" ]; then c=$(git log --reverse --format=%H -S"$2" -- "$1" | head -n 1)
+  else c=$(git log --reverse --diff-filter=A --format=%H -- "$1" | head -n 1); fi
+  [ -n "$c" ] && git log -1 --format='%h%x09%cs' "$c"
+}
+# later A B: the later of two "<sha>\t<date>" commits (the one the other is an ancestor of).
+later() {
+  if git merge-base --is-ancestor "${1%%	*}" "${2%%	*}" 2>/dev/null; then echo "$2"; else echo "$1"; fi
+}
+# order FIXED KERNEL: before (FIXED is an ancestor of KERNEL), after (the reverse), same commit,
+# or, for commits of parallel branches merged later, by their commit times.
+order() {
+  local a=${1%%	*} b=${2%%	*}
+  if [ "$a" = "$b" ]; then echo "same commit"
+  elif git merge-base --is-ancestor "$a" "$b"; then echo before
+  elif git merge-base --is-ancestor "$b" "$a"; then echo after
+  elif [ "$(git log -1 --format=%ct "$a")" -lt "$(git log -1 --format=%ct "$b")" ]; then echo "before (parallel branches: by commit time)"
+  else echo "after (parallel branches: by commit time)"; fi
+}
+# row KIND ITEM WHAT FIXED KERNEL
+row() {
+  local o=unknown
+  [ -n "$4" ] && [ -n "$5" ] && o=$(order "$4" "$5")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-	}" "${5:-	}" "$o"
+}
+# registry_hypothesis IDENT: the first commit whose kernels/variants.def states a "Hypothesis:" in
+# the comment just above the row SDPA_VARIANT(IDENT, (the registry states each stage's hypothesis).
+registry_hypothesis() {
+  local c
+  for c in $(git log --reverse --format=%H -- kernels/variants.def); do
+    if git show "$c:kernels/variants.def" | awk -v id="SDPA_VARIANT($1," '
+         /^\/\*/ { h = 0 } /Hypothesis:/ { h = 1 } index($0, id) == 1 { found = h; exit } END { exit !found }'; then
+      git log -1 --format='%h%x09%cs' "$c"
+      return
+    fi
+  done
+}
+# earlier A B: the earlier of two commits (either may be empty)
+earlier() {
+  [ -n "$1" ] || { echo "$2"; return; }
+  [ -n "$2" ] || { echo "$1"; return; }
+  case $(order "$1" "$2") in before*|same*) echo "$1" ;; *) echo "$2" ;; esac
+}
+kernel0=$(first kernels/stages.cu)
+# the first commit with the variant's registry row and a kernel source
+kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},"); later "$kernel0" "${r:-$kernel0}"; }
+
+{
+  printf '# paper/prereg.sh: what was fixed before which kernel (git); columns below\n'
+  printf 'kind\titem\twhat\tfixed\tfixed_date\tfirst_kernel\tkernel_date\torder\n'
+  row bars "fp16 family" "stages 0-3a; methods, Rounding budget and tolerances" \
+    "$(first paper/methods.md 'kernel-only rel-L2 bar')" "$kernel0"
+  row bars "stages 3b-5" "methods, Bars of the register-resident and FP8 stages" \
+    "$(first paper/methods.md 'Bars of the register-resident and FP8 stages')" "$(kernel_of stage3b)"
+  row bars "fp8p family" "stage 6; methods, Bars of the register-resident and FP8 stages" \
+    "$(first paper/methods.md 'stage-6 kernel-only rel-L2 bar')" "$(kernel_of stage6)"
+  for mk in experiments/*/experiment.mk; do
+    e=$(basename "$(dirname "$mk")")
+    cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
+    reg=$(registry_hypothesis "${cand//-/_}") file=$(first "experiments/$e/hypothesis.md")
+    fixed=$(earlier "$reg" "$file")
+    where="experiments/$e/hypothesis.md"
+    [ -n "$fixed" ] && [ "$fixed" = "$reg" ] && where="the registry row of $cand in kernels/variants.def; later experiments/$e/hypothesis.md"
+    row hypothesis "$e" "$where" "$fixed" "$(kernel_of "$cand")"
+  done
+} >"$out.tmp.$$" && tools/write-if-changed.sh "$out" <"$out.tmp.$$"
+rc=$?
+rm -f "$out.tmp.$$"
+exit $rc
