@@ -247,6 +247,34 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
     return x;
 }
 
+// =================================================================================================
+// Hopper's asynchronous machinery (sm_90 / sm_90a). Everything below is new with Hopper and kept in
+// this one section; the emulator's twins are in kernels/emu/rt/ (mbarrier.cpp, tma.cpp, wgmma.cpp).
+// =================================================================================================
+
+// sm_90a: the architecture-specific instructions (wgmma with FP8 operands, setmaxnreg) exist only in
+// code built for sm_90a, which runs on compute capability 9.0 alone. PRIMS_HAS_SM90A is 1 in nvcc's
+// sm_90a device pass (__CUDA_ARCH_FEAT_SM90_ALL), in its host pass and in the emulator, which models
+// them; 0 in every other device pass. A kernel that needs them (a switch with ARCH SM90A,
+// kernels/switches.h) keeps its body under `if constexpr (prims::has_sm90a)` and calls arch_trap()
+// otherwise, so a binary built for the wrong architecture fails loudly instead of computing nothing.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define PRIMS_HAS_SM90A 0
+#else
+#define PRIMS_HAS_SM90A 1
+#endif
+inline constexpr bool has_sm90a = PRIMS_HAS_SM90A != 0;
+
+// Stops the kernel: the launch fails (an illegal-instruction trap on the GPU, a fault here).
+__device__ __forceinline__ void arch_trap(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fault(SIMT_HERE,
+                      "an sm_90a-only body was compiled out for this architecture (prims::arch_trap)");
+#else
+    __trap();
+#endif
+}
+
 } // namespace prims
 
 #if defined(SIMT_EMU)

@@ -100,7 +100,9 @@ EMU_NVCC_DIR     := $(EMU_TEST_DIR)/nvcc
 EMU_NVCC_RCS     := $(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_NVCC_DIR)/%.rc)
 # A kernel file may restrict its architectures with a first-lines comment "// NVCC-ARCHS: 89 90"
 # (FP8 mma.sync needs sm_89+); tests/emu/nvcc-kernels.sh reads the same comment.
-emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(CUDA_ARCHS))
+# "90a" there names the architecture-specific target (CUDA_ARCHS_SPECIFIC, mk/config.mk).
+EMU_NVCC_ARCHS := $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
+emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(EMU_NVCC_ARCHS))
 EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
 $(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
@@ -113,11 +115,17 @@ $(EMU_NVCC_DIR)/mma_fp8-sm80.rc: tests/emu/kernels/mma_fp8.cu kernels/prims.cuh 
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) -gencode arch=compute_80,code=sm_80 -c $< -o $(@:.rc=.o) >$(@:.rc=.log) 2>&1; \
 	    echo $$? >$@
-EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh $(EMU_NVCC_DIR) $(CUDA_ARCHS)
+# The sm_90a gate: the same kernel's PTX for compute_90 (must trap) and compute_90a (the body).
+EMU_NVCC_RCS += $(EMU_NVCC_DIR)/arch_gate-ptx.rc
+$(EMU_NVCC_DIR)/arch_gate-ptx.rc: tests/emu/kernels/arch_gate.cu kernels/prims.cuh | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q){ $(NVCC) $(EMU_NVCC_FLAGS) -arch=compute_90 -ptx $< -o $(@:.rc=-sm90.ptx) && \
+	  $(NVCC) $(EMU_NVCC_FLAGS) -arch=compute_90a -ptx $< -o $(@:.rc=-sm90a.ptx); } >$(@:.rc=.log) 2>&1; echo $$? >$@
+EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh $(EMU_NVCC_DIR) $(EMU_NVCC_ARCHS)
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh $(EMU_NVCC_DIR)
 else
 EMU_NVCC_RCS   :=
-EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS)
+EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh none
 endif
 

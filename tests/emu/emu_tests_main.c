@@ -11,6 +11,7 @@ int emu_run_api_tests(void);
 int emu_run_correct_tests(void);
 int emu_run_bug_tests(void);
 int emu_run_mma_tests(void);
+int emu_run_hopper_tests(void);
 int emu_run_bug_case(const char *name);
 int emu_run_api_case(const char *name);
 
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
     int failed = emu_run_api_tests();
     failed += emu_run_correct_tests();
     failed += emu_run_mma_tests();
+    failed += emu_run_hopper_tests();
     failed += emu_run_bug_tests();
     return failed != 0;
 }

@@ -56,6 +56,9 @@ int emut_pack_e4m3(const float *x, uint16_t *codes, int pairs);
  * consume them (bar.sync / bar.arrive); out[c] = sum over tiles of tile[c % 32] * (1 + c / 32). */
 int emut_producer_consumer(const float *in, float *out, int tiles, int blocks);
 
+/* arch_gate.cu: out[i] = 90 for every thread of `blocks` blocks of 128 (the sm_90a body). */
+int emut_arch_gate(int *out, int blocks);
+
 /* Planted bugs (bug_*.cu; the marker comments EMU-BUG(name) name the lines faults must cite). */
 int emut_bug_missing_sync(const float *in, float *out, int blocks);
 enum { EMUT_CP_OK = 0, EMUT_CP_NO_WAIT = 1, EMUT_CP_NO_SYNC = 2, EMUT_CP_TAIL = 3 };
