@@ -275,6 +275,111 @@ __device__ __forceinline__ void arch_trap(PRIMS_CALLER) {
 #endif
 }
 
+// ---- mbarrier (sm_90: expect_tx and try_wait; PTX ISA "mbarrier") -----------------------------
+// An 8-byte, 8-byte aligned object in shared memory. One thread inits it with the arrival count per
+// phase, then fence_mbarrier_init() and a block barrier publish the init to every thread and to TMA.
+// A phase completes when all its arrivals happened and its transaction bytes (expect_tx; TMA copies
+// complete them) arrived. mbar_wait(bar, p) returns once the phase of parity p completed: a fresh
+// barrier is in phase 0, so p = 1 passes at once (a producer's first wait on an empty slot); a ring
+// flips p each time it wraps. Acquire: what the arrivals and copies of that phase wrote is visible.
+// Under the emulator a wait that can never complete is a deadlock report naming the barrier's state.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PRIMS_HAS_SM90 0
+#else
+#define PRIMS_HAS_SM90 1
+#endif
+#if !defined(SIMT_EMU) && PRIMS_HAS_SM90
+#define PRIMS_SMEM_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
+#endif
+// In a pass for an older architecture the wrappers trap (such kernels are never launched there).
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_init(SIMT_HERE, bar, count);
+#elif PRIMS_HAS_SM90
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(PRIMS_SMEM_ADDR(bar)), "r"(count)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+// After the inits and before the block barrier that publishes them (fence.mbarrier_init.release.cluster).
+__device__ __forceinline__ void fence_mbarrier_init(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fence_mbarrier_init(SIMT_HERE);
+#elif PRIMS_HAS_SM90
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void mbar_inval(uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_inval(SIMT_HERE, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(PRIMS_SMEM_ADDR(bar)) : "memory");
+#else
+    __trap();
+#endif
+}
+// Counts this thread's arrival (release).
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_arrive(SIMT_HERE, bar, 0, true);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
+#else
+    __trap();
+#endif
+}
+// Adds tx_bytes to the phase's expected transaction bytes, then counts this thread's arrival: what a
+// TMA producer does before (or after) issuing copies of tx_bytes in total on this barrier.
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *bar, uint32_t tx_bytes, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_arrive(SIMT_HERE, bar, tx_bytes, true);
+#elif PRIMS_HAS_SM90
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}\n" ::"r"(
+                     PRIMS_SMEM_ADDR(bar)),
+                 "r"(tx_bytes)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+// Whether the phase of this parity has completed; may suspend the thread for a while first.
+__device__ __forceinline__ bool mbar_try_wait_parity(uint64_t *bar, unsigned parity, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    return ::simt::rt::mbar_try_wait_parity(SIMT_HERE, bar, parity);
+#elif PRIMS_HAS_SM90
+    unsigned done;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(PRIMS_SMEM_ADDR(bar)), "r"(parity)
+        : "memory");
+    return done != 0;
+#else
+    __trap();
+    return false;
+#endif
+}
+// Waits until the phase of this parity has completed.
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity, PRIMS_CALLER) {
+    while (!mbar_try_wait_parity(bar, parity, caller_file, caller_line)) {}
+}
+// fence.proxy.async.shared::cta: this thread's ordinary shared-memory stores become visible to the
+// async proxy (TMA, wgmma) that later reads them; also publishes mbarrier inits to TMA.
+__device__ __forceinline__ void fence_proxy_async(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fence_proxy_async(SIMT_HERE);
+#elif PRIMS_HAS_SM90
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
 } // namespace prims
 
 #if defined(SIMT_EMU)

@@ -128,6 +128,17 @@ uint32_t movmatrix_trans(Site at, uint32_t x);
 // ---- named barriers (rt/barrier.cpp): bar.sync / bar.arrive id, n -------------------------------
 void named_barrier(Site at, unsigned id, unsigned n, bool wait);
 
+// ---- mbarrier (rt/mbarrier.cpp): mbarrier.init / arrive / expect_tx / try_wait.parity / inval ------
+void mbar_init(Site at, uint64_t *bar, unsigned count);
+void mbar_inval(Site at, uint64_t *bar);
+// arrive: count this thread (and first add tx_bytes to the transaction count: arrive.expect_tx);
+// without arrive only expect_tx.
+void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive);
+// try_wait.parity: true once the phase of that parity completed; blocks this thread until then.
+bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity);
+void fence_mbarrier_init(Site at);
+void fence_proxy_async(Site at);
+
 // ---- shared memory --------------------------------------------------------------------------------
 void *dynamic_smem();
 

@@ -178,6 +178,12 @@ static int case_bar_count(void) { return run_faulting(launch_named, EMUT_BAR_COU
 static int case_bar_divergent(void) { return run_faulting(launch_named, EMUT_BAR_DIVERGENT); }
 static int case_bar_id_range(void) { return run_faulting(launch_named, EMUT_BAR_ID_RANGE); }
 
+static int launch_mbar(void *p) { return emut_bug_mbarrier(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
+static int case_mbar_parity(void) { return run_faulting(launch_mbar, EMUT_MBAR_PARITY_NOT_FLIPPED); }
+static int case_mbar_producer0(void) { return run_faulting(launch_mbar, EMUT_MBAR_PRODUCER_PARITY0); }
+static int case_mbar_reinit(void) { return run_faulting(launch_mbar, EMUT_MBAR_REINIT); }
+static int case_mbar_unordered(void) { return run_faulting(launch_mbar, EMUT_MBAR_NO_SYNC_AFTER_INIT); }
+
 static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
 static int case_tree_reduce(void) {
     bug_ctx c = make_ctx(512, 0);
@@ -193,48 +199,64 @@ typedef struct {
     const char *file, *marker;
     const char *also; /* another marker the report must cite, or NULL */
     enum expect plain, tsan, asan;
+    const char *says; /* FAULT: a phrase the fault message must contain (the hazard's class), or NULL */
 } bug_case_t;
 
 static const bug_case_t cases[] = {
-    {"missing-sync", case_missing_sync, "bug_missing_sync.cu", "missing-sync", NULL, WRONG, RACE, SKIP},
-    {"cp-missing-wait", case_cp_no_wait, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP},
+    {"missing-sync", case_missing_sync, "bug_missing_sync.cu", "missing-sync", NULL, WRONG, RACE, SKIP, NULL},
+    {"cp-missing-wait", case_cp_no_wait, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP,
+     NULL},
     {"cp-no-barrier-after-wait", case_cp_no_sync, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE,
-     SKIP},
-    {"cp-tail-wait-prior-1", case_cp_tail, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP},
-    {"shfl-lanes-exited", case_shfl_exited, "bug_divergence.cu", "shfl-divergent", NULL, FAULT, FAULT, FAULT},
+     SKIP, NULL},
+    {"cp-tail-wait-prior-1", case_cp_tail, "bug_cp_async_sync.cu", "cp-async-read", NULL, WRONG, RACE, SKIP,
+     NULL},
+    {"shfl-lanes-exited", case_shfl_exited, "bug_divergence.cu", "shfl-divergent", NULL, FAULT, FAULT, FAULT,
+     NULL},
     {"shfl-lanes-elsewhere", case_shfl_other, "bug_divergence.cu", "shfl-divergent", "shfl-other", FAULT,
-     FAULT, FAULT},
+     FAULT, FAULT, NULL},
     {"syncthreads-divergent", case_sync_divergent, "bug_divergence.cu", "sync-divergent", NULL, FAULT, FAULT,
-     FAULT},
+     FAULT, NULL},
     {"syncthreads-after-exit", case_sync_after_exit, "bug_divergence.cu", "sync-after-exit", NULL, FAULT,
-     FAULT, FAULT},
-    {"smem-out-of-bounds", case_smem_oob, "bug_memory.cu", "smem-oob", NULL, SKIP, SKIP, ASAN},
-    {"misaligned-vector-load", case_misaligned, "bug_memory.cu", "misaligned", NULL, SKIP, SKIP, ASAN},
-    {"wmma-accumulator-by-position", case_wmma_layout, "bug_wmma.cu", "wmma-layout", NULL, WRONG, SKIP, SKIP},
-    {"wmma-bad-ldm", case_wmma_ldm, "bug_wmma.cu", "wmma-ldm", NULL, FAULT, FAULT, FAULT},
-    {"wmma-misaligned-pointer", case_wmma_align, "bug_wmma.cu", "wmma-align", NULL, FAULT, FAULT, FAULT},
+     FAULT, FAULT, NULL},
+    {"smem-out-of-bounds", case_smem_oob, "bug_memory.cu", "smem-oob", NULL, SKIP, SKIP, ASAN, NULL},
+    {"misaligned-vector-load", case_misaligned, "bug_memory.cu", "misaligned", NULL, SKIP, SKIP, ASAN, NULL},
+    {"wmma-accumulator-by-position", case_wmma_layout, "bug_wmma.cu", "wmma-layout", NULL, WRONG, SKIP, SKIP,
+     NULL},
+    {"wmma-bad-ldm", case_wmma_ldm, "bug_wmma.cu", "wmma-ldm", NULL, FAULT, FAULT, FAULT, NULL},
+    {"wmma-misaligned-pointer", case_wmma_align, "bug_wmma.cu", "wmma-align", NULL, FAULT, FAULT, FAULT,
+     NULL},
     {"cp-never-waited", case_never_waited, "bug_cp_async_misuse.cu", "never-waited", NULL, FAULT, FAULT,
-     FAULT},
-    {"cp-bad-size", case_cp_size, "bug_cp_async_misuse.cu", "cp-size", NULL, FAULT, FAULT, FAULT},
+     FAULT, NULL},
+    {"cp-bad-size", case_cp_size, "bug_cp_async_misuse.cu", "cp-size", NULL, FAULT, FAULT, FAULT, NULL},
     {"cp-global-destination", case_cp_direction, "bug_cp_async_misuse.cu", "cp-direction", NULL, FAULT, FAULT,
-     FAULT},
-    {"mma-register-swapped", case_mma_swapped, "bug_mma.cu", "mma-swapped", NULL, WRONG, SKIP, SKIP},
-    {"ldmatrix-wrong-lanes", case_ldsm_lanes, "bug_mma.cu", "ldsm-lanes", NULL, WRONG, SKIP, SKIP},
-    {"ldmatrix-misaligned", case_ldsm_misaligned, "bug_mma.cu", "ldsm-misaligned", NULL, FAULT, FAULT, FAULT},
+     FAULT, NULL},
+    {"mma-register-swapped", case_mma_swapped, "bug_mma.cu", "mma-swapped", NULL, WRONG, SKIP, SKIP, NULL},
+    {"ldmatrix-wrong-lanes", case_ldsm_lanes, "bug_mma.cu", "ldsm-lanes", NULL, WRONG, SKIP, SKIP, NULL},
+    {"ldmatrix-misaligned", case_ldsm_misaligned, "bug_mma.cu", "ldsm-misaligned", NULL, FAULT, FAULT, FAULT,
+     NULL},
     /* ASan: static shared memory is ordinary storage there, so shared cannot be told from global */
-    {"ldmatrix-global-address", case_ldsm_global, "bug_mma.cu", "ldsm-global", NULL, FAULT, FAULT, SKIP},
+    {"ldmatrix-global-address", case_ldsm_global, "bug_mma.cu", "ldsm-global", NULL, FAULT, FAULT, SKIP,
+     NULL},
     {"bar-producer-never-arrives", case_bar_never, "bug_named_barrier.cu", "never-arrives", NULL, FAULT,
-     FAULT, FAULT},
+     FAULT, FAULT, NULL},
     {"bar-consumer-wrong-id", case_bar_wrong_id, "bug_named_barrier.cu", "wrong-id", NULL, FAULT, FAULT,
-     FAULT},
+     FAULT, NULL},
     {"bar-mismatched-counts", case_bar_count, "bug_named_barrier.cu", "count-producer", "count-consumer",
-     FAULT, FAULT, FAULT},
+     FAULT, FAULT, FAULT, NULL},
     {"bar-sync-divergent", case_bar_divergent, "bug_named_barrier.cu", "bar-divergent", NULL, FAULT, FAULT,
-     FAULT},
+     FAULT, NULL},
     {"bar-id-out-of-range", case_bar_id_range, "bug_named_barrier.cu", "bar-id-range", NULL, FAULT, FAULT,
-     FAULT},
+     FAULT, NULL},
+    {"mbar-parity-not-flipped", case_mbar_parity, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT, FAULT, FAULT,
+     "(M2)"},
+    {"mbar-producer-starts-on-parity-0", case_mbar_producer0, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT,
+     FAULT, FAULT, "M7)"},
+    {"mbar-second-init", case_mbar_reinit, "bug_mbarrier.cu", "mbar-reinit", NULL, FAULT, FAULT, FAULT,
+     "(M6)"},
+    {"mbar-init-not-ordered", case_mbar_unordered, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT, FAULT, FAULT,
+     "mbarrier"},
     {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
-     SKIP},
+     SKIP, NULL},
 };
 enum { N_CASES = sizeof cases / sizeof cases[0] };
 
@@ -296,6 +318,8 @@ static void test_bug(void **state) {
             fail_msg("no fault message in simt_last_error()");
         expect_cited(strstr(out, head), c, c->marker);
         if (c->also) expect_cited(out, c, c->also);
+        if (c->says && !strstr(strstr(out, head), c->says))
+            fail_msg("the fault does not say \"%s\"", c->says);
         break;
     }
     case WRONG:

@@ -10,10 +10,10 @@
 
 namespace simt::rt {
 
-char last_error[1024];
+char last_error[2560];
 
 static void vreport(Site at, const Fiber *who, const char *fmt, va_list ap) {
-    char what[768];
+    char what[2048];
     vsnprintf(what, sizeof what, fmt, ap);
     snprintf(last_error, sizeof last_error, "simt: %s:%d: %s (block (%u,%u,%u), thread (%u,%u,%u))", at.file,
              at.line, what, block_idx.x, block_idx.y, block_idx.z, who->tid.x, who->tid.y, who->tid.z);

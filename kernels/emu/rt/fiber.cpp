@@ -95,6 +95,8 @@ void fibers_reset(void (*body)(void *), void *ctx) {
     for (NamedBar &nb : B.named) nb.n = nb.count = nb.n_arrived = 0;
     B.n_exited = 0;
     B.bar_gen = 0;
+    B.sync_epoch = 0;
+    mbar_block_start();
     B.faulted = false;
     B.abort_in = nullptr;
 }

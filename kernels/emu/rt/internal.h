@@ -14,9 +14,10 @@
 
 namespace simt::rt {
 
-enum class State : uint8_t { ready, barrier, collective, named, exited };
+enum class State : uint8_t { ready, barrier, collective, named, mbar, exited };
 
 struct Coll;
+struct Mbar;
 
 // One cp.async copy in flight: it lands when its thread retires its group.
 struct Copy {
@@ -35,6 +36,8 @@ struct Fiber : ThreadRegs {
     unsigned bar_gen;
     int bar_pred;
     unsigned named_id; // the named barrier it waits at (State::named)
+    Mbar *mbar;        // the mbarrier it waits at (State::mbar), for the phase of parity mbar_parity
+    unsigned mbar_parity;
     // warp collectives
     Coll *coll; // the collective it waits in
     void *carg; // its own argument to it
@@ -97,6 +100,25 @@ struct NamedBar {
     unsigned n_arrived;
 };
 
+// An mbarrier object (rt/mbarrier.cpp): the state the hardware keeps in the 8 shared bytes, which
+// hold the emulator's tag (magic | index into Block::mbars) instead, so that an ordinary store to
+// them is noticed at the next mbarrier operation.
+struct Mbar {
+    uint64_t *addr;
+    unsigned expected, pending; // arrivals per phase, arrivals still missing in this one
+    int64_t tx;                 // transaction bytes still expected in this phase
+    uint32_t phase;             // phases completed so far (the current phase's number)
+    bool live;                  // initialised and not invalidated
+    bool fenced;                // fence.mbarrier_init / fence.proxy.async by its initialiser since init
+    bool active;                // the current phase saw an arrival or an expect_tx
+    unsigned init_thread;
+    uint64_t init_epoch;       // Block::sync_epoch at init
+    Site init_at, tx_at;       // the init; the last expect_tx of the current phase
+    unsigned inflight;         // TMA copies in flight that complete on it
+    std::vector<int32_t> seen; // per thread: the phase after the last one it saw complete, -1: none
+    char sync[2];              // TSan: arrivals of phases of parity 0 / 1 -> their waiters
+};
+
 // The running launch and block.
 struct Block {
     std::vector<Fiber> fibers; // the pool; the first n belong to this launch
@@ -107,6 +129,8 @@ struct Block {
     unsigned bar_gen = 0;
     unsigned bar_count[2] = {0, 0};
     NamedBar named[16];
+    std::vector<Mbar> mbars;                   // the block's mbarrier objects, in order of their first init
+    uint64_t sync_epoch = 0;                   // block and named barrier phases completed in this block
     char bar_sync[2], block_sync, block_start; // TSan happens-before objects
     bool faulted = false;
     Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
@@ -156,6 +180,11 @@ const char *describe_wait(const Fiber *f, char *buf, size_t n);
 
 // pipeline.cpp
 void cp_thread_exit(Fiber *f);
+
+// mbarrier.cpp: waits that can no longer complete, for the deadlock report (appends to what).
+void mbar_describe_wait(const Fiber &f, char *what, size_t n);
+void mbar_block_start();
+bool mbar_phase_done(Mbar &m); // completes the phase if nothing is missing; true when it did
 
 // guard.cpp: a clear message for a fiber stack overflow.
 void guard_install();

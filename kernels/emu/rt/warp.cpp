@@ -92,6 +92,10 @@ const char *describe_wait(const Fiber *f, char *buf, size_t n) {
     case State::named:
         snprintf(buf, n, "waits at bar.sync %u at %s:%d", f->named_id, f->site.file, f->site.line);
         break;
+    case State::mbar:
+        snprintf(buf, n, "waits at mbarrier.try_wait.parity %u at %s:%d", f->mbar_parity, f->site.file,
+                 f->site.line);
+        break;
     case State::ready: snprintf(buf, n, "is running"); break;
     }
     return buf;

@@ -59,6 +59,9 @@ int emut_producer_consumer(const float *in, float *out, int tiles, int blocks);
 /* arch_gate.cu: out[i] = 90 for every thread of `blocks` blocks of 128 (the sm_90a body). */
 int emut_arch_gate(int *out, int blocks);
 
+/* mbarrier.cu: emut_producer_consumer's ring on mbarriers (FULL / EMPTY per slot); same out. */
+int emut_mbar_ring(const float *in, float *out, int tiles, int blocks);
+
 /* Planted bugs (bug_*.cu; the marker comments EMU-BUG(name) name the lines faults must cite). */
 int emut_bug_missing_sync(const float *in, float *out, int blocks);
 enum { EMUT_CP_OK = 0, EMUT_CP_NO_WAIT = 1, EMUT_CP_NO_SYNC = 2, EMUT_CP_TAIL = 3 };
@@ -83,6 +86,15 @@ enum {
     EMUT_BAR_ID_RANGE = 4
 };
 int emut_bug_named_barrier(float *out, int mode);
+/* bug_mbarrier.cu: a 64-thread ring of 4 tiles; out[lane] = sum over tiles of i * 32 + lane when correct */
+enum {
+    EMUT_MBAR_OK = 0,
+    EMUT_MBAR_PARITY_NOT_FLIPPED = 1,
+    EMUT_MBAR_PRODUCER_PARITY0 = 2,
+    EMUT_MBAR_REINIT = 3,
+    EMUT_MBAR_NO_SYNC_AFTER_INIT = 4
+};
+int emut_bug_mbarrier(float *out, int mode);
 /* bug_tree_reduce.cu: 128-thread sum without the barrier between levels; out[block] */
 int emut_bug_tree_reduce(const float *in, float *out, int blocks);
 
