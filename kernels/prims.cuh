@@ -13,12 +13,16 @@
 // tested, so each is kept to one instruction beside its emulated equivalent.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_pipeline_primitives.h>
 #include <mma.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "tensor_map.h"
 
 // Faults found inside a wrapper are reported at the kernel line that called it, not here: every
 // wrapper takes its caller's location as default arguments (evaluated at the call site), and under
@@ -375,6 +379,86 @@ __device__ __forceinline__ void fence_proxy_async(PRIMS_CALLER) {
     ::simt::rt::fence_proxy_async(SIMT_HERE);
 #elif PRIMS_HAS_SM90
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
+// ---- TMA: tensor maps and cp.async.bulk.tensor (sm_90) ------------------------------------------
+// Host side: a tiled tensor map over a global tensor (rank 1-5; dims in elements, innermost first;
+// strides in bytes of dimensions 1..rank-1; a box of box[] elements; swizzle NONE / 32B / 64B /
+// 128B), no interleave, element strides 1, out-of-bounds elements read as zeros. The arguments must
+// meet cuTensorMapEncodeTiled's documented rules (kernels/tensor_map.h, checked first on both
+// backends). CUDA: the driver's encoder, reached through cudaGetDriverEntryPointByVersion (no libcuda
+// link); the emulator: its own encoder with the same rules. 0, or -1 with a message in err. Pass the
+// map to the kernel as a `const __grid_constant__ CUtensorMap` parameter.
+inline int tma_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, unsigned rank, const void *gaddr,
+                            const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                            CUtensorMapSwizzle swizzle, char *err, size_t errlen) {
+    const cuuint32_t ones[5] = {1, 1, 1, 1, 1};
+    const CUtensorMapInterleave il = CU_TENSOR_MAP_INTERLEAVE_NONE;
+    const CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    const CUtensorMapFloatOOBfill oob = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+    if (tmap_check_tiled(map, dtype, rank, gaddr, dims, strides, box, ones, il, swizzle, l2, oob, err,
+                         errlen))
+        return -1;
+#if defined(SIMT_EMU)
+    return ::simt::rt::tensor_map_encode_tiled(map, dtype, rank, const_cast<void *>(gaddr), dims, strides,
+                                               box, ones, il, swizzle, l2, oob, err, errlen);
+#else
+    typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+                                  CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                  CUtensorMapFloatOOBfill);
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    const cudaError_t e =
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !fn) {
+        snprintf(err, errlen, "cuTensorMapEncodeTiled: not found in the driver (%s)", cudaGetErrorString(e));
+        return -1;
+    }
+    const CUresult r = ((encode_fn)fn)(map, dtype, rank, const_cast<void *>(gaddr), dims, strides, box, ones,
+                                       il, swizzle, l2, oob);
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, errlen, "cuTensorMapEncodeTiled: CUresult %d", (int)r);
+        return -1;
+    }
+    return 0;
+#endif
+}
+
+// Device side: one thread copies the box at coordinates (c0, c1[, c2]) (innermost first, in
+// elements; parts outside the tensor arrive as zeros) into shared memory at dst (128-byte aligned;
+// the emulator also wants a swizzled box aligned to its swizzle's repeat, 256/512/1024 bytes). The
+// whole box's bytes complete on bar: the phase it belongs to must expect them (mbar_arrive_expect_tx).
+// dst is undefined until that phase completes.
+__device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar,
+                                            PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    const int32_t c[2] = {c0, c1};
+    ::simt::rt::tma_load(SIMT_HERE, dst, map, 2, c, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+        "%3}], [%4];\n" ::"r"(PRIMS_SMEM_ADDR(dst)),
+        "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, int c0, int c1, int c2,
+                                            uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    const int32_t c[3] = {c0, c1, c2};
+    ::simt::rt::tma_load(SIMT_HERE, dst, map, 3, c, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+        "%3, %4}], [%5];\n" ::"r"(PRIMS_SMEM_ADDR(dst)),
+        "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
 #else
     __trap();
 #endif

@@ -64,13 +64,19 @@ EMU_TEST_DIR  := $(BUILD)/tests/emu
 EMU_CC        ?= clang
 EMU_TEST_KERNELS := $(wildcard tests/emu/kernels/*.cu)
 EMU_TEST_CSRCS   := $(wildcard tests/emu/*.c)
-EMU_TEST_CFLAGS   = -std=c11 $(WARN) -O2 -g $(COMMON_CPPFLAGS) -Itests/emu -Itests/emu/kernels \
+EMU_TEST_CFLAGS   = -std=c11 $(WARN) -O2 -g $(COMMON_CPPFLAGS) -Itests/emu -Itests/emu/kernels -Ikernels/probes -I$(CUDA_INC) \
                     -DEMU_KERNEL_DIR='"$(abspath tests/emu/kernels)"'
+
+# The hardware probes' kernels (kernels/probes) run in the suites too: the emulator's own answer.
+EMU_PROBE_SRC := kernels/probes/probes.cu
 
 # $(1) flavour, $(2) sanitizer flags, $(3) runtime library: the suite's objects and binary.
 define emu_test_flavour
 EMU_TEST_OBJS_$(1) := $$(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_OBJ)/$(1)/tests/%.o) \
-                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o)
+                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o) $(EMU_OBJ)/$(1)/probes/probes.o
+$(EMU_OBJ)/$(1)/probes/probes.o: $(EMU_PROBE_SRC) | $(DEPS_STAMP)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Ikernels/probes -MMD -MP -c $$< -o $$@
 $(EMU_OBJ)/$(1)/tests/%.o: tests/emu/kernels/%.cu | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Itests/emu/kernels -MMD -MP -c $$< -o $$@

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cuda.h>
 #include <vector_types.h>
 
 // Flavour of the build, so that a kernel compiled with a sanitizer cannot be linked with a
@@ -138,6 +139,16 @@ void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive);
 bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity);
 void fence_mbarrier_init(Site at);
 void fence_proxy_async(Site at);
+
+// ---- TMA (rt/tma.cpp) -------------------------------------------------------------------------------
+// cuTensorMapEncodeTiled's arguments, checked as the driver documents (kernels/tensor_map.h), encoded
+// in the emulator's own form; 0, or -1 with a message in err.
+int tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *gaddr,
+                            const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                            const cuuint32_t *estrides, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                            CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob, char *err, size_t errlen);
+// cp.async.bulk.tensor.Nd (n = 1-5 coordinates) into shared memory, completing on bar.
+void tma_load(Site at, void *dst, const CUtensorMap *map, unsigned n, const int32_t *coords, uint64_t *bar);
 
 // ---- shared memory --------------------------------------------------------------------------------
 void *dynamic_smem();

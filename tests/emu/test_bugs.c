@@ -15,6 +15,7 @@
 #include "emu_check.h"
 #include "emu_tests.h"
 #include "half.h"
+#include "probes.h"
 
 /* What a build must report. */
 enum expect {
@@ -184,6 +185,52 @@ static int case_mbar_producer0(void) { return run_faulting(launch_mbar, EMUT_MBA
 static int case_mbar_reinit(void) { return run_faulting(launch_mbar, EMUT_MBAR_REINIT); }
 static int case_mbar_unordered(void) { return run_faulting(launch_mbar, EMUT_MBAR_NO_SYNC_AFTER_INIT); }
 
+/* TMA: a 128 x 128 uint8 tensor (byte i = i % 251), a 2-D map with a 64 x 64-byte box and a 3-D one. */
+static CUtensorMap tma_map, tma_map3;
+static void tma_maps(void) {
+    static uint8_t *g;
+    if (g) return;
+    g = emu_alloc(128 * 128);
+    for (int i = 0; i < 128 * 128; i++) g[i] = (uint8_t)(i % 251);
+    const cuuint64_t dims[3] = {128, 64, 2}, strides[2] = {128, 128 * 64};
+    const cuuint32_t box[3] = {64, 64, 1};
+    char err[256];
+    if (probe_encode_tiled(&tma_map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, g, dims, strides, box,
+                           CU_TENSOR_MAP_SWIZZLE_NONE, err, sizeof err) ||
+        probe_encode_tiled(&tma_map3, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, g, dims, strides, box,
+                           CU_TENSOR_MAP_SWIZZLE_NONE, err, sizeof err))
+        fail_msg("encode: %s", err);
+}
+/* The launch's bytes as floats in c->in (got): the box, then the early read. */
+static int launch_tma(void *p) {
+    bug_ctx *c = p;
+    uint8_t *out = (uint8_t *)c->out;
+    memset(out, 0, 8193);
+    const int rc = emut_bug_tma(&tma_map, &tma_map3, out, c->mode);
+    for (int i = 0; i < 4096; i++) c->in[i] = out[i];
+    c->in[4096] = out[8192];
+    return rc;
+}
+static int run_tma_bug(int mode) {
+    tma_maps();
+    bug_ctx c = make_ctx(4097, mode);
+    c.out = emu_alloc(8193);
+    static float want[4097];
+    for (int i = 0; i < 4096; i++) want[i] = (float)((i / 64 * 128 + i % 64) % 251);
+    want[4096] = mode == EMUT_TMA_READ_EARLY ? want[0] : 0.0f;
+    const int compare = mode == EMUT_TMA_OK || mode == EMUT_TMA_READ_EARLY; /* the others must fault */
+    return run_schedules(launch_tma, &c, c.in, compare ? want : NULL, 4097);
+}
+int emu_bug_tma_control(void) { return run_tma_bug(EMUT_TMA_OK); }
+static int case_tma_expect_small(void) { return run_tma_bug(EMUT_TMA_EXPECT_SMALL); }
+static int case_tma_expect_large(void) { return run_tma_bug(EMUT_TMA_EXPECT_LARGE); }
+static int case_tma_no_fence(void) { return run_tma_bug(EMUT_TMA_NO_INIT_FENCE); }
+static int case_tma_misaligned(void) { return run_tma_bug(EMUT_TMA_MISALIGNED); }
+static int case_tma_bad_map(void) { return run_tma_bug(EMUT_TMA_BAD_MAP); }
+static int case_tma_no_wait(void) { return run_tma_bug(EMUT_TMA_NO_WAIT); }
+static int case_tma_overlap(void) { return run_tma_bug(EMUT_TMA_OVERLAP); }
+static int case_tma_read_early(void) { return run_tma_bug(EMUT_TMA_READ_EARLY); }
+
 static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
 static int case_tree_reduce(void) {
     bug_ctx c = make_ctx(512, 0);
@@ -255,6 +302,19 @@ static const bug_case_t cases[] = {
      "(M6)"},
     {"mbar-init-not-ordered", case_mbar_unordered, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT, FAULT, FAULT,
      "mbarrier"},
+    {"tma-expect-tx-too-small", case_tma_expect_small, "bug_tma.cu", "tma-expect", NULL, FAULT, FAULT, FAULT,
+     "(M3)"},
+    {"tma-expect-tx-too-large", case_tma_expect_large, "bug_tma.cu", "tma-expect", NULL, FAULT, FAULT, FAULT,
+     "(M3)"},
+    {"tma-init-not-fenced", case_tma_no_fence, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "M5"},
+    {"tma-misaligned-destination", case_tma_misaligned, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT,
+     "(T1"},
+    {"tma-invalid-map", case_tma_bad_map, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "(T2)"},
+    {"tma-in-flight-at-exit", case_tma_no_wait, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "T3)"},
+    {"tma-overlapping-copies", case_tma_overlap, "bug_tma.cu", "tma-overlap", NULL, FAULT, FAULT, FAULT,
+     "(T4)"},
+    {"tma-read-before-wait", case_tma_read_early, "bug_tma.cu", "tma-read-early", NULL, WRONG, RACE, SKIP,
+     NULL},
     {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
      SKIP, NULL},
 };

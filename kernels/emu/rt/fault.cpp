@@ -43,6 +43,7 @@ void fault_waiting(Fiber *who, Site at, const char *fmt, ...) {
     vreport(at, who, fmt, ap);
     va_end(ap);
     if (config.abort_on_fault) {
+        if (who->state == State::exited) abort(); // no stack left to show
         B.abort_in = who; // it aborts when its wait returns: a debugger shows its stack
         resume(who);
     }

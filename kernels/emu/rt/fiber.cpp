@@ -97,6 +97,7 @@ void fibers_reset(void (*body)(void *), void *ctx) {
     B.bar_gen = 0;
     B.sync_epoch = 0;
     mbar_block_start();
+    tma_block_start();
     B.faulted = false;
     B.abort_in = nullptr;
 }

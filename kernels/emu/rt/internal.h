@@ -51,7 +51,7 @@ struct Fiber : ThreadRegs {
     void *tsan_engine; // TSan: the fiber that lands this thread's cp.async copies
     void *asan_fake_stack;
     // Addresses only: TSan happens-before objects (collectives; cp.async issue and landing).
-    char sync_arrive, sync_wake, sync_group[16], sync_landed;
+    char sync_arrive, sync_wake, sync_group[16], sync_landed, sync_tma;
     char sync_named[16][4]; // its arrivals at each named barrier (by WarpArrival::seq % 4)
 };
 
@@ -100,6 +100,10 @@ struct NamedBar {
     unsigned n_arrived;
 };
 
+// Bookkeeping the runtime changes from inside a CUDA thread lives in fixed storage, not in containers
+// that allocate there: ThreadSanitizer sees the allocator and memcpy even from the uninstrumented
+// runtime, and a buffer allocated in one fiber and freed in another is a report.
+//
 // An mbarrier object (rt/mbarrier.cpp): the state the hardware keeps in the 8 shared bytes, which
 // hold the emulator's tag (magic | index into Block::mbars) instead, so that an ordinary store to
 // them is noticed at the next mbarrier operation.
@@ -112,11 +116,28 @@ struct Mbar {
     bool fenced;                // fence.mbarrier_init / fence.proxy.async by its initialiser since init
     bool active;                // the current phase saw an arrival or an expect_tx
     unsigned init_thread;
-    uint64_t init_epoch;       // Block::sync_epoch at init
-    Site init_at, tx_at;       // the init; the last expect_tx of the current phase
-    unsigned inflight;         // TMA copies in flight that complete on it
-    std::vector<int32_t> seen; // per thread: the phase after the last one it saw complete, -1: none
-    char sync[2];              // TSan: arrivals of phases of parity 0 / 1 -> their waiters
+    uint64_t init_epoch; // Block::sync_epoch at init
+    Site init_at, tx_at; // the init; the last expect_tx of the current phase
+    unsigned inflight;   // TMA copies in flight that complete on it
+    int32_t seen[1024];  // per thread: the phase after the last one it saw complete, -1: none
+    char sync[2];        // TSan: arrivals of phases of parity 0 / 1 -> their waiters
+};
+
+// Shared memory an asynchronous operation in flight reads (a wgmma's operands): written by anything
+// else before it completes is a fault (W6, T4).
+struct AsyncRead {
+    uintptr_t lo, hi;
+    Site at;
+    const char *what;
+    const void *owner;
+};
+
+// Where a TMA copy landed in this block, and how (rt/tma.cpp; wgmma's descriptor check, W10).
+struct TmaRegion {
+    uintptr_t lo, hi;
+    unsigned span;  // swizzle span in bytes, 0 for none
+    unsigned inner; // bytes per box row
+    Site at;
 };
 
 // The running launch and block.
@@ -131,6 +152,7 @@ struct Block {
     NamedBar named[16];
     std::vector<Mbar> mbars;                   // the block's mbarrier objects, in order of their first init
     uint64_t sync_epoch = 0;                   // block and named barrier phases completed in this block
+    std::vector<AsyncRead> async_reads;        // shared memory read by asynchronous operations in flight
     char bar_sync[2], block_sync, block_start; // TSan happens-before objects
     bool faulted = false;
     Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
@@ -184,7 +206,24 @@ void cp_thread_exit(Fiber *f);
 // mbarrier.cpp: waits that can no longer complete, for the deadlock report (appends to what).
 void mbar_describe_wait(const Fiber &f, char *what, size_t n);
 void mbar_block_start();
-bool mbar_phase_done(Mbar &m); // completes the phase if nothing is missing; true when it did
+// Completes the phase when no arrival and no byte is missing (a fault when TMA copies that complete on
+// it are still in flight: expect_tx too small, M3); false after a fault. `landing`: the issuing thread
+// of the copy that just landed (the scheduler runs it), null inside a thread.
+bool mbar_try_complete(Mbar &m, Fiber *landing, Site at);
+Mbar &mbar_lookup(Site at, const char *op, uint64_t *bar);
+
+// tma.cpp
+void tma_block_start();
+bool tma_land_all();  // lands every copy in flight; false when there was none
+bool tma_block_end(); // false after a fault: copies in flight at the end of the block (T3)
+const std::vector<TmaRegion> &tma_regions();
+uintptr_t swizzle_address(uintptr_t a, unsigned span);
+
+// smem.cpp: the async proxy's view of shared memory (W7) and the reads of operations in flight (W6).
+void async_shadow_store(const void *p, size_t n);
+void async_fence();
+void async_check_read(Site at, const char *what, const void *p, size_t n, Fiber *who);
+void async_check_overwrite(Site at, const char *what, uintptr_t lo, uintptr_t hi);
 
 // guard.cpp: a clear message for a fiber stack overflow.
 void guard_install();

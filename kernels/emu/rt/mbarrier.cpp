@@ -34,11 +34,7 @@ void mbar_block_start() {
     B.mbars.clear();
 }
 
-static uint64_t read_tag(const uint64_t *bar) {
-    uint64_t v;
-    memcpy(&v, bar, 8);
-    return v;
-}
+static uint64_t read_tag(const uint64_t *bar) { return *(const volatile uint64_t *)bar; }
 
 static void check_object(Site at, const char *op, const uint64_t *bar) {
     if ((uintptr_t)bar & 7) fault(at, "%s: mbarrier address %p is not 8-byte aligned", op, (const void *)bar);
@@ -48,7 +44,7 @@ static void check_object(Site at, const char *op, const uint64_t *bar) {
 }
 
 // The live record of the object at bar, or a fault saying why there is none.
-static Mbar &lookup(Site at, const char *op, uint64_t *bar) {
+Mbar &mbar_lookup(Site at, const char *op, uint64_t *bar) {
     check_object(at, op, bar);
     const uint64_t v = read_tag(bar);
     Mbar *m = nullptr;
@@ -101,7 +97,9 @@ void mbar_init(Site at, uint64_t *bar, unsigned count) {
     if (!m) {
         if (B.mbars.size() == kMaxBarriers)
             fault(at, "%s: more than %u mbarriers in one block", op, kMaxBarriers);
+        san::ignore_begin(); // constructing the record is bookkeeping, not this thread's access
         B.mbars.emplace_back();
+        san::ignore_end();
         m = &B.mbars.back();
     }
     Fiber *f = current();
@@ -116,13 +114,13 @@ void mbar_init(Site at, uint64_t *bar, unsigned count) {
     m->init_at = at;
     m->tx_at = Site{nullptr, 0};
     m->inflight = 0;
-    m->seen.assign(B.n, -1);
+    for (unsigned i = 0; i < B.n; i++) m->seen[i] = -1;
     const uint64_t tag = kTag | (uint64_t)(m - B.mbars.data());
-    memcpy(bar, &tag, 8);
+    *bar = tag; // not memcpy: TSan would count it as this thread's write of the object
 }
 
 void mbar_inval(Site at, uint64_t *bar) {
-    Mbar &m = lookup(at, "mbarrier.inval", bar);
+    Mbar &m = mbar_lookup(at, "mbarrier.inval", bar);
     if (m.inflight)
         fault(at, "mbarrier.inval: %u TMA copies that complete on this barrier are still in flight",
               m.inflight);
@@ -144,8 +142,17 @@ static void wake_waiters(Mbar &m, unsigned done_parity) {
     }
 }
 
-bool mbar_phase_done(Mbar &m) {
-    if (m.pending || m.tx) return false;
+bool mbar_try_complete(Mbar &m, Fiber *landing, Site at) {
+    if (m.pending || m.tx) return true;
+    if (m.inflight) {
+        const char *msg =
+            "the phase of the mbarrier initialised at %s:%d completes while %u TMA copies that complete "
+            "on it are still in flight: expect_tx (last at %s:%d) too small or missing (M3)";
+        const Site tx = m.tx_at.file ? m.tx_at : at;
+        if (!landing) fault(at, msg, m.init_at.file, m.init_at.line, m.inflight, tx.file, tx.line);
+        fault_waiting(landing, tx, msg, m.init_at.file, m.init_at.line, m.inflight, tx.file, tx.line);
+        return false;
+    }
     const unsigned done = m.phase & 1;
     m.phase++;
     m.pending = m.expected;
@@ -160,7 +167,7 @@ void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive) {
     const char *op = !arrive    ? "mbarrier.expect_tx"
                      : tx_bytes ? "mbarrier.arrive.expect_tx"
                                 : "mbarrier.arrive";
-    Mbar &m = lookup(at, op, bar);
+    Mbar &m = mbar_lookup(at, op, bar);
     if (tx_bytes) {
         if (m.tx + tx_bytes > kTxMax)
             fault(at, "%s: %u bytes make the transaction count %lld, above 2^20 - 1", op, tx_bytes,
@@ -179,13 +186,13 @@ void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive) {
         m.pending--;
         san::release(&m.sync[m.phase & 1]);
     }
-    mbar_phase_done(m);
+    mbar_try_complete(m, nullptr, at);
 }
 
 bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity) {
     static const char op[] = "mbarrier.try_wait.parity";
     Fiber *f = current();
-    Mbar &m = lookup(at, op, bar);
+    Mbar &m = mbar_lookup(at, op, bar);
     if (parity > 1) fault(at, "%s: parity %u (0 or 1)", op, parity);
     if ((m.phase & 1) != parity) { // the phase of this parity is the last completed one
         int32_t &seen = m.seen[f->linear];
@@ -217,7 +224,10 @@ static void publish_inits() {
         if (m.live && m.init_thread == me) m.fenced = true;
 }
 void fence_mbarrier_init(Site) { publish_inits(); }
-void fence_proxy_async(Site) { publish_inits(); }
+void fence_proxy_async(Site) {
+    publish_inits();
+    async_fence();
+}
 
 void mbar_describe_wait(const Fiber &f, char *what, size_t n) {
     const Mbar &m = *f.mbar;
@@ -228,7 +238,13 @@ void mbar_describe_wait(const Fiber &f, char *what, size_t n) {
         f.mbar_parity, f.site.file, f.site.line, m.init_at.file, m.init_at.line, m.phase, m.pending,
         m.expected);
     if (len < 0 || (size_t)len >= n) return;
-    if (m.tx > 0 && !m.inflight)
+    if (m.tx < 0)
+        len += snprintf(
+            what + len, n - len,
+            ", the copies delivered %lld transaction bytes more than expect_tx (last at %s:%d) announced: "
+            "too small? (M3)",
+            (long long)-m.tx, m.tx_at.file ? m.tx_at.file : "?", m.tx_at.line);
+    else if (m.tx > 0 && !m.inflight)
         len += snprintf(
             what + len, n - len,
             ", %lld transaction bytes expected (expect_tx at %s:%d) and no copy in flight to it: expect_tx "

@@ -5,6 +5,7 @@
 #ifndef EMU_TESTS_H
 #define EMU_TESTS_H
 
+#include <cuda.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -95,6 +96,20 @@ enum {
     EMUT_MBAR_NO_SYNC_AFTER_INIT = 4
 };
 int emut_bug_mbarrier(float *out, int mode);
+/* bug_tma.cu: map is a 2-D uint8 map with a 64 x 64-byte box, map3 a 3-D one (or anything that is not a
+ * rank-2 map); out gets the 4096 box bytes (and out[8192] in EMUT_TMA_READ_EARLY). */
+enum {
+    EMUT_TMA_OK = 0,
+    EMUT_TMA_EXPECT_SMALL = 1,
+    EMUT_TMA_EXPECT_LARGE = 2,
+    EMUT_TMA_NO_INIT_FENCE = 3,
+    EMUT_TMA_MISALIGNED = 4,
+    EMUT_TMA_BAD_MAP = 5,
+    EMUT_TMA_NO_WAIT = 6,
+    EMUT_TMA_OVERLAP = 7,
+    EMUT_TMA_READ_EARLY = 8
+};
+int emut_bug_tma(const CUtensorMap *map, const CUtensorMap *map3, uint8_t *out, int mode);
 /* bug_tree_reduce.cu: 128-thread sum without the barrier between levels; out[block] */
 int emut_bug_tree_reduce(const float *in, float *out, int blocks);
 
