@@ -110,7 +110,7 @@ EMU_NVCC_RCS     := $(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_NVCC_DIR)/%.
 EMU_NVCC_ARCHS := $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
 emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(EMU_NVCC_ARCHS))
 EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
-$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh | $(DEPS_STAMP)
+$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh kernels/tensor_map.h | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) $(foreach a,$(call emu_nvcc_archs,$<),-gencode arch=compute_$(a),code=sm_$(a)) \

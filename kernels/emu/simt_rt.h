@@ -150,6 +150,20 @@ int tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint3
 // cp.async.bulk.tensor.Nd (n = 1-5 coordinates) into shared memory, completing on bar.
 void tma_load(Site at, void *dst, const CUtensorMap *map, unsigned n, const int32_t *coords, uint64_t *bar);
 
+// ---- wgmma (rt/wgmma.cpp), setmaxnreg (rt/warpgroup.cpp), stmatrix (rt/mma.cpp) -----------------------
+// The shared-window address of p (__cvta_generic_to_shared): what wgmma descriptors encode.
+uint32_t smem_address(Site at, const void *p);
+void wgmma_fence(Site at);
+void wgmma_commit(Site at);
+// wait_group n; acc[k] (len[k] floats) are the accumulators the thread reads after the wait.
+void wgmma_wait(Site at, unsigned n, float *const *acc, const unsigned *len, unsigned nacc);
+// m64nNk32 e4m3: d has n/2 floats; a (RS: 4 registers) or null with desc_a (SS).
+void wgmma_mma(Site at, unsigned n, float *d, const uint32_t *a, uint64_t desc_a, uint64_t desc_b,
+               bool scale_d);
+void setmaxnreg(Site at, bool inc, unsigned n);
+// stmatrix .x1/.x2/.x4 (num), optionally .trans: `row` is this lane's row address.
+void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row);
+
 // ---- shared memory --------------------------------------------------------------------------------
 void *dynamic_smem();
 

@@ -13,6 +13,7 @@ int emu_run_bug_tests(void);
 int emu_run_mma_tests(void);
 int emu_run_hopper_tests(void);
 int emu_run_tma_tests(void);
+int emu_run_wgmma_tests(void);
 int emu_run_bug_case(const char *name);
 int emu_run_api_case(const char *name);
 
@@ -40,6 +41,7 @@ int main(int argc, char **argv) {
     failed += emu_run_mma_tests();
     failed += emu_run_hopper_tests();
     failed += emu_run_tma_tests();
+    failed += emu_run_wgmma_tests();
     failed += emu_run_bug_tests();
     return failed != 0;
 }

@@ -14,6 +14,7 @@
 
 #include "emu_check.h"
 #include "emu_tests.h"
+#include "fp8.h"
 #include "half.h"
 #include "probes.h"
 
@@ -231,6 +232,63 @@ static int case_tma_no_wait(void) { return run_tma_bug(EMUT_TMA_NO_WAIT); }
 static int case_tma_overlap(void) { return run_tma_bug(EMUT_TMA_OVERLAP); }
 static int case_tma_read_early(void) { return run_tma_bug(EMUT_TMA_READ_EARLY); }
 
+/* wgmma: A [64][32], B [16][32] small integers; the map of A for the TMA modes. */
+static CUtensorMap wg_map;
+static uint8_t *wg_a, *wg_b;
+static void wg_inputs(void) {
+    if (wg_a) return;
+    wg_a = emu_alloc(64 * 32);
+    wg_b = emu_alloc(16 * 32);
+    for (int i = 0; i < 64 * 32; i++) wg_a[i] = fp8_from_float((float)(i % 5 - 2), FP8_E4M3, FP8_SATFINITE);
+    for (int i = 0; i < 16 * 32; i++) wg_b[i] = fp8_from_float((float)(i % 3 - 1), FP8_E4M3, FP8_SATFINITE);
+    const cuuint64_t dims[2] = {32, 64}, strides[1] = {32};
+    const cuuint32_t box[2] = {32, 64};
+    char err[256];
+    if (probe_encode_tiled(&wg_map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, wg_a, dims, strides, box,
+                           CU_TENSOR_MAP_SWIZZLE_32B, err, sizeof err))
+        fail_msg("encode: %s", err);
+}
+static int launch_wgmma(void *p) {
+    bug_ctx *c = p;
+    return emut_bug_wgmma(&wg_map, wg_a, wg_b, c->out, c->mode);
+}
+static int run_wgmma_bug(int mode) {
+    wg_inputs();
+    bug_ctx c = make_ctx(2048, mode);
+    static float want[2048];
+    for (int r = 0; r < 64; r++)
+        for (int n = 0; n < 16; n++) {
+            float s = 0;
+            for (int k = 0; k < 32; k++) s += (float)((r * 32 + k) % 5 - 2) * (float)((n * 32 + k) % 3 - 1);
+            want[r * 16 + n] = want[1024 + r * 16 + n] = s;
+        }
+    const int compare = mode == EMUT_WG_OK || mode == EMUT_WG_TMA_OK;
+    return run_schedules(launch_wgmma, &c, c.out, compare ? want : NULL, 2048);
+}
+int emu_bug_wgmma_control(int tma) { return run_wgmma_bug(tma ? EMUT_WG_TMA_OK : EMUT_WG_OK); }
+static int case_wg_w1(void) { return run_wgmma_bug(EMUT_WG_W1); }
+static int case_wg_w3(void) { return run_wgmma_bug(EMUT_WG_W3); }
+static int case_wg_w4(void) { return run_wgmma_bug(EMUT_WG_W4); }
+static int case_wg_w5(void) { return run_wgmma_bug(EMUT_WG_W5); }
+static int case_wg_w6(void) { return run_wgmma_bug(EMUT_WG_W6); }
+static int case_wg_w6_tma(void) { return run_wgmma_bug(EMUT_WG_W6_TMA); }
+static int case_wg_w7(void) { return run_wgmma_bug(EMUT_WG_W7); }
+static int case_wg_w8(void) { return run_wgmma_bug(EMUT_WG_W8); }
+static int case_wg_w8_misaligned(void) { return run_wgmma_bug(EMUT_WG_W8_MISALIGNED); }
+static int case_wg_w9(void) { return run_wgmma_bug(EMUT_WG_W9); }
+static int case_wg_w10(void) { return run_wgmma_bug(EMUT_WG_W10); }
+static int case_wg_m1(void) { return run_wgmma_bug(EMUT_WG_M1); }
+
+static int launch_regs(void *p) { return emut_bug_regs(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
+int emu_bug_regs_control(void) {
+    bug_ctx c = make_ctx(384, EMUT_REG_OK);
+    static float want[384];
+    for (int i = 0; i < 384; i++) want[i] = (float)(i / 128);
+    return run_schedules(launch_regs, &c, c.out, want, 384);
+}
+static int case_reg_r1(void) { return run_faulting(launch_regs, EMUT_REG_DIVERGENT); }
+static int case_reg_r3(void) { return run_faulting(launch_regs, EMUT_REG_NO_DEC); }
+
 static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
 static int case_tree_reduce(void) {
     bug_ctx c = make_ctx(512, 0);
@@ -315,6 +373,30 @@ static const bug_case_t cases[] = {
      "(T4)"},
     {"tma-read-before-wait", case_tma_read_early, "bug_tma.cu", "tma-read-early", NULL, WRONG, RACE, SKIP,
      NULL},
+    {"wgmma-no-fence", case_wg_w1, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT, "(W1)"},
+    {"wgmma-read-before-wait", case_wg_w3, "bug_wgmma.cu", "wg-wait1", "wg-issue-rs", FAULT, FAULT, FAULT,
+     "(W3)"},
+    {"wgmma-accumulator-written-in-flight", case_wg_w4, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
+     "(W4)"},
+    {"wgmma-a-registers-overwritten", case_wg_w5, "bug_wgmma.cu", "wg-issue-rs", NULL, FAULT, FAULT, FAULT,
+     "(W5)"},
+    {"wgmma-operand-overwritten", case_wg_w6, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT, "W6"},
+    {"wgmma-stage-refilled-in-flight", case_wg_w6_tma, "bug_wgmma.cu", "wg-refill", "wg-issue", FAULT, FAULT,
+     FAULT, "W6"},
+    {"wgmma-stores-not-fenced", case_wg_w7, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT, "(W7)"},
+    {"wgmma-warp-leaves-warpgroup", case_wg_w8, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
+     "(W8)"},
+    {"wgmma-partial-warpgroup", case_wg_w8_misaligned, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
+     "(W8)"},
+    {"wgmma-descriptors-differ", case_wg_w9, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT, "(W9)"},
+    {"wgmma-descriptor-vs-tma-layout", case_wg_w10, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
+     "(W10)"},
+    {"wgmma-reads-tma-before-wait", case_wg_m1, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
+     "(M1)"},
+    {"setmaxnreg-divergent-warpgroup", case_reg_r1, "bug_wgmma.cu", "reg-inc", NULL, FAULT, FAULT, FAULT,
+     "setmaxnreg"},
+    {"setmaxnreg-pool-oversubscribed", case_reg_r3, "bug_wgmma.cu", "reg-inc", NULL, FAULT, FAULT, FAULT,
+     "(R3)"},
     {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
      SKIP, NULL},
 };

@@ -26,6 +26,7 @@ static void fiber_main(void *p) {
     san::acquire(&B.block_start);
     g_body(g_body_ctx);
     cp_thread_exit(f); // faults if copies are still in flight
+    wgmma_thread_exit(f);
     f->state = State::exited;
     B.n_exited++;
     B.warps[f->warp].exited |= 1u << f->lane;
@@ -62,6 +63,7 @@ void fibers_prepare(unsigned n, dim3 block) {
     B.ready_now.assign((n + 63) / 64, 0);
     B.ready_next.assign((n + 63) / 64, 0);
     B.sched_tsan = san::tsan_current();
+    warpgroups_prepare();
 }
 
 void fibers_reset(void (*body)(void *), void *ctx) {
@@ -75,6 +77,9 @@ void fibers_reset(void (*body)(void *), void *ctx) {
         f.coll = nullptr;
         f.copies.clear();
         f.group = 0;
+        f.wg_fenced = false;
+        f.wg_group = 0;
+        f.wg_npending = 0;
         f.asan_fake_stack = nullptr;
         san::asan_unpoison(f.stack_lo, f.stack_size);
         ctx_make(&f.ctx, f.stack_lo, f.stack_size, fiber_main, &f);
@@ -98,6 +103,8 @@ void fibers_reset(void (*body)(void *), void *ctx) {
     B.sync_epoch = 0;
     mbar_block_start();
     tma_block_start();
+    wgmma_block_start();
+    warpgroups_block_start();
     B.faulted = false;
     B.abort_in = nullptr;
 }

@@ -14,10 +14,18 @@
 
 namespace simt::rt {
 
-enum class State : uint8_t { ready, barrier, collective, named, mbar, exited };
+enum class State : uint8_t { ready, barrier, collective, named, mbar, wgroup, wgwait, exited };
 
 struct Coll;
 struct Mbar;
+struct WgOp;
+
+// A wgmma in flight as one thread sees it: retired by this thread's wait_group (rt/wgmma.cpp).
+struct WgPending {
+    WgOp *op;
+    uint32_t group; // the thread's commit group it belongs to
+    bool writes_d;  // false once a later wgmma of this thread chains on the same accumulators
+};
 
 // One cp.async copy in flight: it lands when its thread retires its group.
 struct Copy {
@@ -44,6 +52,11 @@ struct Fiber : ThreadRegs {
     // cp.async
     std::vector<Copy> copies;
     uint64_t group; // id of the open (not yet committed) group
+    // wgmma (rt/wgmma.cpp)
+    bool wg_fenced;    // wgmma.fence since the last wait_group
+    uint32_t wg_group; // the open (uncommitted) group
+    unsigned wg_npending;
+    WgPending wg_pending[32];
     // stack and sanitizer state
     void *stack_lo;
     size_t stack_size;
@@ -140,6 +153,26 @@ struct TmaRegion {
     Site at;
 };
 
+// A warpgroup collective (rt/warpgroup.cpp): its kind, and the work done once all 128 threads arrived;
+// complete returns false to keep them waiting (setmaxnreg.inc until the pool has the registers).
+struct WgColl;
+struct WgOpKind {
+    const char *name;
+    const char *keys;   // what the uniform operands are, for messages
+    const char *hazard; // the hazard class when they differ
+    bool (*complete)(WgColl &c, unsigned wg);
+};
+struct WgColl {
+    const WgOpKind *op;
+    Site at;
+    unsigned first; // the first thread to arrive
+    uint64_t key[3];
+    unsigned arrived;
+    bool blocked;
+    unsigned regs; // setmaxnreg: registers per thread the warpgroup holds
+    void *arg[128];
+};
+
 // The running launch and block.
 struct Block {
     std::vector<Fiber> fibers; // the pool; the first n belong to this launch
@@ -150,10 +183,13 @@ struct Block {
     unsigned bar_gen = 0;
     unsigned bar_count[2] = {0, 0};
     NamedBar named[16];
-    std::vector<Mbar> mbars;                   // the block's mbarrier objects, in order of their first init
-    uint64_t sync_epoch = 0;                   // block and named barrier phases completed in this block
-    std::vector<AsyncRead> async_reads;        // shared memory read by asynchronous operations in flight
-    char bar_sync[2], block_sync, block_start; // TSan happens-before objects
+    std::vector<Mbar> mbars;   // the block's mbarrier objects, in order of their first init
+    uint64_t sync_epoch = 0;   // block and named barrier phases completed in this block
+    AsyncRead async_reads[64]; // shared memory read by asynchronous operations in flight (fixed: internal.h)
+    unsigned n_async_reads = 0;
+    char bar_sync[2], block_sync, block_start;          // TSan happens-before objects
+    std::vector<WgColl> wgs;                            // per warpgroup
+    unsigned reg_entry = 0, reg_pool = 0, reg_used = 0; // setmaxnreg: per thread at launch; the block's pool
     bool faulted = false;
     Fiber *abort_in = nullptr; // SIMT_ABORT: the fiber that aborts when resumed
     Ctx sched_ctx;
@@ -218,12 +254,27 @@ bool tma_land_all();  // lands every copy in flight; false when there was none
 bool tma_block_end(); // false after a fault: copies in flight at the end of the block (T3)
 const std::vector<TmaRegion> &tma_regions();
 uintptr_t swizzle_address(uintptr_t a, unsigned span);
+const Site *tma_in_flight(const void *p, size_t n); // the issue of a copy in flight into [p, p + n), or null
+
+// warpgroup.cpp, wgmma.cpp
+void wg_collective(const WgOpKind &op, Site at, void *arg, uint64_t k0, uint64_t k1, uint64_t k2);
+void warpgroups_prepare();     // per launch
+void warpgroups_block_start(); // per block
+bool wg_diagnose();            // nothing can run: true after reporting a stuck warpgroup collective
+bool wgmma_wake_waiters();     // nothing can run: wakes the threads waiting in wait_group; false if none
+void wgmma_thread_exit(Fiber *f);
+void wgmma_block_start();
+const float *e4m3_values(); // rt/mma.cpp: the 256 E4M3 codes decoded
 
 // smem.cpp: the async proxy's view of shared memory (W7) and the reads of operations in flight (W6).
 void async_shadow_store(const void *p, size_t n);
 void async_fence();
 void async_check_read(Site at, const char *what, const void *p, size_t n, Fiber *who);
 void async_check_overwrite(Site at, const char *what, uintptr_t lo, uintptr_t hi);
+// The emulator's shared-memory window (what __cvta_generic_to_shared gives on a GPU): dynamic shared
+// memory from 0, static shared memory after it; the low 10 bits equal the host address's.
+bool smem_window(const void *p, uint32_t *addr);
+void *smem_from_window(uint32_t addr, size_t n);
 
 // guard.cpp: a clear message for a fiber stack overflow.
 void guard_install();

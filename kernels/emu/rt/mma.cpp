@@ -87,6 +87,8 @@ template <MmaKind KIND> void mma_complete(const Gather &g) {
 
 } // namespace
 
+const float *e4m3_values() { return fp8.e4m3; }
+
 void mma_tile(Site at, MmaKind kind, float d[4], const uint32_t a[4], const uint32_t b[2], const float c[4]) {
     static const CollOp ops[3] = {{"mma.sync.m16n8k16.f32.f16.f16.f32", mma_complete<MMA_F16_K16>},
                                   {"mma.sync.m16n8k32.f32.e4m3.e4m3.f32", mma_complete<MMA_E4M3_K32>},
@@ -151,6 +153,50 @@ void ldmatrix(Site at, unsigned num, bool trans, uint32_t *r, const void *row) {
     LdmArg arg{row, {0, 0, 0, 0}};
     warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans);
     memcpy(r, arg.r, 4 * num);
+}
+
+// ---- stmatrix (sm_90): the inverse of ldmatrix ---------------------------------------------------------
+namespace {
+
+struct StmArg {
+    void *row;
+    uint32_t r[4];
+};
+
+// Element (row, col) of matrix m as the fragment holds it: lane 4 row + col / 2, half col % 2.
+uint16_t stm_frag(const Gather &g, int m, int row, int col) {
+    return (uint16_t)(static_cast<const StmArg *>(g.arg[4 * row + col / 2])->r[m] >> (16 * (col & 1)));
+}
+
+void stm_complete(const Gather &g) {
+    const int num = (int)g.key[0];
+    const bool trans = g.key[1] != 0;
+    for (int m = 0; m < num; m++)
+        for (int row = 0; row < 8; row++) {
+            char *p = static_cast<char *>(static_cast<const StmArg *>(g.arg[8 * m + row])->row);
+            san::write_range(p, 16);
+            for (int col = 0; col < 8; col++) {
+                const uint16_t v = trans ? stm_frag(g, m, col, row) : stm_frag(g, m, row, col);
+                memcpy(p + 2 * col, &v, 2);
+            }
+        }
+}
+
+} // namespace
+
+void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row) {
+    static const CollOp ops[2] = {{"stmatrix.sync.aligned.m8n8.b16", stm_complete},
+                                  {"stmatrix.sync.aligned.m8n8.trans.b16", stm_complete}};
+    const char *name = ops[trans].name;
+    if (current()->lane < 8 * num) {
+        if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
+        bool known;
+        if (!is_shared(row, 16, &known) && known)
+            fault(at, "%s: row address %p is not shared memory", name, row);
+    }
+    StmArg arg{row, {0, 0, 0, 0}};
+    memcpy(arg.r, r, 4 * num);
+    warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans);
 }
 
 // ---- movmatrix ----------------------------------------------------------------------------------

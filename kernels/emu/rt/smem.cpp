@@ -59,7 +59,7 @@ void smem_poison() {
     if (!shadow_static.empty()) memset(shadow_static.data(), 0xff, shadow_static.size());
     if (!shadow_dyn.empty()) memset(shadow_dyn.data(), 0xff, shadow_dyn.size());
     fence_pending = false;
-    B.async_reads.clear();
+    B.n_async_reads = 0;
 }
 
 void *dynamic_smem() { return dyn; }
@@ -125,10 +125,64 @@ void async_check_read(Site at, const char *what, const void *p, size_t n, Fiber 
 }
 
 void async_check_overwrite(Site at, const char *what, uintptr_t lo, uintptr_t hi) {
-    for (const AsyncRead &r : B.async_reads)
+    for (unsigned i = 0; i < B.n_async_reads; i++) {
+        const AsyncRead &r = B.async_reads[i];
         if (lo < r.hi && r.lo < hi)
             fault(at, "%s writes shared memory [%p, %p) that the %s issued at %s:%d still reads (W6/T4)",
                   what, (void *)lo, (void *)hi, r.what, r.at.file, r.at.line);
+    }
+}
+
+// ---- the shared window ------------------------------------------------------------------------------
+// Dynamic shared memory at [0, dyn_size), static shared memory after it from its start rounded down
+// to 1024 bytes, at an offset that is a multiple of 1024: the low 10 bits (those the swizzles XOR)
+// are the host address's. Static shared memory is ordinary storage in the ASan build: not in it.
+[[maybe_unused]] static uint32_t static_window_base() {
+    return (uint32_t)((dyn_size + 1023) & ~(size_t)1023);
+}
+
+bool smem_window(const void *p, uint32_t *addr) {
+    const char *c = (const char *)p;
+    if (dyn && c >= dyn && c < dyn + dyn_size) {
+        *addr = (uint32_t)(c - dyn);
+        return true;
+    }
+#if defined(SIMT_SMEM_SECTION)
+    if (__start_simt_shared && c >= __start_simt_shared && c < __stop_simt_shared) {
+        const char *base = (const char *)((uintptr_t)__start_simt_shared & ~(uintptr_t)1023);
+        *addr = static_window_base() + (uint32_t)(c - base);
+        return true;
+    }
+#endif
+    return false;
+}
+
+uint32_t smem_address(Site at, const void *p) {
+    uint32_t a;
+    if (!smem_window(p, &a))
+        fault(at, "__cvta_generic_to_shared: %p is not shared memory%s", p,
+#if defined(SIMT_SMEM_SECTION)
+              ""
+#else
+              " (static shared memory is ordinary storage in this build: use dynamic shared memory, "
+              "SMEM_DYNAMIC)"
+#endif
+        );
+    if (a >= (1u << 18))
+        fault(at, "__cvta_generic_to_shared: %p lies beyond the emulator's 256 KB shared window", p);
+    return a;
+}
+
+void *smem_from_window(uint32_t addr, size_t n) {
+    if (dyn && addr + n <= dyn_size) return dyn + addr;
+#if defined(SIMT_SMEM_SECTION)
+    const uint32_t sb = static_window_base();
+    if (__start_simt_shared && addr >= sb) {
+        char *p = (char *)((uintptr_t)__start_simt_shared & ~(uintptr_t)1023) + (addr - sb);
+        if (inside(p, n, __start_simt_shared, __stop_simt_shared)) return p;
+    }
+#endif
+    return nullptr;
 }
 
 } // namespace simt::rt

@@ -165,6 +165,14 @@ void tma_load(Site at, void *dst, const CUtensorMap *map, unsigned n, const int3
     san::ignore_end();
 }
 
+const Site *tma_in_flight(const void *p, size_t n) {
+    const uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    for (unsigned i = 0; i < n_pending; i++)
+        if (lo < (uintptr_t)pending[i].dst + pending[i].bytes && (uintptr_t)pending[i].dst < hi)
+            return &pending[i].at;
+    return nullptr;
+}
+
 // Writes the box of c into shared memory: element (i_{n-1}, ..., i_0) at the dense box offset, the
 // 16-byte chunks swizzled by absolute address bits, out-of-range elements as zeros.
 static void write_box(const TmaCopy &c) {

@@ -96,6 +96,12 @@ const char *describe_wait(const Fiber *f, char *buf, size_t n) {
         snprintf(buf, n, "waits at mbarrier.try_wait.parity %u at %s:%d", f->mbar_parity, f->site.file,
                  f->site.line);
         break;
+    case State::wgroup:
+        snprintf(buf, n, "waits in a warpgroup collective at %s:%d", f->site.file, f->site.line);
+        break;
+    case State::wgwait:
+        snprintf(buf, n, "waits at wgmma.wait_group at %s:%d", f->site.file, f->site.line);
+        break;
     case State::ready: snprintf(buf, n, "is running"); break;
     }
     return buf;

@@ -63,6 +63,20 @@ int emut_arch_gate(int *out, int blocks);
 /* mbarrier.cu: emut_producer_consumer's ring on mbarriers (FULL / EMPTY per slot); same out. */
 int emut_mbar_ring(const float *in, float *out, int tiles, int blocks);
 
+/* wgmma.cu: D [64][N] = C + A [64][K] B^T with B as [N][K] (e4m3 codes), K / 32 chained m64nNk32
+ * wgmmas; rs: A from registers; swizzle 0, 32, 64, 128 (the shared tiles' layout; K a multiple of it);
+ * N in 16, 32, 64, 96, 128, 160, 192, 256; K <= 256. */
+int emut_wgmma_gemm(const uint8_t *A, const uint8_t *Bm, const float *C, float *D, int N, int K, int rs,
+                    int swizzle);
+
+/* wgmma_pipeline.cu: A, B [64][128] e4m3 by TMA (mapA, mapB: box 128 x 64, 128-byte swizzle); S and R
+ * [64][64] = A B^T by SS and by RS (A's fragment from A in global memory). */
+int emut_wgmma_tma_pipeline(const CUtensorMap *mapA, const CUtensorMap *mapB, const uint8_t *A, float *S,
+                            float *R);
+/* stmatrix.cu: out[64 n] = the shared tile of n 8x8 matrices after stmatrix.xn[.trans] of fragments
+ * whose element (m, row, col) is 64 m + 8 row + col. */
+int emut_stmatrix(uint16_t *out, int n, int trans);
+
 /* Planted bugs (bug_*.cu; the marker comments EMU-BUG(name) name the lines faults must cite). */
 int emut_bug_missing_sync(const float *in, float *out, int blocks);
 enum { EMUT_CP_OK = 0, EMUT_CP_NO_WAIT = 1, EMUT_CP_NO_SYNC = 2, EMUT_CP_TAIL = 3 };
@@ -110,6 +124,27 @@ enum {
     EMUT_TMA_READ_EARLY = 8
 };
 int emut_bug_tma(const CUtensorMap *map, const CUtensorMap *map3, uint8_t *out, int mode);
+/* bug_wgmma.cu: mapA a 2-D uint8 map of A [64][32] (box 32 x 64, 32-byte swizzle); D gets d = A B^T
+ * ([64][16]) and at D + 1024 the same from the RS wgmma. emut_bug_regs: out[t] = warpgroup of t. */
+enum {
+    EMUT_WG_OK = 0,
+    EMUT_WG_W1 = 1,
+    EMUT_WG_W3 = 2,
+    EMUT_WG_W4 = 3,
+    EMUT_WG_W5 = 4,
+    EMUT_WG_W6 = 5,
+    EMUT_WG_W6_TMA = 6,
+    EMUT_WG_W7 = 7,
+    EMUT_WG_W8 = 8,
+    EMUT_WG_W8_MISALIGNED = 9,
+    EMUT_WG_W9 = 10,
+    EMUT_WG_W10 = 11,
+    EMUT_WG_M1 = 12,
+    EMUT_WG_TMA_OK = 13
+};
+int emut_bug_wgmma(const CUtensorMap *mapA, const uint8_t *A, const uint8_t *Bm, float *D, int mode);
+enum { EMUT_REG_OK = 0, EMUT_REG_DIVERGENT = 1, EMUT_REG_NO_DEC = 2 };
+int emut_bug_regs(float *out, int mode);
 /* bug_tree_reduce.cu: 128-thread sum without the barrier between levels; out[block] */
 int emut_bug_tree_reduce(const float *in, float *out, int blocks);
 
