@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "tensor_map.h"
+#include "wgmma_layout.h"
 
 // Faults found inside a wrapper are reported at the kernel line that called it, not here: every
 // wrapper takes its caller's location as default arguments (evaluated at the call site), and under
@@ -486,13 +487,7 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, i
 // "1", when swizzled); SBO = the offset between consecutive 8-row groups.
 __host__ __device__ constexpr uint64_t wgmma_desc_fields(uint32_t addr, uint32_t lbo, uint32_t sbo,
                                                          unsigned swizzle) {
-    return (uint64_t)((addr & 0x3FFFF) >> 4) | (uint64_t)((lbo & 0x3FFFF) >> 4) << 16 |
-           (uint64_t)((sbo & 0x3FFFF) >> 4) << 32 |
-           (uint64_t)(swizzle == 128  ? 1
-                      : swizzle == 64 ? 2
-                      : swizzle == 32 ? 3
-                                      : 0)
-               << 62;
+    return ::wg_desc(addr, lbo, sbo, swizzle);
 }
 // The shared-window address of a shared-memory pointer (what descriptors and TMA encode).
 __device__ __forceinline__ uint32_t smem_address(const void *p, PRIMS_CALLER) {

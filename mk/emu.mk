@@ -108,9 +108,14 @@ EMU_NVCC_RCS     := $(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_NVCC_DIR)/%.
 # (FP8 mma.sync needs sm_89+); tests/emu/nvcc-kernels.sh reads the same comment.
 # "90a" there names the architecture-specific target (CUDA_ARCHS_SPECIFIC, mk/config.mk).
 EMU_NVCC_ARCHS := $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
-emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(EMU_NVCC_ARCHS))
+# Without the line: every architecture, the sm_90a target included.
+emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(EMU_NVCC_ARCHS)),$(EMU_NVCC_ARCHS))
 EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
-$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh kernels/tensor_map.h | $(DEPS_STAMP)
+# The architecture list as a file: changing it rebuilds the objects.
+$(EMU_NVCC_DIR)/archs: FORCE
+	$(Q)mkdir -p $(@D) && echo '$(EMU_NVCC_ARCHS)' | tools/write-if-changed.sh $@
+$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh kernels/tensor_map.h \
+                      kernels/wgmma_layout.h $(EMU_NVCC_DIR)/archs | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) $(foreach a,$(call emu_nvcc_archs,$<),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -135,12 +140,16 @@ EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS) $(CUDA_ARCHS_SPEC
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh none
 endif
 
+# The wgmma layouts against NVIDIA CuTe on the host (SKIP without PyPI's nvidia-cutlass).
+EMU_CUTE_SUITE := bash tests/emu/cute-check.sh $(HOST_CXX) $(CUDA_INC)
+
 TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
+TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" "$(EMU_CUTE_SUITE)"
 
 ## emu-test: build and run only the emulator's test suites
 emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" \
+	  "$(EMU_CUTE_SUITE)"
 .PHONY: emu-test
 
 # ---- micro-benchmark ---------------------------------------------------------------------------

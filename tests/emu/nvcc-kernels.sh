@@ -15,10 +15,7 @@ for f in tests/emu/kernels/*.cu; do
   # "// NVCC-ARCHS: 89 90" restricts a file (mk/emu.mk)
   want=$(sed -n 's|^// NVCC-ARCHS: *||p' "$f")
   archs=""
-  for a in $all_archs; do
-    # without the line: the portable architectures only (an sm_90a target is asked for by name)
-    if [ -z "$want" ]; then [[ $a == *[a-z] ]] || archs="$archs,sm_$a"; elif [[ " $want " == *" $a "* ]]; then archs="$archs,sm_$a"; fi
-  done
+  for a in $all_archs; do [ -z "$want" ] || [[ " $want " == *" $a "* ]] && archs="$archs,sm_$a"; done
   name="nvcc ${archs#,}: $f"
   b=$(basename "$f" .cu)
   if [ "$dir" = none ]; then

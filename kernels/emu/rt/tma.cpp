@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../tensor_map.h"
+#include "../../wgmma_layout.h"
 #include "internal.h"
 #include "san.h"
 
@@ -81,11 +82,9 @@ static bool decode(const CUtensorMap *map, MapFields *f) {
     return true;
 }
 
-// XOR of address bits [7, 7+b) into [4, 4+b) for a span of 16 * 2^b bytes (CuTe Swizzle<b,4,3>).
+// The swizzle's XOR (kernels/wgmma_layout.h: the same bits wgmma reads).
 uintptr_t swizzle_address(uintptr_t a, unsigned span) {
-    if (!span) return a;
-    const uintptr_t chunks = span / 16;
-    return a ^ (((a >> 7) & (chunks - 1)) << 4);
+    return (a & ~(uintptr_t)0x3ff) | wg_swizzle((uint32_t)(a & 0x3ff), span);
 }
 
 struct TmaCopy {

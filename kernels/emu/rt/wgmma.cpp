@@ -16,20 +16,15 @@
 // wgmma.fence since the thread's last wait_group (W1; stricter than the ISA, which asks for one only
 // where registers were accessed in between).
 //
-// Fragments (PTX ISA, the register fragments of wgmma .m64nNk32 with .e4m3; hopper-wgmma-notes
-// section 2; checked against CuTe's CLayout_64xN and ALayout_64x32 in tests/emu/cute/): thread t of
-// the warpgroup, w = t / 32, g = (t % 32) / 4, q = t % 4:
-//   accumulator i < N/2: row 16w + g + 8((i >> 1) & 1), column 8(i >> 2) + 2q + (i & 1);
-//   A byte i < 16 (register i / 4, low byte first): row 16w + g + 8((i >> 2) & 1), k 4q + (i & 3) + 16(i >> 3).
-// Shared-memory operands are K-major (FP8 has no transpose): row r, k-bytes [16c, 16c + 16) at
-//   no swizzle: start + (r % 8) 16 + (r / 8) SBO + c LBO;
-//   swizzle of W 16-byte chunks (32/64/128 B): a = start + (r % 8) 16 W + (r / 8) SBO + 16c,
-//   then a ^ (((a >> 7) & (W - 1)) << 4).
+// Fragments, descriptor fields and the K-major shared-memory address function are those of
+// kernels/wgmma_layout.h (from the PTX ISA; checked against CuTe in tests/emu/cute/ and against the
+// ISA's figures in tests/emu/test_isa.c).
 // Numerics: products of e4m3 values are exact in float; D = C + sum over k in ascending order,
 // rounded to float after every addition (the tensor core's own order and width are not modelled).
 #include <stdio.h>
 #include <string.h>
 
+#include "../../wgmma_layout.h"
 #include "internal.h"
 #include "san.h"
 
@@ -64,21 +59,16 @@ void wgmma_block_start() {
     for (WgOp &o : ops) o.live = false;
 }
 
-// ---- descriptors -------------------------------------------------------------------------------------
+// ---- descriptors (the layouts: kernels/wgmma_layout.h) -------------------------------------------------
 struct Desc {
     uint32_t start, lbo, sbo;
     unsigned base, swz; // base offset; swizzle in bytes (0: none)
 };
 static Desc decode(uint64_t d) {
-    static const unsigned swz[4] = {0, 128, 64, 32};
-    return Desc{(uint32_t)(d & 0x3fff) << 4, (uint32_t)((d >> 16) & 0x3fff) << 4,
-                (uint32_t)((d >> 32) & 0x3fff) << 4, (unsigned)((d >> 49) & 7), swz[d >> 62]};
+    return Desc{wg_desc_start(d), wg_desc_lbo(d), wg_desc_sbo(d), wg_desc_base(d), wg_desc_swizzle(d)};
 }
 static uint32_t chunk_address(const Desc &d, unsigned r, unsigned c) {
-    if (!d.swz) return d.start + (r % 8) * 16 + (r / 8) * d.sbo + c * d.lbo;
-    const unsigned w = d.swz / 16;
-    const uint32_t a = d.start + (r % 8) * 16 * w + (r / 8) * d.sbo + 16 * c;
-    return a ^ (((a >> 7) & (w - 1)) << 4);
+    return wg_kmajor_address(d.start, d.lbo, d.sbo, d.swz, r, 16 * c);
 }
 
 // W10: a chunk TMA wrote must sit where the descriptor's address function expects it: row r and
@@ -189,15 +179,11 @@ static void unregister_reads(const WgOp *op) {
     B.n_async_reads = kept;
 }
 
-// ---- fragments ---------------------------------------------------------------------------------------
-static inline unsigned acc_row(unsigned t, unsigned i) {
-    return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i >> 1) & 1);
-}
-static inline unsigned acc_col(unsigned t, unsigned i) { return 8 * (i >> 2) + 2 * (t % 4) + (i & 1); }
-static inline unsigned a_row(unsigned t, unsigned i) {
-    return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i >> 2) & 1);
-}
-static inline unsigned a_k(unsigned t, unsigned i) { return 4 * (t % 4) + (i & 3) + 16 * (i >> 3); }
+// ---- fragments -------------------------------------------------------------------------------------------
+static inline unsigned acc_row(unsigned t, unsigned i) { return wg_acc_row(t, i); }
+static inline unsigned acc_col(unsigned t, unsigned i) { return wg_acc_col(t, i); }
+static inline unsigned a_row(unsigned t, unsigned i) { return wg_a_row(t, i); }
+static inline unsigned a_k(unsigned t, unsigned i) { return wg_a_k(t, i); }
 
 static WgPending *pending_on(Fiber &f, const float *d) {
     for (unsigned i = f.wg_npending; i-- > 0;)
@@ -264,9 +250,11 @@ static bool mma_complete(WgColl &c, unsigned wg) {
         Fiber &f = B.fibers[wg * 128 + t];
         WgPending *prev = pending_on(f, args[t]->d);
         if (prev && prev->op->n != n)
-            fault(c.at, "wgmma.mma_async: thread %u chains m64n%uk32 on the accumulators of the m64n%uk32 issued at "
-                        "%s:%d, still in flight",
-                  f.linear, n, prev->op->n, prev->op->at.file, prev->op->at.line);
+            fault(
+                c.at,
+                "wgmma.mma_async: thread %u chains m64n%uk32 on the accumulators of the m64n%uk32 issued at "
+                "%s:%d, still in flight",
+                f.linear, n, prev->op->n, prev->op->at.file, prev->op->at.line);
         const float *src = !scale_d ? nullptr : prev ? prev->op->res[t] : args[t]->d;
         const uint16_t *rc = at_rc[t];
         if (src)
