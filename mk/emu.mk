@@ -65,7 +65,7 @@ EMU_CC        ?= clang
 EMU_TEST_KERNELS := $(wildcard tests/emu/kernels/*.cu)
 EMU_TEST_CSRCS   := $(wildcard tests/emu/*.c)
 EMU_TEST_CFLAGS   = -std=c11 $(WARN) -O2 -g $(COMMON_CPPFLAGS) -Itests/emu -Itests/emu/kernels -Ikernels/probes -I$(CUDA_INC) \
-                    -DEMU_KERNEL_DIR='"$(abspath tests/emu/kernels)"'
+                    -DEMU_KERNEL_DIR='"$(abspath tests/emu/kernels)"' -DEMU_DATA_DIR='"$(abspath data)"'
 
 # The hardware probes' kernels (kernels/probes) run in the suites too: the emulator's own answer.
 EMU_PROBE_SRC := kernels/probes/probes.cu
@@ -73,10 +73,14 @@ EMU_PROBE_SRC := kernels/probes/probes.cu
 # $(1) flavour, $(2) sanitizer flags, $(3) runtime library: the suite's objects and binary.
 define emu_test_flavour
 EMU_TEST_OBJS_$(1) := $$(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_OBJ)/$(1)/tests/%.o) \
-                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o) $(EMU_OBJ)/$(1)/probes/probes.o
+                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o) $(EMU_OBJ)/$(1)/probes/probes.o \
+                      $(EMU_OBJ)/$(1)/probes/probe_run.c.o
 $(EMU_OBJ)/$(1)/probes/probes.o: $(EMU_PROBE_SRC) | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Ikernels/probes -MMD -MP -c $$< -o $$@
+$(EMU_OBJ)/$(1)/probes/probe_run.c.o: kernels/probes/probe_run.c | $(DEPS_STAMP)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
 $(EMU_OBJ)/$(1)/tests/%.o: tests/emu/kernels/%.cu | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Itests/emu/kernels -MMD -MP -c $$< -o $$@
@@ -85,7 +89,7 @@ $(EMU_OBJ)/$(1)/tests/%.c.o: tests/emu/%.c | $(DEPS_STAMP)
 	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
 $(EMU_TEST_DIR)/emu-tests$(if $(filter plain,$(1)),,-$(1)): $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(EMU_CXX) $(2) $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(EMU_LINK_LIBS) -o $$@
+	$$(Q)$$(EMU_CXX) $(2) $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(JSON_LIBS) $$(EMU_LINK_LIBS) -o $$@
 -include $$(EMU_TEST_OBJS_$(1):.o=.d)
 endef
 $(eval $(call emu_test_flavour,plain,,$(SIMT_LIB)))
@@ -94,7 +98,7 @@ $(eval $(call emu_test_flavour,asan,$(EMU_ASAN_FLAGS),$(SIMT_LIB_ASAN)))
 # The portable fiber switch: the plain objects linked with the ucontext runtime.
 $(EMU_TEST_DIR)/emu-tests-ucontext: $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_CXX) $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB) $(CMOCKA_LIBS) $(EMU_LINK_LIBS) -o $@
+	$(Q)$(EMU_CXX) $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB) $(CMOCKA_LIBS) $(JSON_LIBS) $(EMU_LINK_LIBS) -o $@
 
 EMU_TEST_BINS := $(EMU_TEST_DIR)/emu-tests $(EMU_TEST_DIR)/emu-tests-ucontext $(EMU_TEST_DIR)/emu-tests-tsan \
                  $(EMU_TEST_DIR)/emu-tests-asan
@@ -140,16 +144,19 @@ EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS) $(CUDA_ARCHS_SPEC
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh none
 endif
 
-# The wgmma layouts against NVIDIA CuTe on the host (SKIP without PyPI's nvidia-cutlass).
-EMU_CUTE_SUITE := bash tests/emu/cute-check.sh $(HOST_CXX) $(CUDA_INC)
+# The wgmma layouts against NVIDIA CuTe on the host (SKIP without PyPI's nvidia-cutlass); the hardware
+# probes' driver on the emulator (mk/probes.mk builds it).
+EMU_CUTE_SUITE   := bash tests/emu/cute-check.sh $(HOST_CXX) $(CUDA_INC)
+EMU_PROBE_BIN    := $(BUILD)/tests/probes/sdpa-probes-emu
+EMU_PROBES_SUITE := bash tests/emu/probes.sh $(EMU_PROBE_BIN)
 
-TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" "$(EMU_CUTE_SUITE)"
+TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
+TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
 
 ## emu-test: build and run only the emulator's test suites
-emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
+emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" \
-	  "$(EMU_CUTE_SUITE)"
+	  "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
 .PHONY: emu-test
 
 # ---- micro-benchmark ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ int emu_run_hopper_tests(void);
 int emu_run_tma_tests(void);
 int emu_run_wgmma_tests(void);
 int emu_run_isa_tests(void);
+int emu_run_probe_tests(void);
 int emu_run_bug_case(const char *name);
 int emu_run_api_case(const char *name);
 
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
     failed += emu_run_tma_tests();
     failed += emu_run_wgmma_tests();
     failed += emu_run_isa_tests();
+    failed += emu_run_probe_tests();
     failed += emu_run_bug_tests();
     return failed != 0;
 }

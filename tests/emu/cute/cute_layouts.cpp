@@ -40,7 +40,9 @@ template <int N> static void check_c_layout() {
                 if (!bad++) first_t = t, first_v = v;
             }
         }
-    tap(!bad, "CuTe CLayout_64x%d: every (thread, register) -> (m, n) equals wg_acc_row/col (%d differ; first t %d v %d)",
+    tap(!bad,
+        "CuTe CLayout_64x%d: every (thread, register) -> (m, n) equals wg_acc_row/col (%d differ; first t %d "
+        "v %d)",
         N, bad, first_t, first_v);
 }
 
@@ -72,7 +74,8 @@ template <class Atom, int COLS> static void check_atom(const char *name, unsigne
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
-    const unsigned lbo = desc.bitfield.leading_byte_offset_ * 16u, sbo = desc.bitfield.stride_byte_offset_ * 16u;
+    const unsigned lbo = desc.bitfield.leading_byte_offset_ * 16u,
+                   sbo = desc.bitfield.stride_byte_offset_ * 16u;
     const unsigned type = desc.bitfield.layout_type_;
     const unsigned want_type = span == 128 ? 1 : span == 64 ? 2 : span == 32 ? 3 : 0;
     int bad = 0;
@@ -82,12 +85,14 @@ template <class Atom, int COLS> static void check_atom(const char *name, unsigne
             bad += cute_off != wg_kmajor_address(0, lbo, sbo, span, r, e);
         }
     tap(type == want_type && bad == 0,
-        "CuTe %s, 64 x %d bytes: make_gmma_desc gives type %u (want %u), LBO %u, SBO %u bytes; every (row, k-byte) "
+        "CuTe %s, 64 x %d bytes: make_gmma_desc gives type %u (want %u), LBO %u, SBO %u bytes; every (row, "
+        "k-byte) "
         "offset equals wg_kmajor_address (%d differ)",
         name, cols, type, want_type, lbo, sbo, bad);
     const uint64_t mine = wg_desc(0, lbo, sbo, span);
-    tap((mine >> 16) == (desc.desc_ >> 16), "CuTe %s: wg_desc's fields above the start address equal CuTe's (0x%016llx vs 0x%016llx)",
-        name, (unsigned long long)mine, (unsigned long long)desc.desc_);
+    tap((mine >> 16) == (desc.desc_ >> 16),
+        "CuTe %s: wg_desc's fields above the start address equal CuTe's (0x%016llx vs 0x%016llx)", name,
+        (unsigned long long)mine, (unsigned long long)desc.desc_);
     // The later k-blocks of a swizzled row: the descriptor's start advances by 32 bytes each.
     if constexpr (COLS > 32) {
         int bad_kb = 0;
@@ -95,10 +100,12 @@ template <class Atom, int COLS> static void check_atom(const char *name, unsigne
             Tensor next = local_tile(whole, make_shape(Int<64>{}, Int<32>{}), make_coord(0, kb));
             for (int r = 0; r < 64; r++)
                 for (int e = 0; e < 32; e++)
-                    bad_kb += (unsigned)(&next(r, e) - smem) != wg_kmajor_address(32 * kb, lbo, sbo, span, r, e);
+                    bad_kb +=
+                        (unsigned)(&next(r, e) - smem) != wg_kmajor_address(32 * kb, lbo, sbo, span, r, e);
         }
-        tap(!bad_kb, "CuTe %s: k-blocks 1-%d at start + 32 kb: every offset equals wg_kmajor_address (%d differ)", name,
-            COLS / 32 - 1, bad_kb);
+        tap(!bad_kb,
+            "CuTe %s: k-blocks 1-%d at start + 32 kb: every offset equals wg_kmajor_address (%d differ)",
+            name, COLS / 32 - 1, bad_kb);
     }
 }
 
