@@ -83,14 +83,25 @@ struct Gather {
     void *arg[32];
 };
 // One kind of collective: its name in messages and the work done once all lanes have arrived.
+// per_lane: the collective orders no memory between its lanes (ldmatrix, stmatrix, mma.sync, movmatrix,
+// WMMA: CUDA orders memory between lanes only through __syncwarp or a barrier); the memory it touches
+// is announced to ThreadSanitizer as each lane's own access (access_as_lane), at the kernel line.
+// Without it (shuffles, votes, reductions, __syncwarp) the lanes synchronise.
 struct CollOp {
     const char *name;
     void (*complete)(const Gather &g);
+    bool per_lane = false;
 };
 // Rendezvous of exactly the lanes in `mask` at the same call (same site, op and mask); faults when
 // a named lane is elsewhere. `key` values must agree across lanes.
 void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0 = 0, uint64_t k1 = 0,
-                     uint64_t k2 = 0);
+                     uint64_t k2 = 0, void *pc = nullptr);
+// Inside a per-lane collective's completion: announces [p, p + n) as read (or written) by `lane` of
+// the completing warp, at the code address that lane's collective was called from (TSan; nothing
+// otherwise).
+void access_as_lane(unsigned lane, const void *p, size_t n, bool write);
+// ThreadSanitizer ignores the running thread's accesses between tsan_ignore(true) and (false).
+void tsan_ignore(bool on);
 
 enum ShflMode { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
 // Shuffles 64 bits; a source lane outside the mask yields all-ones bits (NaN as float or half).

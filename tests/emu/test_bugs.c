@@ -172,6 +172,7 @@ static int case_mma_swapped(void) { return run_mma_bug(EMUT_MMA_SWAPPED_REG); }
 static int case_ldsm_lanes(void) { return run_mma_bug(EMUT_LDSM_WRONG_LANES); }
 static int case_ldsm_misaligned(void) { return run_mma_bug(EMUT_LDSM_MISALIGNED); }
 static int case_ldsm_global(void) { return run_mma_bug(EMUT_LDSM_GLOBAL); }
+static int case_ldsm_no_syncwarp(void) { return run_mma_bug(EMUT_LDSM_NO_SYNCWARP); }
 
 static int launch_named(void *p) { return emut_bug_named_barrier(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
 static int case_bar_never(void) { return run_faulting(launch_named, EMUT_BAR_NEVER_ARRIVES); }
@@ -289,6 +290,39 @@ int emu_bug_regs_control(void) {
 static int case_reg_r1(void) { return run_faulting(launch_regs, EMUT_REG_DIVERGENT); }
 static int case_reg_r3(void) { return run_faulting(launch_regs, EMUT_REG_NO_DEC); }
 
+static int launch_handover(void *p) {
+    bug_ctx *c = p;
+    return emut_bug_handover(c->in, c->out, c->mode);
+}
+static int run_handover(int mode) {
+    bug_ctx c = make_ctx(128, mode);
+    float want[32];
+    for (int l = 0; l < 32; l++) want[l] = c.in[l] + c.in[32 + l] + c.in[64 + l] + c.in[96 + l];
+    return run_schedules(launch_handover, &c, c.out, want, 32);
+}
+int emu_bug_handover_control(void) { return run_handover(EMUT_HANDOVER_OK); }
+static int case_release_early(void) { return run_handover(EMUT_HANDOVER_RELEASE_EARLY); }
+static int case_signal_early(void) { return run_handover(EMUT_HANDOVER_SIGNAL_EARLY); }
+
+/* The f16 tile of run_mma_bug with an accumulator never zeroed: correct only if the stack held zeros. */
+static int launch_uninit(void *p) {
+    bug_ctx *c = p;
+    return emut_bug_uninit(c->a, c->b, c->out);
+}
+static int case_uninit(void) {
+    bug_ctx c = make_ctx(128, 0);
+    c.a = emu_alloc(256 * 2);
+    c.b = emu_alloc(128 * 2);
+    float want[128] = {0};
+    for (int i = 0; i < 256; i++) c.a[i] = half_from_float((float)(i % 7 - 3));
+    for (int i = 0; i < 128; i++) c.b[i] = half_from_float((float)(i % 5 - 2));
+    for (int r = 0; r < 16; r++)
+        for (int n = 0; n < 8; n++)
+            for (int k = 0; k < 16; k++)
+                want[r * 8 + n] += (float)(((r * 16 + k) % 7 - 3) * ((k * 8 + n) % 5 - 2));
+    return run_schedules(launch_uninit, &c, c.out, want, 128);
+}
+
 static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
 static int case_tree_reduce(void) {
     bug_ctx c = make_ctx(512, 0);
@@ -397,6 +431,15 @@ static const bug_case_t cases[] = {
      "setmaxnreg"},
     {"setmaxnreg-pool-oversubscribed", case_reg_r3, "bug_wgmma.cu", "reg-inc", NULL, FAULT, FAULT, FAULT,
      "(R3)"},
+    {"consumer-releases-slot-before-reading", case_release_early, "bug_handover.cu", "release-early", NULL,
+     WRONG, RACE, SKIP, NULL},
+    {"producer-signals-before-copies-land", case_signal_early, "bug_handover.cu", "signal-early", NULL, WRONG,
+     SKIP, SKIP, NULL},
+    /* TSan: its own runtime runs on the fiber stacks and overwrites the poison below the kernel's frames */
+    {"accumulator-never-zeroed", case_uninit, "bug_uninit.cu", "uninit", NULL, WRONG, SKIP, WRONG, NULL},
+    /* the plain build runs each lane up to the collective: the rows are complete (no wrong result) */
+    {"ldmatrix-rows-without-syncwarp", case_ldsm_no_syncwarp, "bug_mma.cu", "ldsm-no-syncwarp", NULL, SKIP,
+     RACE, SKIP, NULL},
     {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
      SKIP, NULL},
 };

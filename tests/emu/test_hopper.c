@@ -58,11 +58,20 @@ static void test_mbar_bug_control(void **state) {
     free(out);
 }
 
+/* The control of bug_handover.cu (test_bugs.c runs it): the correct hand-over under every schedule. */
+int emu_bug_handover_control(void);
+static void test_handover_control(void **state) {
+    (void)state;
+    if (emu_bug_handover_control() != 0)
+        fail_msg("the correct hand-over faulted or was wrong: %s", simt_last_error());
+}
+
 int emu_run_hopper_tests(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arch_gate),
         cmocka_unit_test(test_mbar_ring),
         cmocka_unit_test(test_mbar_bug_control),
+        cmocka_unit_test(test_handover_control),
     };
     return cmocka_run_group_tests_name("emulator: Hopper (mbarrier, TMA, wgmma, setmaxnreg)", tests, NULL,
                                        NULL);

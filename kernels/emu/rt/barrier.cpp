@@ -162,7 +162,10 @@ void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
         len--;
         count_warp(id, a, f->warp);
     }
-    if (wait) wait_here(f);
+    if (wait)
+        wait_here(f);
+    else
+        yield_now(); // let the threads this arrival released run before the arriving one goes on
 }
 
 // A warp of which only some lanes arrived at a named barrier: bar in divergent code.

@@ -49,6 +49,7 @@ struct Fiber : ThreadRegs {
     // warp collectives
     Coll *coll; // the collective it waits in
     void *carg; // its own argument to it
+    void *cpc;  // the kernel code address it called the collective from (TSan reports)
     // cp.async
     std::vector<Copy> copies;
     uint64_t group; // id of the open (not yet committed) group
@@ -60,6 +61,7 @@ struct Fiber : ThreadRegs {
     // stack and sanitizer state
     void *stack_lo;
     size_t stack_size;
+    char *stack_dirty; // the lowest stack address seen in use (at a switch); poisoned from below it
     void *tsan_fiber;
     void *tsan_engine; // TSan: the fiber that lands this thread's cp.async copies
     void *asan_fake_stack;

@@ -187,6 +187,8 @@ void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive) {
         san::release(&m.sync[m.phase & 1]);
     }
     mbar_try_complete(m, nullptr, at);
+    // A thread that released others (a slot, a stage) must not be assumed to run first: yield.
+    if (arrive) yield_now();
 }
 
 bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity) {
@@ -252,6 +254,13 @@ void mbar_describe_wait(const Fiber &f, char *what, size_t n) {
             (long long)m.tx, m.tx_at.file, m.tx_at.line);
     else if (m.tx > 0)
         len += snprintf(what + len, n - len, ", %lld transaction bytes expected", (long long)m.tx);
+    const int32_t seen = m.seen[f.linear];
+    if (len >= 0 && (size_t)len < n && seen >= 0 && seen < (int32_t)m.phase)
+        len +=
+            snprintf(what + len, n - len,
+                     "; this thread last passed phase %d and now waits for phase %u, skipping %u: parity not "
+                     "flipped on a ring wrap? (M2)",
+                     seen - 1, m.phase, m.phase - (unsigned)seen);
     if (len >= 0 && (size_t)len < n && m.phase == 0 && f.mbar_parity == 0 && !m.active)
         snprintf(what + len, n - len,
                  "; nothing has arrived on it yet: a first wait that must pass on a fresh barrier takes "

@@ -90,7 +90,13 @@ int emut_bug_wmma_layout(const uint16_t *A, const uint16_t *B, float *row_max);
 int emut_bug_wmma_args(const uint16_t *A, float *out, int mode);
 int emut_bug_cp_async_misuse(const float *in, float *out, int mode);
 /* bug_mma.cu: the f16 tile of emut_mma_f16 (direct loads, ldmatrix) with a bug per mode. */
-enum { EMUT_MMA_SWAPPED_REG = 0, EMUT_LDSM_WRONG_LANES = 1, EMUT_LDSM_MISALIGNED = 2, EMUT_LDSM_GLOBAL = 3 };
+enum {
+    EMUT_MMA_SWAPPED_REG = 0,
+    EMUT_LDSM_WRONG_LANES = 1,
+    EMUT_LDSM_MISALIGNED = 2,
+    EMUT_LDSM_GLOBAL = 3,
+    EMUT_LDSM_NO_SYNCWARP = 4 /* the rows stored by other lanes read without __syncwarp (a race under TSan) */
+};
 int emut_bug_mma(const uint16_t *A, const uint16_t *Bkn, float *D, int mode);
 /* bug_named_barrier.cu */
 enum {
@@ -145,6 +151,11 @@ enum {
 int emut_bug_wgmma(const CUtensorMap *mapA, const uint8_t *A, const uint8_t *Bm, float *D, int mode);
 enum { EMUT_REG_OK = 0, EMUT_REG_DIVERGENT = 1, EMUT_REG_NO_DEC = 2 };
 int emut_bug_regs(float *out, int mode);
+/* bug_handover.cu: 4 tiles of 32 floats through a one-slot ring; out[lane] = sum of in[32 i + lane]. */
+enum { EMUT_HANDOVER_OK = 0, EMUT_HANDOVER_RELEASE_EARLY = 1, EMUT_HANDOVER_SIGNAL_EARLY = 2 };
+int emut_bug_handover(const float *in, float *out, int mode);
+/* bug_uninit.cu: D [16][8] = A [16][16] B [16][8] (halves; B as [k][n]) + an accumulator never zeroed. */
+int emut_bug_uninit(const uint16_t *A, const uint16_t *Bkn, float *D);
 /* bug_tree_reduce.cu: 128-thread sum without the barrier between levels; out[block] */
 int emut_bug_tree_reduce(const float *in, float *out, int blocks);
 
