@@ -154,17 +154,23 @@ static int launch_mma_bug(void *p) {
     bug_ctx *c = p;
     return emut_bug_mma(c->a, c->b, c->out, c->mode);
 }
-static int run_mma_bug(int mode) {
+/* The f16 tile's inputs (A [16][16], B [k][n] [16][8], small integers) and its exact product in want. */
+static bug_ctx mma_tile_inputs(int mode, float want[128]) {
     bug_ctx c = make_ctx(128, mode);
     c.a = emu_alloc(256 * 2);
     c.b = emu_alloc(128 * 2);
-    float want[128] = {0};
     for (int i = 0; i < 256; i++) c.a[i] = half_from_float((float)(i % 7 - 3));
     for (int i = 0; i < 128; i++) c.b[i] = half_from_float((float)(i % 5 - 2));
+    for (int i = 0; i < 128; i++) want[i] = 0.0f;
     for (int r = 0; r < 16; r++)
         for (int n = 0; n < 8; n++)
             for (int k = 0; k < 16; k++)
                 want[r * 8 + n] += (float)(((r * 16 + k) % 7 - 3) * ((k * 8 + n) % 5 - 2));
+    return c;
+}
+static int run_mma_bug(int mode) {
+    float want[128];
+    bug_ctx c = mma_tile_inputs(mode, want);
     return run_schedules(launch_mma_bug, &c, mode <= EMUT_LDSM_WRONG_LANES ? c.out : NULL,
                          mode <= EMUT_LDSM_WRONG_LANES ? want : NULL, 128);
 }
@@ -310,16 +316,8 @@ static int launch_uninit(void *p) {
     return emut_bug_uninit(c->a, c->b, c->out);
 }
 static int case_uninit(void) {
-    bug_ctx c = make_ctx(128, 0);
-    c.a = emu_alloc(256 * 2);
-    c.b = emu_alloc(128 * 2);
-    float want[128] = {0};
-    for (int i = 0; i < 256; i++) c.a[i] = half_from_float((float)(i % 7 - 3));
-    for (int i = 0; i < 128; i++) c.b[i] = half_from_float((float)(i % 5 - 2));
-    for (int r = 0; r < 16; r++)
-        for (int n = 0; n < 8; n++)
-            for (int k = 0; k < 16; k++)
-                want[r * 8 + n] += (float)(((r * 16 + k) % 7 - 3) * ((k * 8 + n) % 5 - 2));
+    float want[128];
+    bug_ctx c = mma_tile_inputs(0, want);
     return run_schedules(launch_uninit, &c, c.out, want, 128);
 }
 

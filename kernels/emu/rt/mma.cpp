@@ -140,18 +140,19 @@ void ldm_complete(const Gather &g) {
 
 } // namespace
 
+// Lanes 0-7 address the rows of matrix 0, 8-15 of matrix 1, ...; the others' addresses are unused
+// (.x1, .x2) and not checked.
+static void check_row(Site at, const char *name, unsigned num, const void *row) {
+    if (current()->lane >= 8 * num) return;
+    if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
+    bool known;
+    if (!is_shared(row, 16, &known) && known) fault(at, "%s: row address %p is not shared memory", name, row);
+}
+
 void ldmatrix(Site at, unsigned num, bool trans, uint32_t *r, const void *row) {
     static const CollOp ops[2] = {{"ldmatrix.sync.aligned.m8n8.b16", ldm_complete, true},
                                   {"ldmatrix.sync.aligned.m8n8.trans.b16", ldm_complete, true}};
-    const char *name = ops[trans].name;
-    // Threads 0-7 address the rows of matrix 0, 8-15 of matrix 1, ...; the others' addresses are
-    // unused (.x1, .x2) and not checked.
-    if (current()->lane < 8 * num) {
-        if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
-        bool known;
-        if (!is_shared(row, 16, &known) && known)
-            fault(at, "%s: row address %p is not shared memory", name, row);
-    }
+    check_row(at, ops[trans].name, num, row);
     LdmArg arg{row, {0, 0, 0, 0}};
     warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans, 0,
                     __builtin_extract_return_addr(__builtin_return_address(0)));
@@ -190,13 +191,7 @@ void stm_complete(const Gather &g) {
 void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row) {
     static const CollOp ops[2] = {{"stmatrix.sync.aligned.m8n8.b16", stm_complete, true},
                                   {"stmatrix.sync.aligned.m8n8.trans.b16", stm_complete, true}};
-    const char *name = ops[trans].name;
-    if (current()->lane < 8 * num) {
-        if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
-        bool known;
-        if (!is_shared(row, 16, &known) && known)
-            fault(at, "%s: row address %p is not shared memory", name, row);
-    }
+    check_row(at, ops[trans].name, num, row);
     StmArg arg{row, {0, 0, 0, 0}};
     memcpy(arg.r, r, 4 * num);
     warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans, 0,
