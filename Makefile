@@ -22,6 +22,7 @@ include mk/host.mk
 include mk/format.mk
 -include mk/emu.mk
 -include mk/kernels.mk
+-include mk/probes.mk
 -include mk/peers.mk
 -include mk/ptxas.mk
 -include mk/bench.mk

@@ -13,12 +13,17 @@
 // tested, so each is kept to one instruction beside its emulated equivalent.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_pipeline_primitives.h>
 #include <mma.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "tensor_map.h"
+#include "wgmma_layout.h"
 
 // Faults found inside a wrapper are reported at the kernel line that called it, not here: every
 // wrapper takes its caller's location as default arguments (evaluated at the call site), and under
@@ -245,6 +250,577 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) x += __shfl_xor_sync(0xffffffffu, x, off);
     return x;
+}
+
+// =================================================================================================
+// Hopper's asynchronous machinery (sm_90 / sm_90a). Everything below is new with Hopper and kept in
+// this one section; the emulator's twins are in kernels/emu/rt/ (mbarrier.cpp, tma.cpp, wgmma.cpp).
+// =================================================================================================
+
+// sm_90a: the architecture-specific instructions (wgmma with FP8 operands, setmaxnreg) exist only in
+// code built for sm_90a, which runs on compute capability 9.0 alone. PRIMS_HAS_SM90A is 1 in nvcc's
+// sm_90a device pass (__CUDA_ARCH_FEAT_SM90_ALL), in its host pass and in the emulator, which models
+// them; 0 in every other device pass. A kernel that needs them (a switch with ARCH SM90A,
+// kernels/switches.h) keeps its body under `if constexpr (prims::has_sm90a)` and calls arch_trap()
+// otherwise, so a binary built for the wrong architecture fails loudly instead of computing nothing.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define PRIMS_HAS_SM90A 0
+#else
+#define PRIMS_HAS_SM90A 1
+#endif
+inline constexpr bool has_sm90a = PRIMS_HAS_SM90A != 0;
+
+// Stops the kernel: the launch fails (an illegal-instruction trap on the GPU, a fault here).
+__device__ __forceinline__ void arch_trap(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fault(SIMT_HERE,
+                      "an sm_90a-only body was compiled out for this architecture (prims::arch_trap)");
+#else
+    __trap();
+#endif
+}
+
+// ---- mbarrier (sm_90: expect_tx and try_wait; PTX ISA "mbarrier") -----------------------------
+// An 8-byte, 8-byte aligned object in shared memory. One thread inits it with the arrival count per
+// phase, then fence_mbarrier_init() and a block barrier publish the init to every thread and to TMA.
+// A phase completes when all its arrivals happened and its transaction bytes (expect_tx; TMA copies
+// complete them) arrived. mbar_wait(bar, p) returns once the phase of parity p completed: a fresh
+// barrier is in phase 0, so p = 1 passes at once (a producer's first wait on an empty slot); a ring
+// flips p each time it wraps. Acquire: what the arrivals and copies of that phase wrote is visible.
+// Under the emulator a wait that can never complete is a deadlock report naming the barrier's state.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PRIMS_HAS_SM90 0
+#else
+#define PRIMS_HAS_SM90 1
+#endif
+#if !defined(SIMT_EMU) && PRIMS_HAS_SM90
+#define PRIMS_SMEM_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
+#endif
+// In a pass for an older architecture the wrappers trap (such kernels are never launched there).
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_init(SIMT_HERE, bar, count);
+#elif PRIMS_HAS_SM90
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(PRIMS_SMEM_ADDR(bar)), "r"(count)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+// After the inits and before the block barrier that publishes them (fence.mbarrier_init.release.cluster).
+__device__ __forceinline__ void fence_mbarrier_init(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fence_mbarrier_init(SIMT_HERE);
+#elif PRIMS_HAS_SM90
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void mbar_inval(uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_inval(SIMT_HERE, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" ::"r"(PRIMS_SMEM_ADDR(bar)) : "memory");
+#else
+    __trap();
+#endif
+}
+// Counts this thread's arrival (release).
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_arrive(SIMT_HERE, bar, 0, true);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
+#else
+    __trap();
+#endif
+}
+// Adds tx_bytes to the phase's expected transaction bytes, then counts this thread's arrival: what a
+// TMA producer does before (or after) issuing copies of tx_bytes in total on this barrier.
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *bar, uint32_t tx_bytes, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::mbar_arrive(SIMT_HERE, bar, tx_bytes, true);
+#elif PRIMS_HAS_SM90
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}\n" ::"r"(
+                     PRIMS_SMEM_ADDR(bar)),
+                 "r"(tx_bytes)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+// Whether the phase of this parity has completed; may suspend the thread for a while first.
+__device__ __forceinline__ bool mbar_try_wait_parity(uint64_t *bar, unsigned parity, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    return ::simt::rt::mbar_try_wait_parity(SIMT_HERE, bar, parity);
+#elif PRIMS_HAS_SM90
+    unsigned done;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(PRIMS_SMEM_ADDR(bar)), "r"(parity)
+        : "memory");
+    return done != 0;
+#else
+    __trap();
+    return false;
+#endif
+}
+// Waits until the phase of this parity has completed.
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity, PRIMS_CALLER) {
+    while (!mbar_try_wait_parity(bar, parity, caller_file, caller_line)) {}
+}
+// fence.proxy.async.shared::cta: this thread's ordinary shared-memory stores become visible to the
+// async proxy (TMA, wgmma) that later reads them; also publishes mbarrier inits to TMA.
+__device__ __forceinline__ void fence_proxy_async(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::fence_proxy_async(SIMT_HERE);
+#elif PRIMS_HAS_SM90
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
+// ---- TMA: tensor maps and cp.async.bulk.tensor (sm_90) ------------------------------------------
+// Host side: a tiled tensor map over a global tensor (rank 1-5; dims in elements, innermost first;
+// strides in bytes of dimensions 1..rank-1; a box of box[] elements; swizzle NONE / 32B / 64B /
+// 128B), no interleave, element strides 1, out-of-bounds elements read as zeros. The arguments must
+// meet cuTensorMapEncodeTiled's documented rules (kernels/tensor_map.h, checked first on both
+// backends). CUDA: the driver's encoder, reached through cudaGetDriverEntryPointByVersion (no libcuda
+// link); the emulator: its own encoder with the same rules. 0, or -1 with a message in err. Pass the
+// map to the kernel as a `const __grid_constant__ CUtensorMap` parameter.
+inline int tma_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, unsigned rank, const void *gaddr,
+                            const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                            CUtensorMapSwizzle swizzle, char *err, size_t errlen) {
+    const cuuint32_t ones[5] = {1, 1, 1, 1, 1};
+    const CUtensorMapInterleave il = CU_TENSOR_MAP_INTERLEAVE_NONE;
+    const CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    const CUtensorMapFloatOOBfill oob = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+    if (tmap_check_tiled(map, dtype, rank, gaddr, dims, strides, box, ones, il, swizzle, l2, oob, err,
+                         errlen))
+        return -1;
+#if defined(SIMT_EMU)
+    return ::simt::rt::tensor_map_encode_tiled(map, dtype, rank, const_cast<void *>(gaddr), dims, strides,
+                                               box, ones, il, swizzle, l2, oob, err, errlen);
+#else
+    typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+                                  CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                  CUtensorMapFloatOOBfill);
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    const cudaError_t e =
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !fn) {
+        snprintf(err, errlen, "cuTensorMapEncodeTiled: not found in the driver (%s)", cudaGetErrorString(e));
+        return -1;
+    }
+    const CUresult r = ((encode_fn)fn)(map, dtype, rank, const_cast<void *>(gaddr), dims, strides, box, ones,
+                                       il, swizzle, l2, oob);
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, errlen, "cuTensorMapEncodeTiled: CUresult %d", (int)r);
+        return -1;
+    }
+    return 0;
+#endif
+}
+
+// Device side: one thread copies the box at coordinates (c0, c1[, c2]) (innermost first, in
+// elements; parts outside the tensor arrive as zeros) into shared memory at dst (128-byte aligned;
+// the emulator also wants a swizzled box aligned to its swizzle's repeat, 256/512/1024 bytes). The
+// whole box's bytes complete on bar: the phase it belongs to must expect them (mbar_arrive_expect_tx).
+// dst is undefined until that phase completes.
+__device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar,
+                                            PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    const int32_t c[2] = {c0, c1};
+    ::simt::rt::tma_load(SIMT_HERE, dst, map, 2, c, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+        "%3}], [%4];\n" ::"r"(PRIMS_SMEM_ADDR(dst)),
+        "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, int c0, int c1, int c2,
+                                            uint64_t *bar, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    const int32_t c[3] = {c0, c1, c2};
+    ::simt::rt::tma_load(SIMT_HERE, dst, map, 3, c, bar);
+#elif PRIMS_HAS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+        "%3, %4}], [%5];\n" ::"r"(PRIMS_SMEM_ADDR(dst)),
+        "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(PRIMS_SMEM_ADDR(bar))
+        : "memory");
+#else
+    __trap();
+#endif
+}
+
+// ---- wgmma: m64nNk32 f32 += e4m3 x e4m3 (sm_90a) -----------------------------------------------------
+// A warpgroup (4 consecutive warps, the first a multiple of 4) computes D (64 x N, f32) = A (64 x 32)
+// B^T (B: N x 32) [+ D] as one asynchronous operation: wgmma_fence() before the first wgmma and after
+// any access to its registers; wgmma_ss (A in shared memory) or wgmma_rs (A in registers); then
+// wgmma_commit() and wgmma_wait<K>(accumulators...) before any access to the accumulators (and, for
+// RS, before changing A's registers). Every thread of the warpgroup passes the same descriptors.
+// Shared operands are K-major (FP8 has no transpose) and described by wgmma_desc. Fragments, thread t
+// of the warpgroup (w = t / 32, g = (t % 32) / 4, q = t % 4):
+//   accumulator d[i] (i < N/2): row 16w + g + 8((i >> 1) & 1), column 8(i >> 2) + 2q + (i & 1);
+//   A (RS) byte i of a[i / 4] (low byte first): row 16w + g + 8((i >> 2) & 1), k 4q + (i & 3) + 16(i >> 3).
+// N: 16, 32, 64, 96, 128, 160, 192 or 256 (the PTX below; the emulator takes any multiple of 8).
+// The emulator (kernels/emu/rt/wgmma.cpp) poisons the accumulators at issue and lands the results at
+// the wait; the wait wrapper passes them to the compiler as read-write operands, so that nvcc cannot
+// move their uses above it (CUTLASS's warpgroup_fence_operand).
+
+// The 64-bit matrix descriptor of a K-major shared-memory operand (PTX ISA, "Matrix Descriptor
+// Format"): start address, leading and stride byte offsets (bytes, multiples of 16), swizzle (0 = none,
+// 32, 64 or 128 bytes); base offset 0 (the tile starts on a 256/512/1024-byte boundary for 32/64/128).
+// K-major FP8 tiles: LBO = the offset between the two 16-byte column blocks of a core matrix (ignored,
+// "1", when swizzled); SBO = the offset between consecutive 8-row groups.
+__host__ __device__ constexpr uint64_t wgmma_desc_fields(uint32_t addr, uint32_t lbo, uint32_t sbo,
+                                                         unsigned swizzle) {
+    return ::wg_desc(addr, lbo, sbo, swizzle);
+}
+// The shared-window address of a shared-memory pointer (what descriptors and TMA encode).
+__device__ __forceinline__ uint32_t smem_address(const void *p, PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    return ::simt::rt::smem_address(SIMT_HERE, p);
+#else
+    return (uint32_t)__cvta_generic_to_shared(p);
+#endif
+}
+__device__ __forceinline__ uint64_t wgmma_desc(const void *smem, uint32_t lbo, uint32_t sbo, unsigned swizzle,
+                                               PRIMS_CALLER) {
+    return wgmma_desc_fields(smem_address(smem, caller_file, caller_line), lbo, sbo, swizzle);
+}
+
+__device__ __forceinline__ void wgmma_fence(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::wgmma_fence(SIMT_HERE);
+#elif PRIMS_HAS_SM90A
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void wgmma_commit(PRIMS_CALLER) {
+#if defined(SIMT_EMU)
+    ::simt::rt::wgmma_commit(SIMT_HERE);
+#elif PRIMS_HAS_SM90A
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#else
+    __trap();
+#endif
+}
+// Keeps the compiler from moving accesses to these registers across the point where it stands.
+template <int M> __device__ __forceinline__ void wgmma_fence_operand(float (&acc)[M]) {
+#if !defined(SIMT_EMU)
+#pragma unroll
+    for (int i = 0; i < M; i++) asm volatile("" : "+f"(acc[i])::"memory");
+#else
+    (void)acc;
+#endif
+}
+// wgmma.wait_group K: at most K of this thread's newest committed groups stay in flight; acc (and
+// acc2) are the accumulators the thread reads next: none may belong to a group still in flight.
+template <int K, int M> __device__ __forceinline__ void wgmma_wait(float (&acc)[M], PRIMS_CALLER) {
+    static_assert(K >= 0 && K <= 7, "wgmma.wait_group K: K in [0, 7]");
+#if defined(SIMT_EMU)
+    float *const accs[1] = {acc};
+    const unsigned lens[1] = {M};
+    ::simt::rt::wgmma_wait(SIMT_HERE, K, accs, lens, 1);
+#elif PRIMS_HAS_SM90A
+    wgmma_fence_operand(acc);
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(K) : "memory");
+    wgmma_fence_operand(acc);
+#else
+    __trap();
+#endif
+}
+template <int K, int M, int M2>
+__device__ __forceinline__ void wgmma_wait(float (&acc)[M], float (&acc2)[M2], PRIMS_CALLER) {
+    static_assert(K >= 0 && K <= 7, "wgmma.wait_group K: K in [0, 7]");
+#if defined(SIMT_EMU)
+    float *const accs[2] = {acc, acc2};
+    const unsigned lens[2] = {M, M2};
+    ::simt::rt::wgmma_wait(SIMT_HERE, K, accs, lens, 2);
+#elif PRIMS_HAS_SM90A
+    wgmma_fence_operand(acc);
+    wgmma_fence_operand(acc2);
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(K) : "memory");
+    wgmma_fence_operand(acc);
+    wgmma_fence_operand(acc2);
+#else
+    __trap();
+#endif
+}
+
+// The accumulator operand lists of the asm statements below ("+f"(d[b]) ... "+f"(d[b + 7]), ...).
+#define PRIMS_F8(b)                                                                                          \
+    "+f"(d[b]), "+f"(d[b + 1]), "+f"(d[b + 2]), "+f"(d[b + 3]), "+f"(d[b + 4]), "+f"(d[b + 5]),              \
+        "+f"(d[b + 6]), "+f"(d[b + 7])
+#define PRIMS_F16(b) PRIMS_F8(b), PRIMS_F8(b + 8)
+#define PRIMS_F32(b) PRIMS_F16(b), PRIMS_F16(b + 16)
+#define PRIMS_F64(b) PRIMS_F32(b), PRIMS_F32(b + 32)
+
+// The N this header has PTX for.
+template <int M>
+inline constexpr bool wgmma_has_n =
+    M == 8 || M == 16 || M == 32 || M == 48 || M == 64 || M == 80 || M == 96 || M == 128;
+
+// D (M = N/2 floats per thread) = A B^T + (scale_d ? D : 0), A and B from shared memory by descriptors.
+template <int M>
+__device__ __forceinline__ void wgmma_ss(float (&d)[M], uint64_t desc_a, uint64_t desc_b, bool scale_d,
+                                         PRIMS_CALLER) {
+    static_assert(wgmma_has_n<M>, "wgmma m64nNk32: N = 2 M must be 16, 32, 64, 96, 128, 160, 192 or 256");
+#if defined(SIMT_EMU)
+    ::simt::rt::wgmma_mma(SIMT_HERE, 2 * M, d, nullptr, desc_a, desc_b, scale_d);
+#elif PRIMS_HAS_SM90A
+    if constexpr (M == 8)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\nwgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1;\n}\n"
+            : PRIMS_F8(0)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 16)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\nwgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1;\n}\n"
+            : PRIMS_F16(0)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 32)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}\n"
+            : PRIMS_F32(0)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 48)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\nwgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47}, %48, %49, p, 1, 1;\n}\n"
+            : PRIMS_F32(0), PRIMS_F16(32)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 64)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\nwgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+            : PRIMS_F64(0)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 80)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\nwgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "
+            "%78, %79}, %80, %81, p, 1, 1;\n}\n"
+            : PRIMS_F64(0), PRIMS_F16(64)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 96)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\nwgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "
+            "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, "
+            "%97, p, 1, 1;\n}\n"
+            : PRIMS_F64(0), PRIMS_F32(64)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 128)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %130, "
+            "0;\nwgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 {%0, %1, %2, %3, %4, %5, %6, %7, %8, "
+            "%9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, "
+            "%28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+            "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, "
+            "%66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, "
+            "%85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+            "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "
+            "%119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
+            : PRIMS_F64(0), PRIMS_F64(64)
+            : "l"(desc_a), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+#else
+    __trap();
+#endif
+}
+// The same with A from registers (the A fragment above, four registers per thread).
+template <int M>
+__device__ __forceinline__ void wgmma_rs(float (&d)[M], const uint32_t (&a)[4], uint64_t desc_b, bool scale_d,
+                                         PRIMS_CALLER) {
+    static_assert(wgmma_has_n<M>, "wgmma m64nNk32: N = 2 M must be 16, 32, 64, 96, 128, 160, 192 or 256");
+#if defined(SIMT_EMU)
+    ::simt::rt::wgmma_mma(SIMT_HERE, 2 * M, d, a, 0, desc_b, scale_d);
+#elif PRIMS_HAS_SM90A
+    if constexpr (M == 8)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\nwgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1;\n}\n"
+            : PRIMS_F8(0)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 16)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, "
+                     "0;\nwgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 {%0, %1, %2, %3, %4, %5, %6, "
+                     "%7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+                     : PRIMS_F16(0)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+                     : "memory");
+    else if constexpr (M == 32)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+            : PRIMS_F32(0)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 48)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\nwgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47}, {%48, %49, %50, %51}, %52, p, 1, 1;\n}\n"
+            : PRIMS_F32(0), PRIMS_F16(32)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 64)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+            : PRIMS_F64(0)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 80)
+        asm volatile(
+            "{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\nwgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3 "
+            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "
+            "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "
+            "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+            "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "
+            "%78, %79}, {%80, %81, %82, %83}, %84, p, 1, 1;\n}\n"
+            : PRIMS_F64(0), PRIMS_F16(64)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+            : "memory");
+    else if constexpr (M == 96)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, "
+                     "0;\nwgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3 {%0, %1, %2, %3, %4, %5, %6, "
+                     "%7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, "
+                     "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+                     "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+                     "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, "
+                     "%76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, "
+                     "%93, %94, %95}, {%96, %97, %98, %99}, %100, p, 1, 1;\n}\n"
+                     : PRIMS_F64(0), PRIMS_F32(64)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+                     : "memory");
+    else if constexpr (M == 128)
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, "
+                     "0;\nwgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 {%0, %1, %2, %3, %4, %5, %6, "
+                     "%7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, "
+                     "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+                     "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "
+                     "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, "
+                     "%76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, "
+                     "%93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, "
+                     "%108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, "
+                     "%122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+                     : PRIMS_F64(0), PRIMS_F64(64)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"((int)scale_d)
+                     : "memory");
+#else
+    __trap();
+#endif
+}
+#undef PRIMS_F8
+#undef PRIMS_F16
+#undef PRIMS_F32
+#undef PRIMS_F64
+
+// ---- setmaxnreg (sm_90a) -------------------------------------------------------------------------------
+// Every thread of the warpgroup lowers (dec) or raises (inc) its register allocation to N (24 to 256, a
+// multiple of 8); .inc waits until the block's pool has the registers (new ones are undefined).
+template <int N> __device__ __forceinline__ void setmaxnreg_dec(PRIMS_CALLER) {
+    static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: N a multiple of 8 in [24, 256]");
+#if defined(SIMT_EMU)
+    ::simt::rt::setmaxnreg(SIMT_HERE, false, N);
+#elif PRIMS_HAS_SM90A
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+#else
+    __trap();
+#endif
+}
+template <int N> __device__ __forceinline__ void setmaxnreg_inc(PRIMS_CALLER) {
+    static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: N a multiple of 8 in [24, 256]");
+#if defined(SIMT_EMU)
+    ::simt::rt::setmaxnreg(SIMT_HERE, true, N);
+#elif PRIMS_HAS_SM90A
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+#else
+    __trap();
+#endif
+}
+
+// ---- stmatrix (sm_90): the inverse of ldmatrix ----------------------------------------------------------
+// stmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: lanes 8m..8m+7 give the shared, 16-byte aligned
+// addresses of rows 0-7 of matrix m; r[m] of lane l holds row l/4, columns 2(l%4), 2(l%4)+1 (low half
+// first), as ldmatrix delivers them; .trans stores the transpose.
+template <int N, bool TRANS = false>
+__device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIMS_CALLER) {
+    static_assert(N == 1 || N == 2 || N == 4, "stmatrix: .x1, .x2 or .x4");
+#if defined(SIMT_EMU)
+    ::simt::rt::stmatrix(SIMT_HERE, N, TRANS, r, row);
+#elif PRIMS_HAS_SM90
+    const unsigned addr = PRIMS_SMEM_ADDR(row);
+    if constexpr (N == 1 && TRANS)
+        asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};\n" ::"r"(addr), "r"(r[0])
+                     : "memory");
+    else if constexpr (N == 1)
+        asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\n" ::"r"(addr), "r"(r[0])
+                     : "memory");
+    else if constexpr (N == 2 && TRANS)
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};\n" ::"r"(addr),
+                     "r"(r[0]), "r"(r[1])
+                     : "memory");
+    else if constexpr (N == 2)
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n" ::"r"(addr), "r"(r[0]),
+                     "r"(r[1])
+                     : "memory");
+    else if constexpr (TRANS)
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr),
+                     "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                     : "memory");
+    else
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr),
+                     "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                     : "memory");
+#else
+    __trap();
+#endif
 }
 
 } // namespace prims

@@ -3,7 +3,7 @@
  * in mk/switches.mk, and the tests). A new switch is one line here plus the building block it
  * selects in sdpa_fp8.cuh (README, "How to add a stage").
  *
- *   X(NAME, key, CLASS, MIN_SM, "meaning")
+ *   X(NAME, key, CLASS, MIN_SM, ARCH, "meaning")
  *     NAME     make variable USE_<NAME>, and the bit SDPA_SW(NAME) of a variant's switch mask
  *     key      how the switch is printed (--list-variants: "key=0|1")
  *     CLASS    what flipping it does to the arithmetic, which decides bit-identity between two
@@ -13,6 +13,11 @@
  *     MIN_SM   the oldest architecture (major*10+minor) whose hardware the block needs, 0 for none
  *              beyond what the build targets; a variant needs the largest MIN_SM of its switches
  *              and is "not supported" on an older device (never run, never failed)
+ *     ARCH     ANY: portable code (SASS for every architecture of CUDA_ARCHS, PTX of the newest);
+ *              SM90A: the block uses architecture-specific instructions of sm_90a (wgmma with FP8,
+ *              setmaxnreg), whose code runs only on compute capability 9.0 (H100, H200): a variant
+ *              with such a switch is "not supported" on every other device, older or newer, and
+ *              its body compiles only where prims::has_sm90a holds (elsewhere it traps)
  *     meaning  one line
  * mk/switches.mk reads the NAMEs from the lines that start with "X(": keep one switch per line. */
 #ifndef SDPA_SWITCHES_H
@@ -20,19 +25,21 @@
 
 /* clang-format off */
 #define SDPA_SWITCHES(X) \
-    X(CP_ASYNC,         cp_async,         LOAD,   0, "cp.async double-buffered K/V staging") \
-    X(WMMA_PV,          wmma_pv,          ARITH,  0, "P.V on WMMA with P in fp16") \
-    X(FUSED_SOFTMAX_PV, fused_softmax_pv, LAYOUT, 0, "P written in place into the score buffer") \
-    X(SMEM_PAD,         smem_pad,         LAYOUT, 0, "padded shared-memory rows against bank conflicts") \
-    X(REG_MMA,          reg_mma,          ARITH, 80, "Q.K^T and P.V on mma.sync m16n8k16, scores and P in registers") \
-    X(KV_RING3,         kv_ring3,         LOAD,   0, "a 3-deep cp.async ring for K/V instead of 2") \
-    X(WARP_SPEC,        warp_spec,        LOAD,   0, "producer warps copy and decode K/V, consumer warps compute; named barriers") \
-    X(FP8_MMA,          fp8_mma,          ARITH, 89, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)")
+    X(CP_ASYNC,         cp_async,         LOAD,   0, ANY, "cp.async double-buffered K/V staging") \
+    X(WMMA_PV,          wmma_pv,          ARITH,  0, ANY, "P.V on WMMA with P in fp16") \
+    X(FUSED_SOFTMAX_PV, fused_softmax_pv, LAYOUT, 0, ANY, "P written in place into the score buffer") \
+    X(SMEM_PAD,         smem_pad,         LAYOUT, 0, ANY, "padded shared-memory rows against bank conflicts") \
+    X(REG_MMA,          reg_mma,          ARITH, 80, ANY, "Q.K^T and P.V on mma.sync m16n8k16, scores and P in registers") \
+    X(KV_RING3,         kv_ring3,         LOAD,   0, ANY, "a 3-deep cp.async ring for K/V instead of 2") \
+    X(WARP_SPEC,        warp_spec,        LOAD,   0, ANY, "producer warps copy and decode K/V, consumer warps compute; named barriers") \
+    X(FP8_MMA,          fp8_mma,          ARITH, 89, ANY, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };
+/* ARCH: the one compute capability (major*10+minor) architecture-specific code runs on; 0 for ANY. */
+enum sdpa_switch_arch { SDPA_SWARCH_ANY = 0, SDPA_SWARCH_SM90A = 90 };
 
-#define SDPA_SW_BIT_(NAME, key, cls, min_sm, meaning) SDPA_SWBIT_##NAME,
+#define SDPA_SW_BIT_(NAME, key, cls, min_sm, arch, meaning) SDPA_SWBIT_##NAME,
 enum sdpa_switch_bit { SDPA_SWITCHES(SDPA_SW_BIT_) SDPA_SWITCH_COUNT };
 #undef SDPA_SW_BIT_
 
@@ -41,7 +48,7 @@ enum sdpa_switch_bit { SDPA_SWITCHES(SDPA_SW_BIT_) SDPA_SWITCH_COUNT };
 typedef unsigned sdpa_switches_t;
 
 /* The custom variant's mask from make's USE_<NAME> 0/1 macros ($(GEN)/sdpa_custom.h). */
-#define SDPA_SW_FROM_MAKE_(NAME, key, cls, min_sm, meaning) | ((USE_##NAME) ? SDPA_SW(NAME) : 0u)
+#define SDPA_SW_FROM_MAKE_(NAME, key, cls, min_sm, arch, meaning) | ((USE_##NAME) ? SDPA_SW(NAME) : 0u)
 #define SDPA_SWITCHES_FROM_MAKE (0u SDPA_SWITCHES(SDPA_SW_FROM_MAKE_))
 
 #endif

@@ -31,6 +31,14 @@ NVCC_DET   := $(if $(NVCC),$(if $(shell setarch -R true 2>/dev/null && echo y),s
 
 # The architectures every kernel is built for; PTX of the newest is embedded for forward compatibility.
 CUDA_ARCHS ?= 80 89 90
+# Architecture-specific targets: sm_90a has what Hopper's FP8 speed needs (wgmma with FP8 operands,
+# setmaxnreg; nvcc refuses them for plain sm_90), and its code runs on compute capability 9.0 only,
+# so it is never the PTX embedded for forward compatibility (that stays compute_90). Kept apart from
+# CUDA_ARCHS, whose consumers compare numbers (the device probe, ptxas gates, PTX listings): the
+# sources that use sm_90a instructions add $(NVCC_GENCODE_SPECIFIC) to their compile, and elsewhere
+# those bodies trap (prims::has_sm90a, kernels/switches.h's ARCH column).
+CUDA_ARCHS_SPECIFIC ?= 90a
+NVCC_GENCODE_SPECIFIC := $(foreach a,$(CUDA_ARCHS_SPECIFIC),-gencode arch=compute_$(a),code=sm_$(a))
 
 # Host code: C11, warnings are errors. -ffp-contract=off keeps the RNG and the fp64 reference
 # bit-reproducible across compilers and machines (no silent FMA contraction).

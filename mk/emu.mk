@@ -64,13 +64,23 @@ EMU_TEST_DIR  := $(BUILD)/tests/emu
 EMU_CC        ?= clang
 EMU_TEST_KERNELS := $(wildcard tests/emu/kernels/*.cu)
 EMU_TEST_CSRCS   := $(wildcard tests/emu/*.c)
-EMU_TEST_CFLAGS   = -std=c11 $(WARN) -O2 -g $(COMMON_CPPFLAGS) -Itests/emu -Itests/emu/kernels \
-                    -DEMU_KERNEL_DIR='"$(abspath tests/emu/kernels)"'
+EMU_TEST_CFLAGS   = -std=c11 $(WARN) -O2 -g $(COMMON_CPPFLAGS) -Itests/emu -Itests/emu/kernels -Ikernels/probes -I$(CUDA_INC) \
+                    -DEMU_KERNEL_DIR='"$(abspath tests/emu/kernels)"' -DEMU_DATA_DIR='"$(abspath data)"'
+
+# The hardware probes' kernels (kernels/probes) run in the suites too: the emulator's own answer.
+EMU_PROBE_SRC := kernels/probes/probes.cu
 
 # $(1) flavour, $(2) sanitizer flags, $(3) runtime library: the suite's objects and binary.
 define emu_test_flavour
 EMU_TEST_OBJS_$(1) := $$(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_OBJ)/$(1)/tests/%.o) \
-                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o)
+                      $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o) $(EMU_OBJ)/$(1)/probes/probes.o \
+                      $(EMU_OBJ)/$(1)/probes/probe_run.c.o
+$(EMU_OBJ)/$(1)/probes/probes.o: $(EMU_PROBE_SRC) | $(DEPS_STAMP)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Ikernels/probes -MMD -MP -c $$< -o $$@
+$(EMU_OBJ)/$(1)/probes/probe_run.c.o: kernels/probes/probe_run.c | $(DEPS_STAMP)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
 $(EMU_OBJ)/$(1)/tests/%.o: tests/emu/kernels/%.cu | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Itests/emu/kernels -MMD -MP -c $$< -o $$@
@@ -79,7 +89,7 @@ $(EMU_OBJ)/$(1)/tests/%.c.o: tests/emu/%.c | $(DEPS_STAMP)
 	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
 $(EMU_TEST_DIR)/emu-tests$(if $(filter plain,$(1)),,-$(1)): $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(EMU_CXX) $(2) $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(EMU_LINK_LIBS) -o $$@
+	$$(Q)$$(EMU_CXX) $(2) $$(EMU_TEST_OBJS_$(1)) $(3) $$(HOST_LIB) $$(CMOCKA_LIBS) $$(JSON_LIBS) $$(EMU_LINK_LIBS) -o $$@
 -include $$(EMU_TEST_OBJS_$(1):.o=.d)
 endef
 $(eval $(call emu_test_flavour,plain,,$(SIMT_LIB)))
@@ -88,7 +98,7 @@ $(eval $(call emu_test_flavour,asan,$(EMU_ASAN_FLAGS),$(SIMT_LIB_ASAN)))
 # The portable fiber switch: the plain objects linked with the ucontext runtime.
 $(EMU_TEST_DIR)/emu-tests-ucontext: $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_CXX) $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB) $(CMOCKA_LIBS) $(EMU_LINK_LIBS) -o $@
+	$(Q)$(EMU_CXX) $(EMU_TEST_OBJS_plain) $(SIMT_LIB_UCONTEXT) $(HOST_LIB) $(CMOCKA_LIBS) $(JSON_LIBS) $(EMU_LINK_LIBS) -o $@
 
 EMU_TEST_BINS := $(EMU_TEST_DIR)/emu-tests $(EMU_TEST_DIR)/emu-tests-ucontext $(EMU_TEST_DIR)/emu-tests-tsan \
                  $(EMU_TEST_DIR)/emu-tests-asan
@@ -100,9 +110,16 @@ EMU_NVCC_DIR     := $(EMU_TEST_DIR)/nvcc
 EMU_NVCC_RCS     := $(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_NVCC_DIR)/%.rc)
 # A kernel file may restrict its architectures with a first-lines comment "// NVCC-ARCHS: 89 90"
 # (FP8 mma.sync needs sm_89+); tests/emu/nvcc-kernels.sh reads the same comment.
-emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(CUDA_ARCHS)),$(CUDA_ARCHS))
+# "90a" there names the architecture-specific target (CUDA_ARCHS_SPECIFIC, mk/config.mk).
+EMU_NVCC_ARCHS := $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
+# Without the line: every architecture, the sm_90a target included.
+emu_nvcc_archs = $(filter $(or $(shell sed -n 's|^// NVCC-ARCHS: *||p' $(1)),$(EMU_NVCC_ARCHS)),$(EMU_NVCC_ARCHS))
 EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
-$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh | $(DEPS_STAMP)
+# The architecture list as a file: changing it rebuilds the objects.
+$(EMU_NVCC_DIR)/archs: FORCE
+	$(Q)mkdir -p $(@D) && echo '$(EMU_NVCC_ARCHS)' | tools/write-if-changed.sh $@
+$(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh kernels/tensor_map.h \
+                      kernels/wgmma_layout.h $(EMU_NVCC_DIR)/archs | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) $(foreach a,$(call emu_nvcc_archs,$<),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -113,20 +130,33 @@ $(EMU_NVCC_DIR)/mma_fp8-sm80.rc: tests/emu/kernels/mma_fp8.cu kernels/prims.cuh 
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) -gencode arch=compute_80,code=sm_80 -c $< -o $(@:.rc=.o) >$(@:.rc=.log) 2>&1; \
 	    echo $$? >$@
-EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh $(EMU_NVCC_DIR) $(CUDA_ARCHS)
+# The sm_90a gate: the same kernel's PTX for compute_90 (must trap) and compute_90a (the body).
+EMU_NVCC_RCS += $(EMU_NVCC_DIR)/arch_gate-ptx.rc
+$(EMU_NVCC_DIR)/arch_gate-ptx.rc: tests/emu/kernels/arch_gate.cu kernels/prims.cuh | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q){ $(NVCC) $(EMU_NVCC_FLAGS) -arch=compute_90 -ptx $< -o $(@:.rc=-sm90.ptx) && \
+	  $(NVCC) $(EMU_NVCC_FLAGS) -arch=compute_90a -ptx $< -o $(@:.rc=-sm90a.ptx); } >$(@:.rc=.log) 2>&1; echo $$? >$@
+EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh $(EMU_NVCC_DIR) $(EMU_NVCC_ARCHS)
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh $(EMU_NVCC_DIR)
 else
 EMU_NVCC_RCS   :=
-EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS)
+EMU_NVCC_SUITE := tests/emu/nvcc-kernels.sh none $(CUDA_ARCHS) $(CUDA_ARCHS_SPECIFIC)
 EMU_SASS_SUITE := bash tests/emu/sass-check.sh none
 endif
 
-TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
+# The wgmma layouts against NVIDIA CuTe on the host (SKIP without PyPI's nvidia-cutlass); the hardware
+# probes' driver on the emulator (mk/probes.mk builds it).
+EMU_CUTE_SUITE   := bash tests/emu/cute-check.sh $(HOST_CXX) $(CUDA_INC)
+EMU_PROBE_BIN    := $(BUILD)/tests/probes/sdpa-probes-emu
+EMU_PROBES_SUITE := bash tests/emu/probes.sh $(EMU_PROBE_BIN)
+
+TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
+TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
 
 ## emu-test: build and run only the emulator's test suites
-emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS)
-	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
+emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/emu $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" \
+	  "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
 .PHONY: emu-test
 
 # ---- micro-benchmark ---------------------------------------------------------------------------

@@ -72,6 +72,19 @@ sass_tools() {
 }
 has_role test && sass_tools
 
+# The CuTe cross-check (tests/emu/cute-check.sh) compiles NVIDIA's CuTe headers for the host; PyPI's
+# nvidia-cutlass wheel ships them (no Debian package does). Installed with pip --user when missing,
+# without its Python dependencies (only the headers are used); never fatal (the check then SKIPs).
+cutlass_headers() {
+  python3 -c 'import cutlass_library' >/dev/null 2>&1 && return 0
+  python3 -m pip --version >/dev/null 2>&1 || return 0
+  echo "deps: installing the CuTe headers from PyPI (nvidia-cutlass, for the CuTe cross-check)" >&2
+  python3 -m pip install --user -q --no-deps nvidia-cutlass >&2 ||
+    echo "deps: pip could not install nvidia-cutlass; the CuTe cross-check will SKIP" >&2
+  return 0
+}
+has_role test && cutlass_headers
+
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -288,26 +288,26 @@ static void fill_meta(cJSON *doc, const cli_opts_t *o, harness_t *h, cJSON **dev
                                                                        : cJSON_CreateNull());
 }
 
-/* Variants whose switches need a newer architecture than the device (kernels/switches.h, MIN_SM),
+/* Variants whose switches need a newer architecture than the device (kernels/switches.h, MIN_SM) or
+ * another one (ARCH SM90A: compute capability 9.0 only),
  * or that cannot compute on the codec's codes (variants_codec_unsupported), are "not supported":
  * listed in not_supported, never run, never failed. */
 static int drop_unsupported(harness_t *h, cJSON *not_supported) {
     const int cc = h->have_device ? arch_cc_from_string(h->dev.cc) : -1;
     size_t kept = 0;
     for (size_t i = 0; i < h->n_run; i++) {
-        const int need = variants_min_sm(h->run[i]->sw);
         const char *codec_why = h->peer[i] ? NULL : variants_codec_unsupported(h->run[i]->sw, h->opt->codec);
-        if (!codec_why && (cc < 0 || need <= cc)) {
+        char why[160];
+        const char *arch_why =
+            cc < 0 ? NULL
+                   : variants_arch_unsupported(variants_min_sm(h->run[i]->sw),
+                                               variants_exact_sm(h->run[i]->sw), cc, why, sizeof why);
+        if (!codec_why && !arch_why) {
             h->peer[kept] = h->peer[i];
             h->run[kept++] = h->run[i];
             continue;
         }
-        char why[160];
-        if (codec_why)
-            snprintf(why, sizeof why, "not supported with --codec seed-linear (%s)", codec_why);
-        else
-            snprintf(why, sizeof why,
-                     "not supported on this device (needs sm_%d or newer; the device is sm_%d)", need, cc);
+        if (codec_why) snprintf(why, sizeof why, "not supported with --codec seed-linear (%s)", codec_why);
         if (i == 0 && h->opt->baseline) {
             snprintf(h->err, sizeof h->err, "--vs %s: %s", h->run[i]->id, why);
             return EXIT_USAGE;

@@ -31,7 +31,8 @@ size_t variants_table_count(const sdpa_kernel_entry_t *table) {
 }
 
 /* The switch list (kernels/switches.h) as a table: key and class of bit i. */
-#define SDPA_SW_INFO_(NAME, key, cls, min_sm, meaning) {#key, SDPA_SWCLASS_##cls, min_sm, meaning},
+#define SDPA_SW_INFO_(NAME, key, cls, min_sm, arch, meaning)                                                 \
+    {#key, SDPA_SWCLASS_##cls, min_sm, SDPA_SWARCH_##arch, meaning},
 const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT] = {SDPA_SWITCHES(SDPA_SW_INFO_)};
 #undef SDPA_SW_INFO_
 
@@ -59,6 +60,26 @@ int variants_min_sm(sdpa_switches_t sw) {
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         if ((sw >> i) & 1u && variants_switch_info[i].min_sm > need) need = variants_switch_info[i].min_sm;
     return need;
+}
+
+int variants_exact_sm(sdpa_switches_t sw) {
+    for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
+        if ((sw >> i) & 1u && variants_switch_info[i].exact_sm) return variants_switch_info[i].exact_sm;
+    return 0;
+}
+
+const char *variants_arch_unsupported(int min_sm, int exact_sm, int cc, char *why, size_t whylen) {
+    /* sm_90a code runs on compute capability 9.0 only: neither older nor newer devices load it. */
+    if (exact_sm && cc != exact_sm)
+        snprintf(why, whylen,
+                 "not supported on this device (architecture-specific sm_%da code; the device is sm_%d)",
+                 exact_sm, cc);
+    else if (cc < min_sm)
+        snprintf(why, whylen, "not supported on this device (needs sm_%d or newer; the device is sm_%d)",
+                 min_sm, cc);
+    else
+        return NULL;
+    return why;
 }
 
 const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec) {

@@ -34,7 +34,8 @@ int variants_check_table(const sdpa_kernel_entry_t *table, char *err, size_t err
 typedef struct {
     const char *key;
     enum sdpa_switch_class cls;
-    int min_sm; /* oldest architecture the switch's building block needs (major*10+minor), 0: none */
+    int min_sm;   /* oldest architecture the switch's building block needs (major*10+minor), 0: none */
+    int exact_sm; /* architecture-specific code (ARCH SM90A): the one architecture it runs on; 0: any */
     const char *meaning;
 } variant_switch_info_t;
 extern const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT];
@@ -42,6 +43,12 @@ extern const variant_switch_info_t variants_switch_info[SDPA_SWITCH_COUNT];
 /* The oldest architecture a variant with these switches needs: the largest MIN_SM of its
  * switches (0 when none needs more than the build targets). */
 int variants_min_sm(sdpa_switches_t sw);
+/* The one architecture a variant with these switches runs on when one of them is
+ * architecture-specific (ARCH SM90A: 90), else 0. */
+int variants_exact_sm(sdpa_switches_t sw);
+/* Why a variant needing MIN_SM min_sm and (when non-zero) exactly exact_sm cannot run on a device
+ * of compute capability cc, in why; NULL when it can. */
+const char *variants_arch_unsupported(int min_sm, int exact_sm, int cc, char *why, size_t whylen);
 /* Why a variant with these switches cannot compute on codes of this codec (FP8_MMA multiplies e4m3
  * codes as they are; the seed-linear codes u - 128 have no FP8 form), or NULL when it can. Such a
  * variant is "not supported", like one that needs a newer device: never run, never failed. */

@@ -9,7 +9,7 @@
 
 namespace simt {
 
-// The block's dynamic shared memory (the smem_bytes of the launch), 128-byte aligned and
+// The block's dynamic shared memory (the smem_bytes of the launch), 1024-byte aligned and
 // poisoned before each block; null when the launch asked for none.
 inline void *dynamic_smem() { return rt::dynamic_smem(); }
 

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cuda.h>
 #include <vector_types.h>
 
 // Flavour of the build, so that a kernel compiled with a sanitizer cannot be linked with a
@@ -82,14 +83,25 @@ struct Gather {
     void *arg[32];
 };
 // One kind of collective: its name in messages and the work done once all lanes have arrived.
+// per_lane: the collective orders no memory between its lanes (ldmatrix, stmatrix, mma.sync, movmatrix,
+// WMMA: CUDA orders memory between lanes only through __syncwarp or a barrier); the memory it touches
+// is announced to ThreadSanitizer as each lane's own access (access_as_lane), at the kernel line.
+// Without it (shuffles, votes, reductions, __syncwarp) the lanes synchronise.
 struct CollOp {
     const char *name;
     void (*complete)(const Gather &g);
+    bool per_lane = false;
 };
 // Rendezvous of exactly the lanes in `mask` at the same call (same site, op and mask); faults when
 // a named lane is elsewhere. `key` values must agree across lanes.
 void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0 = 0, uint64_t k1 = 0,
-                     uint64_t k2 = 0);
+                     uint64_t k2 = 0, void *pc = nullptr);
+// Inside a per-lane collective's completion: announces [p, p + n) as read (or written) by `lane` of
+// the completing warp, at the code address that lane's collective was called from (TSan; nothing
+// otherwise).
+void access_as_lane(unsigned lane, const void *p, size_t n, bool write);
+// ThreadSanitizer ignores the running thread's accesses between tsan_ignore(true) and (false).
+void tsan_ignore(bool on);
 
 enum ShflMode { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR };
 // Shuffles 64 bits; a source lane outside the mask yields all-ones bits (NaN as float or half).
@@ -127,6 +139,41 @@ uint32_t movmatrix_trans(Site at, uint32_t x);
 
 // ---- named barriers (rt/barrier.cpp): bar.sync / bar.arrive id, n -------------------------------
 void named_barrier(Site at, unsigned id, unsigned n, bool wait);
+
+// ---- mbarrier (rt/mbarrier.cpp): mbarrier.init / arrive / expect_tx / try_wait.parity / inval ------
+void mbar_init(Site at, uint64_t *bar, unsigned count);
+void mbar_inval(Site at, uint64_t *bar);
+// arrive: count this thread (and first add tx_bytes to the transaction count: arrive.expect_tx);
+// without arrive only expect_tx.
+void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive);
+// try_wait.parity: true once the phase of that parity completed; blocks this thread until then.
+bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity);
+void fence_mbarrier_init(Site at);
+void fence_proxy_async(Site at);
+
+// ---- TMA (rt/tma.cpp) -------------------------------------------------------------------------------
+// cuTensorMapEncodeTiled's arguments, checked as the driver documents (kernels/tensor_map.h), encoded
+// in the emulator's own form; 0, or -1 with a message in err.
+int tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *gaddr,
+                            const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                            const cuuint32_t *estrides, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                            CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob, char *err, size_t errlen);
+// cp.async.bulk.tensor.Nd (n = 1-5 coordinates) into shared memory, completing on bar.
+void tma_load(Site at, void *dst, const CUtensorMap *map, unsigned n, const int32_t *coords, uint64_t *bar);
+
+// ---- wgmma (rt/wgmma.cpp), setmaxnreg (rt/warpgroup.cpp), stmatrix (rt/mma.cpp) -----------------------
+// The shared-window address of p (__cvta_generic_to_shared): what wgmma descriptors encode.
+uint32_t smem_address(Site at, const void *p);
+void wgmma_fence(Site at);
+void wgmma_commit(Site at);
+// wait_group n; acc[k] (len[k] floats) are the accumulators the thread reads after the wait.
+void wgmma_wait(Site at, unsigned n, float *const *acc, const unsigned *len, unsigned nacc);
+// m64nNk32 e4m3: d has n/2 floats; a (RS: 4 registers) or null with desc_a (SS).
+void wgmma_mma(Site at, unsigned n, float *d, const uint32_t *a, uint64_t desc_a, uint64_t desc_b,
+               bool scale_d);
+void setmaxnreg(Site at, bool inc, unsigned n);
+// stmatrix .x1/.x2/.x4 (num), optionally .trans: `row` is this lane's row address.
+void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row);
 
 // ---- shared memory --------------------------------------------------------------------------------
 void *dynamic_smem();

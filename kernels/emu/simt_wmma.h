@@ -82,13 +82,44 @@ inline void for_each_slot(const ::simt::rt::Gather &g, bool row, unsigned ldm, F
     }
 }
 
+// The completions run in the lane that arrived last but act for every lane: ThreadSanitizer ignores
+// what they do themselves (they touch the other lanes' fragments), and each element of memory is
+// announced as the access of the lane whose fragment slot holds it (the collectives are per_lane:
+// CUDA orders nothing between the lanes of a WMMA load or store; elements another lane stored need a
+// __syncwarp or a barrier first).
+struct IgnoreTsan {
+    IgnoreTsan() { ::simt::rt::tsan_ignore(true); }
+    ~IgnoreTsan() { ::simt::rt::tsan_ignore(false); }
+};
+#if defined(SIMT_TSAN)
+template <class F>
+inline void announce(const ::simt::rt::Gather &g, const void *p, bool row, unsigned ldm, bool write) {
+    typedef typename F::element_type T;
+    for (int lane = 0; lane < 32; lane++) {
+        const uint8_t *map = ::simt::rt::wmma_map(use_of<typename F::use>());
+        for (int i = 0; i < F::num_elements; i++) {
+            const unsigned e = map[lane * F::num_elements + i], r = e >> 4, c = e & 15;
+            ::simt::rt::access_as_lane(lane, static_cast<const T *>(p) + (row ? r * ldm + c : c * ldm + r),
+                                       sizeof(T), write);
+        }
+    }
+    (void)g;
+}
+#else
+template <class F> inline void announce(const ::simt::rt::Gather &, const void *, bool, unsigned, bool) {}
+#endif
+
 // key[0] = pointer, key[1] = ldm, key[2] = 1 for row-major memory.
 template <class F> void load_complete(const ::simt::rt::Gather &g) {
     const auto *p = reinterpret_cast<const typename F::element_type *>(g.key[0]);
+    announce<F>(g, p, g.key[2] != 0, (unsigned)g.key[1], false);
+    IgnoreTsan ignore;
     for_each_slot<F>(g, g.key[2] != 0, (unsigned)g.key[1], [p](auto &x, unsigned off) { x = p[off]; });
 }
 template <class F> void store_complete(const ::simt::rt::Gather &g) {
     auto *p = reinterpret_cast<typename F::element_type *>(g.key[0]);
+    announce<F>(g, p, g.key[2] != 0, (unsigned)g.key[1], true);
+    IgnoreTsan ignore;
     for_each_slot<F>(g, g.key[2] != 0, (unsigned)g.key[1], [p](auto &x, unsigned off) { p[off] = x; });
 }
 
@@ -109,6 +140,7 @@ template <class F, class Get> inline void gather(const ::simt::rt::Gather &g, fl
 }
 // D = A * B + C in float, k in order; half results are rounded once at the end. key[0] = satf.
 template <class FD, class FA, class FB, class FC> void mma_complete(const ::simt::rt::Gather &g) {
+    IgnoreTsan ignore; // registers only: the lanes' fragments
     typedef MmaArgs<FD, FA, FB, FC> Args;
     float a[256], b[256], c[256];
     gather<FA>(g, a, [](void *p) { return static_cast<Args *>(p)->a; });
@@ -141,7 +173,7 @@ template <class Use, class T, class L>
 inline void load_matrix_sync_at(::simt::rt::Site at, fragment<Use, 16, 16, 16, T, L> &f, const T *p,
                                 unsigned ldm) {
     typedef fragment<Use, 16, 16, 16, T, L> F;
-    static const ::simt::rt::CollOp op{"wmma::load_matrix_sync", &detail::load_complete<F>};
+    static const ::simt::rt::CollOp op{"wmma::load_matrix_sync", &detail::load_complete<F>, true};
     ::simt::rt::wmma_check(at, op.name, p, ldm, sizeof(T));
     ::simt::rt::warp_collective(op, at, 0xffffffffu, &f, (uintptr_t)p, ldm, std::is_same_v<L, row_major>);
 }
@@ -150,7 +182,7 @@ template <class T>
 inline void load_matrix_sync_at(::simt::rt::Site at, fragment<accumulator, 16, 16, 16, T> &f, const T *p,
                                 unsigned ldm, layout_t layout) {
     typedef fragment<accumulator, 16, 16, 16, T> F;
-    static const ::simt::rt::CollOp op{"wmma::load_matrix_sync", &detail::load_complete<F>};
+    static const ::simt::rt::CollOp op{"wmma::load_matrix_sync", &detail::load_complete<F>, true};
     ::simt::rt::wmma_check(at, op.name, p, ldm, sizeof(T));
     ::simt::rt::warp_collective(op, at, 0xffffffffu, &f, (uintptr_t)p, ldm, layout == mem_row_major);
 }
@@ -158,7 +190,7 @@ template <class T>
 inline void store_matrix_sync_at(::simt::rt::Site at, T *p, const fragment<accumulator, 16, 16, 16, T> &f,
                                  unsigned ldm, layout_t layout) {
     typedef fragment<accumulator, 16, 16, 16, T> F;
-    static const ::simt::rt::CollOp op{"wmma::store_matrix_sync", &detail::store_complete<F>};
+    static const ::simt::rt::CollOp op{"wmma::store_matrix_sync", &detail::store_complete<F>, true};
     ::simt::rt::wmma_check(at, op.name, p, ldm, sizeof(T));
     ::simt::rt::warp_collective(op, at, 0xffffffffu, const_cast<F *>(&f), (uintptr_t)p, ldm,
                                 layout == mem_row_major);
@@ -172,7 +204,7 @@ inline void mma_sync_at(::simt::rt::Site at, fragment<accumulator, 16, 16, 16, T
     typedef fragment<matrix_a, 16, 16, 16, __half, LA> FA;
     typedef fragment<matrix_b, 16, 16, 16, __half, LB> FB;
     typedef fragment<accumulator, 16, 16, 16, TC> FC;
-    static const ::simt::rt::CollOp op{"wmma::mma_sync", &detail::mma_complete<FD, FA, FB, FC>};
+    static const ::simt::rt::CollOp op{"wmma::mma_sync", &detail::mma_complete<FD, FA, FB, FC>, true};
     detail::MmaArgs<FD, FA, FB, FC> args{&d, &a, &b, &c};
     ::simt::rt::warp_collective(op, at, 0xffffffffu, &args, satf);
 }

@@ -119,11 +119,49 @@ static void test_stage6_rules(void **state) {
             assert_null(variants_codec_unsupported(variants_registry[i].sw, SDPA_CODEC_SEED_LINEAR));
 }
 
+/* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
+ * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. No row of the registry needs sm_90a
+ * yet, so the rule is checked on test-only rows as the X-macro would give them. */
+static void test_arch_column(void **state) {
+    (void)state;
+    static const struct {
+        int min_sm, exact_sm, cc;
+        const char *want; /* NULL: supported */
+    } rows[] = {
+        {89, 0, 80, "needs sm_89 or newer; the device is sm_80"},
+        {89, 0, 89, NULL},
+        {89, 0, 90, NULL},
+        {89, 0, 100, NULL},
+        {90, SDPA_SWARCH_SM90A, 80, "architecture-specific sm_90a code; the device is sm_80"},
+        {90, SDPA_SWARCH_SM90A, 89, "architecture-specific sm_90a code; the device is sm_89"},
+        {90, SDPA_SWARCH_SM90A, 90, NULL},
+        {90, SDPA_SWARCH_SM90A, 100, "architecture-specific sm_90a code; the device is sm_100"},
+        {90, SDPA_SWARCH_SM90A, 120, "architecture-specific sm_90a code; the device is sm_120"},
+    };
+    assert_int_equal(SDPA_SWARCH_SM90A, 90);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char why[160];
+        const char *got =
+            variants_arch_unsupported(rows[i].min_sm, rows[i].exact_sm, rows[i].cc, why, sizeof why);
+        if (!rows[i].want)
+            assert_null(got);
+        else {
+            assert_non_null(got);
+            assert_non_null(strstr(got, rows[i].want));
+        }
+    }
+    for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
+        assert_int_equal(variants_switch_info[i].exact_sm, SDPA_SWARCH_ANY);
+    for (size_t i = 0; i < variants_registry_count; i++)
+        assert_int_equal(variants_exact_sm(variants_registry[i].sw), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_rows),         cmocka_unit_test(test_one_switch_per_stage),
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

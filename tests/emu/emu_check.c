@@ -119,3 +119,24 @@ size_t emu_mismatches(const float *got, const float *want, size_t n) {
     for (size_t i = 0; i < n; i++) bad += !(got[i] == want[i]);
     return bad;
 }
+
+void emu_run_everywhere(emu_run_fn run, void *ctx, void *out, size_t bytes) {
+    unsigned char *first = malloc(bytes);
+    assert_non_null(first);
+    for (int s = 0; s < EMU_N_SCHEDULES; s++) {
+        emu_use_schedule(s);
+        memset(out, 0xcd, bytes);
+        emu_capture_begin();
+        int rc = run(ctx);
+        char *err = emu_capture_end();
+        if (rc != 0) fail_msg("launch failed under %s: %s", emu_schedule_desc(s), simt_last_error());
+        if (strstr(err, "ThreadSanitizer") || strstr(err, "simt:"))
+            fail_msg("unexpected report under %s", emu_schedule_desc(s));
+        free(err);
+        if (s == 0)
+            memcpy(first, out, bytes);
+        else if (memcmp(first, out, bytes) != 0)
+            fail_msg("results under %s differ from those under fwd", emu_schedule_desc(s));
+    }
+    free(first);
+}

@@ -41,6 +41,11 @@ char *emu_capture_end(void);
  * when killed) and stores its merged stdout and stderr (malloc'ed) in *output. */
 int emu_run_child(const char *name, const char *const *env, char **output);
 
+/* Runs run(ctx) under every schedule: each launch must succeed with no simt or ThreadSanitizer
+ * report on stderr, and every schedule must give the same `bytes` of out as fwd (cmocka failures). */
+typedef int (*emu_run_fn)(void *ctx);
+void emu_run_everywhere(emu_run_fn run, void *ctx, void *out, size_t bytes);
+
 /* Number of floats that differ (NaN never equals anything) between got and want. */
 size_t emu_mismatches(const float *got, const float *want, size_t n);
 

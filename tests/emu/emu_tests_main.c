@@ -11,6 +11,11 @@ int emu_run_api_tests(void);
 int emu_run_correct_tests(void);
 int emu_run_bug_tests(void);
 int emu_run_mma_tests(void);
+int emu_run_hopper_tests(void);
+int emu_run_tma_tests(void);
+int emu_run_wgmma_tests(void);
+int emu_run_isa_tests(void);
+int emu_run_probe_tests(void);
 int emu_run_bug_case(const char *name);
 int emu_run_api_case(const char *name);
 
@@ -36,6 +41,11 @@ int main(int argc, char **argv) {
     int failed = emu_run_api_tests();
     failed += emu_run_correct_tests();
     failed += emu_run_mma_tests();
+    failed += emu_run_hopper_tests();
+    failed += emu_run_tma_tests();
+    failed += emu_run_wgmma_tests();
+    failed += emu_run_isa_tests();
+    failed += emu_run_probe_tests();
     failed += emu_run_bug_tests();
     return failed != 0;
 }

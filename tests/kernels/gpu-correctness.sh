@@ -17,12 +17,15 @@ if ! "$bench" --backend cuda --probe >"$tmp/probe" 2>&1; then
   tap_skip "compute-sanitizer memcheck, racecheck, synccheck, initcheck on every variant" "no usable GPU"
   tap_done
 fi
-# The variants this device supports (MIN_SM of their switches; the others are "not supported",
+# The variants this device supports (MIN_SM and ARCH of their switches; the others are "not supported",
 # never run: stage6 needs sm_89): the device's compute capability from a one-launch run.
 "$bench" --backend cuda --check-only --quiet --variant stage0 --shape single --seeds 0 --out "$tmp/dev.json" >/dev/null 2>&1
 cc=$("$schema" "$tmp/dev.json" meta.device.cc 2>/dev/null | tr -d .)
 case $cc in ''|*[!0-9]*) cc=0 ;; esac
-supported=$(registry_rows | while IFS='|' read -r _ id _ sw; do [ "$(registry_min_sm "$sw")" -le "$cc" ] && echo "$id"; done)
+supported=$(registry_rows | while IFS='|' read -r _ id _ sw; do
+  x=$(registry_exact_sm "$sw")
+  [ "$(registry_min_sm "$sw")" -le "$cc" ] && { [ "$x" = 0 ] || [ "$x" = "$cc" ]; } && echo "$id"
+done)
 nvar=$(wc -w <<<"$supported")
 tap_diag "device sm_$cc: $nvar supported variants ($(echo $supported))"
 shapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)

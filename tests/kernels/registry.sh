@@ -5,6 +5,8 @@
 #                             excluded), the names being the SDPA_SW(...) bits of the row
 #   registry_has ROWSW NAME   whether a row's switch names include NAME
 #   registry_min_sm ROWSW     the oldest architecture (major*10+minor) a row's switches need (MIN_SM)
+#   registry_exact_sm ROWSW   the one architecture a row runs on when a switch is architecture-specific
+#                             (ARCH SM90A: 90), else 0
 registry_switches() { sed -nE 's/^ *X\(([A-Z0-9_]+),.*/\1/p' kernels/switches.h; }
 registry_rows() {
   sed -nE 's/^SDPA_VARIANT\(([a-z0-9_]+), "([^"]*)", "([^"]*)", (.*)$/\1|\2|\3|\4/p' kernels/variants.def |
@@ -21,4 +23,11 @@ registry_min_sm() {
     [ "${m:-0}" -gt "$need" ] && need=$m
   done
   echo "$need"
+}
+registry_exact_sm() {
+  local sw
+  for sw in $1; do
+    grep -qE "^ *X\($sw, *[a-z0-9_]+, *[A-Z]+, *[0-9]+, *SM90A," kernels/switches.h && { echo 90; return; }
+  done
+  echo 0
 }

@@ -39,7 +39,7 @@ static bool named_deadlock();
 // a barrier.
 bool release_barrier() {
     for (unsigned i = 0; i < B.n; i++)
-        if (B.fibers[i].state == State::named) return named_deadlock();
+        if (B.fibers[i].state == State::named || B.fibers[i].state == State::mbar) return named_deadlock();
     Fiber *first = nullptr, *other = nullptr;
     for (unsigned i = 0; i < B.n && !other; i++) {
         Fiber &f = B.fibers[i];
@@ -66,6 +66,7 @@ bool release_barrier() {
     for (unsigned i = 0; i < B.n; i++) count += B.fibers[i].bar_pred != 0;
     B.bar_count[gen & 1] = count;
     B.bar_gen++;
+    B.sync_epoch++;
     for (unsigned i = 0; i < B.n; i++) wake(&B.fibers[i]);
     stats.barriers++;
     return true;
@@ -96,6 +97,7 @@ static void named_complete(unsigned id) {
         wake(&w);
     }
     nb.n = nb.count = nb.n_arrived = 0;
+    B.sync_epoch++;
     stats.barriers++;
 }
 
@@ -160,7 +162,10 @@ void named_barrier(Site at, unsigned id, unsigned n, bool wait) {
         len--;
         count_warp(id, a, f->warp);
     }
-    if (wait) wait_here(f);
+    if (wait)
+        wait_here(f);
+    else
+        yield_now(); // let the threads this arrival released run before the arriving one goes on
 }
 
 // A warp of which only some lanes arrived at a named barrier: bar in divergent code.
@@ -186,34 +191,35 @@ static bool named_partial_warp(bool at_end) {
 bool named_block_end() { return !named_partial_warp(true); }
 
 // Nothing is ready, nothing waits in a collective and some threads wait at named barriers: no barrier
-// can complete. Names every place where threads wait.
+// can complete. Names every place where threads wait (mbarrier waits with their barrier's state).
+static bool same_wait(const Fiber &a, const Fiber &b) {
+    return a.state == b.state && same_site(a.site, b.site) &&
+           (a.state != State::named || a.named_id == b.named_id) &&
+           (a.state != State::mbar || (a.mbar == b.mbar && a.mbar_parity == b.mbar_parity));
+}
 static bool named_deadlock() {
     if (named_partial_warp(false)) return false;
     Fiber *who = nullptr;
-    char what[640];
+    char what[1536];
     size_t len = 0;
     for (unsigned i = 0; i < B.n; i++) {
         Fiber &f = B.fibers[i];
-        if (f.state != State::barrier && f.state != State::named) continue;
-        if (!who && f.state == State::named) who = &f;
+        if (f.state != State::barrier && f.state != State::named && f.state != State::mbar) continue;
+        if (!who && f.state != State::barrier) who = &f;
         bool seen = false; // one entry per place
-        for (unsigned j = 0; j < i && !seen; j++) {
-            const Fiber &e = B.fibers[j];
-            seen = e.state == f.state && same_site(e.site, f.site) &&
-                   (f.state != State::named || e.named_id == f.named_id);
-        }
+        for (unsigned j = 0; j < i && !seen; j++) seen = same_wait(B.fibers[j], f);
         if (seen) continue;
         unsigned count = 0;
-        for (unsigned j = i; j < B.n; j++) {
-            const Fiber &e = B.fibers[j];
-            count += e.state == f.state && same_site(e.site, f.site) &&
-                     (f.state != State::named || e.named_id == f.named_id);
-        }
-        char one[200];
+        for (unsigned j = i; j < B.n; j++) count += same_wait(B.fibers[j], f);
+        char one[640];
         if (f.state == State::named) {
             const NamedBar &nb = B.named[f.named_id];
             snprintf(one, sizeof one, "%s%u at bar.sync %u (%u of %u threads arrived) at %s:%d",
                      len ? "; " : "", count, f.named_id, nb.count, nb.n, f.site.file, f.site.line);
+        } else if (f.state == State::mbar) {
+            char m[600];
+            mbar_describe_wait(f, m, sizeof m);
+            snprintf(one, sizeof one, "%s%u %s", len ? "; " : "", count, m);
         } else {
             snprintf(one, sizeof one, "%s%u at __syncthreads at %s:%d", len ? "; " : "", count, f.site.file,
                      f.site.line);

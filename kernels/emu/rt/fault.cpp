@@ -10,10 +10,10 @@
 
 namespace simt::rt {
 
-char last_error[1024];
+char last_error[2560];
 
 static void vreport(Site at, const Fiber *who, const char *fmt, va_list ap) {
-    char what[768];
+    char what[2048];
     vsnprintf(what, sizeof what, fmt, ap);
     snprintf(last_error, sizeof last_error, "simt: %s:%d: %s (block (%u,%u,%u), thread (%u,%u,%u))", at.file,
              at.line, what, block_idx.x, block_idx.y, block_idx.z, who->tid.x, who->tid.y, who->tid.z);
@@ -43,6 +43,7 @@ void fault_waiting(Fiber *who, Site at, const char *fmt, ...) {
     vreport(at, who, fmt, ap);
     va_end(ap);
     if (config.abort_on_fault) {
+        if (who->state == State::exited) abort(); // no stack left to show
         B.abort_in = who; // it aborts when its wait returns: a debugger shows its stack
         resume(who);
     }

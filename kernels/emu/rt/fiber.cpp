@@ -2,6 +2,7 @@
 // launch after launch) and the two directions of a switch, with the sanitizer annotations.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <algorithm>
 
@@ -20,12 +21,28 @@ static void *g_body_ctx;
 static const void *sched_stack_bottom; // ASan: the scheduler's stack, learnt at the first switch
 static size_t sched_stack_size;
 
+// Fiber stacks are filled with 0xFF before every block (NaN as f32, f16, e4m3, like shared memory), so
+// a kernel reading a register it never set (an accumulator never zeroed) reads NaN, not a dead local
+// or the previous block's value. Only the part that was in use: from a margin below the lowest stack
+// pointer seen at a switch (kernel frames deeper than every switch point within the margin) to the
+// top; a fresh stack's top kFirstPoison bytes.
+static constexpr size_t kFirstPoison = 64 * 1024, kPoisonMargin = 16 * 1024;
+static void poison_stack(Fiber &f) {
+    char *lo = (char *)f.stack_lo, *top = lo + f.stack_size;
+    char *from = f.stack_dirty - lo > (ptrdiff_t)kPoisonMargin ? f.stack_dirty - kPoisonMargin : lo;
+    san::ignore_begin(); // not an access of any CUDA thread
+    memset(from, 0xff, (size_t)(top - from));
+    san::ignore_end();
+    f.stack_dirty = top;
+}
+
 static void fiber_main(void *p) {
     Fiber *f = static_cast<Fiber *>(p);
     san::asan_finish(nullptr, &sched_stack_bottom, &sched_stack_size);
     san::acquire(&B.block_start);
     g_body(g_body_ctx);
     cp_thread_exit(f); // faults if copies are still in flight
+    wgmma_thread_exit(f);
     f->state = State::exited;
     B.n_exited++;
     B.warps[f->warp].exited |= 1u << f->lane;
@@ -41,6 +58,9 @@ void fibers_prepare(unsigned n, dim3 block) {
             Fiber &f = B.fibers[i];
             f.stack_size = config.stack_bytes;
             f.stack_lo = stack_alloc(f.stack_size);
+            // A fresh stack reads as zeros: poison its top the first time too.
+            f.stack_dirty =
+                (char *)f.stack_lo + (f.stack_size > kFirstPoison ? f.stack_size - kFirstPoison : 0);
             f.tsan_fiber = san::tsan_create();
             f.tsan_engine = san::tsan_create();
         }
@@ -62,6 +82,7 @@ void fibers_prepare(unsigned n, dim3 block) {
     B.ready_now.assign((n + 63) / 64, 0);
     B.ready_next.assign((n + 63) / 64, 0);
     B.sched_tsan = san::tsan_current();
+    warpgroups_prepare();
 }
 
 void fibers_reset(void (*body)(void *), void *ctx) {
@@ -75,8 +96,12 @@ void fibers_reset(void (*body)(void *), void *ctx) {
         f.coll = nullptr;
         f.copies.clear();
         f.group = 0;
+        f.wg_fenced = false;
+        f.wg_group = 0;
+        f.wg_npending = 0;
         f.asan_fake_stack = nullptr;
         san::asan_unpoison(f.stack_lo, f.stack_size);
+        poison_stack(f);
         ctx_make(&f.ctx, f.stack_lo, f.stack_size, fiber_main, &f);
         B.ready_now[i / 64] |= 1ull << (i % 64);
 #if defined(SIMT_TSAN)
@@ -95,6 +120,11 @@ void fibers_reset(void (*body)(void *), void *ctx) {
     for (NamedBar &nb : B.named) nb.n = nb.count = nb.n_arrived = 0;
     B.n_exited = 0;
     B.bar_gen = 0;
+    B.sync_epoch = 0;
+    mbar_block_start();
+    tma_block_start();
+    wgmma_block_start();
+    warpgroups_block_start();
     B.faulted = false;
     B.abort_in = nullptr;
 }
@@ -116,6 +146,8 @@ void resume(Fiber *f) {
 // Everything a fiber did so far happens before the end of its block (the scheduler acquires
 // block_sync there, and only there, before it reuses shared memory for the next block).
 static void to_scheduler(Fiber *f, void **fake_save) {
+    char here;
+    if (&here < f->stack_dirty) f->stack_dirty = &here;
     san::release(&B.block_sync);
     san::tsan_switch(B.sched_tsan, false);
     san::asan_start(fake_save, sched_stack_bottom, sched_stack_size);

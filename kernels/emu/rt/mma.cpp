@@ -87,10 +87,12 @@ template <MmaKind KIND> void mma_complete(const Gather &g) {
 
 } // namespace
 
+const float *e4m3_values() { return fp8.e4m3; }
+
 void mma_tile(Site at, MmaKind kind, float d[4], const uint32_t a[4], const uint32_t b[2], const float c[4]) {
-    static const CollOp ops[3] = {{"mma.sync.m16n8k16.f32.f16.f16.f32", mma_complete<MMA_F16_K16>},
-                                  {"mma.sync.m16n8k32.f32.e4m3.e4m3.f32", mma_complete<MMA_E4M3_K32>},
-                                  {"mma.sync.m16n8k32.f32.e5m2.e5m2.f32", mma_complete<MMA_E5M2_K32>}};
+    static const CollOp ops[3] = {{"mma.sync.m16n8k16.f32.f16.f16.f32", mma_complete<MMA_F16_K16>, true},
+                                  {"mma.sync.m16n8k32.f32.e4m3.e4m3.f32", mma_complete<MMA_E4M3_K32>, true},
+                                  {"mma.sync.m16n8k32.f32.e5m2.e5m2.f32", mma_complete<MMA_E5M2_K32>, true}};
     MmaArg arg;
     memcpy(arg.a, a, sizeof arg.a);
     memcpy(arg.b, b, sizeof arg.b);
@@ -118,9 +120,11 @@ uint16_t ldm_elem(const Gather &g, int m, int row, int col) {
 void ldm_complete(const Gather &g) {
     const int num = (int)g.key[0];
     const bool trans = g.key[1] != 0;
+    // Each row is read by the lane that gave its address: what that lane may see is what its own
+    // program order and its barriers give it (a row another lane stored needs a __syncwarp).
     for (int m = 0; m < num; m++)
         for (int row = 0; row < 8; row++)
-            san::read_range(static_cast<const LdmArg *>(g.arg[8 * m + row])->row, 16);
+            access_as_lane(8 * m + row, static_cast<const LdmArg *>(g.arg[8 * m + row])->row, 16, false);
     // Lane l receives, of each matrix, row l/4, columns 2(l%4) and 2(l%4)+1 (low half first);
     // .trans delivers the transposed matrix.
     for (int l = 0; l < 32; l++) {
@@ -136,21 +140,62 @@ void ldm_complete(const Gather &g) {
 
 } // namespace
 
+// Lanes 0-7 address the rows of matrix 0, 8-15 of matrix 1, ...; the others' addresses are unused
+// (.x1, .x2) and not checked.
+static void check_row(Site at, const char *name, unsigned num, const void *row) {
+    if (current()->lane >= 8 * num) return;
+    if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
+    bool known;
+    if (!is_shared(row, 16, &known) && known) fault(at, "%s: row address %p is not shared memory", name, row);
+}
+
 void ldmatrix(Site at, unsigned num, bool trans, uint32_t *r, const void *row) {
-    static const CollOp ops[2] = {{"ldmatrix.sync.aligned.m8n8.b16", ldm_complete},
-                                  {"ldmatrix.sync.aligned.m8n8.trans.b16", ldm_complete}};
-    const char *name = ops[trans].name;
-    // Threads 0-7 address the rows of matrix 0, 8-15 of matrix 1, ...; the others' addresses are
-    // unused (.x1, .x2) and not checked.
-    if (current()->lane < 8 * num) {
-        if ((uintptr_t)row & 15) fault(at, "%s: row address %p is not 16-byte aligned", name, row);
-        bool known;
-        if (!is_shared(row, 16, &known) && known)
-            fault(at, "%s: row address %p is not shared memory", name, row);
-    }
+    static const CollOp ops[2] = {{"ldmatrix.sync.aligned.m8n8.b16", ldm_complete, true},
+                                  {"ldmatrix.sync.aligned.m8n8.trans.b16", ldm_complete, true}};
+    check_row(at, ops[trans].name, num, row);
     LdmArg arg{row, {0, 0, 0, 0}};
-    warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans);
+    warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans, 0,
+                    __builtin_extract_return_addr(__builtin_return_address(0)));
     memcpy(r, arg.r, 4 * num);
+}
+
+// ---- stmatrix (sm_90): the inverse of ldmatrix ---------------------------------------------------------
+namespace {
+
+struct StmArg {
+    void *row;
+    uint32_t r[4];
+};
+
+// Element (row, col) of matrix m as the fragment holds it: lane 4 row + col / 2, half col % 2.
+uint16_t stm_frag(const Gather &g, int m, int row, int col) {
+    return (uint16_t)(static_cast<const StmArg *>(g.arg[4 * row + col / 2])->r[m] >> (16 * (col & 1)));
+}
+
+void stm_complete(const Gather &g) {
+    const int num = (int)g.key[0];
+    const bool trans = g.key[1] != 0;
+    for (int m = 0; m < num; m++)
+        for (int row = 0; row < 8; row++) {
+            char *p = static_cast<char *>(static_cast<const StmArg *>(g.arg[8 * m + row])->row);
+            access_as_lane(8 * m + row, p, 16, true); // written by the lane that gave the address
+            for (int col = 0; col < 8; col++) {
+                const uint16_t v = trans ? stm_frag(g, m, col, row) : stm_frag(g, m, row, col);
+                memcpy(p + 2 * col, &v, 2);
+            }
+        }
+}
+
+} // namespace
+
+void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row) {
+    static const CollOp ops[2] = {{"stmatrix.sync.aligned.m8n8.b16", stm_complete, true},
+                                  {"stmatrix.sync.aligned.m8n8.trans.b16", stm_complete, true}};
+    check_row(at, ops[trans].name, num, row);
+    StmArg arg{row, {0, 0, 0, 0}};
+    memcpy(arg.r, r, 4 * num);
+    warp_collective(ops[trans], at, 0xffffffffu, &arg, num, trans, 0,
+                    __builtin_extract_return_addr(__builtin_return_address(0)));
 }
 
 // ---- movmatrix ----------------------------------------------------------------------------------
@@ -176,7 +221,7 @@ void mov_complete(const Gather &g) {
 } // namespace
 
 uint32_t movmatrix_trans(Site at, uint32_t x) {
-    static const CollOp op{"movmatrix.sync.aligned.m8n8.trans.b16", mov_complete};
+    static const CollOp op{"movmatrix.sync.aligned.m8n8.trans.b16", mov_complete, true};
     MovArg arg{x, 0};
     warp_collective(op, at, 0xffffffffu, &arg);
     return arg.out;

@@ -19,6 +19,8 @@
 // of its public header.
 extern "C" void __tsan_read_range(void *addr, unsigned long size);
 extern "C" void __tsan_write_range(void *addr, unsigned long size);
+extern "C" void __tsan_read_range_pc(void *addr, unsigned long size, void *pc);
+extern "C" void __tsan_write_range_pc(void *addr, unsigned long size, void *pc);
 extern "C" void __tsan_ignore_thread_begin(void);
 extern "C" void __tsan_ignore_thread_end(void);
 #endif
@@ -35,6 +37,11 @@ inline void acquire(void *addr) { __tsan_acquire(addr); }
 // Accesses the (uninstrumented) runtime makes on behalf of the running CUDA thread.
 inline void read_range(const void *addr, size_t n) { __tsan_read_range(const_cast<void *>(addr), n); }
 inline void write_range(void *addr, size_t n) { __tsan_write_range(addr, n); }
+// The same at a given code address (the kernel's call site, so that a report names the kernel line).
+inline void read_range_pc(const void *addr, size_t n, void *pc) {
+    __tsan_read_range_pc(const_cast<void *>(addr), n, pc);
+}
+inline void write_range_pc(void *addr, size_t n, void *pc) { __tsan_write_range_pc(addr, n, pc); }
 inline void *tsan_current() { return __tsan_get_current_fiber(); }
 inline void ignore_begin() { __tsan_ignore_thread_begin(); }
 inline void ignore_end() { __tsan_ignore_thread_end(); }
@@ -49,6 +56,8 @@ inline void release(void *) {}
 inline void acquire(void *) {}
 inline void read_range(const void *, size_t) {}
 inline void write_range(void *, size_t) {}
+inline void read_range_pc(const void *, size_t, void *) {}
+inline void write_range_pc(void *, size_t, void *) {}
 inline void *tsan_current() { return nullptr; }
 inline void ignore_begin() {}
 inline void ignore_end() {}

@@ -3,8 +3,8 @@
 // A launch runs its blocks one after another. A block runs in rounds: every ready fiber is
 // resumed once, in the policy's order, and runs until it waits, exits or faults; fibers woken
 // during a round (a completed warp collective) run in the next one. When a round ends with no
-// fiber ready, the block is done, a barrier is released, or nothing can ever run again: a
-// deadlock, reported as a fault.
+// fiber ready, asynchronous work lands (wgmma results, TMA copies), the block is done, a barrier is released,
+// or nothing can ever run again: a deadlock, reported as a fault.
 #include <mutex>
 
 #include "internal.h"
@@ -76,9 +76,17 @@ static void run_block(void (*body)(void *), void *ctx) {
         if (B.faulted) break;
         if (none_ready()) {
             if (B.n_exited == B.n) {
-                named_block_end();
+                if (tma_block_end()) named_block_end();
                 break;
             }
+            // Asynchronous work lands as late as it may: when no thread can run any more, first the
+            // wgmma results of threads waiting in wait_group, then the TMA copies in flight.
+            if (wgmma_wake_waiters() || tma_land_all()) {
+                if (B.faulted) break;
+                B.ready_now.swap(B.ready_next);
+                continue;
+            }
+            if (wg_diagnose()) break;
             bool in_collective = false;
             for (unsigned w = 0; w < B.nwarps; w++) in_collective |= B.warps[w].used != 0;
             if (in_collective) {

@@ -2,7 +2,9 @@
 //
 // Exactly the lanes named in the mask must arrive at the same call: same operation, same file and
 // line, same mask. The lane that arrives last does the work for all (Gather) and wakes them; they
-// continue in the next round, in the policy's order. A collective that can never complete - a
+// continue in the next round, in the policy's order. For ThreadSanitizer a collective synchronises
+// its lanes (each releases at arrival, the completer acquires them all and releases each) unless it
+// is per_lane (simt_rt.h): then the memory it touches is announced as each lane's own access. A collective that can never complete - a
 // named lane exited, waits at a barrier or at another collective - is reported when the block
 // has nothing left to run.
 #include <stdio.h>
@@ -26,18 +28,19 @@ static Coll *find_or_open(Warp &w, const CollOp &op, Site at, unsigned mask, con
 
 static void complete(Warp &w, Coll *c) {
     Fiber *lanes = &B.fibers[(size_t)(&w - B.warps.data()) * 32];
+    const bool sync = !c->op->per_lane;
     Gather g;
     g.mask = c->mask;
     for (int k = 0; k < 3; k++) g.key[k] = c->key[k];
     for (unsigned m = c->mask; m; m &= m - 1) {
         Fiber &f = lanes[__builtin_ctz(m)];
         g.arg[f.lane] = f.carg;
-        san::acquire(&f.sync_arrive);
+        if (sync) san::acquire(&f.sync_arrive);
     }
     c->op->complete(g);
     for (unsigned m = c->mask; m; m &= m - 1) {
         Fiber &f = lanes[__builtin_ctz(m)];
-        san::release(&f.sync_wake);
+        if (sync) san::release(&f.sync_wake);
         wake(&f);
     }
     w.used &= ~(1u << (c - w.pending));
@@ -45,8 +48,10 @@ static void complete(Warp &w, Coll *c) {
 }
 
 void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64_t k0, uint64_t k1,
-                     uint64_t k2) {
+                     uint64_t k2, void *pc) {
     Fiber *f = current();
+    // Called straight from kernel code (WMMA's header) unless the caller passes its own caller's pc.
+    f->cpc = pc ? pc : __builtin_extract_return_addr(__builtin_return_address(0));
     Warp &w = B.warps[f->warp];
     unsigned me = 1u << f->lane;
     if (!(mask & me)) fault(at, "%s: mask 0x%08x does not name the calling lane %u", op.name, mask, f->lane);
@@ -67,10 +72,32 @@ void warp_collective(const CollOp &op, Site at, unsigned mask, void *arg, uint64
     f->carg = arg;
     f->site = at;
     f->state = State::collective;
-    san::release(&f->sync_arrive);
+    if (!op.per_lane) san::release(&f->sync_arrive);
     if (c->arrived == mask) complete(w, c);
     wait_here(f);
-    san::acquire(&f->sync_wake);
+    if (!op.per_lane) san::acquire(&f->sync_wake);
+}
+
+void tsan_ignore(bool on) {
+    if (on)
+        san::ignore_begin();
+    else
+        san::ignore_end();
+}
+
+void access_as_lane(unsigned lane, const void *p, size_t n, bool write) {
+#if defined(SIMT_TSAN)
+    Fiber *self = current();
+    Fiber &f = B.fibers[self->warp * 32 + lane];
+    san::tsan_switch(f.tsan_fiber, false);
+    if (write)
+        san::write_range_pc(const_cast<void *>(p), n, f.cpc);
+    else
+        san::read_range_pc(p, n, f.cpc);
+    san::tsan_switch(self->tsan_fiber, false);
+#else
+    (void)lane, (void)p, (void)n, (void)write;
+#endif
 }
 
 unsigned active_mask() {
@@ -91,6 +118,16 @@ const char *describe_wait(const Fiber *f, char *buf, size_t n) {
         break;
     case State::named:
         snprintf(buf, n, "waits at bar.sync %u at %s:%d", f->named_id, f->site.file, f->site.line);
+        break;
+    case State::mbar:
+        snprintf(buf, n, "waits at mbarrier.try_wait.parity %u at %s:%d", f->mbar_parity, f->site.file,
+                 f->site.line);
+        break;
+    case State::wgroup:
+        snprintf(buf, n, "waits in a warpgroup collective at %s:%d", f->site.file, f->site.line);
+        break;
+    case State::wgwait:
+        snprintf(buf, n, "waits at wgmma.wait_group at %s:%d", f->site.file, f->site.line);
         break;
     case State::ready: snprintf(buf, n, "is running"); break;
     }

@@ -24,6 +24,26 @@ __global__ void mma_fp8_loop(float *out, int iters) {
     for (int j = 0; j < 4; j++) out[threadIdx.x * 4 + j] = d[j];
 }
 
+// One warpgroup issuing m64n64k32 e4m3 wgmma (SS) and waiting for each: the cost of one collective,
+// fence, commit and wait included. A and B: 64 x 32 codes of 1.0 and 0.5 without swizzle.
+__global__ void wgmma_fp8_loop(float *out, int iters) {
+    SMEM_DYNAMIC(uint8_t, sm);
+    for (int i = threadIdx.x; i < 2 * 64 * 32; i += 128) sm[i] = (uint8_t)(i & 1 ? 0x38 : 0x30);
+    prims::fence_proxy_async();
+    __syncthreads();
+    const uint64_t da = prims::wgmma_desc(sm, 64 * 16, 128, 0),
+                   db = prims::wgmma_desc(sm + 2048, 64 * 16, 128, 0);
+    float d[32];
+    for (int i = 0; i < 32; i++) d[i] = 0.0f;
+    for (int i = 0; i < iters; i++) {
+        prims::wgmma_fence();
+        prims::wgmma_ss(d, da, db, true);
+        prims::wgmma_commit();
+        prims::wgmma_wait<0>(d);
+    }
+    for (int j = 0; j < 32; j++) out[threadIdx.x * 32 + j] = d[j];
+}
+
 __global__ void __launch_bounds__(128)
     tile_loop(const uint8_t *__restrict__ kv, float *__restrict__ out, int tiles) {
     __shared__ __align__(32) uint8_t stage[2][4096];
@@ -70,4 +90,7 @@ extern "C" int bench_tile_loop(const uint8_t *kv, float *out, int blocks, int ti
 }
 extern "C" int bench_mma_fp8_loop(float *out, int iters) {
     return SDPA_LAUNCH(mma_fp8_loop, 1, 32, 0, 0, out, iters);
+}
+extern "C" int bench_wgmma_fp8_loop(float *out, int iters) {
+    return SDPA_LAUNCH(wgmma_fp8_loop, 1, 128, 4096, 0, out, iters);
 }

@@ -1,7 +1,8 @@
 // make emu-bench: the emulator's micro-benchmark. Prints fiber switches per second (the bar is
 // 20 million on one core) for the raw context switch and for the emulator's rendezvous, and the
 // time of a workload shaped like the SDPA kernel at the mission shape (128 CTAs x 16 KV tiles), and
-// the cost of one FP8 mma.sync collective (bar: 10 us).
+// the cost of one FP8 mma.sync collective (bar: 10 us) and of one m64n64k32 FP8 wgmma with its fence,
+// commit and wait (bar: 50 us).
 // A benchmark, not a test: it prints and always exits 0 unless a launch faults.
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 extern "C" int bench_barrier_loop(int blocks, int threads, int iters);
 extern "C" int bench_shuffle_loop(float *out, int blocks, int iters);
 extern "C" int bench_mma_fp8_loop(float *out, int iters);
+extern "C" int bench_wgmma_fp8_loop(float *out, int iters);
 extern "C" int bench_tile_loop(const uint8_t *kv, float *out, int blocks, int tiles);
 
 using simt::rt::Ctx;
@@ -20,6 +22,13 @@ using simt::rt::Ctx;
 static double now() {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+// This process's CPU time: what a collective costs when other jobs share the cores (wall time then
+// includes their turns).
+static double cpu_now() {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -76,6 +85,12 @@ int main() {
         timed("mma.sync m16n8k32 e4m3, 1 warp x 100000", [&] { return bench_mma_fp8_loop(out, mma_iters); });
     printf("  m16n8k32 e4m3 collective                   %8.2f us each  [bar: 10 us]\n",
            mma_s / mma_iters * 1e6);
+    const int wgmma_iters = 2000;
+    const double wgmma_cpu0 = cpu_now();
+    const double wgmma_s = timed("wgmma m64n64k32 e4m3 (SS), 1 warpgroup x 2000",
+                                 [&] { return bench_wgmma_fp8_loop(out, wgmma_iters); });
+    printf("  m64n64k32 e4m3 wgmma collective            %8.2f us CPU each (%.2f us wall)  [bar: 50 us]\n",
+           (cpu_now() - wgmma_cpu0) / wgmma_iters * 1e6, wgmma_s / wgmma_iters * 1e6);
     uint8_t *kv = (uint8_t *)aligned_alloc(256, 4096);
     for (int i = 0; i < 4096; i++) kv[i] = (uint8_t)(i * 13);
     timed("SDPA-shaped CTA loop, 128 blocks x 16 tiles", [&] { return bench_tile_loop(kv, out, 128, 16); });

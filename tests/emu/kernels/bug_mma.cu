@@ -8,9 +8,10 @@ __global__ void mma_bugs(const __half *__restrict__ A, const __half *__restrict_
     const int l = threadIdx.x, g = l / 4, t = l % 4, m = l / 8, r = l % 8;
     for (int i = l; i < 256; i += 32) sA[i / 16][i % 16] = A[i];
     for (int i = l; i < 128; i += 32) sB[i / 8][i % 8] = Bkn[i];
-    __syncwarp();
+    // ldmatrix reads each row as the lane that gave its address: rows other lanes stored need this.
+    if (mode != EMUT_LDSM_NO_SYNCWARP) __syncwarp();
     uint32_t a[4], b[2];
-    prims::ldmatrix<2, true>(b, &sB[r + 8 * (m & 1)][0]);
+    prims::ldmatrix<2, true>(b, &sB[r + 8 * (m & 1)][0]); // EMU-BUG(ldsm-no-syncwarp)
     if (mode == EMUT_MMA_SWAPPED_REG) {
         for (int i = 0; i < 4; i++) {
             const int row = g + 8 * (i & 1), col = 2 * t + 8 * (i >> 1);

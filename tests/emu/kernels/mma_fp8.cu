@@ -1,4 +1,4 @@
-// NVCC-ARCHS: 89 90
+// NVCC-ARCHS: 89 90 90a
 // mma.sync m16n8k32 with e4m3 and e5m2 operands (sm_89+), fragments by the documented layout or by
 // ldmatrix; the e4m3 accumulator -> A repack with its k permutation; FP8 packing (correct kernels).
 #include "emu_tests.h"

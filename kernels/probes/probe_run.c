@@ -1,0 +1,245 @@
+/* probe_run.c: runs the hardware probes (probes.h) and records their raw output as JSON; decodes a
+ * record against the PTX ISA's formulas (kernels/wgmma_layout.h) and the documented TMA layout; and
+ * compares two records. The same code serves the GPU (probe_main.c, `make probes`) and the emulator
+ * (tests/emu/test_probes.c), so the path from a GPU's record to the emulator's tests is tested here. */
+#include "probe_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes.h"
+#include "tensor_map.h"
+#include "wgmma_layout.h"
+
+/* The TMA boxes: a uint16 tensor of TW x TH x TD elements, element (x, y, z) = 1 + x + 256 y + 4096 z. */
+enum { TW = 96, TH = 40, TD = 3 };
+static const struct {
+    int swizzle, rank, bx, by, bz, c0, c1, c2;
+} tma_cases[] = {
+    {0, 2, 32, 16, 1, 8, 4, 0},    {0, 2, 48, 16, 1, 72, 32, 0}, {32, 2, 16, 24, 1, -8, 20, 0},
+    {64, 2, 32, 32, 1, 16, -5, 0}, {128, 2, 64, 32, 1, 0, 0, 0}, {128, 2, 64, 24, 1, 40, 30, 0},
+    {0, 3, 16, 8, 2, 4, 2, 1},     {64, 3, 32, 8, 3, 64, 36, 1}, {128, 3, 64, 16, 2, 0, 8, 2},
+};
+/* The descriptor configurations: start offset in the region, LBO, SBO, swizzle. */
+static const unsigned desc_cases[][4] = {
+    {0, 1024, 128, 0}, {256, 128, 256, 0}, {0, 16, 256, 32},    {0, 16, 512, 64},
+    {32, 16, 512, 64}, {0, 16, 1024, 128}, {32, 16, 1024, 128}, {96, 16, 1024, 128},
+};
+enum { N_TMA = sizeof tma_cases / sizeof tma_cases[0], N_DESC = sizeof desc_cases / sizeof desc_cases[0] };
+
+static int swizzle_enum(int bytes) {
+    return bytes == 32    ? CU_TENSOR_MAP_SWIZZLE_32B
+           : bytes == 64  ? CU_TENSOR_MAP_SWIZZLE_64B
+           : bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                          : CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
+static cJSON *floats(const float *v, size_t n) {
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+static cJSON *ints(const int *v, size_t n) {
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+#define FAIL(...) (snprintf(err, errlen, __VA_ARGS__), -1)
+
+/* g: the tensor in device memory; out: a device buffer of PROBE_TMA_MAX_BYTES; host: the same on the host. */
+static int run_tma(cJSON *doc, const uint16_t *g, uint8_t *out, uint8_t *host, char *err, size_t errlen) {
+    cJSON *arr = cJSON_AddArrayToObject(doc, "tma");
+    static CUtensorMap map; /* 128-byte aligned by its type */
+    const cuuint64_t dims[3] = {TW, TH, TD}, strides[2] = {TW * 2, TW * 2 * TH};
+    char hex[2 * PROBE_TMA_MAX_BYTES + 1];
+    for (int i = 0; i < N_TMA; i++) {
+        const cuuint32_t box[3] = {(cuuint32_t)tma_cases[i].bx, (cuuint32_t)tma_cases[i].by,
+                                   (cuuint32_t)tma_cases[i].bz};
+        const unsigned bytes = (unsigned)(tma_cases[i].bx * tma_cases[i].by *
+                                          (tma_cases[i].rank == 3 ? tma_cases[i].bz : 1) * 2);
+        if (probe_encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, (unsigned)tma_cases[i].rank, g, dims,
+                               strides, box, swizzle_enum(tma_cases[i].swizzle), err, errlen))
+            return -1;
+        memset(host, 0xcd, PROBE_TMA_MAX_BYTES);
+        if (probe_put(out, host, PROBE_TMA_MAX_BYTES) ||
+            probe_tma_box(&map, tma_cases[i].rank, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, out,
+                          bytes) ||
+            probe_get(host, out, bytes))
+            return FAIL("TMA probe %d: the launch failed", i);
+        for (unsigned b = 0; b < bytes; b++) snprintf(hex + 2 * b, 3, "%02x", host[b]);
+        cJSON *o = cJSON_CreateObject();
+        const int c[3] = {tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2},
+                  bx[3] = {tma_cases[i].bx, tma_cases[i].by, tma_cases[i].bz};
+        cJSON_AddNumberToObject(o, "swizzle", tma_cases[i].swizzle);
+        cJSON_AddNumberToObject(o, "rank", tma_cases[i].rank);
+        cJSON_AddItemToObject(o, "box", ints(bx, 3));
+        cJSON_AddItemToObject(o, "coords", ints(c, 3));
+        cJSON_AddStringToObject(o, "bytes_hex", hex);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return 0;
+}
+
+/* A probe writing n floats to the device buffer dev, then copied to host. */
+#define RUN(call, n) ((call) || probe_get(host, dev, (n) * sizeof(float)))
+
+cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
+    const size_t tensor = TW * TH * TD * 2, out_bytes = 128 * 128 * sizeof(float);
+    uint16_t *g = malloc(tensor), *dg = probe_alloc(tensor);
+    float *host = malloc(out_bytes), *dev = probe_alloc(out_bytes);
+    uint8_t *tma_host = malloc(PROBE_TMA_MAX_BYTES), *tma_dev = probe_alloc(PROBE_TMA_MAX_BYTES);
+    int rc = 0;
+    if (!g || !dg || !host || !dev || !tma_host || !tma_dev) rc = FAIL("out of memory (host or device)");
+    for (int z = 0; !rc && z < TD; z++)
+        for (int y = 0; y < TH; y++)
+            for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
+    if (!rc && probe_put(dg, g, tensor)) rc = FAIL("copying the TMA tensor to the device failed");
+    if (!rc) {
+        cJSON *t = cJSON_AddObjectToObject(doc, "tma_tensor");
+        const int dims[3] = {TW, TH, TD};
+        cJSON_AddItemToObject(t, "dims", ints(dims, 3));
+        cJSON_AddStringToObject(t, "element", "uint16: 1 + x + 256 y + 4096 z");
+        rc = run_tma(doc, dg, tma_dev, tma_host, err, errlen);
+    }
+    if (!rc && RUN(probe_wgmma_acc(dev), 128 * 128)) rc = FAIL("wgmma accumulator probe: the launch failed");
+    if (!rc) {
+        cJSON *o = cJSON_AddObjectToObject(doc, "wgmma_acc");
+        cJSON_AddStringToObject(o, "mode", "ss m64n256k32 e4m3, D[m][n] = m + 64 n");
+        cJSON_AddItemToObject(o, "values", floats(host, 128 * 128));
+    }
+    cJSON *a = rc ? NULL : cJSON_AddObjectToObject(doc, "wgmma_a");
+    static const char *const what[3] = {"byte", "thread_mod_8", "thread_div_8"};
+    for (int w = 0; !rc && w < 3; w++) {
+        if (RUN(probe_wgmma_a(w, dev), 128 * 16))
+            rc = FAIL("wgmma A-fragment probe %s: the launch failed", what[w]);
+        else
+            cJSON_AddItemToObject(a, what[w], floats(host, 128 * 16));
+    }
+    cJSON *descs = rc ? NULL : cJSON_AddArrayToObject(doc, "wgmma_desc");
+    for (int i = 0; !rc && i < N_DESC; i++) {
+        cJSON *o = cJSON_CreateObject(), *nib = cJSON_CreateArray();
+        cJSON_AddNumberToObject(o, "start", desc_cases[i][0]);
+        cJSON_AddNumberToObject(o, "lbo", desc_cases[i][1]);
+        cJSON_AddNumberToObject(o, "sbo", desc_cases[i][2]);
+        cJSON_AddNumberToObject(o, "swizzle", desc_cases[i][3]);
+        for (int j = 0; !rc && j < 4; j++) {
+            if (RUN(probe_wgmma_desc(desc_cases[i][0], desc_cases[i][1], desc_cases[i][2], desc_cases[i][3],
+                                     j, dev),
+                    64 * 32))
+                rc = FAIL("wgmma descriptor probe %d: the launch failed", i);
+            else
+                cJSON_AddItemToArray(nib, floats(host, 64 * 32));
+        }
+        cJSON_AddItemToObject(o, "nibbles", nib);
+        cJSON_AddItemToArray(descs, o);
+    }
+    free(g), free(host), free(tma_host);
+    probe_free(dg), probe_free(dev), probe_free(tma_dev);
+    return rc ? NULL : doc;
+}
+
+/* ---- decoding against the documents --------------------------------------------------------------- */
+static double num_at(const cJSON *arr, int i) {
+    const cJSON *v = cJSON_GetArrayItem(arr, i);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+static int count_items(const cJSON *arr) { return cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : -1; }
+
+#define MISMATCH(...)                                                                                        \
+    do {                                                                                                     \
+        if (!bad++) snprintf(err, errlen, __VA_ARGS__);                                                      \
+    } while (0)
+
+int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
+    int bad = 0;
+    err[0] = 0;
+    const cJSON *tma = cJSON_GetObjectItem(doc, "tma");
+    if (count_items(tma) != N_TMA) return FAIL("tma: %d records, expected %d", count_items(tma), N_TMA);
+    for (int i = 0; i < N_TMA; i++) {
+        const cJSON *hex = cJSON_GetObjectItem(cJSON_GetArrayItem(tma, i), "bytes_hex");
+        const int bz = tma_cases[i].rank == 3 ? tma_cases[i].bz : 1, span = tma_cases[i].swizzle;
+        if (!cJSON_IsString(hex) ||
+            (int)strlen(hex->valuestring) != 4 * tma_cases[i].bx * tma_cases[i].by * bz)
+            return FAIL("tma[%d]: bytes_hex missing or of the wrong length", i);
+        for (int z = 0; z < bz; z++)
+            for (int y = 0; y < tma_cases[i].by; y++)
+                for (int x = 0; x < tma_cases[i].bx; x++) {
+                    const int gx = tma_cases[i].c0 + x, gy = tma_cases[i].c1 + y,
+                              gz = tma_cases[i].rank == 3 ? tma_cases[i].c2 + z : 0;
+                    const int in = gx >= 0 && gx < TW && gy >= 0 && gy < TH && gz >= 0 && gz < TD;
+                    const unsigned want = in ? (uint16_t)(1 + gx + 256 * gy + 4096 * gz) : 0;
+                    const uint32_t a = wg_swizzle(
+                        (uint32_t)(((z * tma_cases[i].by + y) * tma_cases[i].bx + x) * 2), (unsigned)span);
+                    unsigned lo, hi;
+                    if (sscanf(hex->valuestring + 2 * a, "%2x%2x", &lo, &hi) != 2 || (lo | hi << 8) != want)
+                        MISMATCH("tma[%d] (swizzle %d, rank %d): element (%d, %d, %d) not at byte %u", i,
+                                 span, tma_cases[i].rank, x, y, z, a);
+                }
+    }
+    const cJSON *acc = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "wgmma_acc"), "values");
+    if (count_items(acc) != 128 * 128)
+        return FAIL("wgmma_acc.values: %d numbers, expected 16384", count_items(acc));
+    for (int t = 0; t < 128; t++)
+        for (int i = 0; i < 128; i++) {
+            const double v = num_at(acc, 128 * t + i);
+            const double want = wg_acc_row(t, i) + 64.0 * wg_acc_col(t, i);
+            if (v != want)
+                MISMATCH("wgmma_acc: thread %d register %d holds (m %d, n %d), the ISA says (m %u, n %u)", t,
+                         i, (int)v % 64, (int)v / 64, wg_acc_row(t, i), wg_acc_col(t, i));
+        }
+    const cJSON *a = cJSON_GetObjectItem(doc, "wgmma_a");
+    const cJSON *ab = cJSON_GetObjectItem(a, "byte"), *alo = cJSON_GetObjectItem(a, "thread_mod_8"),
+                *ahi = cJSON_GetObjectItem(a, "thread_div_8");
+    if (count_items(ab) != 2048 || count_items(alo) != 2048 || count_items(ahi) != 2048)
+        return FAIL("wgmma_a: expected byte, thread_mod_8, thread_div_8 of 2048 numbers each");
+    /* D register r of thread u holds A[m][k] at (m, k) = its accumulator position: which (thread, byte) of the
+     * A fragment supplied it, against the ISA's A fragment. */
+    for (int u = 0; u < 128; u++)
+        for (int r = 0; r < 16; r++) {
+            const unsigned m = wg_acc_row(u, r), k = wg_acc_col(u, r);
+            const int byte = (int)num_at(ab, 16 * u + r),
+                      t = (int)num_at(ahi, 16 * u + r) * 8 + (int)num_at(alo, 16 * u + r);
+            if (t < 0 || t > 127 || byte < 0 || byte > 15 || wg_a_row(t, byte) != m || wg_a_k(t, byte) != k)
+                MISMATCH(
+                    "wgmma_a: A (m %u, k %u) came from thread %d byte %d; the ISA puts that at (m %u, k %u)",
+                    m, k, t, byte, t >= 0 && t < 128 && byte >= 0 && byte < 16 ? wg_a_row(t, byte) : 0,
+                    t >= 0 && t < 128 && byte >= 0 && byte < 16 ? wg_a_k(t, byte) : 0);
+        }
+    const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
+    if (count_items(descs) != N_DESC)
+        return FAIL("wgmma_desc: %d records, expected %d", count_items(descs), N_DESC);
+    for (int i = 0; i < N_DESC; i++) {
+        const cJSON *nib = cJSON_GetObjectItem(cJSON_GetArrayItem(descs, i), "nibbles");
+        if (count_items(nib) != 4) return FAIL("wgmma_desc[%d].nibbles: expected 4 runs", i);
+        for (int m = 0; m < 64; m++)
+            for (int k = 0; k < 32; k++) {
+                unsigned addr = 0;
+                for (int j = 0; j < 4; j++)
+                    addr |= (unsigned)num_at(cJSON_GetArrayItem(nib, j), 32 * m + k) << (4 * j);
+                const unsigned want = wg_kmajor_address(desc_cases[i][0], desc_cases[i][1], desc_cases[i][2],
+                                                        desc_cases[i][3], m, k);
+                if (addr != want)
+                    MISMATCH("wgmma_desc[%d] (start %u, LBO %u, SBO %u, swizzle %u): (m %d, k %d) read at "
+                             "%u, the ISA "
+                             "says %u",
+                             i, desc_cases[i][0], desc_cases[i][1], desc_cases[i][2], desc_cases[i][3], m, k,
+                             addr, want);
+            }
+    }
+    return bad;
+}
+
+/* ---- comparing two records ------------------------------------------------------------------------- */
+static int same_json(const cJSON *a, const cJSON *b) { return a && b && cJSON_Compare(a, b, 1); }
+
+int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen) {
+    static const char *const parts[] = {"tma", "wgmma_acc", "wgmma_a", "wgmma_desc"};
+    int bad = 0;
+    err[0] = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!same_json(cJSON_GetObjectItem(got, parts[i]), cJSON_GetObjectItem(want, parts[i])))
+            MISMATCH("%s differs", parts[i]);
+    return bad;
+}

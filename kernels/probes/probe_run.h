@@ -1,0 +1,20 @@
+/* probe_run.h: the hardware probes as one run recorded in JSON (probe_run.c). */
+#ifndef SDPA_PROBE_RUN_H
+#define SDPA_PROBE_RUN_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* Runs every probe on the linked backend and adds its raw output to doc: "tma" (per box: swizzle,
+ * rank, box, coords, bytes_hex as they lay in shared memory), "wgmma_acc" (values: 128 threads x 128
+ * registers), "wgmma_a" (byte, thread_mod_8, thread_div_8: 128 x 16 each), "wgmma_desc" (per
+ * descriptor: start, lbo, sbo, swizzle, nibbles: 4 x 64 x 32). Returns doc, or NULL with err. */
+cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen);
+/* Decodes a record against the PTX ISA's formulas (kernels/wgmma_layout.h) and the documented TMA box
+ * layout: the number of mismatches (the first in err), or -1 when the record is malformed. */
+int probe_check_isa(const cJSON *doc, char *err, size_t errlen);
+/* Compares two records' probe data: the number of parts that differ (the first in err). */
+int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,55 @@
+/* probes.h: the hardware probes (kernels/probes/README.md). Three tiny kernels whose inputs describe
+ * their own coordinates, so that the output shows where the hardware put each element: a TMA box per
+ * swizzle mode, the wgmma accumulator and A-register fragments, the wgmma shared-memory descriptor's
+ * address function. The same source runs on an H100 (probe-main, JSON fixtures under data/) and on
+ * the emulator (tests/emu/test_probes.c compares both with the ISA's formulas). Plain C interface;
+ * each launcher returns 0 or the launch's error (the emulator's fault; on CUDA after synchronising). */
+#ifndef SDPA_PROBES_H
+#define SDPA_PROBES_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Buffers the probes read and write (device memory on CUDA): pointers passed to the probes and to
+ * probe_encode_tiled as the tensor's address must come from here. put/get return 0 or an error. */
+void *probe_alloc(size_t n);
+void probe_free(void *p);
+int probe_put(void *dst, const void *src, size_t n);
+int probe_get(void *dst, const void *src, size_t n);
+
+/* The device the probes run on: its backend ("cuda" or "emulator"), name and compute capability; NULL
+ * with err when there is none. */
+const char *probe_device(char *name, size_t n, int *major, int *minor, char *err, size_t errlen);
+
+/* prims::tma_encode_tiled for C callers (the probe driver, the emulator's tests): 0, or -1 with err.
+ * dtype and swizzle are a CUtensorMapDataType and a CUtensorMapSwizzle, checked before use. */
+int probe_encode_tiled(CUtensorMap *map, int dtype, unsigned rank, const void *gaddr, const cuuint64_t *dims,
+                       const cuuint64_t *strides, const cuuint32_t *box, int swizzle, char *err,
+                       size_t errlen);
+
+/* TMA: loads the box at (c0, c1, c2) of `map` (rank 2 or 3; c2 ignored for rank 2) into a 1024-byte
+ * aligned shared tile with one cp.async.bulk.tensor, waits for its mbarrier phase, and copies the
+ * tile's `bytes` (the box's size, at most PROBE_TMA_MAX_BYTES) to out as they lie in shared memory. */
+#define PROBE_TMA_MAX_BYTES 16384
+int probe_tma_box(const CUtensorMap *map, int rank, int c0, int c1, int c2, uint8_t *out, unsigned bytes);
+
+/* wgmma SS, m64n256k32: out[128 t + i] = accumulator register i of thread t, where D[m][n] = m + 64 n. */
+int probe_wgmma_acc(float *out);
+/* wgmma RS, m64n32k32, B selecting columns: out[16 t + i] = accumulator register i of thread t =
+ * A[m][n] for its (m, n), where A byte i of thread t holds what = 0: i, 1: t % 8, 2: t / 8. */
+int probe_wgmma_a(int what, float *out);
+/* wgmma SS over a 16 KB region whose byte x holds nibble `nibble` of x, read as A through a descriptor
+ * (start offset in the region, LBO, SBO, swizzle 0/32/64/128 bytes): out[32 m + k] = that nibble of
+ * the address A's element (m, k) was read from. */
+int probe_wgmma_desc(unsigned start, unsigned lbo, unsigned sbo, unsigned swizzle, int nibble, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The hardware probes' driver (kernels/probes/probe_main.c) end to end on the emulator: what
+# `make probes` runs on an H100, linked here with the emulator build, so that its command line, its
+# JSON record and the decoding it prints are tested without a GPU.
+# Usage: tests/emu/probes.sh SDPA_PROBES_EMU
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/tap.sh
+bin=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$bin" --out "$tmp/p.json" >"$tmp/out" 2>&1; rc=$?
+sed 's/^/# /' "$tmp/out"
+tap_ok "sdpa-probes (emulator) runs every probe and writes its record (exit $rc)" test "$rc" -eq 0 -a -s "$tmp/p.json"
+tap_ok "... and says the device agrees with the PTX ISA's layouts" grep -q 'every probe agrees with the PTX ISA' "$tmp/out"
+if command -v jq >/dev/null 2>&1; then
+  rec() { jq -e "$1" "$tmp/p.json" >/dev/null 2>&1; }
+  tap_ok "record: kind probes, meta.backend emulator, device cc 9.0" rec '.kind == "probes" and .meta.backend == "emulator" and .meta.device.cc == "9.0"'
+  tap_ok "record: 9 TMA boxes, 16384 accumulator values, 3 x 2048 A-fragment values, 8 descriptors x 4 x 2048" \
+    rec '(.tma | length) == 9 and (.wgmma_acc.values | length) == 16384 and ([.wgmma_a[] | length] == [2048,2048,2048]) and (.wgmma_desc | length) == 8 and ([.wgmma_desc[].nibbles[] | length] | unique) == [2048]'
+  tap_ok "record: isa_check.mismatches = 0" rec '.isa_check.mismatches == 0'
+else
+  tap_skip "record: fields (kind, backend, device, sizes, isa_check)" "jq not found (make deps)"
+fi
+"$bin" --out "$tmp/p.json" >"$tmp/again" 2>&1; rc=$?
+tap_ok "a second run does not overwrite the record (exit $rc, a message naming the file)" \
+  test "$rc" -eq 1 -a -n "$(grep -F "$tmp/p.json" "$tmp/again")"
+"$bin" >"$tmp/usage" 2>&1; rc=$?
+tap_ok "without --out: exit 2 naming --out" test "$rc" -eq 2 -a -n "$(grep -e '--out' "$tmp/usage")"
+"$bin" --frobnicate >"$tmp/usage" 2>&1; rc=$?
+tap_ok "an unknown argument: exit 2 naming it" test "$rc" -eq 2 -a -n "$(grep -e '--frobnicate' "$tmp/usage")"
+tap_done

@@ -1,0 +1,119 @@
+/* The hardware probes (kernels/probes) on the emulator: their records decode to the PTX ISA's
+ * layouts (kernels/wgmma_layout.h) and the documented TMA layout; a corrupted record is caught by the
+ * decoding and by the comparison; and the emulator agrees with every hardware record committed under
+ * data/probes/ (kind "probes", backend cuda; SKIP "no hardware fixture" while there is none). */
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emu_check.h"
+#include "json_file.h"
+#include "probe_run.h"
+
+#ifndef EMU_DATA_DIR
+#define EMU_DATA_DIR "data"
+#endif
+
+static cJSON *emulator_record(void) {
+    static cJSON *doc;
+    char err[512];
+    if (doc) return doc;
+    simt_set_schedule(SIMT_SCHED_RAND, 7);
+    doc = probe_run_all(cJSON_CreateObject(), err, sizeof err);
+    if (!doc) fail_msg("the probes on the emulator: %s (%s)", err, simt_last_error());
+    return doc;
+}
+
+/* Under every schedule: the same record, decoding to the documents, no report (the sanitizer builds,
+ * whose reports do not depend on the order, run one schedule: the probes are long for them). */
+#if defined(EMU_FLAVOUR_TSAN) || defined(EMU_FLAVOUR_ASAN)
+enum { SCHEDULES = 1 };
+#else
+enum { SCHEDULES = EMU_N_SCHEDULES };
+#endif
+static void test_emulator_matches_isa(void **state) {
+    (void)state;
+    char err[512];
+    for (int s = 0; s < SCHEDULES; s++) {
+        emu_use_schedule(s);
+        emu_capture_begin();
+        cJSON *doc = probe_run_all(cJSON_CreateObject(), err, sizeof err);
+        char *out = emu_capture_end();
+        if (!doc) fail_msg("%s: %s (%s)", emu_schedule_desc(s), err, simt_last_error());
+        if (strstr(out, "ThreadSanitizer") || strstr(out, "simt:"))
+            fail_msg("%s: unexpected report", emu_schedule_desc(s));
+        free(out);
+        const int bad = probe_check_isa(doc, err, sizeof err);
+        if (bad) fail_msg("%s: %d mismatches; first: %s", emu_schedule_desc(s), bad, err);
+        if (probe_compare(doc, emulator_record(), err, sizeof err))
+            fail_msg("%s: differs from the record under rand seed 7: %s", emu_schedule_desc(s), err);
+        cJSON_Delete(doc);
+    }
+}
+
+/* The checks can fail: one value changed in each part is found by the decoding and by the comparison. */
+static void test_corruption_is_caught(void **state) {
+    (void)state;
+    static const char *const parts[] = {"tma", "wgmma_acc", "wgmma_a", "wgmma_desc"};
+    char err[512];
+    for (size_t p = 0; p < 4; p++) {
+        cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+        cJSON *part = cJSON_GetObjectItem(copy, parts[p]);
+        cJSON *leaf =
+            p == 0   ? cJSON_GetObjectItem(cJSON_GetArrayItem(part, 4), "bytes_hex")
+            : p == 1 ? cJSON_GetArrayItem(cJSON_GetObjectItem(part, "values"), 77)
+            : p == 2
+                ? cJSON_GetArrayItem(cJSON_GetObjectItem(part, "byte"), 5)
+                : cJSON_GetArrayItem(
+                      cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(part, 5), "nibbles"), 1), 40);
+        assert_non_null(leaf);
+        if (p == 0)
+            leaf->valuestring[10] = leaf->valuestring[10] == '0' ? '1' : '0';
+        else
+            cJSON_SetNumberValue(leaf, leaf->valuedouble + 1);
+        if (probe_check_isa(copy, err, sizeof err) < 1)
+            fail_msg("%s: a changed value decoded as the ISA's", parts[p]);
+        if (probe_compare(copy, emulator_record(), err, sizeof err) != 1)
+            fail_msg("%s: the comparison missed it", parts[p]);
+        cJSON_Delete(copy);
+    }
+}
+
+static void test_hardware_fixtures(void **state) {
+    (void)state;
+    glob_t g;
+    if (glob(EMU_DATA_DIR "/probes/*/*.json", 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+        printf("# SKIP no hardware fixture (data/probes/*/*.json: run make probes on an H100, then make "
+               "ingest)\n");
+        skip();
+    }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char err[512];
+        cJSON *fix = results_load(g.gl_pathv[i], "probes", err, sizeof err);
+        if (!fix) fail_msg("%s", err);
+        const char *backend = json_get_str(fix, "meta.backend", g.gl_pathv[i], err, sizeof err);
+        if (!backend || strcmp(backend, "cuda") != 0)
+            fail_msg("%s: not a hardware record (meta.backend)", g.gl_pathv[i]);
+        if (probe_compare(emulator_record(), fix, err, sizeof err))
+            fail_msg("%s: the emulator differs from the hardware: %s", g.gl_pathv[i], err);
+        cJSON_Delete(fix);
+    }
+    globfree(&g);
+}
+
+int emu_run_probe_tests(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_emulator_matches_isa),
+        cmocka_unit_test(test_corruption_is_caught),
+        cmocka_unit_test(test_hardware_fixtures),
+    };
+    return cmocka_run_group_tests_name(
+        "hardware probes: the emulator against the ISA and against H100 records", tests, NULL, NULL);
+}
