@@ -40,6 +40,7 @@ KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdp
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
 KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS) $(SAME_BITS_BINS)
 KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
+                    "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
@@ -48,6 +49,7 @@ ifneq ($(NVCC),)
 KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KCUDA)/stages.o
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
                     "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
