@@ -198,6 +198,10 @@ __device__ __forceinline__ uint4 pack8(float a0, float a1, float a2, float a3, f
                       pack(__floats2half2_rn(a4, a5)), pack(__floats2half2_rn(a6, a7)));
 }
 
+__device__ __forceinline__ float4 add4(float4 a, float4 b) {
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+
 // Decodes 16 codes and stores them as 16 halves (two 16-byte stores) at dst (16-byte aligned).
 template <sdpa_codec_t C> __device__ __forceinline__ void decode_chunk(const uint4 codes, __half *dst) {
     const uint32_t w[4] = {codes.x, codes.y, codes.z, codes.w};
@@ -504,10 +508,14 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
         }
         nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
         __syncwarp();
+        // lane -> (row i, 8 columns): U += scratch as two explicit 16-byte accesses per operand,
+        // so the code does not depend on whether nvcc's load/store vectorizer pairs them (it did
+        // so in some compiles and not in others of the same source: tools/ptx-identity.sh).
         const int i = lane >> 1, j0 = (lane & 1) * 8;
-        float *u = &sm.u[pm + i][d0 + j0];
+        float4 *u = reinterpret_cast<float4 *>(&sm.u[pm + i][d0 + j0]);
+        const float4 *f = reinterpret_cast<const float4 *>(&scr[i * 16 + j0]);
 #pragma unroll
-        for (int j = 0; j < 8; ++j) u[j] += scr[i * 16 + j0 + j];
+        for (int h = 0; h < 2; ++h) u[h] = add4(u[h], f[h]);
         __syncwarp(); // the scratch is overwritten by the next column tile
     }
 }
