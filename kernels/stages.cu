@@ -1,7 +1,8 @@
 // stages.cu: one kernel and one launcher per row of kernels/variants.def, and the table of them.
 //
-// Each row's switches select the building blocks of sdpa_fp8.cuh through a Config; the rows' own
-// comments (in variants.def) say what changed, the hypothesis and what the original measured.
+// Each row's switches select the building blocks of sdpa_fp8.cuh (the headers by role) through a
+// Config; the rows' own comments (in variants.def) say what changed, the hypothesis and what the
+// original measured.
 // Every variant exists twice, once per codec: E4M3 (the default, what the gates and timings use)
 // and the original's seed-linear code (to reproduce its published error figures). The kernels
 // have C names, sdpa_<variant>_<codec>, so ptxas output and profiles name them plainly.

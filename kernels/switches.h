@@ -1,7 +1,7 @@
 /* The kernel switches: one X-macro list, expanded by everything that needs to know them
  * (variants.def's rows, stages.cu's Configs, sdpa-bench's variant table, ptxas-json, make's checks
  * in mk/switches.mk, and the tests). A new switch is one line here plus the building block it
- * selects in sdpa_fp8.cuh (README, "How to add a stage").
+ * selects in the header of its role (kernels/README.md, "How to add a stage").
  *
  *   X(NAME, key, CLASS, MIN_SM, "meaning")
  *     NAME     make variable USE_<NAME>, and the bit SDPA_SW(NAME) of a variant's switch mask

@@ -65,10 +65,11 @@ test-kernels: $(KERNEL_TEST_DEPS)
 -include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d
 
 # ---- planted regressions: the suite must catch the original's bugs ----------------------------------
-# Each plant is a copy of the kernel sources with one line edited by sed (the edit must hit exactly
-# one line, or the build stops: a refactor cannot silently disarm a plant), built for the emulator
-# (plain and ThreadSanitizer) and linked into sdpa-bench. tests/kernels/planted.sh expects every
-# one of them to fail the checks that the real kernels pass.
+# Each plant is a copy of the kernel sources with one line edited by sed (the edit, applied to every
+# header of kernels/, must hit exactly one line in all, or the build stops: a refactor cannot
+# silently disarm a plant), built for the emulator (plain and ThreadSanitizer) and linked into
+# sdpa-bench. tests/kernels/planted.sh expects every one of them to fail the checks that the real
+# kernels pass.
 #   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
 #   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
 #   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
@@ -101,15 +102,16 @@ plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 
 define plant_rule
-$(KPLANT)/$(1)/sdpa_fp8.cuh: kernels/sdpa_fp8.cuh
-	$$(Q)mkdir -p $$(@D) && cp kernels/stages.cu $$(@D)/stages.cu
+$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
-	$$(Q)sed '$(plant_sed_$(1))' $$< >$$@
-	$$(Q)n=$$$$(diff $$< $$@ | grep -c '^[<>]'); [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
-	  { echo "plant $(1): the edit must change exactly one line of $$< (changed $$$$n diff lines)" >&2; rm -f $$@; exit 1; }
-$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
+	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
+	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
+	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
+$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
-$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)

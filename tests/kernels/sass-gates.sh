@@ -32,8 +32,8 @@ ptx_stage4() { # ptx_stage4 KERNEL_DIR OUT: the custom kernel with stage4's swit
   "$nvcc" -std=c++17 -O3 -I"$1" -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_89 -ptx "$1/stages.cu" -o "$2"
 }
 mkdir -p "$tmp/plant" && cp kernels/*.cu kernels/*.cuh kernels/*.h kernels/*.def "$tmp/plant/"
-sed -i 's/prims::cp_async_wait<MAX>();/prims::cp_async_wait<0>();/' "$tmp/plant/sdpa_fp8.cuh"
-nchg=$(diff kernels/sdpa_fp8.cuh "$tmp/plant/sdpa_fp8.cuh" | grep -c '^>')
+sed -i 's/prims::cp_async_wait<MAX>();/prims::cp_async_wait<0>();/' "$tmp"/plant/*.cuh
+nchg=$(for f in "$tmp"/plant/*.cuh; do diff "kernels/$(basename "$f")" "$f"; done | grep -c '^>')
 tap_ok "plant wait-prior-0: the edit hits exactly one line ($nchg)" test "$nchg" -eq 1
 if ptx_stage4 kernels "$tmp/good.ptx" && ptx_stage4 "$tmp/plant" "$tmp/bad.ptx"; then
   tap_ok "control: stage4's PTX waits with depths 2, 1, 0" grep -q 'cp.async.wait_group 2;' "$tmp/good.ptx"

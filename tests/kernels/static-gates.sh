@@ -21,7 +21,7 @@ while read -r ident cp pv regmma ring ws fp8; do
     ptx="$ptx_dir/stages_sm$arch.ptx"
     body "$ptx" "sdpa_${ident}_e4m3" >"$tmp/k.ptx"
     if [ "$fp8" = 1 ] && [ "$arch" -lt 89 ]; then
-      # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (sdpa_fp8.cuh, kRunnable); the
+      # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (mainloops.cuh, kRunnable); the
       # variant is "not supported" there and never launched.
       tap_fail "sm_$arch $ident: empty body (no FP8 mma.sync before sm_89)" \
         grep -qE 'mma|cp\.async|ld\.global|st\.global|ldmatrix' "$tmp/k.ptx"
