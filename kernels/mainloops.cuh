@@ -1,5 +1,5 @@
 // mainloops.cuh: the kernel body and its three main loops. The body does one CTA's setup (its
-// (b, h) slice, its query rows, the per-head multipliers, Q into shared memory) and hands a Cta
+// (b, h) slice, its query rows, the per-head multipliers, Q into shared memory) and hands them
 // to the loop its Config names: mainloop_smem (stages 0-3a: scores, P and U in shared memory,
 // four block barriers per tile), mainloop_regs (stages 3b-4: scores, P and output in the computing
 // warps' registers, two block barriers per tile) or mainloop_warp_spec (stages 5-6: the producer/
@@ -90,6 +90,24 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
     if (warp < Cfg::kMmaWarps) mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
 }
 
+// ---- [stage 5] mainloop_warp_spec: producer warps load, consumer warps compute -------------------
+// The roles split here; each runs its loop of the skeleton (warp_spec.cuh) with the register-
+// resident hooks.
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+                                                   int q_valid, float qk_mult, float v_step,
+                                                   const uint8_t *gk, const uint8_t *gv, __half *o_tile) {
+    using Hooks = RegHooks<Cfg, C>;
+    __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+    if (warp < Cfg::kMmaWarps) {
+        typename Hooks::Rows st;
+        ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, qk_mult, st);
+        mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+    } else {
+        ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
+    }
+}
+
 // ---- [stage 0] the kernel body: one CTA's setup, then the main loop its Config names -------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
@@ -113,21 +131,9 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
         load_q_codes(sm, Q + head + (size_t)q0 * D, q_valid);
     else
         load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
-    if constexpr (Cfg::kWarpSpec) {
-        // [stage 5] the warp-specialised main loop: the roles split here, and each runs its own
-        // loop of the skeleton (warp_spec.cuh) with the register-resident hooks. (Written in the
-        // body rather than as a mainloop_ function: that changed the PTX of the seed-linear stage
-        // 5 kernel, whose step multiplication nvcc then no longer sank into the consumers' branch.)
-        using Hooks = RegHooks<Cfg, C>;
-        __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
-        if (warp < Cfg::kMmaWarps) {
-            typename Hooks::Rows st;
-            ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, qk_mult, st);
-            mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
-        } else {
-            ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
-        }
-    } else if constexpr (Cfg::kRegMma)
+    if constexpr (Cfg::kWarpSpec)
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+    else if constexpr (Cfg::kRegMma)
         mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else
         mainloop_smem<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);

@@ -217,21 +217,26 @@ __device__ __forceinline__ void acc_to_a_e4m3(uint32_t (&a)[4], const float (&c)
 }
 
 // ---- named barriers (producer/consumer warps) -----------------------------------------------------
-// bar.sync id, n: wait until n threads (whole warps: n a multiple of 32) arrived at barrier id
-// (1-15; 0 is __syncthreads). bar.arrive id, n: count this warp without waiting (a producer
-// signalling). Both are per warp: every lane of the warp must execute the same one.
-__device__ __forceinline__ void bar_sync(unsigned id, unsigned n, PRIMS_CALLER) {
+// bar.sync ID, n: wait until n threads (whole warps: n a multiple of 32) arrived at barrier ID
+// (1-15; 0 is __syncthreads). bar.arrive ID, n: count this warp without waiting (a producer
+// signalling). Both are per warp: every lane of the warp must execute the same one. ID is a
+// template parameter, an immediate in the PTX: with a register id ptxas cannot tell which barriers
+// a kernel uses and reserves all 16 (observed: "used 16 barriers"), which on sm_90 limits the
+// CTAs per SM (cuda_occupancy.h: 2 x 32 barriers per SM); with immediates it reserves ids 0..max.
+template <unsigned ID> __device__ __forceinline__ void bar_sync(unsigned n, PRIMS_CALLER) {
+    static_assert(ID >= 1 && ID <= 15, "named barrier ids are 1-15 (0 is __syncthreads)");
 #if defined(SIMT_EMU)
-    ::simt::rt::named_barrier(SIMT_HERE, id, n, true);
+    ::simt::rt::named_barrier(SIMT_HERE, ID, n, true);
 #else
-    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+    asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "r"(n) : "memory");
 #endif
 }
-__device__ __forceinline__ void bar_arrive(unsigned id, unsigned n, PRIMS_CALLER) {
+template <unsigned ID> __device__ __forceinline__ void bar_arrive(unsigned n, PRIMS_CALLER) {
+    static_assert(ID >= 1 && ID <= 15, "named barrier ids are 1-15 (0 is __syncthreads)");
 #if defined(SIMT_EMU)
-    ::simt::rt::named_barrier(SIMT_HERE, id, n, false);
+    ::simt::rt::named_barrier(SIMT_HERE, ID, n, false);
 #else
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+    asm volatile("bar.arrive %0, %1;\n" ::"n"(ID), "r"(n) : "memory");
 #endif
 }
 

@@ -30,6 +30,22 @@ namespace sdpa {
 // open when the block ends.
 constexpr unsigned kBarFull = 1, kBarEmpty = 3;
 
+// bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b). The id must be an
+// immediate (prims.cuh: ptxas then reserves ids 0-4 instead of all 16), so the buffer selects one
+// of two instructions; b is the same for the whole warp.
+template <unsigned BASE> __device__ __forceinline__ void bar_sync_buf(int b) {
+    if (b)
+        prims::bar_sync<BASE + 1>(THREADS);
+    else
+        prims::bar_sync<BASE>(THREADS);
+}
+template <unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
+    if (b)
+        prims::bar_arrive<BASE + 1>(THREADS);
+    else
+        prims::bar_arrive<BASE>(THREADS);
+}
+
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
 // operand buffer `buf` (its own chunks only); Hooks::compute(sm, buf, lane, kv_valid, qk_mult, st):
@@ -41,9 +57,9 @@ __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const ui
     for (int t = 0; t < n_tiles; ++t) {
         kv_prefetch(sm, t, n_tiles, gk, gv, S);
         kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
-        if (t >= 2) prims::bar_sync(kBarEmpty + (t & 1), THREADS);
+        if (t >= 2) bar_sync_buf<kBarEmpty>(t & 1);
         Hooks::prepare(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
-        prims::bar_arrive(kBarFull + (t & 1), THREADS);
+        bar_arrive_buf<kBarFull>(t & 1);
     }
 }
 
@@ -52,9 +68,9 @@ __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int l
                                             float qk_mult, typename Hooks::Rows &st) {
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
     for (int t = 0; t < n_tiles; ++t) {
-        prims::bar_sync(kBarFull + (t & 1), THREADS);
+        bar_sync_buf<kBarFull>(t & 1);
         Hooks::compute(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
-        if (t + 2 < n_tiles) prims::bar_arrive(kBarEmpty + (t & 1), THREADS);
+        if (t + 2 < n_tiles) bar_arrive_buf<kBarEmpty>(t & 1);
     }
 }
 

@@ -124,14 +124,15 @@ static int int_or(const cJSON *o, const char *k) {
 }
 
 static void print_table(const cJSON *kernels, const cJSON *published) {
-    printf("%-12s %-11s %-6s %5s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "regs", "smem_B",
-           "stack", "spill", "occ", "limited by", "gates");
+    printf("%-12s %-11s %-6s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "regs", "bars",
+           "smem_B", "stack", "spill", "occ", "limited by", "gates");
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels) {
         const cJSON *occ = cJSON_GetObjectItem(k, "occupancy");
-        printf("%-12s %-11s %-6s %5d %7d %6d %6d %6.1f%% %-24s %s\n",
+        printf("%-12s %-11s %-6s %5d %4d %7d %6d %6d %6.1f%% %-24s %s\n",
                cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
                cJSON_GetObjectItem(k, "arch")->valuestring, cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_GetObjectItem(k, "barriers")->valueint,
                cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
                cJSON_GetObjectItem(k, "stack_bytes")->valueint,
                cJSON_GetObjectItem(k, "spill_store_bytes")->valueint +
@@ -144,8 +145,8 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
     const cJSON *p;
     cJSON_ArrayForEach(p, published) {
-        printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
-               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"),
+        printf("%-12s %-11s %-6s %5d %4s %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
+               str_or(p, "arch", "?"), int_or(p, "registers"), "-", int_or(p, "static_smem_bytes"),
                int_or(p, "stack_bytes"), "-", "-", "-", str_or(p, "source", ""));
     }
 }
@@ -214,7 +215,7 @@ int main(int argc, char **argv) {
         }
         occupancy_t occ;
         const int occ_ok = occupancy_compute(ks[i].arch, SDPA_THREADS, ks[i].registers,
-                                             ks[i].smem < 0 ? 0 : ks[i].smem, &occ) == 0;
+                                             ks[i].smem < 0 ? 0 : ks[i].smem, ks[i].barriers, &occ) == 0;
         const ptxas_gate_result_t g = ptxas_gate(&ks[i], &PTXAS_GATES);
         all_pass &= g.pass && occ_ok;
         cJSON_AddItemToArray(arr, kernel_json(&ks[i], &id, &occ, occ_ok, g));

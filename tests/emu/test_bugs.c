@@ -176,7 +176,6 @@ static int case_bar_never(void) { return run_faulting(launch_named, EMUT_BAR_NEV
 static int case_bar_wrong_id(void) { return run_faulting(launch_named, EMUT_BAR_WRONG_ID); }
 static int case_bar_count(void) { return run_faulting(launch_named, EMUT_BAR_COUNT_MISMATCH); }
 static int case_bar_divergent(void) { return run_faulting(launch_named, EMUT_BAR_DIVERGENT); }
-static int case_bar_id_range(void) { return run_faulting(launch_named, EMUT_BAR_ID_RANGE); }
 
 static int launch_tree(void *p) { return emut_bug_tree_reduce(((bug_ctx *)p)->in, ((bug_ctx *)p)->out, 2); }
 static int case_tree_reduce(void) {
@@ -230,8 +229,6 @@ static const bug_case_t cases[] = {
     {"bar-mismatched-counts", case_bar_count, "bug_named_barrier.cu", "count-producer", "count-consumer",
      FAULT, FAULT, FAULT},
     {"bar-sync-divergent", case_bar_divergent, "bug_named_barrier.cu", "bar-divergent", NULL, FAULT, FAULT,
-     FAULT},
-    {"bar-id-out-of-range", case_bar_id_range, "bug_named_barrier.cu", "bar-id-range", NULL, FAULT, FAULT,
      FAULT},
     {"tree-reduce-no-barrier", case_tree_reduce, "bug_tree_reduce.cu", "tree-reduce", NULL, WRONG, RACE3,
      SKIP},

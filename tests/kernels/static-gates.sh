@@ -14,6 +14,11 @@ tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
 
 body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
+# barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
+barriers_of() {
+  awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
+    sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
+}
 while read -r ident cp pv regmma ring ws fp8; do
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
   tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
@@ -71,9 +76,15 @@ while read -r ident cp pv regmma ring ws fp8; do
       done
       tap_fail "sm_$arch $ident: no wait deeper than the ring" grep -qE "cp\.async\.wait_group $depth;" "$tmp/k.ptx"
     fi
+    nbar=$(barriers_of "sdpa_${ident}_e4m3" "$arch")
     if [ "$ws" = 1 ]; then
       tap_ok "sm_$arch $ident: named barriers: bar.arrive" grep -qE '^\s*(bar|barrier)\.arrive' "$tmp/k.ptx"
-      tap_ok "sm_$arch $ident: named barriers: bar.sync with an id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+%r[0-9]+, %r[0-9]+' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: named barriers: bar.sync with an immediate id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+[0-9]+, %r[0-9]+' "$tmp/k.ptx"
+      tap_fail "sm_$arch $ident: no named barrier with a register id (ptxas would reserve all 16)" \
+        grep -qE '^\s*(bar|barrier)\.(sync|arrive)(\.aligned)?\s+%r' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: ptxas reserves 5 barriers (0 and FULL/EMPTY ids 1-4): $nbar" test "$nbar" = 5
+    else
+      tap_ok "sm_$arch $ident: ptxas reserves 1 barrier (__syncthreads): $nbar" test "$nbar" = 1
     fi
     if [ "$arch" -ge 89 ]; then
       tap_ok "sm_$arch $ident: hardware E4M3 decode (cvt.rn.f16x2.e4m3x2)" grep -q 'cvt\.rn\.f16x2\.e4m3x2' "$tmp/k.ptx"
@@ -87,4 +98,14 @@ done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
   echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA)"
 done)
+
+# A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
+# range (0 is __syncthreads, 16 does not exist) is a compile error, not a launch-time fault.
+for id in 0 16; do
+  printf '#include "prims.cuh"\n__global__ void k() { prims::bar_sync<%s>(64); }\n' "$id" >"$tmp/bar$id.cu"
+  nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+  "$nvcc" -std=c++17 -Ikernels -arch=compute_89 -ptx "$tmp/bar$id.cu" -o "$tmp/bar$id.ptx" >"$tmp/bar$id.log" 2>&1
+  tap_ok "prims::bar_sync<$id> does not compile (named barrier ids are 1-15)" \
+    grep -q 'named barrier ids are 1-15' "$tmp/bar$id.log"
+done
 tap_done

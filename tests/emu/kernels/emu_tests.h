@@ -76,8 +76,7 @@ enum {
     EMUT_BAR_NEVER_ARRIVES = 0,
     EMUT_BAR_WRONG_ID = 1,
     EMUT_BAR_COUNT_MISMATCH = 2,
-    EMUT_BAR_DIVERGENT = 3,
-    EMUT_BAR_ID_RANGE = 4
+    EMUT_BAR_DIVERGENT = 3
 };
 int emut_bug_named_barrier(float *out, int mode);
 /* bug_tree_reduce.cu: 128-thread sum without the barrier between levels; out[block] */
