@@ -163,6 +163,25 @@ constexpr bool k32_pos_inverts_k32_col() {
 }
 static_assert(k32_pos_inverts_k32_col(), "k32_pos must be the inverse permutation of prims::k32_col");
 
+// V^T's rows are stored rotated within each group of 16: output column d lives in row vt_row(d) =
+// 16 j + (d + 2 j) mod 16, j = d / 16. A warp's byte store of the transpose writes the same d of
+// four chunks whose columns are 16 apart (the four lanes of a quad: c = 0, 16, 32, 48); in plain
+// rows of LDVT = 48 bytes (12 words) those four rows are 192 words apart, 0 mod 32, so all four
+// land in the same 4 banks: a 4-way conflict. Rotating group j by 2 j rows puts them 8 banks apart
+// (12 words per row: 24 words, 8 mod 32). An ldmatrix phase reads 8 consecutive d of one group,
+// still 8 distinct rows of it, which the odd number of 16-byte units per row (3) spreads over all
+// 32 banks. tests/kernels/test_bank_model.cpp models both with these functions.
+__host__ __device__ constexpr int vt_row(int d) { return 16 * (d / 16) + (d + 2 * (d / 16)) % 16; }
+constexpr bool vt_row_permutes_each_group() {
+    for (int d = 0; d < D; ++d) {
+        int hits = 0;
+        for (int e = 0; e < D; ++e) hits += vt_row(e) == d;
+        if (hits != 1 || vt_row(d) / 16 != d / 16) return false;
+    }
+    return true;
+}
+static_assert(vt_row_permutes_each_group(), "vt_row must permute the rows of each group of 16");
+
 // Q codes -> the code tile, one 16-byte chunk per thread; rows >= valid are zero (shared memory is
 // not zeroed, and 0xff is an e4m3 NaN).
 template <class Cfg>
@@ -175,7 +194,8 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
 // The producers' step of stage 6 (instead of dequant_kv_staged): staging slot -> K codes (copied
 // into padded rows) and V^T codes (transposed) of buffer `buf`; keys >= valid are zero in both
 // (a P code of 0 times a stale NaN code would still be NaN). Each loader writes the 16 bytes of
-// its own V chunk (one key, 16 d) as 16 single-byte stores down a column of vt, and reads only
+// its own V chunk (one key, 16 d) as 16 single-byte stores down a column of vt (rows vt_row(d), so
+// that no store of a warp has two words in one bank), and reads only
 // staging bytes it copied itself, so, as in dequant_kv_staged, its own cp.async wait suffices. 16
 // byte stores per chunk is the simplest correct transpose; the next step would be an in-register
 // 4x4 byte transpose among 4 lanes holding 4 keys (FlashAttention-3's), giving 32-bit stores.
@@ -191,7 +211,7 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
         const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][c + d][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
     }
 }
 

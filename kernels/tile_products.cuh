@@ -177,8 +177,8 @@ __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane,
 //          64 d. Two k steps of 32 per score, in one fp32 accumulator.
 //   P.V    A = the P codes from the score accumulators by acc_to_a_e4m3, whose k position p stands
 //          for key k32_col(p); B must use the same order, so V is stored transposed as
-//          vt[d][p] = V[k32_col(p)][d]: a B register is 4 consecutive bytes of a vt row, and an
-//          ldmatrix x4 gives two 8-d tiles.
+//          vt[vt_row(d)][p] = V[k32_col(p)][d] (vt_row: loads.cuh): a B register is 4 consecutive
+//          bytes of a vt row, and an ldmatrix x4 gives two 8-d tiles.
 
 // The P scale: P codes are e4m3(kPScale * p). With p <= 1 (the running max includes this tile),
 // 448 p <= 448, the largest finite e4m3: no code saturates, and the largest weights keep e4m3's 3
@@ -233,7 +233,8 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane,
 #pragma unroll
     for (int np = 0; np < D / 16; ++np) {
         uint32_t b[4]; // rows d = 16np + 8(m/2) + .., bytes 16(m%2)..: {b[0], b[1]}, {b[2], b[3]}
-        prims::ldmatrix<4>(b, &sm.vt[buf][16 * np + (lane & 7) + 8 * (lane >> 4)][16 * ((lane >> 3) & 1)]);
+        prims::ldmatrix<4>(
+            b, &sm.vt[buf][vt_row(16 * np + (lane & 7) + 8 * (lane >> 4))][16 * ((lane >> 3) & 1)]);
         const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
         const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         float pv0[4], pv1[4];

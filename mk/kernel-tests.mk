@@ -6,6 +6,12 @@ KTEST_DIR := $(BUILD)/tests/kernels
 $(KTEST_DIR)/test_launch_args: tests/kernels/test_launch_args.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
+# The bank model of stage 6's V^T (the kernel headers compiled as host code by the emulator's toolchain).
+$(KTEST_DIR)/test_bank_model.o: tests/kernels/test_bank_model.cpp | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(KTEST_DIR)/test_bank_model: $(KTEST_DIR)/test_bank_model.o $(SIMT_LIB)
+	$(Q)$(EMU_CXX) $^ -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 $(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(HOST_LDLIBS)
@@ -38,8 +44,8 @@ SAME_BITS_BINS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-asan $(KTEST_DIR)/sd
 
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
-KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS) $(SAME_BITS_BINS)
-KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model $(KCORRECT_DEPS) $(SAME_BITS_BINS)
+KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
                     "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
@@ -62,7 +68,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
 .PHONY: test-kernels
 
--include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d
+-include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d $(KTEST_DIR)/test_bank_model.d
 
 # ---- planted regressions: the suite must catch the original's bugs ----------------------------------
 # Each plant is a copy of the kernel sources with one line edited by sed (the edit, applied to every
