@@ -74,6 +74,14 @@ template <sdpa_switches_t SW> struct Config {
     // 4- and 2-way. Both stay multiples of 16, as ldmatrix requires.
     static constexpr int LDC = D + 16;   // bytes per row of the Q and K code tiles
     static constexpr int LDVT = TN + 16; // bytes per row of V^T (one row per d)
+    // The shared-memory softmax's per-warp fp32 scratch (ScoreBuffers) lives in the staging slot
+    // that the current tile has consumed when there is one and no WMMA P.V. Why: the original
+    // declared a fragment scratch (sPV_frag) only with WMMA P.V, and converted its Q.K^T fragment
+    // element-wise, without one; this artifact needs the scratch for that conversion (README,
+    // deliberate differences), and with its own 4 KiB stage 1 used 34,816 B where the original's
+    // used 30,976 B: 2 CTAs per SM on an L4 instead of 3. In the consumed slot it costs nothing,
+    // and stage 1 stays in the original's occupancy class (tests/kernels/static-gates.sh).
+    static constexpr bool kScratchInStaging = kCpAsync && !kWmmaPV && !kRegMma;
 };
 
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
@@ -92,11 +100,14 @@ template <class Cfg, bool HAS> struct ScoreBuffers {};
 template <class Cfg> struct ScoreBuffers<Cfg, true> {
     alignas(128) __half s[TM][Cfg::LDS]; // scores (fp16); P in place if fused
     alignas(128) float u[TM][Cfg::LDU];  // unnormalised output, fp32
-    // Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment
-    // cannot be converted to a half fragment element-wise without relying on the unspecified
-    // register layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator.
-    alignas(128) float scratch[WARPS][16 * 16];
 };
+// Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment cannot
+// be converted to a half fragment element-wise without relying on the unspecified register
+// layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator. Its own buffer,
+// or (kScratchInStaging) the consumed staging slot: scratch_of (softmax_smem.cuh).
+constexpr int kScratchFloats = 16 * 16;
+template <class Cfg, bool HAS> struct Scratch {};
+template <class Cfg> struct Scratch<Cfg, true> { alignas(128) float scratch[WARPS][kScratchFloats]; };
 
 // [stage 0] the decoded half tiles every stage up to 5 computes on; [stage 6] codes instead.
 template <class Cfg, bool HAS> struct HalfTiles {};
@@ -118,6 +129,7 @@ template <class Cfg>
 struct Smem : Staging<Cfg, Cfg::kCpAsync>,
               PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
               ScoreBuffers<Cfg, !Cfg::kRegMma>,
+              Scratch<Cfg, !Cfg::kRegMma && !Cfg::kScratchInStaging>,
               HalfTiles<Cfg, !Cfg::kFp8Mma>,
               CodeTiles<Cfg, Cfg::kFp8Mma> {};
 

@@ -52,7 +52,7 @@ __device__ __forceinline__ void mainloop_smem(Smem<Cfg> &sm, int warp, int lane,
         kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
         __syncthreads(); // K, V (and, on the first tile, Q and U) complete
 
-        qk_scores(sm, warp, lane, kv_valid, qk_mult);
+        qk_scores(sm, warp, lane, t, kv_valid, qk_mult);
         __syncthreads(); // the softmax reads rows assembled by two warps
 
         float p[8];
@@ -60,9 +60,9 @@ __device__ __forceinline__ void mainloop_smem(Smem<Cfg> &sm, int warp, int lane,
         if constexpr (Cfg::kWmmaPV) {
             rescale_and_store_p(sm, mp, alpha, p);
             __syncthreads(); // P rows and rescaled U rows are read/updated by other warps
-            pv_wmma(sm, warp, lane);
+            pv_wmma(sm, warp, lane, t);
         } else {
-            pv_scalar(sm, warp, mp, kv_valid, alpha, p);
+            pv_scalar(sm, warp, t, mp, kv_valid, alpha, p);
         }
         __syncthreads(); // sS, sK, sV, U and the scratch are reused by the next tile
     }

@@ -11,6 +11,23 @@
 
 namespace sdpa {
 
+// ---- [stage 0] the per-warp scratch; [stage 1] in the consumed staging slot ---------------------
+// Warp w's 16x16 floats (1 KiB) during tile t. With kScratchInStaging (config.cuh) they are bytes
+// 1024 (w % 2) .. of K's (warps 0, 1) or V's (warps 2, 3) staging slot of tile t: tile t's copies
+// have landed and been decoded before the block barrier that precedes the first use, and the slot
+// is refilled (tile t + kKvStages) only after the barrier that closes tile t.
+template <class Cfg> __device__ __forceinline__ float *scratch_of(Smem<Cfg> &sm, int warp, int t) {
+    if constexpr (Cfg::kScratchInStaging) {
+        static_assert(WARPS * kScratchFloats * sizeof(float) == 2 * TN * D && WARPS % 2 == 0,
+                      "the scratch of all warps is one K and one V staging slot");
+        const int slot = t % Cfg::kKvStages, half = WARPS / 2;
+        uint8_t *base = warp < half ? &sm.k8[slot][0][0] : &sm.v8[slot][0][0];
+        return reinterpret_cast<float *>(base) + (warp % half) * kScratchFloats;
+    } else {
+        return sm.scratch[warp];
+    }
+}
+
 // ---- [stage 0] online softmax on the score buffer -----------------------------------------------
 // Warp w serves rows r = w + 4*i (i = 0..7, the original's row-to-warp assignment); lane = 4*i + c
 // holds row i's keys 8c..8c+7, so a row's max and sum take two xor-shuffles within 4 lanes. The

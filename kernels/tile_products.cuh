@@ -25,7 +25,8 @@ using nvcuda::wmma::row_major;
 // fp16: rounding raw code products would overflow fp16 (|q.k| reaches 64*448^2). A quadrant wholly
 // past the tile's valid keys is skipped; the softmax never reads it.
 template <class Cfg>
-__device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int kv_valid, float qk_mult) {
+__device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int t, int kv_valid,
+                                          float qk_mult) {
     const int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
     if (wn >= kv_valid) return;
     fragment<matrix_a, 16, 16, 16, __half, row_major> a;
@@ -38,7 +39,7 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
         nvcuda::wmma::load_matrix_sync(b, &sm.k[0][wn][k], Cfg::LD); // (k, n) at k[n][k]: col-major K^T
         nvcuda::wmma::mma_sync(acc, a, b, acc);
     }
-    float *scr = sm.scratch[warp];
+    float *scr = scratch_of(sm, warp, t);
     nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
     __syncwarp();
     // lane -> (row lane/2, 8 consecutive keys): one 16-byte store of 8 halves
@@ -53,9 +54,9 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
 // The lane group's 8 fp32 probabilities go to the warp's scratch (row i of the warp: 32 floats),
 // then each lane accumulates U[r][16c .. 16c+15] += sum_n p[n] v[n][.] in registers.
 template <class Cfg>
-__device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const SoftmaxMap &mp, int kv_valid,
+__device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, int t, const SoftmaxMap &mp, int kv_valid,
                                           float alpha, const float p[8]) {
-    float *prow = &sm.scratch[warp][mp.i * TN];
+    float *prow = scratch_of(sm, warp, t) + mp.i * TN;
 #pragma unroll
     for (int j = 0; j < 8; ++j) prow[mp.c * 8 + j] = p[j];
     __syncwarp();
@@ -81,10 +82,10 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, const Softmax
 // Warp w: rows (w/2)*16, output column tiles {w%2, w%2+2}; a fresh fp32 accumulator per tile is
 // stored to the warp's scratch and added into U (as the original; the accumulator does not
 // persist across KV tiles).
-template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane) {
+template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane, int t) {
     const int pm = (warp >> 1) * 16;
     __half(*pb)[Cfg::LDS] = p_buffer(sm);
-    float *scr = sm.scratch[warp];
+    float *scr = scratch_of(sm, warp, t);
     fragment<matrix_a, 16, 16, 16, __half, row_major> a;
     fragment<matrix_b, 16, 16, 16, __half, row_major> b;
     fragment<accumulator, 16, 16, 16, float> acc;

@@ -49,6 +49,20 @@ static int identify(const char *kernel, kernel_id_t *out) {
     return -1;
 }
 
+/* The occupancy object of a kernel or a published row (data/SCHEMA.md, ptxas-resources). */
+static void add_occupancy(cJSON *o, const occupancy_t *occ, int occ_ok) {
+    if (!occ_ok) {
+        cJSON_AddNullToObject(o, "occupancy");
+        return;
+    }
+    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+    cJSON_AddNumberToObject(oc, "blocks_per_sm", occ->blocks_per_sm);
+    cJSON_AddNumberToObject(oc, "warps_per_sm", occ->warps_per_sm);
+    cJSON_AddNumberToObject(oc, "max_warps_per_sm", occ->max_warps_per_sm);
+    cJSON_AddNumberToObject(oc, "occupancy", occ->occupancy);
+    cJSON_AddStringToObject(oc, "limited_by", occ->limited_by);
+}
+
 static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const occupancy_t *occ, int occ_ok,
                           ptxas_gate_result_t g) {
     cJSON *o = cJSON_CreateObject();
@@ -69,16 +83,7 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     cJSON_AddNumberToObject(o, "spill_store_bytes", (double)(k->spill_stores < 0 ? 0 : k->spill_stores));
     cJSON_AddNumberToObject(o, "spill_load_bytes", (double)(k->spill_loads < 0 ? 0 : k->spill_loads));
     cJSON_AddNumberToObject(o, "local_bytes", (double)ptxas_local_bytes(k));
-    if (occ_ok) {
-        cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
-        cJSON_AddNumberToObject(oc, "blocks_per_sm", occ->blocks_per_sm);
-        cJSON_AddNumberToObject(oc, "warps_per_sm", occ->warps_per_sm);
-        cJSON_AddNumberToObject(oc, "max_warps_per_sm", occ->max_warps_per_sm);
-        cJSON_AddNumberToObject(oc, "occupancy", occ->occupancy);
-        cJSON_AddStringToObject(oc, "limited_by", occ->limited_by);
-    } else {
-        cJSON_AddNullToObject(o, "occupancy");
-    }
+    add_occupancy(o, occ, occ_ok);
     cJSON *gj = cJSON_AddObjectToObject(o, "gates");
     cJSON_AddBoolToObject(gj, "registers", g.registers);
     cJSON_AddBoolToObject(gj, "spills", g.spills);
@@ -87,6 +92,21 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     cJSON_AddBoolToObject(o, "pass", g.pass);
     return o;
 }
+
+/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
+static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+static int int_or(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* The original's CTA: 4 warps, and __syncthreads its only barrier (seed-system; kernels/README).
+ * Its published rows give registers and shared memory only. */
+#define ORIGINAL_THREADS 128
+#define ORIGINAL_BARRIERS 1
 
 /* Published ptxas figures of the original (kind published-figures, array "resources"), copied as-is.
  * A missing file is not an error (reported as null); a malformed one is. */
@@ -108,19 +128,24 @@ static int add_published(cJSON *doc, const char *path) {
         cJSON_Delete(pub);
         return -1;
     }
-    cJSON_AddItemToObject(doc, "published", cJSON_Duplicate(rows, 1));
+    /* Each row also gets the occupancy the same model gives the original's figures, so that a
+     * faithful stage can be checked against the original's occupancy class (static-gates.sh). */
+    cJSON *copy = cJSON_Duplicate(rows, 1);
+    cJSON *row;
+    cJSON_ArrayForEach(row, copy) {
+        const cJSON *arch = cJSON_GetObjectItem(row, "arch");
+        const int a =
+            cJSON_IsString(arch) && !strncmp(arch->valuestring, "sm_", 3) ? atoi(arch->valuestring + 3) : 0;
+        occupancy_t occ;
+        const int ok = int_or(row, "registers") >= 0 && int_or(row, "static_smem_bytes") >= 0 &&
+                       occupancy_compute(a, ORIGINAL_THREADS, int_or(row, "registers"),
+                                         int_or(row, "static_smem_bytes"), ORIGINAL_BARRIERS, &occ) == 0;
+        cJSON_DeleteItemFromObject(row, "occupancy");
+        add_occupancy(row, &occ, ok);
+    }
+    cJSON_AddItemToObject(doc, "published", copy);
     cJSON_Delete(pub);
     return 0;
-}
-
-/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
-static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
-    const cJSON *v = cJSON_GetObjectItem(o, k);
-    return cJSON_IsString(v) ? v->valuestring : dflt;
-}
-static int int_or(const cJSON *o, const char *k) {
-    const cJSON *v = cJSON_GetObjectItem(o, k);
-    return cJSON_IsNumber(v) ? v->valueint : -1;
 }
 
 static void print_table(const cJSON *kernels, const cJSON *published) {

@@ -8,10 +8,27 @@
 tool=$1 log=$2 ptx_dir=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-"$tool" --log "$log" --out "$tmp/p.json" --print >"$tmp/table" 2>&1; rc=$?
+published=$(dirname "$0")/../../data/published/seed-l4.json
+"$tool" --log "$log" --out "$tmp/p.json" --print --published "$published" >"$tmp/table" 2>&1; rc=$?
 cat "$tmp/table" | sed 's/^/# /'
 tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
+
+# The original's stages (0, 1, 2, 3a: seed-system) keep the original's occupancy class: the CTAs per
+# SM that the occupancy model gives each reproduced kernel (e4m3) equal what it gives the original's
+# published registers and shared memory (data/published/seed-l4.json) on the same architecture (an
+# L4's sm_89). A measurement of a faithful stage on an L4 then runs as many CTAs per SM as the
+# original did. Stage 0 has no published ptxas figures.
+for v in stage0 stage1 stage2 stage3a; do
+  for a in $(jq -r --arg v "$v" '.published[] | select(.variant == $v) | .arch' "$tmp/p.json"); do
+    want=$(jq -r --arg v "$v" --arg a "$a" '.published[] | select(.variant == $v and .arch == $a) | .occupancy.blocks_per_sm' "$tmp/p.json")
+    got=$(jq -r --arg v "$v" --arg a "$a" '.kernels[] | select(.variant == $v and .arch == $a and .codec == "e4m3") | .occupancy.blocks_per_sm' "$tmp/p.json")
+    tap_ok "$v on $a: $got CTAs per SM modelled, as the original's published figures give ($want)" \
+      test -n "$want" -a "$got" = "$want"
+  done
+  jq -e --arg v "$v" '.published[] | select(.variant == $v)' "$tmp/p.json" >/dev/null ||
+    tap_skip "$v: the original's occupancy class" "no published ptxas figures for $v"
+done
 
 body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
 # barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
