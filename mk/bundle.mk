@@ -3,8 +3,9 @@
 #   $(BUNDLE_DIR)/            bin/sdpa-bench (cudart linked statically), bin/sdpa-report,
 #                             lib/libcjson.so.1 (found through an rpath relative to the binary),
 #                             ptxas.json, experiments/ (definitions, hypotheses, resolved
-#                             parameters, run.sh), peers/ (the PyTorch peer script and its
-#                             stdlib plumbing), campaign.sh and gpu-checks.sh, VERSION
+#                             parameters, run.sh), peers/ (the PyTorch peer script, its
+#                             stdlib plumbing and schema-version, the version the build writes),
+#                             campaign.sh with campaign-lib.sh and gpu-checks.sh, VERSION
 #   $(BUILD)/sdpa-bundle-<sha>.tar.gz   the same directory, packed
 # tools/campaign/campaign.sh is the campaign; tools/campaign/ingest.sh brings its tarball back.
 BUNDLE_DIR := $(BUILD)/bundle
@@ -50,11 +51,12 @@ endif
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \
-               tools/campaign/gpu-checks.sh $(BUNDLE_PEERS)
+               tools/campaign/gpu-checks.sh tools/campaign/campaign-lib.sh $(BUNDLE_PEERS)
 	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments $(BUNDLE_DIR)/peers
 	$(Q)cp $(BUNDLE_PEERS) $(BUNDLE_DIR)/peers/
+	$(Q)$(SDPA_REPORT) schema-version > $(BUNDLE_DIR)/peers/schema-version
 	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/
-	$(Q)cp tools/campaign/campaign.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
+	$(Q)cp tools/campaign/campaign.sh tools/campaign/campaign-lib.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
 	$(Q)cp experiments/run.sh experiments/new-run.sh $(BUNDLE_DIR)/experiments/
 	$(Q)for e in $(EXPERIMENTS); do cp experiments/$$e/experiment.mk experiments/$$e/hypothesis.md $(BUNDLE_DIR)/experiments/$$e/; done
 	$(Q)$(if $(PTXAS_JSON),cp $(PTXAS_JSON) $(BUNDLE_DIR)/ptxas.json,rm -f $(BUNDLE_DIR)/ptxas.json)
@@ -85,6 +87,7 @@ ingest: $(SDPA_REPORT)
 
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+TEST_SUITES += "bash tests/campaign/interrupt.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench

@@ -5,6 +5,8 @@
 #   npy        the .npy header reader
 #   ptxas-log  the ptxas -v log parser
 #   cli        sdpa-bench's command line, argv split from the input at NUL bytes
+#   campaign-files  sdpa-report sanitizers-json (runs file, compute-sanitizer log) and campaign-json
+#              (steps and checks files), the writers of the campaign's own files
 # Each has a seed corpus in tests/fuzz/<name>/corpus (regression inputs included: a crash found
 # is fixed and its input committed there).
 #   make fuzz [FUZZ_SECONDS=60]   every harness for FUZZ_SECONDS, after replaying its corpus
@@ -15,7 +17,7 @@ FUZZ_CC      ?= $(or $(shell command -v clang-14 2>/dev/null),$(shell command -v
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 20
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_NAMES   := run-json npy ptxas-log cli
+FUZZ_NAMES   := run-json npy ptxas-log cli campaign-files
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # -Wno-for-loop-analysis: clang flags the option parsers' deliberate i++ past an option's value.
@@ -29,6 +31,7 @@ fuzz_srcs_run-json  := $(REPORT_SRCS)
 fuzz_srcs_npy       :=
 fuzz_srcs_ptxas-log := host/ptxas/ptxas_log.c
 fuzz_srcs_cli       := $(addprefix host/bench/,cli.c backend.c backend_nocuda.c dump.c run_json.c)
+fuzz_srcs_campaign-files := $(REPORT_SRCS)
 FUZZ_LIB_OBJS := $(HOST_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_ALL_SRCS := $(sort $(HOST_SRCS) $(foreach n,$(FUZZ_NAMES),$(fuzz_srcs_$(n))))
 

@@ -13,6 +13,8 @@ REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c 
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
 REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_tables.c gpu_figdata.c)
+# The campaign's own files (tools/campaign/): campaign.json, sanitizers.json.
+REPORT_SRCS += $(addprefix host/report/,tsv_in.c campaign_json.c sanitizer_log.c sanitizers_json.c)
 REPORT_OBJ_DIR := $(BUILD)/obj/host/report
 REPORT_OBJS    := $(REPORT_SRCS:host/report/%.c=$(REPORT_OBJ_DIR)/%.o)
 SDPA_REPORT    := $(BIN)/sdpa-report

@@ -5,6 +5,6 @@
 set -eu
 out=$1
 mkdir -p "$(dirname "$out")"
-tmp=$(mktemp "$out.tmp.XXXXXX")
+tmp=$(mktemp "$out.tmp.XXXXXX") || exit 1
 cat >"$tmp"
 if cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv -f "$tmp" "$out"; fi

@@ -105,6 +105,7 @@ void cli_usage(FILE *f) {
         "  --peer NAME            also run a peer (repeatable): another implementation, checked and\n"
         "                         timed interleaved like a variant; its id in the JSON is peer-NAME\n"
         "  --vs ID                interleaved A/B comparison of every --variant against baseline ID\n"
+        "                         (--vs ID --variant ID alone: an A/A control, ID against itself)\n"
         "                         (a variant, or a peer: NAME or peer-NAME)\n"
         "                         (launches alternate A B A B ...; ratio of medians, bootstrap CI)\n"
         "  --shape NAME|B,H,S,D   a problem shape (repeatable; default " CLI_DEFAULT_SHAPE "; D must be 64)\n"
@@ -394,11 +395,18 @@ static int check_combination(cli_opts_t *o, char *err, size_t errlen) {
                  "--schedule-seed applies to the rand schedule only; accepted with --schedule rand");
         return -1;
     }
+    /* The baseline as its own only candidate is an A/A control: the two arms' ratio calibrates the
+     * SAME band (methodology: the noise floor of an interleaved comparison). */
     for (size_t i = 0; o->baseline && i < o->n_variants; i++)
         if (strcmp(o->variants[i], o->baseline) == 0) {
+            if (o->n_variants == 1 && o->n_peers == 0) {
+                o->aa_control = true;
+                break;
+            }
             snprintf(err, errlen,
-                     "--vs %s: the baseline is also given as --variant; list only the candidates",
-                     o->baseline);
+                     "--vs %s: the baseline is also given as --variant; list only the candidates (or, for an "
+                     "A/A control, --vs %s --variant %s alone)",
+                     o->baseline, o->baseline, o->baseline);
             return -1;
         }
     if (o->ceilings && (o->n_variants || o->n_peers || o->baseline || o->check_only)) {

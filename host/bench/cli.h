@@ -42,6 +42,7 @@ typedef struct {
     const char *peers[CLI_MAX_PEERS]; /* --peer, in the order given (names checked by main.c, peers.h) */
     size_t n_peers;
     const char *baseline; /* --vs, NULL without */
+    bool aa_control;      /* --vs X --variant X: X timed against itself, interleaved (an A/A control) */
     cli_shape_t shapes[CLI_MAX_SHAPES];
     size_t n_shapes;
     uint64_t seeds[CLI_MAX_SEEDS];

@@ -56,10 +56,23 @@ int cuda_device_probe(const backend_options_t *opt, char *why, size_t whylen) {
                  SDPA_CUDA_ARCHS);
         return 0;
     }
+    cudaDeviceProp prop;
+    const bool named = cudaGetDeviceProperties(&prop, opt->device) == cudaSuccess;
     if (!arch_runnable(&build, major * 10 + minor, arch_why, sizeof arch_why)) {
-        cudaDeviceProp prop;
-        const bool named = cudaGetDeviceProperties(&prop, opt->device) == cudaSuccess;
         snprintf(why, whylen, "device %d (%s): %s", opt->device, named ? prop.name : "?", arch_why);
+        return 0;
+    }
+    // Listed is not usable: a context and a first allocation are where a device held in exclusive
+    // mode, a driver/runtime mismatch or a tool that cannot attach (error 999) show up.
+    void *p = nullptr;
+    cudaError_t ce = cudaSetDevice(opt->device);
+    const char *step = "cudaSetDevice";
+    if (ce == cudaSuccess) ce = cudaFree(nullptr), step = "creating its context (cudaFree(0))";
+    if (ce == cudaSuccess) ce = cudaMalloc(&p, 256), step = "a first allocation (cudaMalloc)";
+    if (p) (void)cudaFree(p);
+    if (ce != cudaSuccess) {
+        snprintf(why, whylen, "device %d (%s): %s failed: %s (%s)", opt->device, named ? prop.name : "?",
+                 step, cudaGetErrorName(ce), cudaGetErrorString(ce));
         return 0;
     }
     return 1;

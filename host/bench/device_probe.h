@@ -20,9 +20,10 @@ int cuda_fail(char *err, size_t errlen, const char *call, cudaError_t e);
     } while (0)
 
 // 1 when a CUDA device is usable; 0 with the reason in why (no driver, no device, runtime error).
-// The device must exist (opt->device within CUDA_VISIBLE_DEVICES) and be able to run this build's
-// code (arch.h): a T4 is told it is sm_75 and what the build carries, instead of failing every
-// variant's launch.
+// The device must exist (opt->device within CUDA_VISIBLE_DEVICES), be able to run this build's
+// code (arch.h: a T4 is told it is sm_75 and what the build carries, instead of failing every
+// variant's launch), and accept a context and a first allocation (exclusive mode, a tool that
+// cannot attach).
 int cuda_device_probe(const backend_options_t *opt, char *why, size_t whylen);
 // Fills *d for device dev (unknown numbers NaN, unknown tri-states -1); 0 or -1 with err.
 int cuda_device_info(int dev, backend_device_t *d, char *err, size_t errlen);

@@ -232,6 +232,7 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
                             h->have_device ? &h->dev : NULL};
     cJSON *entry = bj_timing(&t);
     if (h->peer[run_index]) bj_peer_fields(entry, peer_session_library(h->peer[run_index]));
+    if (h->opt->aa_control) cJSON_AddStringToObject(entry, "aa_arm", arm == 0 ? "A" : "B"); /* same variant */
     cJSON_AddItemToArray(h->timing, entry);
     print_timing(variant, s->name, r, arm, timing, l2);
     size_t unmeasured = 0;
@@ -252,7 +253,9 @@ static void record_comparison(harness_t *h, const cli_shape_t *s, uint64_t seed,
                                        AB_DEFAULT_RESAMPLES, AB_DEFAULT_SEED, &ab) == 0;
     const comparison_rec_t c = {h->run[0]->id,    candidate,          s->name,   h->be->ops->timing, seed,
                                 r->samples_us[0], r->samples_us[arm], r->rounds, have ? &ab : NULL};
-    cJSON_AddItemToArray(h->comparisons, bj_comparison(&c));
+    cJSON *entry = bj_comparison(&c);
+    if (h->opt->aa_control) cJSON_AddBoolToObject(entry, "aa_control", true);
+    cJSON_AddItemToArray(h->comparisons, entry);
     if (!have) {
         printf("compare %-12s vs %-12s %-8s too few rounds (%zu) for a comparison: AMBIGUOUS\n", candidate,
                h->run[0]->id, s->name, r->rounds);

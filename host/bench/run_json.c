@@ -69,6 +69,7 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
         cJSON_AddStringToObject(c, "baseline", o->baseline);
     else
         cJSON_AddNullToObject(c, "baseline");
+    cJSON_AddBoolToObject(c, "aa_control", o->aa_control); /* --vs X --variant X */
     cJSON *shapes = cJSON_AddArrayToObject(c, "shapes");
     for (size_t i = 0; i < o->n_shapes; i++)
         cJSON_AddItemToArray(shapes, bj_shape(o->shapes[i].name, o->shapes[i].shape));

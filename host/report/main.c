@@ -19,6 +19,11 @@
  *       gives what gnuplot, pandoc or a script wrote (SRC, removed after; - for stdin) its final
  *       name DST with the atomic writer, after checking that a .png or .pdf is whole: those tools
  *       leave truncated files when a write fails, and some still exit 0.
+ *   sdpa-report campaign-json OUT.json ...   (campaign_json.c: usage there)
+ *   sdpa-report sanitizers-json OUT.json ... (sanitizers_json.c: usage there)
+ *       the campaign's campaign.json and sanitizers.json, from what tools/campaign/ recorded.
+ *   sdpa-report schema-version
+ *       prints the schema version every file is written with (the bundle ships it for the peers).
  *
  * Exit status: 0; 1 when an input is missing or corrupted (the message names the file and the
  * field); 2 on a usage error. The exit status does not depend on the verdict. */
@@ -28,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign_json.h"
 #include "figures.h"
 #include "gates.h"
 #include "manifest.h"
@@ -36,6 +42,7 @@
 #include "paper.h"
 #include "published.h"
 #include "result_tables.h"
+#include "sanitizers_json.h"
 #include "run.h"
 #include "tables.h"
 #include "json_file.h"
@@ -52,7 +59,10 @@ static int usage(const char *msg) {
         "       sdpa-report get FILE FIELD\n"
         "       sdpa-report manifest --run DIR\n"
         "       sdpa-report check-run DIR\n"
-        "       sdpa-report install SRC|- DST\n",
+        "       sdpa-report install SRC|- DST\n"
+        "       sdpa-report campaign-json OUT.json ...   (campaign.json)\n"
+        "       sdpa-report sanitizers-json OUT.json ... (sanitizers.json)\n"
+        "       sdpa-report schema-version\n",
         msg);
     return 2;
 }
@@ -229,5 +239,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
     if (!strcmp(argv[1], "install")) return cmd_install(argc, argv);
     if (!strcmp(argv[1], "ncu-json")) return ncu_json_main(argc, argv); /* ncu_csv.c: usage there */
+    if (!strcmp(argv[1], "campaign-json")) return campaign_json_main(argc, argv);
+    if (!strcmp(argv[1], "sanitizers-json")) return sanitizers_json_main(argc, argv);
+    if (!strcmp(argv[1], "schema-version") && argc == 2) return puts(RESULTS_SCHEMA_VERSION) < 0;
     return usage("unknown command");
 }

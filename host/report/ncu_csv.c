@@ -4,6 +4,9 @@
  *   sdpa-report ncu-json --list-metrics
  *   sdpa-report ncu-json CSV OUT.json [--tool TEXT] [--shape NAME] [--variant ID]... [--unavailable METRIC]...
  *   sdpa-report ncu-json --skipped REASON OUT.json [--tool TEXT] [--shape NAME] [--variant ID]...
+ *   sdpa-report ncu-json --tool-unavailable REASON OUT.json [--tool TEXT] [--shape NAME] [--variant ID]...
+ * --skipped: the profile was not attempted (no GPU, ncu not installed, no counter permission);
+ * --tool-unavailable: ncu ran but produced no CSV (REASON: its first error line).
  *
  * The CSV is what `ncu --csv --metrics ...` prints: "==PROF==" lines and the application's own
  * output may come first, then a header of quoted column names ("ID","Process ID",...,"Kernel
@@ -23,10 +26,6 @@
 
 #include "fileio.h"
 #include "json_file.h"
-
-/* The sanitizers/profile files came with the campaign's schema 1.3.0 (data/SCHEMA.md), whatever
- * the version of the library's own run files. */
-#define PROFILE_SCHEMA_VERSION "1.3.0"
 
 typedef struct {
     const char *name, *label, *unit, *hypothesis;
@@ -65,6 +64,22 @@ static const ncu_metric_t METRICS[] = {
      "pressure on the shared-memory instruction queue"},
     {"smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
      "stall: math pipe throttle", "", "a saturated math pipe: the kernel is compute bound"},
+    {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "tensor pipe active (all tensor ops)",
+     "%",
+     "stage6's e4m3 mma.sync (m16n8k32) is not an HMMA: its tensor work shows here, not in the HMMA pipe's "
+     "share"},
+    {"sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+     "shared-memory bank conflicts (ldmatrix)", "",
+     "fragment loads with ldmatrix from padded rows should not conflict; a count here is a layout to fix"},
+    {"launch__occupancy_limit_registers", "CTAs per SM allowed by registers", "block",
+     "the static occupancy model (ptxas.json) names the limiter; ncu's launch limits say which one the "
+     "device applied"},
+    {"launch__occupancy_limit_shared_mem", "CTAs per SM allowed by shared memory", "block",
+     "stage 1's larger static shared memory lowers this limit on sm_89 (the original had 3 CTAs per SM)"},
+    {"launch__occupancy_limit_warps", "CTAs per SM allowed by warps", "block",
+     "four warps per CTA: the warp limit is never the binding one"},
+    {"launch__occupancy_limit_blocks", "CTAs per SM allowed by the block limit", "block",
+     "the per-SM block limit (24 on sm_89, 32 on sm_90) binds only for very small CTAs"},
     {"gpu__time_duration.sum", "duration under the profiler", "nsecond",
      "context for the counters only: ncu serialises and replays launches, so this is not a timing result"},
 };
@@ -102,8 +117,8 @@ static int usage(const char *msg) {
             "usage: sdpa-report ncu-json --list-metrics\n"
             "       sdpa-report ncu-json CSV OUT.json [--tool TEXT] [--shape NAME] [--variant ID]... "
             "[--unavailable METRIC]...\n"
-            "       sdpa-report ncu-json --skipped REASON OUT.json [--tool TEXT] [--shape NAME] [--variant "
-            "ID]...\n",
+            "       sdpa-report ncu-json --skipped|--tool-unavailable REASON OUT.json [--tool TEXT] [--shape "
+            "NAME] [--variant ID]...\n",
             msg);
     return 2;
 }
@@ -326,6 +341,8 @@ static void variant_of_kernel(const char *kernel, char *out, size_t outlen) {
 
 typedef struct {
     const char *csv, *out, *skipped, *tool, *shape;
+    const char
+        *status; /* of a profile with no values: "skipped" (not attempted) or "unavailable" (ncu failed) */
     const char *variants[64], *unavailable[N_METRICS + 16];
     int n_variants, n_unavailable;
 } ncu_args_t;
@@ -342,7 +359,7 @@ static cJSON *variant_entry(const char *variant, const ncu_kernel_t *k, const nc
     cJSON_AddStringToObject(o, "variant", variant);
     if (a->skipped) {
         cJSON_AddNullToObject(o, "kernel");
-        cJSON_AddStringToObject(o, "status", "skipped");
+        cJSON_AddStringToObject(o, "status", a->status);
         cJSON_AddStringToObject(o, "reason", a->skipped);
         cJSON_AddNullToObject(o, "launches");
         cJSON_AddNullToObject(o, "values");
@@ -374,11 +391,10 @@ static cJSON *variant_entry(const char *variant, const ncu_kernel_t *k, const nc
 static int write_profile(const ncu_args_t *a, ncu_table_t *t, int argc, char **argv) {
     cJSON *doc = results_new("profile", "sdpa-report", argc, argv);
     if (!doc) return 1;
-    cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateString(PROFILE_SCHEMA_VERSION));
     cJSON_AddStringToObject(doc, "shape", a->shape);
     cJSON_AddStringToObject(doc, "tool", a->tool);
     if (a->skipped)
-        cJSON_AddStringToObject(doc, "status", "skipped");
+        cJSON_AddStringToObject(doc, "status", a->status);
     else
         cJSON_AddStringToObject(doc, "status", "ok");
     if (a->skipped)
@@ -447,9 +463,11 @@ int ncu_json_main(int argc, char **argv) {
             continue;
         }
         if (!v) return usage("an option lacks its value");
-        if (!strcmp(o, "--skipped"))
+        if (!strcmp(o, "--skipped") || !strcmp(o, "--tool-unavailable")) {
+            if (a.skipped) return usage("--skipped and --tool-unavailable: give one");
             a.skipped = v;
-        else if (!strcmp(o, "--tool"))
+            a.status = o[2] == 's' ? "skipped" : "unavailable";
+        } else if (!strcmp(o, "--tool"))
             a.tool = v;
         else if (!strcmp(o, "--shape"))
             a.shape = v;
@@ -472,8 +490,8 @@ int ncu_json_main(int argc, char **argv) {
         i++;
     }
     if (!a.out || (!a.csv && !a.skipped))
-        return usage("give CSV and OUT.json (or --skipped REASON OUT.json)");
-    if (a.skipped && a.csv) return usage("--skipped takes no CSV");
+        return usage("give CSV and OUT.json (or --skipped|--tool-unavailable REASON OUT.json)");
+    if (a.skipped && a.csv) return usage("--skipped and --tool-unavailable take no CSV");
     ncu_table_t t = {0};
     int rc = a.skipped ? 0 : parse_csv(a.csv, &t);
     if (rc == 0) rc = write_profile(&a, &t, argc, argv);

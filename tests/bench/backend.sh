@@ -22,6 +22,22 @@ else
   tap_skip "the CUDA backend's helper kernels are in the binary" "nvcc not found at build time"
 fi
 
+# Read without a GPU (compute-sanitizer's initcheck would report it on one): every device buffer
+# open_device allocates and a helper kernel of backend_cuda.cu reads is cleared in open_device
+# before preload_helpers launches anything (d_stamps was not: the first timestamps launch read
+# its never-written `claimed` words).
+src=$(dirname "$0")/../../host/bench/backend_cuda.cu
+uncleared=$(awk '
+  /<<<.*>>>\(b->/ { s = $0; sub(/.*>>>\(b->/, "", s); sub(/[,)].*/, "", s); read[s] = 1 }
+  /^int open_device\(/ { body = 1 }
+  body && /cudaMalloc\(.*&b->/ { s = $0; sub(/.*&b->/, "", s); sub(/[,)].*/, "", s); alloc[s] = 1 }
+  body && /cudaMemset\(b->/ { s = $0; sub(/.*cudaMemset\(b->/, "", s); sub(/[,)].*/, "", s); if (!launched) cleared[s] = 1 }
+  body && /preload_helpers\(/ { launched = 1 }
+  body && /^}/ { body = 0 }
+  END { for (b in alloc) if (read[b] && !cleared[b]) print b }' "$src")
+tap_ok "backend_cuda.cu: every allocated buffer a helper kernel reads is cleared before the first launch${uncleared:+ (not: $uncleared)}" \
+  test -z "$uncleared" -a -s "$src"
+
 "$bin" --backend cuda "${small[@]}" --quiet >"$tmp/cuda.out" 2>"$tmp/cuda.err"
 cuda_rc=$?
 if [ $cuda_rc -eq 2 ]; then

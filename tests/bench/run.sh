@@ -100,6 +100,7 @@ tap_ok "one comparison per candidate" is comparisons "array 2"
 tap_ok "baseline named" is comparisons.0.baseline stage1
 tap_ok "candidate named" is comparisons.1.candidate stage3a
 tap_ok "config.baseline recorded" is config.baseline stage1
+tap_ok "config.aa_control is false" is config.aa_control false
 tap_ok "config.variants lists the candidates" is config.variants "array 2"
 tap_ok "the baseline is checked too" is correctness "array 3"
 tap_ok "every arm has a timing entry" is timing "array 3"
@@ -108,6 +109,15 @@ tap_ok "speedup and latency reduction both reported" bash -c \
 tap_ok "a verdict" bash -c '"$1" "$2" comparisons.0.verdict | grep -qE "^(FASTER|SLOWER|SAME|AMBIGUOUS)$"' _ "$check" "$out"
 tap_ok "paired rounds equal the baseline's samples" bash -c \
   '[ "$("$1" "$2" comparisons.0.rounds)" = "$("$1" "$2" timing.0.summary.n)" ]' _ "$check" "$out"
+
+bench "--vs X --variant X: an A/A control" 0 "${fast[@]}" --shape small --seeds 0 --vs stage2 --variant stage2
+tap_ok "config.aa_control is true (false in the A/B run above)" is config.aa_control true
+tap_ok "one comparison, stage2 against itself, marked aa_control" \
+  bash -c '[ "$("$1" "$2" comparisons)" = "array 1" ] && [ "$("$1" "$2" comparisons.0.baseline)" = stage2 ] &&
+           [ "$("$1" "$2" comparisons.0.candidate)" = stage2 ] && [ "$("$1" "$2" comparisons.0.aa_control)" = true ]' _ "$check" "$out"
+tap_ok "two timing entries of stage2, arms A and B, interleaved (same rounds)" \
+  bash -c '[ "$("$1" "$2" timing.0.aa_arm)" = A ] && [ "$("$1" "$2" timing.1.aa_arm)" = B ] &&
+           [ "$("$1" "$2" timing.1.variant)" = stage2 ] && [ "$("$1" "$2" timing.0.summary.n)" = "$("$1" "$2" timing.1.summary.n)" ]' _ "$check" "$out"
 
 bench "--vs with a failing baseline" 1 "${fast[@]}" --shape small --seeds 0 --vs test-wrong --variant stage2
 tap_ok "no comparison against a failed baseline" is comparisons "array 0"

@@ -182,10 +182,26 @@ static void test_rejections(void **state) {
     REJECT("--seeds 1,2,1: seed 1 given twice", "--seeds", "1,2,1");
     REJECT("--seeds 99999999999999999999: expected", "--seeds", "99999999999999999999");
     REJECT("--variant stage2: given twice", "--variant", "stage2", "--variant", "stage2");
-    REJECT("--vs stage2: the baseline is also given as --variant", "--vs", "stage2", "--variant", "stage2");
+    REJECT("--vs stage2: the baseline is also given as --variant", "--vs", "stage2", "--variant", "stage2",
+           "--variant", "stage3a");
     REJECT("--out: invalid value ''", "--out", "");
     REJECT("--schedule-seed applies to the rand schedule only", "--schedule-seed", "3");
     REJECT("--schedule-seed applies to the rand schedule only", "--schedule", "rev", "--schedule-seed", "3");
+}
+
+/* --vs X --variant X alone is an A/A control (X against itself, interleaved); with another candidate
+ * or a peer beside it, the baseline listed as a candidate is still refused (above). */
+static void test_aa_control(void **state) {
+    (void)state;
+    cli_opts_t o;
+    char err[512];
+    assert_int_equal(parse(&o, err, sizeof err, "--vs", "stage2", "--variant", "stage2", NULL), 0);
+    assert_true(o.aa_control);
+    assert_string_equal(o.baseline, "stage2");
+    assert_int_equal(parse(&o, err, sizeof err, "--vs", "stage1", "--variant", "stage2", NULL), 0);
+    assert_false(o.aa_control);
+    REJECT("for an A/A control, --vs stage2 --variant stage2 alone", "--vs", "stage2", "--variant", "stage2",
+           "--peer", "cublas-unfused");
 }
 
 /* --peer is repeatable (names are checked by main.c against peers.h); --ceilings is a mode of its own. */
@@ -298,6 +314,7 @@ int main(void) {
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_actions),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_aa_control),
         cmocka_unit_test(test_peers_and_ceilings),
         cmocka_unit_test(test_shape_parser),
         cmocka_unit_test_setup_teardown(test_paths, make_tmpdir, remove_tmpdir),

@@ -6,7 +6,7 @@
 set -u
 . tests/lib/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign-test.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 ingest() { tools/campaign/ingest.sh "$1" "$tmp/data" "$report" --allow-emulated >"$tmp/ingest.log" 2>&1; }
 
@@ -16,6 +16,8 @@ tap_ok "the bundle unpacks: campaign.sh, bin/, lib/libcjson.so.1, experiments/" 
   test -x "$B/campaign.sh" -a -x "$B/bin/sdpa-bench" -a -x "$B/bin/sdpa-report" -a -e "$B/lib/libcjson.so.1"
 tap_ok "sdpa-bench finds libcjson in the bundle (rpath relative to the binary)" \
   bash -c 'env -i PATH=/usr/bin:/bin ldd "$1" | grep libcjson | grep -qF "$2/bin/../lib/libcjson.so.1"' _ "$B/bin/sdpa-bench" "$B"
+tap_ok "the bundle ships peers/schema-version: the version sdpa-report writes (the peers read it)" \
+  test "$(cat "$B/peers/schema-version")" = "$("$report" schema-version)"
 tap_fail "sdpa-bench needs no libcudart of the toolkit (linked statically)" \
   bash -c 'ldd "$1" | grep -q libcudart' _ "$B/bin/sdpa-bench"
 # The node: no build tree, no toolkit, no compiler on PATH; the bundle run from elsewhere.
@@ -25,11 +27,11 @@ rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/campaign.log" | tail -n 30
 tap_ok "campaign.sh --quick --backend emu runs to the end outside the checkout (exit 0)" test $rc -eq 0
 tap_ok "  ... announced its plan and a progress line per step" \
-  bash -c 'grep -q "plan: probe, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
+  bash -c 'grep -q "plan: probe, checks, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
 tap_ok "  ... the plan gives each step's budget, the new ones included, and the totals for an H100 and an L4" \
-  bash -c 'for s in ceilings scaling peers-cublas peers-torch sanitizers profiles; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
+  bash -c 'for s in checks ceilings history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
            grep -qE "expected: [0-9.]+ min on an H100 \([0-9]+ s\), [0-9.]+ min on an L4" "$1"' _ "$tmp/campaign.log"
-tap_ok "  ... and wrote one tarball" test -s "$tmp/c.tar.gz"
+tap_ok "  ... and wrote one tarball, its work directory beside it gone" test -s "$tmp/c.tar.gz" -a ! -e "$tmp/c.partial"
 tap_fail "a second campaign with the same --out is refused (never overwrites)" \
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz"
 env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend emu --part experiment:stage2-wmma-pv \
@@ -40,7 +42,44 @@ tap_ok "--part runs only the parts named (one experiment, one S of the sweep)" \
 tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --part bogus
 tap_ok "--part ceilings, peers, sanitizers and profiles are parts (their plan alone)" \
   bash -c 'env -i PATH=/usr/bin:/bin "$1" --plan --part ceilings --part peers --part sanitizers --part profiles 2>&1 |
-           grep -q "plan: probe, device, ceilings, peers, sanitizers, profiles, pack"' _ "$B/campaign.sh"
+           grep -q "plan: probe, checks, device, ceilings, peers, sanitizers, profiles, pack"' _ "$B/campaign.sh"
+# Options without their value, and --out where nothing can be written, stop before anything runs.
+for o in --out --backend --part --time-limit --resume --pack; do
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick $o >/dev/null 2>"$tmp/noval.err"
+  rc=$?
+  grep -qF -- "$o needs a value" "$tmp/noval.err" || break
+done
+tap_ok "an option without its value is an error naming it (--out, --backend, --part, --time-limit, --resume, --pack: exit 2)" \
+  bash -c '[ "$1" -eq 2 ] && grep -qF -- "--pack needs a value" "$2"' _ $rc "$tmp/noval.err"
+tap_fail "  ... also when the next word is another option (--out --quick)" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --out --quick --plan
+echo x >"$tmp/plainfile"
+s0=$(date +%s)
+env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --out "$tmp/plainfile/c.tar.gz" >"$tmp/badout.log" 2>&1
+rc=$?
+tap_ok "--out in a directory that cannot be written: exit 2 before measuring anything (no probe ran)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q -- "--out .*plainfile/c.tar.gz: the directory .* does not exist or is not writable" "$2" &&
+           ! grep -q "^\[campaign" "$2" && [ $(( $(date +%s) - $3 )) -lt 10 ]' _ $rc "$tmp/badout.log" "$s0"
+mkdir -p "$tmp/notmp"
+(cd "$tmp/notmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp/no-such-dir" "$B/campaign.sh" --quick --backend emu \
+  --part ceilings --out "$tmp/notmp/t.tar.gz") >"$tmp/notmp.log" 2>&1
+tap_ok "TMPDIR naming a missing directory: the campaign runs (exit 0), writing only beside --out" \
+  bash -c '[ "$1" -eq 0 ] && [ "$(ls -A "$2")" = t.tar.gz ] && [ ! -e "$3" ]' _ $? "$tmp/notmp" "$tmp/no-such-dir"
+# Every mktemp of the tools and experiments stops its script when it fails (an empty name would
+# put the temporary files, and their removal, at /).
+unchecked=$(grep -rn 'mktemp' tools experiments --include='*.sh' | grep -v '^[^:]*:[0-9]*: *#' | grep -v '||' || true)
+tap_ok "every mktemp in tools/ and experiments/ is checked (|| exit or die)${unchecked:+: $(echo "$unchecked" | cut -d: -f1,2 | tr '\n' ' ')}" test -z "$unchecked"
+# A GPU node (SDPA_DEV_DIR stands in for /dev): auto never falls back to the emulator there.
+mkdir -p "$tmp/dev-gpu" && touch "$tmp/dev-gpu/nvidia0" "$tmp/dev-gpu/nvidiactl"
+(cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin SDPA_DEV_DIR="$tmp/dev-gpu" "$B/campaign.sh" --quick --part ceilings \
+  --out "$tmp/gpunode.tar.gz") >"$tmp/gpunode.log" 2>&1
+rc=$?
+tap_ok "--backend auto on a node with /dev/nvidia0 and no usable CUDA: exit 2 with the probe's reason" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "sdpa-bench: --backend cuda: " "$2" && grep -q "never falls back to the emulator there" "$2"' _ $rc "$tmp/gpunode.log"
+tap_ok "  ... nothing measured, nothing left (no tarball, no work directory)" test ! -e "$tmp/gpunode.tar.gz" -a ! -e "$tmp/gpunode.partial"
+(cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin SDPA_DEV_DIR="$tmp/dev-gpu" "$B/campaign.sh" --quick --backend emu --part ceilings \
+  --out "$tmp/gpunode-emu.tar.gz") >"$tmp/gpunode-emu.log" 2>&1
+tap_ok "  ... --backend emu there measures the emulator on purpose (exit 0, backend emu from the probe)" \
+  bash -c '[ "$1" -eq 0 ] && tar -xzOf "$2" --wildcards "*/campaign.json" | jq -e ".backend == \"emu\"" >/dev/null' _ $? "$tmp/gpunode-emu.tar.gz"
 tap_fail "--part scaling:0 is refused (an empty problem; it once passed as a scaling step with no result)" \
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --plan --part scaling:128,0
 tap_fail "--backend cuda without a GPU stops at the probe" \
@@ -53,7 +92,18 @@ C=$(ls -d "$tmp"/data/gpu/*/* 2>/dev/null | head -n 1)
 tap_ok "  ... under data/gpu/emulated-<device>/<campaign-id>/" bash -c '[[ "$1" == */gpu/emulated-*/20*Z-* ]]' _ "$C"
 n=$(ls -d "$C"/runs/*/* 2>/dev/null | wc -l)
 tap_ok "  ... with one run directory per experiment ($n)" test "$n" -eq "$(ls -d "$B"/experiments/*/ | wc -l)"
-tap_ok "  ... the history and campaign.json" test -s "$C/history.json" -a -s "$C/campaign.json"
+tap_ok "  ... the history, its warm-L2 twin, the A/A control and campaign.json" \
+  test -s "$C/history.json" -a -s "$C/history-warm.json" -a -s "$C/aa-control.json" -a -s "$C/campaign.json"
+tap_ok "  ... history-warm.json: the history's variants with --l2 warm at the (quick) mission shape" \
+  bash -c '[ "$(jq -r ".config.l2, (.config.shapes | map(.name) | join(\",\"))" "$1/history-warm.json" | tr "\n" " ")" = "warm small " ] &&
+           [ "$(jq -c ".config.variants" "$1/history-warm.json")" = "$(jq -c ".config.variants" "$1/history.json")" ]' _ "$C"
+tap_ok "  ... aa-control.json: stage0 against itself in one interleaved process, recorded as an A/A control" \
+  jq -e '.config.aa_control == true and .comparisons[0].baseline == "stage0" and .comparisons[0].candidate == "stage0" and .comparisons[0].aa_control' "$C/aa-control.json"
+tap_ok "  ... campaign.json (sdpa-report campaign-json): complete, every planned part completed, every variant checked ok" \
+  jq -e '.interrupted == false and .parts_planned == .parts_completed and (.parts_planned | length) >= 7 and
+         ([.variant_checks[] | select(.status == "ok")] | length) == (.variant_checks | length) and (.variant_checks | length) > 0' "$C/campaign.json"
+tap_ok "  ... its schema version is the build's (one place: sdpa-report schema-version)" \
+  test "$(jq -r .schema_version "$C/campaign.json")" = "$("$report" schema-version)"
 # What this sdpa-bench offers decides what the campaign could do: the ceilings and the cuBLAS
 # peer come from sdpa-bench itself (--ceilings, --list-peers), the rest from tools it looks for.
 bench_b=$B/bin/sdpa-bench
@@ -65,7 +115,7 @@ tap_ok "  ... the scaling sweep: a result per variant (and the cuBLAS peer) and 
        "$(( 2 * (n_var + cublas) ))" # 2 S values (--quick)
 step_of() { jq -r --arg n "$1" '.steps[] | select(.name == $n) | if .skipped then "skipped: " + .skipped else "exit \(.exit_status)" end' "$C/campaign.json"; }
 tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \
-  bash -c 'for s in probe device ceilings history scaling peers-cublas peers-torch sanitizers profiles; do
+  bash -c 'for s in probe checks device ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles; do
              [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"
 if [ "$has_ceilings" -gt 0 ]; then
   tap_ok "  ... ceilings.json: copy and GEMM ceilings, every entry skipped on the emulator" \

@@ -1,66 +1,122 @@
 #!/usr/bin/env bash
 # The campaign's sanitizer and profile steps (tools/campaign/gpu-checks.sh) on their GPU path,
-# with stand-ins for compute-sanitizer and ncu (tests/campaign/fake/: no GPU here; the stand-ins
-# never run sdpa-bench): the ERROR SUMMARY parse and the pass / fail / error / skipped statuses,
-# the budget, the metric set filtered against --query-metrics, ncu's CSV to profile.json, the
-# counter-permission failure; and the skipped form the campaign writes without a GPU.
+# with stand-ins for compute-sanitizer and ncu that print what the real tools print
+# (tests/campaign/fake/; no GPU here; the stand-ins never run sdpa-bench): memcheck alone on a
+# faulted variant first, then one process per tool; racecheck's own summary; findings attributed
+# to the variant whose kernel they name; a finding in the harness's own kernel; a tool that cannot
+# attach (unavailable, once); the budget (skipped, never failed); ncu with the filtered metric set,
+# without counter permission (skipped) and without any CSV (unavailable, ncu's error line); the
+# skipped forms the campaign writes without a GPU; sanitizers-json's refusal of a malformed record.
 # Usage: tests/campaign/gpu-checks.sh SDPA_REPORT
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
 . tests/lib/tap.sh
 report=$(realpath "$1")
 checks=tools/campaign/gpu-checks.sh fake=$(realpath tests/campaign/fake)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-checks-test.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-checks-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-V="stage0 stage1 stage2"
-st() { jq -r --arg t "$2" --arg v "$3" '.results[] | select(.tool == $t and .variant == $v) | "\(.status) \(.errors)"' "$1/sanitizers.json"; }
+V="stage0 stage1 stage2 stage3b"
+san() { # DIR BUDGET [ARGS...]: the sanitizer step with the fake tool; its exit status in $rc
+  local d=$tmp/$1 b=$2; shift 2
+  mkdir -p "$d"
+  bash "$checks" sanitizers "$d" /no/bench "$fake/compute-sanitizer" "$b" ragged "$V" "$report" "$@" >"$d.out" 2>&1
+  rc=$?
+}
+st() { jq -r --arg t "$2" --arg v "$3" '.results[] | select(.tool == $t and .variant == $v) | "\(.status) \(.errors) \(.warnings)"' "$tmp/$1/sanitizers.json"; }
 
-mkdir -p "$tmp/a"
-bash "$checks" sanitizers "$tmp/a" /no/bench "$fake/compute-sanitizer" 60 ragged "$V" >"$tmp/a.out" 2>&1
-tap_ok "sanitizers: a finding makes the step fail (exit 1)" test $? -eq 1
-tap_ok "  ... sanitizers.json: 4 tools x 3 variants, kind sanitizers, the ragged shape, the tool's version" \
-  test "$(jq -r '"\(.kind) \(.shape) \(.results | length) \(.tool_version)"' "$tmp/a/sanitizers.json")" = "sanitizers ragged 12 Version 2025.3.0 (fake)"
-tap_ok "  ... ERROR SUMMARY: 0 errors -> pass" test "$(st "$tmp/a" memcheck stage0)" = "pass 0"
-tap_ok "  ... ERROR SUMMARY: 2 errors -> fail, 2 errors" test "$(st "$tmp/a" racecheck stage1)" = "fail 2"
-tap_ok "  ... the tool failing without a summary -> error, with the reason" \
-  test "$(jq -r '.results[] | select(.tool == "initcheck" and .variant == "stage2") | "\(.status) \(.reason)"' "$tmp/a/sanitizers.json")" = "error no ERROR SUMMARY line (exit 255)"
-tap_ok "  ... each run's log kept under logs/sanitizers/" \
-  bash -c 'grep -q "ERROR SUMMARY: 2 errors" "$1/$(jq -r ".results[] | select(.tool == \"racecheck\" and .variant == \"stage1\") | .log" "$1/sanitizers.json")"' _ "$tmp/a"
-tap_ok "  ... read by sdpa-report (a result file)" test "$("$report" get "$tmp/a/sanitizers.json" results.0.status)" = pass
+san a 60 --faulted stage3b
+tap_ok "sanitizers: findings make the step fail (exit 1)" test $rc -eq 1
+tap_ok "  ... sanitizers.json: 4 tools x 4 variants, kind sanitizers, ragged, the tool's version" \
+  test "$(jq -r '"\(.kind) \(.shape) \(.results | length) \(.tool_version)"' "$tmp/a/sanitizers.json")" = "sanitizers ragged 16 2025.3.0.0 build 36000000"
+tap_ok "  ... memcheck ran first, alone, on the faulted variant (its fault in its own kernel: fail, 1 error)" \
+  bash -c '[ "$(jq -r ".runs[0] | \"\(.tool) \(.variants | join(\",\")) \(.exit_status)\"" "$1/sanitizers.json")" = "memcheck stage3b 99" ] &&
+           [ "$2" = "fail 1 0" ]' _ "$tmp/a" "$(st a memcheck stage3b)"
+tap_ok "  ... then one process per tool with the other variants (4 runs, not 16)" \
+  test "$(jq -r '[.runs[] | select(.status == "ran" and (.variants | join(" ")) == "stage0 stage1 stage2") | .tool] | join(" ")' "$tmp/a/sanitizers.json")" = \
+       "memcheck racecheck synccheck initcheck"
+tap_ok "  ... each with --error-exitcode: the racecheck run that found a hazard exits 99" \
+  test "$(jq -r '.runs[] | select(.tool == "racecheck" and .status == "ran") | .exit_status' "$tmp/a/sanitizers.json")" = 99
+tap_ok "  ... racecheck's own summary: 1 error, 1 warning; the error in stage1's kernel, the warning in stage2's" \
+  bash -c '[ "$(jq -r ".runs[] | select(.tool == \"racecheck\" and .status == \"ran\") | \"\(.errors) \(.warnings)\"" "$1/sanitizers.json")" = "1 1" ] &&
+           [ "$2" = "fail 1 0" ] && [ "$3" = "pass 0 1" ]' _ "$tmp/a" "$(st a racecheck stage1)" "$(st a racecheck stage2)"
+tap_ok "  ... a clean variant passes with 0 errors" test "$(st a synccheck stage0)" = "pass 0 0"
+tap_ok "  ... the faulted variant in the other tools: skipped, saying why" \
+  test "$(jq -r '.results[] | select(.tool == "initcheck" and .variant == "stage3b") | "\(.status): \(.reason)"' "$tmp/a/sanitizers.json")" = \
+       "skipped: faulted or hung in its own check: left out of the combined run"
+tap_ok "  ... the launch failure after the fault names no variant's kernel: counted as unattributed" \
+  test "$(jq -r '.runs[0].unattributed' "$tmp/a/sanitizers.json")" = 1
+tap_ok "  ... every run's log kept under logs/sanitizers/" \
+  bash -c 'for l in $(jq -r ".runs[] | select(.log) | .log" "$1/sanitizers.json"); do [ -s "$1/$l" ] || exit 1; done' _ "$tmp/a"
+tap_ok "  ... read by sdpa-report (a result file of this schema)" test "$("$report" get "$tmp/a/sanitizers.json" schema_version)" = "$("$report" schema-version)"
 
-mkdir -p "$tmp/b"
-FAKE_SANITIZER_SLEEP=3 bash "$checks" sanitizers "$tmp/b" /no/bench "$fake/compute-sanitizer" 1 ragged "$V" >/dev/null 2>&1
-tap_ok "sanitizers over budget: the run in flight times out (error), the rest are skipped, saying so" \
-  test "$(jq -r '[.results[0].status, .results[0].reason, .results[1].status, .results[1].reason] | join("|")' "$tmp/b/sanitizers.json")" = \
-       "error|no ERROR SUMMARY line (exit 124, timed out)|skipped|the step's budget (1 s) was spent"
+FAKE_SANITIZER_HARNESS=1 san h 60
+tap_ok "initcheck finding in the harness's own kernel (the uncleared d_stamps): the step fails (exit 1)" test $rc -eq 1
+tap_ok "  ... recorded on the run (unattributed 1, its first report), no variant blamed" \
+  bash -c '[ "$(jq -r ".runs[] | select(.tool == \"initcheck\") | \"\(.unattributed) \(.first_report)\"" "$1/sanitizers.json")" = "1 Uninitialized __global__ memory read of size 4 bytes" ] &&
+           [ "$(jq "[.results[] | select(.tool == \"initcheck\" and .status != \"pass\")] | length" "$1/sanitizers.json")" = 0 ]' _ "$tmp/h"
 
-mkdir -p "$tmp/c"
-bash "$checks" sanitizers "$tmp/c" /no/bench none 60 ragged "$V" "compute-sanitizer not installed" >/dev/null 2>&1
+FAKE_SANITIZER_UNSUPPORTED=1 san u 60
+tap_ok "a tool that cannot attach (Device not supported): not a failure (exit 0)" test $rc -eq 0
+tap_ok "  ... each run unavailable once, with the tool's first error line" \
+  test "$(jq -r '[.runs[] | "\(.status)|\(.reason)"] | unique | join(";")' "$tmp/u/sanitizers.json")" = \
+       'unavailable|Error: Device not supported. Please refer to the "Supported Devices" section of the sanitizer documentation'
+tap_ok "  ... and no entry failed: every one unavailable" \
+  test "$(jq -r '[.results[].status] | unique | join(" ")' "$tmp/u/sanitizers.json")" = unavailable
+
+FAKE_SANITIZER_CRASH=initcheck san c 60
+tap_ok "a tool that dies without a summary: error, with the reason (exit 1)" \
+  bash -c '[ $1 -eq 1 ] && [ "$(jq -r ".results[] | select(.tool == \"initcheck\" and .variant == \"stage0\") | \"\(.status) \(.reason)\"" "$2/sanitizers.json")" = "error no ERROR SUMMARY line (exit 255)" ]' _ $rc "$tmp/c"
+
+FAKE_SANITIZER_SLEEP=3 san b 2
+tap_ok "over budget: the run in flight stops at its share, skipped (not failed); later tools not run (exit 0)" \
+  bash -c '[ $1 -eq 0 ] && [ "$(jq -r "[.results[] | select(.variant == \"stage0\") | .status] | unique | join(\" \")" "$2/sanitizers.json")" = skipped ] &&
+           jq -r ".results[] | select(.tool == \"memcheck\" and .variant == \"stage0\") | .reason" "$2/sanitizers.json" | grep -q "stopped at its share of the step.s budget (exit 124)" &&
+           jq -r ".results[] | select(.tool == \"initcheck\" and .variant == \"stage0\") | .reason" "$2/sanitizers.json" | grep -q "budget (2 s) was spent"' _ $rc "$tmp/b"
+
+mkdir -p "$tmp/s"
+bash "$checks" sanitizers "$tmp/s" /no/bench none 60 ragged "$V" "$report" --skip "compute-sanitizer not installed" >/dev/null 2>&1
 tap_ok "sanitizers with a skip reason: every entry skipped with it, exit 0" \
-  bash -c '[ "$1" -eq 0 ] && jq -e "[.results[] | select(.status == \"skipped\" and .reason == \"compute-sanitizer not installed\")] | length == 12" "$2/sanitizers.json" >/dev/null' _ $? "$tmp/c"
-bash "$checks" sanitizers "$tmp/c" /no/bench none 60 ragged "$V" "again" >/dev/null 2>&1
+  bash -c '[ "$1" -eq 0 ] && jq -e "[.results[] | select(.status == \"skipped\" and .reason == \"compute-sanitizer not installed\")] | length == 16" "$2/sanitizers.json" >/dev/null' _ $? "$tmp/s"
+bash "$checks" sanitizers "$tmp/s" /no/bench none 60 ragged "$V" "$report" --skip "again" >/dev/null 2>&1
 tap_ok "  ... and an existing sanitizers.json is never replaced (exit 2)" \
-  bash -c '[ "$1" -eq 2 ] && grep -q "compute-sanitizer not installed" "$2/sanitizers.json"' _ $? "$tmp/c"
+  bash -c '[ "$1" -eq 2 ] && grep -q "compute-sanitizer not installed" "$2/sanitizers.json"' _ $? "$tmp/s"
+printf 'memcheck\tstage0\tbanana\tlogs/x.log\t-\n' >"$tmp/bad.tsv"
+"$report" sanitizers-json "$tmp/bad.json" --root "$tmp" --shape ragged --runs "$tmp/bad.tsv" --variant stage0 2>"$tmp/bad.err"
+tap_ok "sanitizers-json refuses a malformed run record (exit 2, file and line named, nothing written)" \
+  bash -c '[ "$1" -eq 2 ] && grep -qF "$2/bad.tsv:1:" "$2/bad.err" && [ ! -e "$2/bad.json" ]' _ $? "$tmp"
+printf 'memcheck\tstage0\t0\t../../etc/passwd\t-\n' >"$tmp/esc.tsv"
+"$report" sanitizers-json "$tmp/esc.json" --root "$tmp" --shape ragged --runs "$tmp/esc.tsv" --variant stage0 2>/dev/null
+tap_ok "  ... and a log path outside --root" test $? -eq 2 -a ! -e "$tmp/esc.json"
+tap_fail "a wrong argument count is refused" bash "$checks" sanitizers "$tmp/s" /no/bench
 
-mkdir -p "$tmp/p"
-bash "$checks" profiles "$tmp/p" /no/bench "$fake/ncu" 30 mission "stage0 stage3a-swz stage5" "$report" >"$tmp/p.out" 2>&1
-rc=$?
+prof() { # DIR [ENV...]: the profile step with the fake ncu
+  local d=$tmp/$1; shift
+  mkdir -p "$d"
+  env "$@" bash "$checks" profiles "$d" /no/bench "$fake/ncu" 30 mission "stage0 stage3a-swz stage5" "$report" >"$d.out" 2>&1
+  rc=$?
+}
+prof p
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/p.out"
 tap_ok "profiles: ncu with the filtered metric set, CSV parsed into profile.json (exit 0)" test $rc -eq 0
 tap_ok "  ... the tool's version, values of the variants profiled, a variant without a launch failed" \
   test "$(jq -r '[.tool, (.variants[] | .status)] | join(" ")' "$tmp/p/profile.json")" = "ncu 2025.3.0.0 ok ok failed"
 tap_ok "  ... the metric --query-metrics does not offer: recorded unavailable, never requested" \
   test "$(jq -r '.metrics[] | select(.name | contains("mio_throttle")) | .reason' "$tmp/p/profile.json")" = "not offered on this device (ncu --query-metrics)"
+tap_ok "  ... the launch__ occupancy limits, the ldmatrix bank conflicts and the tensor pipe's activity are in the set and asked for" \
+  bash -c 'for m in launch__occupancy_limit_registers launch__occupancy_limit_shared_mem sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum \
+             sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active; do
+             jq -e --arg m "$m" "[.metrics[] | select(.name == \$m and .reason != \"not offered on this device (ncu --query-metrics)\")] | length == 1" "$1" >/dev/null || exit 1; done' _ "$tmp/p/profile.json"
 tap_ok "  ... ncu's CSV kept as logs/ncu.csv" test -s "$tmp/p/logs/ncu.csv"
-
-mkdir -p "$tmp/q"
-FAKE_NCU_PERM=1 bash "$checks" profiles "$tmp/q" /no/bench "$fake/ncu" 30 mission "stage0" "$report" >/dev/null 2>&1
+prof q FAKE_NCU_PERM=1
 tap_ok "profiles without counter permission (ERR_NVGPUCTRPERM): skipped with that reason" \
   test "$(jq -r '"\(.status) \(.variants[0].status) \(.reason)"' "$tmp/q/profile.json")" = \
        "skipped skipped no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)"
+prof n FAKE_NCU_DRIVER=1
+tap_ok "profiles where ncu produces no CSV: unavailable, with ncu's first error line (exit 0)" \
+  bash -c '[ $1 -eq 0 ] && [ "$(jq -r "\"\(.status) \(.variants[0].status)|\(.reason)\"" "$2/profile.json")" = \
+           "unavailable unavailable|ncu produced no profile: An error was reported by the driver: Cuda driver is not compatible with Nsight Compute." ]' _ $rc "$tmp/n"
 mkdir -p "$tmp/r"
-bash "$checks" profiles "$tmp/r" /no/bench none 30 mission "stage0 stage1" "$report" "ncu (Nsight Compute) not installed" >/dev/null 2>&1
+bash "$checks" profiles "$tmp/r" /no/bench none 30 mission "stage0 stage1" "$report" --skip "ncu (Nsight Compute) not installed" >/dev/null 2>&1
 tap_ok "profiles with a skip reason: profile.json skipped, every variant listed" \
   test "$(jq -r '"\(.status) \(.variants | length) \(.reason)"' "$tmp/r/profile.json")" = "skipped 2 ncu (Nsight Compute) not installed"
-tap_fail "a wrong argument count is refused" bash "$checks" profiles "$tmp/r" /no/bench
 tap_done

@@ -17,8 +17,8 @@ get() { jq -r "$1" "$tmp/p.json"; }
   --variant stage3a-swz --variant stage5 \
   --unavailable smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio 2>"$tmp/err"
 tap_ok "ncu-json parses the fixture (exit 0)" test $? -eq 0
-tap_ok "  ... kind profile, schema 1.3.0, the tool and the mission shape" \
-  test "$(get '[.kind, .schema_version, .tool, .shape] | join(" ")')" = "profile 1.3.0 ncu 2025.3.0 mission"
+tap_ok "  ... kind profile, the build's schema version, the tool and the mission shape" \
+  test "$(get '[.kind, .schema_version, .tool, .shape] | join(" ")')" = "profile $("$report" schema-version) ncu 2025.3.0 mission"
 tap_ok "  ... the whole metric set, each with a label and a hypothesis" \
   test "$(get '[.metrics[] | select(.label != "" and .hypothesis != "")] | length')" -eq "$("$report" ncu-json --list-metrics | wc -l)"
 v0='.variants[] | select(.variant == "stage0") | .values'

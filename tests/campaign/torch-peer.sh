@@ -30,8 +30,17 @@ rc=$?
 tap_ok "torch_sdpa.py --selftest runs both stand-in backends (exit 0)" test $rc -eq 0
 tap_ok "  ... one file per backend ({backend} in --out)" test -s "$tmp/peer-selftest-dump.json" -a -s "$tmp/peer-selftest-fp64.json"
 D=$tmp/peer-selftest-dump.json F=$tmp/peer-selftest-fp64.json
-tap_ok "  ... a run file sdpa-report reads (kind sdpa-bench-run, schema 1.3.0, the run schema's fields)" \
-  bash -c '[ "$("$1" get "$2" kind)" = sdpa-bench-run ] && [ "$("$1" get "$2" schema_version)" = 1.3.0 ]' _ "$report" "$D"
+tap_ok "  ... a run file sdpa-report reads (kind sdpa-bench-run, the build's schema version, the run schema's fields)" \
+  bash -c '[ "$("$1" get "$2" kind)" = sdpa-bench-run ] && [ "$("$1" get "$2" schema_version)" = "$("$1" schema-version)" ]' _ "$report" "$D"
+# The version comes from its one definition: a copy of the scripts beside a header defining another
+# version writes that one; beside a shipped schema-version file (the bundle), that file's.
+mkdir -p "$tmp/v/tools/peers" "$tmp/v/host/lib" && cp tools/peers/*.py "$tmp/v/tools/peers/"
+echo '#define RESULTS_SCHEMA_VERSION "9.8.7"' >"$tmp/v/host/lib/json_file.h"
+tap_ok "  ... the peers' schema version is read from host/lib/json_file.h, never typed in the script" \
+  test "$(cd "$tmp/v/tools/peers" && python3 -c 'import peerlib; print(peerlib.SCHEMA_VERSION)')" = 9.8.7
+echo 4.5.6 >"$tmp/v/tools/peers/schema-version"
+tap_ok "  ... and, in the bundle, from the schema-version file the build ships beside them" \
+  test "$(cd "$tmp/v/tools/peers" && python3 -c 'import peerlib; print(peerlib.SCHEMA_VERSION)')" = 4.5.6
 tap_ok "  ... labelled: meta.backend selftest, entries peer: true, library versions (null without torch)" \
   test "$(jq -r '[.meta.backend, .correctness[0].peer, .timing[0].peer, (.library | has("torch") and has("cuda") and has("cudnn"))] | map(tostring) | join(" ")' "$D")" = "selftest true true true"
 for part in kernel_only end_to_end legacy; do

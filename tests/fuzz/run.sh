@@ -7,7 +7,7 @@
 set -u
 . tests/lib/tap.sh
 dir=$1 secs=$2
-names="run-json npy ptxas-log cli"
+names="run-json npy ptxas-log cli campaign-files"
 if [ "$dir" = none ]; then
   for n in $names; do tap_skip "fuzz $n" "clang with libFuzzer not found (make deps: clang-14, libclang-rt-14-dev)"; done
   tap_done

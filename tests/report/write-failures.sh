@@ -3,7 +3,7 @@
 # SIGXFSZ ignored as a full disk would not signal) fails with a non-zero exit naming the path and
 # the OS error, leaves the earlier file as it was and no temporary file (*.tmp.*): sdpa-bench's
 # JSON (--out) and .npy (--dump), sdpa-report's TSV, Markdown, YAML and summary.json, the manifest,
-# gnuplot's figures and pandoc's reports (through `sdpa-report install`). A read-only target (a
+# the campaign's campaign.json and sanitizers.json (campaign-json, sanitizers-json), gnuplot's figures and pandoc's reports (through `sdpa-report install`). A read-only target (a
 # path under a regular file, which fails even for root) is refused the same way. SIGTERM and
 # SIGINT to sdpa-bench in a long emulated run: exit 143 / 130, no result file, no temporary file.
 # Usage: tests/report/write-failures.sh SDPA_BENCH SDPA_REPORT
@@ -41,6 +41,24 @@ rm "$R/manifest.json"
 rc=0; limited 1 "$SDPA_REPORT" manifest --run "$R" || rc=$?
 tap_ok "sdpa-report manifest under a full disk: exit 1, names manifest.json, no file left" \
   bash -c "[ $rc -eq 1 ] && grep -qF '$R/manifest.json' '$TMP/err' && grep -q 'File too large' '$TMP/err' && [ ! -e '$R/manifest.json' ] && [ $(temps) -eq 0 ]"
+# The campaign's own files (tools/campaign/): campaign.json and sanitizers.json, through sdpa-report.
+printf 'probe\t-\t0\t1\t10\t-\n' >"$TMP/steps.tsv"
+for i in $(seq 200); do printf 'step-%s\t-\t0\t1\t10\ta note long enough to fill the file past the limit\n' "$i"; done >>"$TMP/steps.tsv"
+cj=(campaign-json "$TMP/campaign.json" --id c-1 --backend emu --device emulator --bundle b --started 1 --expected 10
+    --l4-factor 2.4 --steps "$TMP/steps.tsv")
+rc=0; limited 4 "$SDPA_REPORT" "${cj[@]}" || rc=$?
+tap_ok "sdpa-report campaign-json under a full disk: exit 1, names campaign.json, no file left" \
+  bash -c "[ $rc -eq 1 ] && grep -qF '$TMP/campaign.json' '$TMP/err' && grep -q 'File too large' '$TMP/err' && [ ! -e '$TMP/campaign.json' ] && [ $(temps) -eq 0 ]"
+"$SDPA_REPORT" "${cj[@]}" 2>/dev/null
+before=$(sha256sum "$TMP/campaign.json")
+rc=0; "$SDPA_REPORT" "${cj[@]}" 2>"$TMP/err" || rc=$?
+tap_ok "  ... an existing campaign.json is never replaced (exit 1, the file as it was)" \
+  bash -c "[ $rc -eq 1 ] && [ \"\$(sha256sum '$TMP/campaign.json')\" = '$before' ] && grep -q 'exists' '$TMP/err'"
+san=(sanitizers-json "$TMP/sanitizers.json" --root "$TMP" --shape ragged --skipped "no GPU")
+for i in $(seq 60); do san+=(--variant "variant-$i"); done
+rc=0; limited 4 "$SDPA_REPORT" "${san[@]}" || rc=$?
+tap_ok "sdpa-report sanitizers-json under a full disk: exit 1, names sanitizers.json, no file left" \
+  bash -c "[ $rc -eq 1 ] && grep -qF '$TMP/sanitizers.json' '$TMP/err' && grep -q 'File too large' '$TMP/err' && [ ! -e '$TMP/sanitizers.json' ] && [ $(temps) -eq 0 ]"
 echo x > "$TMP/plainfile"
 rc=0; "$SDPA_REPORT" install - "$TMP/plainfile/x.md" </dev/null 2>"$TMP/err" || rc=$?
 tap_ok "sdpa-report install into an unwritable place: exit 1 with the path and the OS error" \

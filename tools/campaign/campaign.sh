@@ -1,157 +1,367 @@
 #!/usr/bin/env bash
-# campaign.sh: everything this study measures on one GPU node, in one command, into one tarball
+# campaign.sh: everything this study measures on one GPU node, into one tarball per command
 # (README, "Measuring on a GPU node"). It runs from the unpacked bundle (make bundle): bin/,
 # lib/, experiments/, peers/, ptxas.json; no compiler, package, root or network is needed, and
-# nothing of the checkout. Steps, each announced with the time spent and the time left of the plan:
-#   probe        which backend runs (sdpa-bench --probe); --backend cuda stops here without a GPU
-#   device       the device's metadata (a one-launch check run) and, when present, nvidia-smi -q
-#   ceilings     copy bandwidth and cuBLAS/cuBLASLt GEMM throughput (sdpa-bench --ceilings):
-#                ceilings.json, the roofs the scaling sweep is compared with
-#   experiments  every experiment of the bundle, as `make stageN` runs it: correctness on its
-#                shapes and seeds, then interleaved A/B timing (experiments/run.sh)
+# nothing of the checkout. Every command first runs
+#   probe        which backend runs (sdpa-bench --probe): --backend cuda, or auto on a node where
+#                /dev/nvidia* exists, stops here with the probe's reason when CUDA is unusable
+#   checks       each variant alone, in its own process under a timeout, at the single shape: a
+#                variant that faults (device error, crash) or hangs is recorded so and left out of
+#                every timed step (sanitizers still run memcheck on it first)
+#   device       the device's metadata (one check run of the healthy variants), nvidia-smi -q
+# then the parts it was given (--part; default all), each a group of steps:
+#   ceilings     copy bandwidth and cuBLAS/cuBLASLt GEMM throughput (sdpa-bench --ceilings)
+#   experiment:<name>  one experiment, as `make stageN` runs it (experiments/run.sh)
 #   history      every variant at the mission and long shapes in one interleaved process
-#   scaling      S = 128 ... 16384 (x2; --quick: 128, 256), B*H chosen so that the grid fills
-#                the device (at least 4 CTAs per SM), every variant and the cuBLAS peer; one whose
-#                predicted time (x4 per doubling of S: the work is quadratic) exceeds the step's
-#                budget is skipped and recorded as skipped, never dropped
-#   peers-cublas the unfused cuBLAS peer and every variant at the mission shape, one process
-#   peers-torch  PyTorch's SDPA backends (peers/torch_sdpa.py) at the mission shape and across the
-#                scaling S values within the step's budget; skipped, with the reason, without
-#                python3, torch or a GPU
-#   sanitizers   compute-sanitizer memcheck, racecheck, synccheck, initcheck on every variant at
-#                the ragged shape: sanitizers.json (every entry skipped, with the reason, without
-#                the tool or a GPU); gpu-checks.sh
-#   profiles     Nsight Compute on every variant at the mission shape, a fixed metric set
-#                (sdpa-report ncu-json --list-metrics): profile.json, parsed from ncu's CSV;
-#                gpu-checks.sh
-#   pack         campaign.json (plan, steps, status, durations), SHA256SUMS, the tarball
-# A step that fails is recorded as failed with its log, and the campaign goes on; a step that
-# cannot run here is recorded as skipped with the reason; the tarball is written atomically and
-# never overwrites. Budgets: the plan's total stays within 8 minutes on an H100 and 20 on an L4.
-# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--plan] [--part P]...
-#   --quick  a smoke run: small shapes, one seed, a few samples (minutes on the emulator)
-#   --plan   print the plan and exit
-#   --part   run only these parts (repeatable; default all): experiment:<name>, history,
-#            scaling, scaling:S1,S2,... (a slice of the sweep), ceilings, peers, sanitizers,
-#            profiles; probe and device always run. A cluster sweep (make sweep) runs one part
-#            per job.
+#                (history.json); the same variants with a warm L2 at the mission shape
+#                (history-warm.json); an A/A control, stage0 timed against itself (aa-control.json)
+#   scaling      S = 128 ... 16384 (scaling:S1,S2,... a slice), every variant and the cuBLAS peer
+#   peers        the cuBLAS peer beside every variant; PyTorch's SDPA backends (peers/torch_sdpa.py)
+#   sanitizers   compute-sanitizer memcheck, racecheck, synccheck, initcheck (gpu-checks.sh)
+#   profiles     Nsight Compute, a fixed metric set (gpu-checks.sh)
+# and packs: campaign.json (sdpa-report campaign-json), SHA256SUMS, the tarball.
+# Nothing is lost to a time limit or a kill: the work directory lies beside --out (<out>.partial/);
+# SIGINT or SIGTERM (timeout, Slurm) stops the running step, writes campaign.json with
+# "interrupted": true and the parts completed, and packs what exists; after a SIGKILL,
+# `campaign.sh --pack <out>.partial` does the same. `--resume TARBALL|DIR` runs, as a new campaign
+# on the same kind of device, the parts an earlier one planned and did not complete.
+# With --time-limit S (the node's limit per command), a part starts only if its budget fits what
+# is left, and the campaign stops itself in time to pack; --plan --time-limit S prints the parts in
+# groups that fit, one command per group.
+# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
+#                    [--time-limit S] [--check-timeout S] [--plan] [--resume TARBALL|DIR]
+#        campaign.sh --pack DIR [--out FILE.tar.gz]
+# Exit: 0 every step passed; 1 a step failed (the rest ran); 2 usage, or nothing can be measured
+# here (the backend, --out); 3 the tarball could not be written (the work directory stays);
+# 4 the time limit left parts for a later command (--resume the tarball); 130/143 interrupted
+# (the tarball holds what was measured).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report torch_peer=$here/peers/torch_sdpa.py
-backend=auto quick=0 out= plan_only=0 parts=()
+# shellcheck source=tools/campaign/campaign-lib.sh
+. "$here/campaign-lib.sh"
+die() { echo "campaign.sh: $*" >&2; exit 2; }
+OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --plan, --resume TARBALL|DIR, --pack DIR"
+backend=auto quick=0 out= plan_only=0 parts=() time_limit=0 check_timeout= pack_dir= resume=
 while [ $# -gt 0 ]; do
   case $1 in
-    --quick) quick=1 ;;
-    --plan) plan_only=1 ;;
-    --backend) backend=${2:-}; shift ;;
-    --out) out=${2:-}; shift ;;
-    --part) parts+=("${2:-}"); shift ;;
-    *) echo "campaign.sh: unknown option '$1' (--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --plan, --part P)" >&2; exit 2 ;;
+    --quick) quick=1; shift; continue ;;
+    --plan) plan_only=1; shift; continue ;;
+    --backend|--out|--part|--time-limit|--check-timeout|--pack|--resume)
+      [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != --* ]] || die "$1 needs a value (accepted: $OPTIONS)" ;;
+    *) die "unknown option '$1' (accepted: $OPTIONS)" ;;
   esac
-  shift
+  case $1 in
+    --backend) backend=$2 ;;
+    --out) out=$2 ;;
+    --part) parts+=("$2") ;;
+    --time-limit) time_limit=$2 ;;
+    --check-timeout) check_timeout=$2 ;;
+    --pack) pack_dir=$2 ;;
+    --resume) resume=$2 ;;
+  esac
+  shift 2
 done
-case $backend in auto|cuda|emu) ;; *) echo "campaign.sh: --backend '$backend': accepted values are auto, cuda and emu" >&2; exit 2 ;; esac
+case $backend in auto|cuda|emu) ;; *) die "--backend '$backend': accepted values are auto, cuda and emu" ;; esac
+case $time_limit in ''|*[!0-9]*|0?*) die "--time-limit '$time_limit': whole seconds, e.g. 600" ;; esac
+case ${check_timeout:-1} in *[!0-9]*|0*) die "--check-timeout '$check_timeout': whole seconds >= 1" ;; esac
 for f in "$bench" "$report"; do
-  [ -x "$f" ] || { echo "campaign.sh: $f is missing: run this script from an unpacked bundle (make bundle)" >&2; exit 2; }
+  [ -x "$f" ] || die "$f is missing: run this script from an unpacked bundle (make bundle)"
 done
-experiments=$(cd "$here/experiments" && ls -d */ 2>/dev/null | tr -d / | sort)
-# The parts to run: every part, or those given (checked against what the bundle has).
-run_hist=1 run_scaling=1 run_ceil=1 run_peers=1 run_san=1 run_prof=1 part_S=
-if [ ${#parts[@]} -gt 0 ]; then
-  sel= run_hist=0 run_scaling=0 run_ceil=0 run_peers=0 run_san=0 run_prof=0
-  for p in "${parts[@]}"; do
-    case $p in
-      experiment:*) e=${p#experiment:}
-        [ -d "$here/experiments/$e" ] || { echo "campaign.sh: --part $p: no such experiment; accepted: $(echo $experiments)" >&2; exit 2; }
-        sel="$sel $e" ;;
-      history) run_hist=1 ;;
-      scaling) run_scaling=1 ;;
-      scaling:*) run_scaling=1 part_S=$(echo "${p#scaling:}" | tr , ' ')
-        # Digits only, none 0 or with a leading 0 (an empty problem; octal to the shell), at least one.
-        case " $part_S " in *[!0-9\ ]*|*\ 0*) part_S= ;; esac
-        [ -n "${part_S// /}" ] || { echo "campaign.sh: --part $p: expected scaling:S1,S2,... (integers >= 1)" >&2; exit 2; } ;;
-      ceilings) run_ceil=1 ;;
-      peers) run_peers=1 ;;
-      sanitizers) run_san=1 ;;
-      profiles) run_prof=1 ;;
-      *) echo "campaign.sh: --part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles" >&2; exit 2 ;;
-    esac
-  done
-  experiments=$sel
+if [ -n "$out" ]; then case $out in *.tar.gz) ;; *) die "--out $out: must end in .tar.gz" ;; esac; fi
+
+# ---- --pack DIR: what a SIGKILL left ------------------------------------------------------
+if [ -n "$pack_dir" ]; then
+  [ ${#parts[@]} -eq 0 ] && [ -z "$resume" ] && [ $plan_only = 0 ] || die "--pack takes only --out"
+  [ -d "$pack_dir/state" ] || pack_dir=$(dirname "$pack_dir") # given campaign-<id>/ itself
+  [ -d "$pack_dir/state" ] && [ -s "$pack_dir/state/out" ] ||
+    die "--pack $pack_dir: not the work directory of a campaign (no state/; it is <out>.partial/)"
+  work=$(cd "$pack_dir" && pwd) state=$work/state
+  root=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'campaign-*' | head -n 1)
+  [ -n "$root" ] || die "--pack $pack_dir: no campaign-<id>/ inside"
+  id=${root##*/campaign-} t0=$(date +%s) total_est=0 cur_part=
+  if [ -n "$out" ]; then case $out in /*) ;; *) out=$PWD/$out ;; esac; printf '%s\n' "$out" >"$state/out"; fi
+  [ -e "$(cat "$state/out")" ] && die "--pack: $(cat "$state/out") exists; give another --out"
+  if [ -s "$state/current" ]; then # the step a SIGKILL stopped
+    IFS=$'\t' read -r s_name cur_part s_start s_est <"$state/current"
+    [ "$cur_part" = - ] && cur_part=
+    record "$s_name" 137 $(( t0 - s_start )) "$s_est" "killed (SIGKILL, or the node went away) during this step"
+    rm -f "$state/current"
+  fi
+  cur_part=
+  finish "killed (SIGKILL, or the node went away); packed by campaign.sh --pack" || exit 3
+  echo "campaign $id: packed what was measured: $(cat "$state/out" 2>/dev/null || echo "$out")" >&2
+  exit 0
 fi
+
+experiments=$(cd "$here/experiments" && ls -d */ 2>/dev/null | tr -d / | sort)
 id=$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)-$$
 [ -n "$out" ] || out=$PWD/campaign-$id.tar.gz
-case $out in *.tar.gz) ;; *) echo "campaign.sh: --out $out: must end in .tar.gz" >&2; exit 2 ;; esac
-[ -e "$out" ] && { echo "campaign.sh: --out $out exists; campaigns never overwrite results" >&2; exit 2; }
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+work=${out%.tar.gz}.partial
+
+# ---- --resume: the parts an earlier campaign planned and did not complete ------------------
+resumes= resume_device=
+if [ -n "$resume" ]; then
+  [ ${#parts[@]} -eq 0 ] || die "--resume runs the parts the earlier campaign left; no --part with it"
+  rtmp=$(mktemp -d "$(dirname "$out")/.campaign-resume.XXXXXX") || die "--out $out: its directory is not writable"
+  if [ -d "$resume" ]; then
+    cjson=$(find "$resume" -maxdepth 2 -name campaign.json -type f | head -n 1)
+  else
+    tar -xzf "$resume" -C "$rtmp" --no-same-owner --wildcards '*/campaign.json' 2>/dev/null
+    cjson=$(find "$rtmp" -maxdepth 2 -name campaign.json -type f | head -n 1)
+  fi
+  [ -n "$cjson" ] || { rm -rf "$rtmp"; die "--resume $resume: no campaign.json (a campaign tarball or directory$([ -d "$resume/state" ] && echo "; a killed campaign's work directory: campaign.sh --pack $resume first"))"; }
+  rget() { "$report" get "$cjson" "$1" 2>/dev/null; }
+  resumes=$(rget campaign_id) resume_device=$(rget device)
+  [ "$(rget kind)" = gpu-campaign ] && [ -n "$resumes" ] ||
+    { rm -rf "$rtmp"; die "--resume $resume: campaign.json is not a campaign's (kind gpu-campaign)"; }
+  rget parts_planned.0 >/dev/null ||
+    { rm -rf "$rtmp"; die "--resume $resume: campaign $resumes records no parts_planned (an older campaign.sh): give its missing parts with --part"; }
+  [ "$(rget quick)" = true ] && quick=1 || quick=0
+  i=0 planned_before=() done_before=" "
+  while p=$(rget "parts_planned.$i"); do planned_before+=("$p"); i=$((i + 1)); done
+  i=0; while p=$(rget "parts_completed.$i"); do done_before="$done_before$p "; i=$((i + 1)); done
+  rm -rf "$rtmp"
+  for p in "${planned_before[@]}"; do case $done_before in *" $p "*) ;; *) parts+=("$p") ;; esac; done
+  if [ ${#parts[@]} -eq 0 ]; then echo "campaign.sh: --resume: campaign $resumes completed every part it planned; nothing to do" >&2; exit 0; fi
+  echo "campaign.sh: resuming campaign $resumes ($resume_device): ${parts[*]}" >&2
+fi
+
+# The parts to run, in order: every part, or those given (checked against what the bundle has).
+all_parts=(ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
+part_S=
+if [ ${#parts[@]} -gt 0 ]; then
+  for p in "${parts[@]}"; do
+    case $p in
+      experiment:*) [ -d "$here/experiments/${p#experiment:}" ] || die "--part $p: no such experiment; accepted: $(echo $experiments)" ;;
+      history|scaling|ceilings|peers|sanitizers|profiles) ;;
+      scaling:*) part_S=$(echo "${p#scaling:}" | tr , ' ')
+        # Digits only, none 0 or with a leading 0 (an empty problem; octal to the shell), at least one.
+        case " $part_S " in *[!0-9\ ]*|*\ 0*) part_S= ;; esac
+        [ -n "${part_S// /}" ] || die "--part $p: expected scaling:S1,S2,... (integers >= 1)" ;;
+      *) die "--part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles" ;;
+    esac
+  done
+  planned=()
+  for p in "${all_parts[@]}"; do for q in "${parts[@]}"; do [ "$p" = "$q" ] && planned+=("$p"); done; done
+  for q in "${parts[@]}"; do case $q in scaling:*) planned+=("$q") ;; esac; done
+else
+  planned=("${all_parts[@]}")
+fi
 
 # The plan: each step's budget in seconds on an H100. The steps that sample (scaling, the torch
 # peers, sanitizers) stop starting work once their budget is spent and record what they left;
 # the others are bounded by their sampling limits (--max-time). An L4 is slower on the timed and
-# checked work: the plan prints its total as L4_FACTOR x the H100's (the full plan must stay
-# within 8 minutes on an H100 and 20 on an L4; quick plans are smoke runs).
+# checked work: the plan prints its total as L4_FACTOR x the H100's, and the time limit's checks
+# scale the budgets by it on an L4 (the full plan must stay within 8 minutes on an H100 and 20 on
+# an L4; quick plans are smoke runs).
 L4_FACTOR=2.4
 if [ $quick = 1 ]; then
-  hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5)
+  hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   scaling_S="128 256" peer_shape=small san_shape=ragged
-  b_probe=5 b_ceil=10 b_exp=20 b_hist=20 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
+  b_probe=5 b_checks=10 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
 else
-  hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10)
+  hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
-  b_probe=10 b_ceil=15 b_exp=25 b_hist=30 b_scaling=60 b_cublas=10 b_torch=50 b_san=70 b_prof=40 b_pack=5
+  b_probe=10 b_checks=10 b_ceil=15 b_exp=25 b_hist=25 b_warm=10 b_aa=10 b_scaling=60 b_cublas=10 b_torch=50 b_san=60 b_prof=40 b_pack=5
 fi
+warm_args=("${hist_args[@]:0:4}" --max-time 8)
 peer_args=(--iters 20 --min-time 0.5 --max-time 5)
+: "${check_timeout:=$([ $quick = 1 ] && echo 30 || echo 60)}"
 [ -n "$part_S" ] && scaling_S=$part_S
-n_exp=$(echo "$experiments" | wc -w)
-[ $run_hist = 1 ] || b_hist=0
-[ $run_scaling = 1 ] || b_scaling=0
-[ $run_ceil = 1 ] || b_ceil=0
-[ $run_peers = 1 ] || b_cublas=0 b_torch=0
-[ $run_san = 1 ] || b_san=0
-[ $run_prof = 1 ] || b_prof=0
-total_est=$((b_probe + b_ceil + n_exp * b_exp + b_hist + b_scaling + b_cublas + b_torch + b_san + b_prof + b_pack))
+# part_steps PART: "NAME BUDGET" per step of the part.
+part_steps() {
+  case $1 in
+    ceilings) echo "ceilings $b_ceil" ;;
+    experiment:*) echo "experiment-${1#experiment:} $b_exp" ;;
+    history) printf '%s\n' "history $b_hist" "history-warm $b_warm" "aa-control $b_aa" ;;
+    scaling|scaling:*) echo "scaling $b_scaling" ;;
+    peers) printf '%s\n' "peers-cublas $b_cublas" "peers-torch $b_torch" ;;
+    sanitizers) echo "sanitizers $b_san" ;;
+    profiles) echo "profiles $b_prof" ;;
+  esac
+}
+part_budget() { part_steps "$1" | awk '{ s += $2 } END { print s + 0 }'; }
+overhead=$((b_probe + b_checks + b_pack))
+total_est=$overhead
+for p in "${planned[@]}"; do total_est=$((total_est + $(part_budget "$p"))); done
+# With a time limit: a part starts only if it fits with a reserve (a tenth of the limit, at least
+# 15 s) for packing; the campaign stops itself stop_reserve seconds before the limit.
+stop_reserve=$((b_pack + 10)) usable=0
+if [ "$time_limit" -gt 0 ]; then
+  usable=$(( time_limit - (time_limit / 10 > 15 ? time_limit / 10 : 15) - overhead ))
+  [ $usable -gt 0 ] || die "--time-limit $time_limit: too short for a campaign (probe, checks, device and pack alone take ~$overhead s plus a reserve)"
+fi
+
 plan_line() { [ "$2" -gt 0 ] && printf '    %-13s %4d s  %s\n' "$1" "$2" "$3" >&2; }
-echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')" >&2
-echo "  plan: probe, device$([ $run_ceil = 1 ] && echo ", ceilings")$([ $n_exp -gt 0 ] && echo ", $n_exp experiments")$([ $run_hist = 1 ] && echo ", history")$([ $run_scaling = 1 ] && echo ", scaling")$([ $run_peers = 1 ] && echo ", peers")$([ $run_san = 1 ] && echo ", sanitizers")$([ $run_prof = 1 ] && echo ", profiles"), pack (budgets on an H100):" >&2
+echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')$([ "$time_limit" -gt 0 ] && echo ", time limit $time_limit s per command")" >&2
+plan_parts() { # the planned parts as one phrase: "ceilings, 7 experiments, history, ..."
+  local p n=0 words=()
+  for p in "${planned[@]}"; do case $p in experiment:*) n=$((n + 1)) ;; esac; done
+  for p in "${planned[@]}"; do
+    case $p in experiment:*) [ $n -gt 0 ] && words+=("$n experiment$([ $n -eq 1 ] || echo s)") && n=0 ;; *) words+=("$p") ;; esac
+  done
+  local IFS=,; echo "${words[*]}" | sed 's/,/, /g'
+}
+echo "  plan: probe, checks, device, $(plan_parts), pack (budgets on an H100):" >&2
 plan_line "probe+device" $b_probe "backend, device metadata, nvidia-smi -q"
-plan_line ceilings $b_ceil "copy bandwidth, cuBLAS GEMM fp16/fp8 (sdpa-bench --ceilings)"
-for e in $experiments; do plan_line "experiment" $b_exp "$e"; done
-plan_line history $b_hist "every variant, ${hist_shapes[*]}, one interleaved process"
-plan_line scaling $b_scaling "S = $scaling_S, every variant and the cuBLAS peer"
-plan_line peers-cublas $b_cublas "cuBLAS unfused peer with every variant at $peer_shape"
-plan_line peers-torch $b_torch "PyTorch SDPA backends at $peer_shape and the scaling S values"
-plan_line sanitizers $b_san "memcheck, racecheck, synccheck, initcheck x every variant at $san_shape"
-plan_line profiles $b_prof "Nsight Compute, fixed metric set, every variant at $peer_shape"
+plan_line checks $b_checks "each variant alone at the single shape, under a ${check_timeout} s timeout (fault, hang)"
+for p in "${planned[@]}"; do
+  while read -r s b; do
+    case $s in
+      ceilings) what="copy bandwidth, cuBLAS GEMM fp16/fp8 (sdpa-bench --ceilings)" ;;
+      experiment-*) what=${s#experiment-} s=experiment ;;
+      history) what="every variant, ${hist_shapes[*]}, one interleaved process" ;;
+      history-warm) what="the same, warm L2, --shape $mission" ;;
+      aa-control) what="A/A control: stage0 against itself, --shape $mission" ;;
+      scaling) what="S = $scaling_S, every variant and the cuBLAS peer" ;;
+      peers-cublas) what="cuBLAS unfused peer with every variant at $peer_shape" ;;
+      peers-torch) what="PyTorch SDPA backends at $peer_shape and the scaling S values" ;;
+      sanitizers) what="memcheck, racecheck, synccheck, initcheck, one process each, at $san_shape" ;;
+      profiles) what="Nsight Compute, fixed metric set, every variant at $peer_shape" ;;
+    esac
+    plan_line "$s" "$b" "$what"
+  done < <(part_steps "$p")
+done
 plan_line pack $b_pack "campaign.json, SHA256SUMS, the tarball"
 echo "  expected: $(awk -v t=$total_est -v f=$L4_FACTOR 'BEGIN {printf "%.1f min on an H100 (%d s), %.1f min on an L4", t / 60, t, t * f / 60}'); the tarball: $out" >&2
-[ $plan_only = 1 ] && exit 0
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-root=$work/campaign-$id
-mkdir -p "$root/logs" "$root/runs" "$work/dumps"
-t0=$(date +%s)
-steps_json=
-json_s() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t\r' '   '; }
-progress() { # NAME: the progress line of a step about to start
-  local left=$((total_est - ($(date +%s) - t0))); [ $left -lt 0 ] && left=0
-  echo "[campaign $(( $(date +%s) - t0 ))s, ~${left}s left] $1" >&2
+# --plan --time-limit: the parts in groups that fit one command each (first fit, in order).
+if [ $plan_only = 1 ]; then
+  [ "$time_limit" -gt 0 ] || exit 0
+  echo "  groups for --time-limit $time_limit s: parts of at most $usable s each, besides ~$overhead s of probe, checks, device and pack" >&2
+  g=() g_s=0 n_g=0
+  flush() {
+    [ ${#g[@]} -gt 0 ] || return 0
+    n_g=$((n_g + 1))
+    echo "    group $n_g (~$((g_s + overhead)) s): ${g[*]}" >&2
+    printf '%s' "$0$([ $quick = 1 ] && echo ' --quick') --backend $backend --time-limit $time_limit"
+    printf ' --part %s' "${g[@]}"; echo
+    g=() g_s=0
+  }
+  for p in "${planned[@]}"; do
+    b=$(part_budget "$p")
+    [ $b -le $usable ] || echo "  warning: part $p (~$b s) alone exceeds a command's usable time ($usable s): it will be skipped; raise --time-limit" >&2
+    [ $((g_s + b)) -le $usable ] || flush
+    g+=("$p") g_s=$((g_s + b))
+  done
+  flush
+  exit 0
+fi
+
+# ---- the work directory, beside --out, before anything is measured ------------------------
+[ -e "$out" ] && die "--out $out exists; campaigns never overwrite results"
+odir=$(dirname "$out")
+[ -d "$odir" ] && [ -w "$odir" ] || die "--out $out: the directory $odir does not exist or is not writable"
+[ -e "$work" ] && die "$work exists (a campaign killed earlier? campaign.sh --pack $work packs it); give another --out"
+mkdir "$work" || die "cannot create $work beside --out"
+state=$work/state root=$work/campaign-$id
+mkdir -p "$state" "$root/logs" "$root/runs" "$work/tmp" "$work/dumps" || die "cannot write under $work"
+printf '%s\n' "$out" >"$state/out"
+probe_file=$work/tmp/write-test
+{ printf 'x' >"$probe_file" && rm -f "$probe_file"; } 2>/dev/null || die "cannot write under $work"
+export TMPDIR=$work/tmp # the children's temporaries come home too, or go with the work directory
+t0=$(date +%s) cur_part= child= watchdog=
+: >"$state/steps.tsv"
+arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --started "$t0" --expected "$total_est" \
+  --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "ceilings=$b_ceil" \
+  --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
+  --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
+  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "pack=$b_pack"
+[ $quick = 1 ] && arg --quick
+[ "$time_limit" -gt 0 ] && arg --time-limit "$time_limit"
+[ -n "$resumes" ] && arg --resumes "$resumes"
+for p in "${parts[@]}"; do arg --part "$p"; done
+for p in "${planned[@]}"; do arg --planned "$p"; done
+set -m # each step in its own process group: a signal stops its whole tree
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+start_watchdog
+cd "$here" || exit 2
+
+# ---- probe: the backend, from sdpa-bench itself; never the emulator on a GPU node by default ----
+gpu_node=$(ls -d "${SDPA_DEV_DIR:-/dev}"/nvidia[0-9]* 2>/dev/null | head -n 1)
+want=$backend
+[ "$backend" = auto ] && [ -n "$gpu_node" ] && want=cuda
+if ! step probe 1 "$bench" --backend "$want" --probe; then
+  sed 's/^/  /' "$root/logs/probe.log" >&2
+  [ "$want" != "$backend" ] && echo "campaign.sh: --backend auto on a node with $gpu_node: the campaign never falls back to the emulator there; fix the cause above, or give --backend emu to measure the emulator on purpose" >&2
+  echo "campaign.sh: --backend $want is not usable here; nothing was measured" >&2
+  stop_watchdog; rm -rf "$work"; exit 2
+fi
+# auto on a node without /dev/nvidia*: CUDA if its probe says so, else the emulator.
+if [ "$want" = auto ]; then
+  "$bench" --backend cuda --probe >/dev/null 2>&1 && backend=cuda || backend=emu
+else
+  backend=$want
+fi
+arg --backend "$backend"
+echo "  backend: $backend (from the probe)" >&2
+
+# ---- checks: each variant alone, under a timeout ----------------------------------------
+listed=$("$bench" --list-variants | awk '$1 != "custom" {print $1}')
+check_variants() {
+  local v rc st log bad=0 s
+  mkdir -p "$root/checks" "$root/logs/checks"
+  for v in $listed; do
+    log=logs/checks/$v.log s=$(date +%s)
+    timeout -k 5 "$check_timeout" "$bench" --backend "$backend" --check-only --quiet --variant "$v" --shape single \
+      --seeds 0 --out "$root/checks/$v.json" >"$root/$log" 2>&1
+    rc=$?
+    case $rc in
+      0) st=ok; "$report" get "$root/checks/$v.json" not_supported.0.variant >/dev/null 2>&1 && st=not_supported ;;
+      1) st=fail ;;
+      2) st=error ;;
+      124|137) st=hang ;;
+      *) st=fault ;;
+    esac
+    echo "$v: $st (exit $rc)"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$st" "$rc" $(( $(date +%s) - s )) "$log" >>"$state/checks.tsv"
+    case $st in hang|fault|error) bad=1 ;; esac
+  done
+  return $bad
 }
-# step NAME EST_S CMD...: runs CMD with its output in logs/NAME.log, records the outcome.
-step() {
-  local name=$1 est=$2; shift 2
-  local s=$(date +%s) rc=0
-  progress "$name"
-  "$@" >"$root/logs/$name.log" 2>&1 || rc=$?
-  local d=$(( $(date +%s) - s ))
-  [ $rc -eq 0 ] || { echo "  $name: FAILED (exit $rc), see logs/$name.log in the tarball" >&2; tail -n 5 "$root/logs/$name.log" | sed 's/^/    /' >&2; }
-  steps_json="$steps_json${steps_json:+,}{\"name\": \"$name\", \"exit_status\": $rc, \"seconds\": $d, \"expected_seconds\": $est}"
-  return $rc
-}
-# skip_step NAME EST_S REASON: a step that cannot run here, recorded with the reason.
-skip_step() {
-  progress "$1"
-  echo "  $1: skipped: $3" >&2
-  steps_json="$steps_json${steps_json:+,}{\"name\": \"$1\", \"exit_status\": null, \"seconds\": 0, \"expected_seconds\": $2, \"skipped\": \"$(json_s "$3")\"}"
+: >"$state/checks.tsv"
+step checks "$b_checks" check_variants
+with_status() { awk -F'\t' -v s=" $1 " 'index(s, " " $2 " ") {print $1}' "$state/checks.tsv"; }
+all_variants=$(with_status "ok fail")
+faulted=$(with_status "fault hang")
+unsupported=$(with_status not_supported)
+[ -z "$faulted" ] || echo "  faulted or hung in its own check (left out of every timed step): $(echo $faulted)" >&2
+[ -z "$(with_status error)" ] || echo "  could not be checked (see logs/checks/): $(echo $(with_status error))" >&2
+[ -z "$unsupported" ] || echo "  not supported on this device (left out): $(echo $unsupported)" >&2
+variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
+
+# ---- device: its metadata, from one run of the variants that did not fault ---------------
+# sdpa-bench with no --variant runs every variant: each step that lists variants needs one at least.
+none_left="no variant passed its own check (variant_checks)"
+if [ -z "$all_variants$unsupported" ]; then
+  skip_step device 5 "$none_left"
+else
+  # shellcheck disable=SC2046
+  step device 5 "$bench" --backend "$backend" --check-only --quiet \
+    $(for v in $all_variants $unsupported; do printf ' --variant %s' "$v"; done) --shape single --seeds 0 --out "$root/device-run.json"
+fi
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
+device=$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null)
+for v in $all_variants; do [ -n "$device" ] && break; device=$("$report" get "$root/checks/$v.json" meta.device.name 2>/dev/null); done
+[ -n "$device" ] || device=$([ "$backend" = emu ] && echo emulator || echo "unknown CUDA device")
+if [ -n "$resume_device" ] && [ "$resume_device" != "$device" ]; then
+  echo "campaign.sh: --resume: campaign $resumes was measured on '$resume_device', this node has '$device'; a resumed campaign adds parts for the same kind of device only" >&2
+  stop_watchdog; rm -rf "$work"; exit 2
+fi
+arg --device "$device"
+# The time limit's budgets scale by the L4 factor on an L4 (the budgets are an H100's).
+factor=1; case $device in "NVIDIA L4") factor=$L4_FACTOR ;; esac # not the L40S, a faster card
+cublas_peer=$("$bench" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused" {print $1}')
+measured=$backend
+
+# fits BUDGET_S: the part fits what is left of --time-limit (always, without one).
+fits() {
+  [ "$time_limit" -gt 0 ] || return 0
+  awk -v b="$1" -v f="$factor" -v used=$(( $(date +%s) - t0 )) -v limit="$time_limit" -v res=$(( time_limit / 10 > 15 ? time_limit / 10 : 15 )) \
+    'BEGIN { exit !(used + b * f + res <= limit) }'
 }
 # has_option OPTION: this sdpa-bench offers OPTION (its --help lists every option).
 has_option() { "$bench" --help 2>&1 | grep -q -- "$1\b"; }
@@ -169,50 +379,57 @@ scaling_shape() {
 # over_budget MEDIAN_US LEFT_S: the next S (4x the work) at 20 samples would not fit.
 over_budget() { awk -v m="$1" -v left="$2" 'BEGIN { exit !(left <= 0 || 4 * m * 1e-6 * 20 > left) }'; }
 
-cd "$here" || exit 2
-if ! step probe 1 "$bench" --backend "$backend" --probe; then
-  cat "$root/logs/probe.log" >&2
-  echo "campaign.sh: --backend $backend is not usable here; nothing was measured" >&2
-  exit 2
-fi
-# The device step checks every variant once at the single shape: besides the device's metadata, its
-# not_supported list names the variants this device cannot run (MIN_SM: stage6 needs sm_89), which
-# every later step leaves out (they stay listed as not supported in the device run, never failed).
-listed=$("$bench" --list-variants | awk '$1 != "custom" {print $1}')
-step device 5 "$bench" --backend "$backend" --check-only --quiet $(for v in $listed; do printf ' --variant %s' "$v"; done) \
-  --shape single --seeds 0 --out "$root/device-run.json"
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
-measured=$("$report" get "$root/device-run.json" meta.backend 2>/dev/null || echo unknown)
-unsupported= i=0
-while u=$("$report" get "$root/device-run.json" "not_supported.$i.variant" 2>/dev/null); do unsupported="$unsupported $u"; i=$((i + 1)); done
-all_variants=$(for v in $listed; do case " $unsupported " in *" $v "*) ;; *) echo "$v" ;; esac; done)
-[ -z "$unsupported" ] || echo "  not supported on this device (left out):$unsupported" >&2
-variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
-# The cuBLAS peer, where this sdpa-bench has it (sdpa-bench --list-peers).
-cublas_peer=$("$bench" --list-peers 2>/dev/null | awk '$1 == "cublas-unfused" {print $1}')
-
-if [ $run_ceil = 1 ]; then
+# ---- the parts ---------------------------------------------------------------------------
+part_ceilings() {
   if has_option --ceilings; then
     step ceilings $b_ceil "$bench" --backend "$backend" --ceilings --out "$root/ceilings.json"
   else
     # Not a failure of the campaign: this build predates the ceilings (sdpa-bench's message kept).
     skip_step ceilings $b_ceil "this sdpa-bench has no --ceilings: $("$bench" --ceilings 2>&1 | head -n 1)"
   fi
-fi
+}
 
 ptxas=$([ -f ptxas.json ] && echo "$here/ptxas.json" || echo "")
-for e in $experiments; do
-  # shellcheck disable=SC1090
+part_experiment() {
+  local e=$1 baseline candidate shapes seeds timing_shape gpu emu l2
+  # shellcheck disable=SC1090 # the bundle's own resolved parameters (make bundle), not data from elsewhere
   . "experiments/$e/params.sh"
   if [ $quick = 1 ]; then shapes=small seeds=0 timing_shape=small emu="0 4 0 10" gpu="2 10 0 5"; fi
+  for v in $baseline $candidate; do
+    case " $(echo $all_variants) " in *" $v "*) ;; *)
+      skip_step "experiment-$e" "$b_exp" "$v did not pass its own check ($(awk -F'\t' -v v="$v" '$1 == v {print $2}' "$state/checks.tsv"))"
+      return ;;
+    esac
+  done
   step "experiment-$e" "$b_exp" experiments/run.sh exp="$e" data="$root/runs" bench="$bench" report="$report" \
     ptxas="$ptxas" baseline="$baseline" candidate="$candidate" shapes="$shapes" seeds="$seeds" \
     timing_shape="$timing_shape" gpu="$gpu" emu="$emu" l2="$l2" run_id="$id" backend="$backend"
-done
-hist_variants=$(for v in $all_variants; do [ "$v" = stage0 ] || printf ' --variant %s' "$v"; done)
-# shellcheck disable=SC2086
-[ $run_hist = 1 ] && step history "$b_hist" "$bench" --backend "$backend" --vs stage0 $hist_variants "${hist_shapes[@]}" --seeds 0 \
-  "${hist_args[@]}" --out "$root/history.json"
+}
+
+# history: every variant against stage0, cold L2 (history.json) and warm at the mission shape
+# (history-warm.json); the A/A control calibrates the verdicts' SAME band on this device.
+part_history() {
+  local hv why=
+  case " $(echo $all_variants) " in *" stage0 "*) ;; *) why="stage0, the history's baseline, did not pass its own check" ;; esac
+  if [ -n "$why" ]; then
+    skip_step history $b_hist "$why"; skip_step history-warm $b_warm "$why"; skip_step aa-control $b_aa "$why"
+    return
+  fi
+  hv=$(for v in $all_variants; do [ "$v" = stage0 ] || printf ' --variant %s' "$v"; done)
+  if [ -z "$hv" ]; then
+    skip_step history $b_hist "no variant besides stage0 passed its own check"
+    skip_step history-warm $b_warm "no variant besides stage0 passed its own check"
+  else
+    # shellcheck disable=SC2086
+    step history "$b_hist" "$bench" --backend "$backend" --vs stage0 $hv "${hist_shapes[@]}" --seeds 0 \
+      "${hist_args[@]}" --out "$root/history.json"
+    # shellcheck disable=SC2086
+    step history-warm "$b_warm" "$bench" --backend "$backend" --vs stage0 $hv --shape "$mission" --seeds 0 \
+      "${warm_args[@]}" --l2 warm --out "$root/history-warm.json"
+  fi
+  step aa-control "$b_aa" "$bench" --backend "$backend" --vs stage0 --variant stage0 --shape "$mission" --seeds 0 \
+    "${warm_args[@]}" --out "$root/aa-control.json"
+}
 
 # Scaling: one file per (variant or peer, S); a run is skipped once its predicted time at the
 # next S (4x the last median) passes what is left of the budget.
@@ -238,120 +455,132 @@ scaling() {
     done
   done
 }
-[ $run_scaling = 1 ] && step scaling "$b_scaling" scaling
 
 # Peers: the cuBLAS peer beside every variant in one process; then PyTorch's backends.
-if [ $run_peers = 1 ]; then
+# torch_peer NAME SHAPE OUT: the inputs of SHAPE dumped by sdpa-bench (--dump), then the script on them.
+torch_peer() {
+  local dump=$work/dumps/$1
+  "$bench" --backend "$backend" --check-only --quiet --variant stage0 --shape "$2" --seeds 0 --dump "$dump" \
+    --out "$dump.json" >/dev/null || return 2
+  python3 "$torch_peer" --dump "$dump" --out "$3" --shape-name "$1" --git-sha "$(cut -d' ' -f2 VERSION)" \
+    --metrics "$torch_metrics" "${peer_args[@]}"
+  local rc=$?
+  if [ $rc -eq 4 ]; then # the device's metric reductions disagreed with the Python loop's: use the loop
+    echo "peers-torch: device metrics disagreed with peerlib's at $1; --metrics python from here on"
+    torch_metrics=python
+    python3 "$torch_peer" --dump "$dump" --out "$3" --shape-name "$1" --git-sha "$(cut -d' ' -f2 VERSION)" \
+      --metrics python "${peer_args[@]}"
+    rc=$?
+  fi
+  [ $rc -le 1 ] || return $rc # 1: a backend failed the bar, which its file records
+}
+# Checked against the Python loop on the first shape, then trusted (tools/peers/README.md).
+peers_torch() {
+  local end=$(( $(date +%s) + b_torch )) s b h t0s last=0 t_left
+  torch_metrics=validate
+  torch_peer "$peer_shape" "$peer_shape" "$root/peers/peer-torch-{backend}-$peer_shape.json" || return 1
+  [ "$torch_metrics" = validate ] && torch_metrics=torch
+  mkdir -p "$root/scaling"
+  for s in $scaling_S; do
+    t_left=$(( end - $(date +%s) ))
+    if [ $t_left -le 0 ] || [ $(( 4 * last )) -gt $t_left ]; then
+      echo "peer-torch-* S=$s skipped: predicted $(( 4 * last )) s > ${t_left} s left of the peers-torch budget" >>"$root/peers/skipped.txt"
+      continue
+    fi
+    read -r b h <<<"$(scaling_shape "$s")"
+    t0s=$(date +%s)
+    torch_peer "S$s" "$b,$h,$s,64" "$root/scaling/peer-torch-{backend}-S$s.json" || return 1
+    last=$(( $(date +%s) - t0s ))
+  done
+}
+part_peers() {
+  local why=
   mkdir -p "$root/peers"
-  if [ -z "$cublas_peer" ]; then
-    "$bench" --list-peers >"$work/list-peers.log" 2>&1
-    skip_step peers-cublas $b_cublas "this sdpa-bench has no cuBLAS peer (--list-peers: $(head -n 1 "$work/list-peers.log"))"
+  if [ -z "$all_variants" ]; then
+    skip_step peers-cublas $b_cublas "$none_left"
+  elif [ -z "$cublas_peer" ]; then
+    skip_step peers-cublas $b_cublas "this sdpa-bench has no cuBLAS peer (--list-peers: $("$bench" --list-peers 2>&1 | head -n 1))"
   else
     # shellcheck disable=SC2086
     step peers-cublas $b_cublas "$bench" --backend "$backend" --peer "$cublas_peer" $variant_args --shape "$peer_shape" \
       --seeds 0 "${peer_args[@]}" --out "$root/peers/$cublas_peer-$peer_shape.json"
   fi
-  # torch_peer NAME SHAPE OUT: the inputs of SHAPE dumped by sdpa-bench (--dump), then the script on them.
-  torch_peer() {
-    local dump=$work/dumps/$1
-    "$bench" --backend "$backend" --check-only --quiet --variant stage0 --shape "$2" --seeds 0 --dump "$dump" \
-      --out "$dump.json" >/dev/null || return 2
-    python3 "$torch_peer" --dump "$dump" --out "$3" --shape-name "$1" --git-sha "$(cut -d' ' -f2 VERSION)" \
-      --metrics "$torch_metrics" "${peer_args[@]}"
-    local rc=$?
-    if [ $rc -eq 4 ]; then # the device's metric reductions disagreed with the Python loop's: use the loop
-      echo "peers-torch: device metrics disagreed with peerlib's at $1; --metrics python from here on"
-      torch_metrics=python
-      python3 "$torch_peer" --dump "$dump" --out "$3" --shape-name "$1" --git-sha "$(cut -d' ' -f2 VERSION)" \
-        --metrics python "${peer_args[@]}"
-      rc=$?
-    fi
-    [ $rc -le 1 ] || return $rc # 1: a backend failed the bar, which its file records
-  }
-  # Checked against the Python loop on the first shape, then trusted (tools/peers/README.md).
-  torch_metrics=validate
-  peers_torch() {
-    local end=$(( $(date +%s) + b_torch )) s b h t0s last=0 t_left
-    torch_peer "$peer_shape" "$peer_shape" "$root/peers/peer-torch-{backend}-$peer_shape.json" || return 1
-    [ "$torch_metrics" = validate ] && torch_metrics=torch
-    mkdir -p "$root/scaling"
-    for s in $scaling_S; do
-      t_left=$(( end - $(date +%s) ))
-      if [ $t_left -le 0 ] || [ $(( 4 * last )) -gt $t_left ]; then
-        echo "peer-torch-* S=$s skipped: predicted $(( 4 * last )) s > ${t_left} s left of the peers-torch budget" >>"$root/peers/skipped.txt"
-        continue
-      fi
-      read -r b h <<<"$(scaling_shape "$s")"
-      t0s=$(date +%s)
-      torch_peer "S$s" "$b,$h,$s,64" "$root/scaling/peer-torch-{backend}-S$s.json" || return 1
-      last=$(( $(date +%s) - t0s ))
-    done
-  }
-  why=
   if ! command -v python3 >/dev/null 2>&1; then why="python3 not found"
   elif ! python3 -c 'import torch' >/dev/null 2>&1; then why="torch not installed (python3 -c 'import torch' failed)"
   elif [ "$measured" != cuda ]; then why="backend $measured: PyTorch's SDPA peers need the GPU"
   elif [ ! -f "$torch_peer" ]; then why="$torch_peer is missing from the bundle"
   fi
   if [ -n "$why" ]; then skip_step peers-torch $b_torch "$why"; else step peers-torch $b_torch peers_torch; fi
-fi
+}
 
 # Sanitizers and profiles (gpu-checks.sh): sanitizers.json and profile.json are written in every
 # case; without a GPU or the tool, every entry is skipped with the reason and so is the step.
 checks=$here/gpu-checks.sh
-sanitizer=$(command -v compute-sanitizer || ls "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" 2>/dev/null)
-ncu=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
-if [ $run_san = 1 ]; then
-  why=
+part_sanitizers() {
+  local why= tool
+  tool=$(command -v compute-sanitizer || ls "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" 2>/dev/null)
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to check"
-  elif [ -z "$sanitizer" ]; then why="compute-sanitizer not installed"; fi
+  elif [ -z "$tool" ]; then why="compute-sanitizer not installed"; fi
   if [ -n "$why" ]; then
-    bash "$checks" sanitizers "$root" "$bench" none "$b_san" "$san_shape" "$all_variants" "$why" >>"$root/logs/sanitizers.log" 2>&1
+    bash "$checks" sanitizers "$root" "$bench" none "$b_san" "$san_shape" "$(echo $all_variants $faulted)" "$report" \
+      --skip "$why" >>"$root/logs/sanitizers.log" 2>&1
     skip_step sanitizers $b_san "$why"
   else
-    step sanitizers $b_san bash "$checks" sanitizers "$root" "$bench" "$sanitizer" "$b_san" "$san_shape" "$all_variants"
+    step sanitizers $b_san bash "$checks" sanitizers "$root" "$bench" "$tool" "$b_san" "$san_shape" \
+      "$(echo $all_variants $faulted)" "$report" --faulted "$(echo $faulted)"
   fi
-fi
-if [ $run_prof = 1 ]; then
-  why=
+}
+part_profiles() {
+  local why= tool
+  tool=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to profile"
-  elif [ -z "$ncu" ]; then why="ncu (Nsight Compute) not installed"; fi
+  elif [ -z "$tool" ]; then why="ncu (Nsight Compute) not installed"
+  elif [ -z "$all_variants" ]; then why=$none_left; fi
   if [ -n "$why" ]; then
-    bash "$checks" profiles "$root" "$bench" none "$b_prof" "$peer_shape" "$all_variants" "$report" "$why" >>"$root/logs/profiles.log" 2>&1
+    bash "$checks" profiles "$root" "$bench" none "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report" \
+      --skip "$why" >>"$root/logs/profiles.log" 2>&1
     skip_step profiles $b_prof "$why"
   else
-    step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$ncu" "$b_prof" "$peer_shape" "$all_variants" "$report"
+    step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report"
   fi
-fi
-
-# campaign.json: what was planned, what ran, how it went. Strings here are ours (ids, step names).
-progress pack
-cat >"$root/campaign.json" <<JSON
-{
-  "schema_version": "$("$report" get "$root/device-run.json" schema_version 2>/dev/null || echo 1.2.0)",
-  "kind": "gpu-campaign",
-  "meta": {"tool": "campaign.sh", "tool_version": "$(cut -d' ' -f2 VERSION 2>/dev/null)",
-           "utc_time": "$(date -u -d @"$t0" +%Y-%m-%dT%H:%M:%SZ)", "host": "$(hostname 2>/dev/null)"},
-  "campaign_id": "$id",
-  "bundle": "$(cat VERSION 2>/dev/null)",
-  "backend": "$measured",
-  "device": "$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null || echo emulator)",
-  "quick": $([ $quick = 1 ] && echo true || echo false),
-  "parts": [$(for p in "${parts[@]}"; do printf '%s"%s"' "${sep:-}" "$p"; sep=", "; done)],
-  "plan": {"expected_seconds_h100": $total_est, "l4_factor": $L4_FACTOR,
-           "budgets": {"probe_device": $b_probe, "ceilings": $b_ceil, "experiment": $b_exp, "history": $b_hist,
-                       "scaling": $b_scaling, "peers_cublas": $b_cublas, "peers_torch": $b_torch,
-                       "sanitizers": $b_san, "profiles": $b_prof, "pack": $b_pack}},
-  "started_unix": $t0,
-  "seconds": $(( $(date +%s) - t0 )),
-  "steps": [$steps_json]
 }
-JSON
-(cd "$root" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS)
-tar -C "$work" -czf "$out.tmp.$$" "campaign-$id" && mv -n "$out.tmp.$$" "$out" && [ ! -e "$out.tmp.$$" ] ||
-  { rm -f "$out.tmp.$$"; echo "campaign.sh: could not write $out" >&2; exit 3; }
-failed=$(grep -o '"exit_status": [1-9][0-9]*' "$root/campaign.json" | wc -l)
-skipped=$(grep -o '"skipped": ' "$root/campaign.json" | wc -l)
-echo "campaign $id: done in $(( $(date +%s) - t0 )) s, $failed step(s) failed, $skipped skipped; results: $out" >&2
+
+# run_part PART: its steps if its budget fits the time limit; else each recorded as skipped. A
+# part whose steps all ran (passed or failed) is completed; resuming runs the others.
+left_for_later=()
+run_part() {
+  local p=$1 b s sb
+  cur_part=$p
+  b=$(part_budget "$p")
+  if ! fits "$b"; then
+    while read -r s sb; do
+      skip_step "$s" "$sb" "time limit: ~$(( time_limit - ($(date +%s) - t0) )) s left of --time-limit $time_limit, the part needs ~$b s; run it in a later command (--resume this campaign's tarball)"
+    done < <(part_steps "$p")
+    left_for_later+=("$p")
+    cur_part=
+    return
+  fi
+  case $p in
+    ceilings) part_ceilings ;;
+    experiment:*) part_experiment "${p#experiment:}" ;;
+    history) part_history ;;
+    scaling|scaling:*) step scaling "$b_scaling" scaling ;;
+    peers) part_peers ;;
+    sanitizers) part_sanitizers ;;
+    profiles) part_profiles ;;
+  esac
+  echo "$p" >>"$state/completed"
+  cur_part=
+}
+for p in "${planned[@]}"; do run_part "$p"; done
+
+# ---- pack ---------------------------------------------------------------------------------
+stop_watchdog
+trap '' INT TERM # packing is short; a signal now would only lose it
+failed=$(awk -F'\t' '$3 != "-" && $3 != 0' "$state/steps.tsv" | wc -l)
+finish || exit 3
+echo "campaign $id: done in $(( $(date +%s) - t0 )) s; results: $out" >&2
+[ ${#left_for_later[@]} -eq 0 ] || echo "  left for a later command (time limit): ${left_for_later[*]}: campaign.sh --resume $out" >&2
 echo "  bring it home and run: make ingest RESULTS=$(basename "$out")" >&2
+[ ${#left_for_later[@]} -eq 0 ] || exit 4
 [ "$failed" -eq 0 ]

@@ -1,94 +1,135 @@
 #!/usr/bin/env bash
 # The campaign's sanitizer and profiler steps (campaign.sh calls it; shipped in the bundle beside
-# it). Each writes its file into the campaign directory whatever happens: every entry has a status
-# and, when it is not a plain pass, the reason.
-#   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS [SKIP_REASON]
-#       compute-sanitizer (TOOL) --tool memcheck|racecheck|synccheck|initcheck on each variant at
-#       SHAPE, one process per (tool, variant) so that a finding names its variant, until BUDGET_S
-#       is spent; "ERROR SUMMARY: N errors" gives pass (0), fail (N > 0); no summary line, or an
-#       exit status other than 0 with 0 errors, is "error" (the tool itself failed). Logs in
-#       ROOT/logs/sanitizers/. Writes ROOT/sanitizers.json; exit 1 when an entry is fail or error.
-#   gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [SKIP_REASON]
-#       ncu (TOOL) --csv on one sdpa-bench --check-only process at SHAPE (one launch per
-#       variant), the metric set of `REPORT ncu-json --list-metrics` filtered against `ncu
-#       --query-metrics` (the others recorded unavailable); ERR_NVGPUCTRPERM (no permission to
-#       read the counters) is recorded as skipped. ncu's CSV kept as ROOT/logs/ncu.csv; writes
-#       ROOT/profile.json with REPORT ncu-json.
-# With SKIP_REASON (no GPU, tool not installed) nothing runs and every entry is skipped with it.
-# VARIANTS is one argument, space-separated.
+# it). Each writes its file into the campaign directory whatever happens, through sdpa-report (the
+# library's atomic, never-overwriting writer): every entry has a status and, when it is not a
+# plain pass, the reason.
+#   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--skip REASON]
+#       compute-sanitizer (TOOL): first memcheck alone on each --faulted variant (one that faulted
+#       or hung in its own check: the combined runs leave it out, so that it cannot take the others
+#       down), then one process per tool (memcheck, racecheck, synccheck, initcheck) with every
+#       other variant at SHAPE, each under `timeout` at its share of what is left of BUDGET_S (an
+#       overrun is "skipped", never a failure of the variants), with --error-exitcode 99. The logs
+#       (ROOT/logs/sanitizers/) go to `REPORT sanitizers-json`, which reads each summary (racecheck:
+#       its own), attributes each finding to the variant whose kernel it names, and records a tool
+#       that cannot attach to the device ("Device not supported", error 999) once as unavailable.
+#       Writes ROOT/sanitizers.json; exit 1 when an entry is fail or error.
+#   gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON]
+#       ncu (TOOL) --csv on one sdpa-bench --check-only process at SHAPE (one launch per variant),
+#       the metric set of `REPORT ncu-json --list-metrics` filtered against `ncu --query-metrics`
+#       (the others recorded unavailable; launch__* attributes are never listed there and always
+#       asked for); ERR_NVGPUCTRPERM (no permission to read the counters) is recorded as skipped;
+#       no CSV at all (the driver or a library refused) as unavailable with ncu's first error line.
+#       ncu's CSV kept as ROOT/logs/ncu.csv; writes ROOT/profile.json with REPORT ncu-json.
+# With --skip REASON (no GPU, tool not installed) nothing runs and every entry is skipped with it.
+# VARIANTS (every variant reported) and --faulted's (some of them) are one argument each, space-separated.
 set -u
 cmd=${1:-}
-case $cmd in sanitizers) [ $# -ge 7 ] && [ $# -le 8 ] ;; profiles) [ $# -ge 8 ] && [ $# -le 9 ] ;; *) false ;; esac ||
-  { echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS [SKIP_REASON]" >&2
-    echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [SKIP_REASON]" >&2; exit 2; }
-root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7
-json_s() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t\r' '   '; }
-json_str() { if [ -n "$1" ]; then printf '"%s"' "$(json_s "$1")"; else printf null; fi; }
+usage() {
+  echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--skip REASON]" >&2
+  echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON]" >&2
+  exit 2
+}
+case $cmd in sanitizers|profiles) [ $# -ge 8 ] || usage ;; *) usage ;; esac
+root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= why=
+shift 8
+while [ $# -gt 0 ]; do
+  case $1 in
+    --faulted) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; faulted=$2 ;;
+    --skip) [ $# -ge 2 ] && [ -n "$2" ] || usage; why=$2 ;;
+    *) usage ;;
+  esac
+  shift 2
+done
+case $budget in ''|*[!0-9]*) echo "gpu-checks.sh: BUDGET_S '$budget': expected whole seconds" >&2; exit 2 ;; esac
+vargs() { local v; for v in $1; do printf -- '--variant\n%s\n' "$v"; done; }
+one_line() { printf '%s' "$1" | tr '\t\n\r' '   '; }
 
 sanitizers() {
-  local why=${1:-} t v st n rc log reason left res=() end=$(( $(date +%s) + budget )) ver=
-  [ -n "$why" ] || ver=$("$tool" --version 2>/dev/null | tail -n 1)
+  local t v rc log left share n_left runs=$root/logs/sanitizers/runs.tsv end=$(( $(date +%s) + budget )) ver= healthy=
+  local tools=(memcheck racecheck synccheck initcheck) args=()
+  mapfile -t args < <(vargs "$variants")
   mkdir -p "$root/logs/sanitizers"
-  for t in memcheck racecheck synccheck initcheck; do
-    for v in $variants; do
-      st=skipped n=null log= reason=$why left=$(( end - $(date +%s) ))
-      if [ -z "$why" ] && [ $left -le 0 ]; then reason="the step's budget ($budget s) was spent"
-      elif [ -z "$why" ]; then
-        log=logs/sanitizers/$t-$v.log
-        timeout "$left" "$tool" --tool "$t" "$bench" --backend cuda --check-only --quiet --variant "$v" \
-          --shape "$shape" --seeds 0 >"$root/$log" 2>&1
-        rc=$?
-        n=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p' "$root/$log" | tail -n 1)
-        if [ -z "$n" ]; then
-          st=error n=null reason="no ERROR SUMMARY line (exit $rc$([ $rc -eq 124 ] && echo ', timed out'))"
-        elif [ "$n" -gt 0 ]; then st=fail reason="$n error(s) reported"
-        elif [ $rc -ne 0 ]; then st=error reason="0 errors, but exit $rc"
-        else st=pass reason=; fi
-      fi
-      res+=("{\"tool\": \"$t\", \"variant\": \"$v\", \"status\": \"$st\", \"errors\": $n, \"reason\": $(json_str "$reason"), \"log\": $(json_str "$log")}")
-    done
+  if [ -n "$why" ]; then
+    "$report" sanitizers-json "$root/sanitizers.json" --root "$root" --shape "$shape" --skipped "$why" "${args[@]}"
+    return $(( $? == 0 ? 0 : 2 ))
+  fi
+  ver=$("$tool" --version 2>/dev/null | sed -n 's/^Version //p' | tail -n 1)
+  for v in $variants; do case " $faulted " in *" $v "*) ;; *) healthy="$healthy $v" ;; esac; done
+  : >"$runs"
+  # run TOOL VARIANTS SHARE_S: one compute-sanitizer process, its line in runs.tsv.
+  run() {
+    local vs=() name
+    mapfile -t vs < <(vargs "$2")
+    name=$1$([ "$(wc -w <<<"$2")" -eq 1 ] && echo "-$(echo $2)")
+    log=logs/sanitizers/$name.log
+    timeout -k 5 "$3" "$tool" --tool "$1" --error-exitcode 99 "$bench" --backend cuda --check-only --quiet \
+      "${vs[@]}" --shape "$shape" --seeds 0 >"$root/$log" 2>&1
+    rc=$?
+    printf '%s\t%s\t%s\t%s\t-\n' "$1" "$(echo $2)" "$rc" "$log" >>"$runs"
+  }
+  not_run() { printf '%s\t%s\t-\t-\t%s\n' "$1" "$(echo $2)" "$(one_line "$3")" >>"$runs"; }
+  # memcheck first on what faulted: where the fault is, before anything else spends the budget.
+  for v in $faulted; do
+    left=$(( end - $(date +%s) ))
+    if [ $left -le 0 ]; then not_run memcheck "$v" "the step's budget ($budget s) was spent"; continue; fi
+    run memcheck "$v" $(( left / 2 > 0 ? left / 2 : 1 ))
   done
-  {
-    printf '{\n  "schema_version": "1.3.0",\n  "kind": "sanitizers",\n'
-    printf '  "meta": {"tool": "gpu-checks.sh", "utc_time": "%s", "host": %s},\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(json_str "$(hostname 2>/dev/null)")"
-    printf '  "shape": "%s",\n  "tool_version": %s,\n  "skipped": %s,\n  "results": [\n' "$shape" "$(json_str "$ver")" "$(json_str "$why")"
-    (IFS=$'\n'; echo "${res[*]}") | sed '$!s/$/,/; s/^/    /'
-    printf '  ]\n}\n'
-  } >"$root/.sanitizers.json.$$" && mv -n "$root/.sanitizers.json.$$" "$root/sanitizers.json" && [ ! -e "$root/.sanitizers.json.$$" ] ||
-    { rm -f "$root/.sanitizers.json.$$"; echo "gpu-checks.sh: cannot write $root/sanitizers.json (exists?)" >&2; return 2; }
-  ! grep -qE '"status": "(fail|error)"' "$root/sanitizers.json"
+  for v in "${!tools[@]}"; do
+    t=${tools[$v]}
+    [ -n "$faulted" ] && not_run "$t" "$faulted" "faulted or hung in its own check: left out of the combined run$([ "$t" = memcheck ] && echo '; memcheck ran on it alone')"
+    [ -n "${healthy// /}" ] || continue
+    left=$(( end - $(date +%s) )) n_left=$(( ${#tools[@]} - v ))
+    if [ $left -le 0 ]; then not_run "$t" "$healthy" "the step's budget ($budget s) was spent"; continue; fi
+    share=$(( left / n_left )); [ $share -ge 1 ] || share=1
+    run "$t" "$healthy" "$share"
+  done
+  # memcheck alone on a faulted variant is listed first, so that it covers that variant.
+  "$report" sanitizers-json "$root/sanitizers.json" --root "$root" --shape "$shape" \
+    ${ver:+--tool-version "$ver"} --runs "$runs" "${args[@]}"
+  case $? in 0) return 0 ;; 3) return 1 ;; *) return 2 ;; esac
 }
 
 profiles() {
-  local report=$1 why=${2:-} vargs=() all use=() unavailable=() offered m csv=$root/logs/ncu.csv name rc
-  for m in $variants; do vargs+=(--variant "$m"); done
+  local vargs_=() all use=() unavailable=() offered m csv=$root/logs/ncu.csv name rc first
+  mapfile -t vargs_ < <(vargs "$variants")
   if [ -n "$why" ]; then
-    "$report" ncu-json --skipped "$why" "$root/profile.json" --tool none --shape "$shape" "${vargs[@]}"
+    "$report" ncu-json --skipped "$why" "$root/profile.json" --tool none --shape "$shape" "${vargs_[@]}"
     return
   fi
   name="ncu $("$tool" --version 2>/dev/null | sed -nE 's/.*Version ([0-9][0-9.]*).*/\1/p' | tail -n 1)"
   all=$("$report" ncu-json --list-metrics) || return 2
-  # --query-metrics lists base names (no .sum/.avg/.pct... suffix) of what this device offers.
+  # --query-metrics lists base names (no .sum/.avg/.pct... suffix) of what this device offers; the
+  # launch__* attributes are not among them and are always available.
   offered=$("$tool" --query-metrics 2>/dev/null | awk 'NR > 1 {print $1}')
   for m in $all; do
+    case $m in launch__*) use+=("$m"); continue ;; esac
     if [ -z "$offered" ] || grep -qxF "${m%%.*}" <<<"$offered"; then use+=("$m"); else unavailable+=(--unavailable "$m"); fi
   done
   [ -n "$offered" ] || echo "ncu --query-metrics answered nothing: the whole set is requested, unfiltered"
   mkdir -p "$root/logs"
   # The application's output precedes ncu's CSV on stdout; the parser skips it. Under ncu the
   # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel.
-  timeout $(( budget * 3 )) "$tool" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
-    --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs[@]}" \
+  timeout -k 5 $(( budget * 3 )) "$tool" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
+    --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs_[@]}" \
     --shape "$shape" --seeds 0 >"$csv" 2>"$root/logs/ncu.stderr"
   rc=$?
   cat "$root/logs/ncu.stderr"
   if grep -q ERR_NVGPUCTRPERM "$csv" "$root/logs/ncu.stderr"; then
     "$report" ncu-json --skipped "no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)" \
-      "$root/profile.json" --tool "$name" --shape "$shape" "${vargs[@]}"
+      "$root/profile.json" --tool "$name" --shape "$shape" "${vargs_[@]}"
+    return
+  fi
+  if ! grep -q '^"ID",' "$csv"; then
+    # The first ==ERROR== line, with the next when it only announces it ("... reported by the driver:").
+    first=$(cat "$root/logs/ncu.stderr" "$csv" | grep '^==ERROR==' | sed 's/^==ERROR== *//' |
+      awk 'NR == 1 { l = $0; if (l !~ /:$/) exit } NR == 2 { l = l " " $0; exit } END { print l }')
+    [ -n "$first" ] || first="no CSV and no ==ERROR== line (exit $rc$([ $rc -eq 124 ] && echo ', timed out'))"
+    "$report" ncu-json --tool-unavailable "$(one_line "ncu produced no profile: $first")" "$root/profile.json" \
+      --tool "$name" --shape "$shape" "${vargs_[@]}"
     return
   fi
   [ $rc -eq 0 ] || echo "ncu exited $rc; parsing what it wrote"
-  "$report" ncu-json "$csv" "$root/profile.json" --tool "$name" --shape "$shape" "${vargs[@]}" "${unavailable[@]}"
+  "$report" ncu-json "$csv" "$root/profile.json" --tool "$name" --shape "$shape" "${vargs_[@]}" "${unavailable[@]}"
 }
 
-if [ "$cmd" = sanitizers ]; then sanitizers "${8:-}"; else profiles "$8" "${9:-}"; fi
+"$cmd"

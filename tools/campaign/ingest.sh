@@ -26,7 +26,7 @@ done <<<"$list"
 case $top in campaign-*) ;; *) die "the tarball holds '$top', not a campaign-<id>/ directory" ;; esac
 id=${top#campaign-}
 case $id in ''|*[!A-Za-z0-9._-]*) die "campaign id '$id' has characters outside [A-Za-z0-9._-]" ;; esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ingest.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ingest.XXXXXX") || die "cannot create a temporary directory (TMPDIR=${TMPDIR:-unset})"
 trap 'rm -rf "$tmp"' EXIT
 tar -xzf "$tgz" -C "$tmp" --no-same-owner --no-same-permissions 2>/dev/null || die "extraction failed (truncated?)"
 c=$tmp/$top

@@ -25,7 +25,32 @@ TOL_KERNEL_REL_L2 = 1e-3
 TOL_E2E_REL_L2 = 6e-2
 TOL_E2E_COSINE = 0.998
 LEGACY_MAX_ABS, LEGACY_MEAN_ABS, LEGACY_PCT_BAD, LEGACY_ATOL = 0.06, 0.02, 1.0, 0.06
-SCHEMA_VERSION = "1.3.0"
+
+
+def _schema_version():
+    """The schema version the build writes, never typed here: the bundle ships it beside this file
+    (peers/schema-version, written by make bundle from `sdpa-report schema-version`); in the
+    checkout it is read from its one definition, RESULTS_SCHEMA_VERSION in host/lib/json_file.h."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    shipped = os.path.join(here, "schema-version")
+    header = os.path.join(here, "..", "..", "host", "lib", "json_file.h")
+    try:
+        if os.path.exists(shipped):
+            with open(shipped, encoding="ascii") as f:
+                version = f.read().strip()
+        else:
+            with open(header, encoding="utf-8") as f:
+                version = next(line.split('"')[1] for line in f
+                               if line.startswith("#define RESULTS_SCHEMA_VERSION "))
+    except (OSError, StopIteration, IndexError, UnicodeDecodeError):
+        version = ""
+    if not version or not all(p.isdigit() for p in version.split(".")) or version.count(".") != 2:
+        raise SystemExit(f"peerlib: no schema version in {shipped} or {header}: use the bundle (make bundle) "
+                         "or the checkout")
+    return version
+
+
+SCHEMA_VERSION = _schema_version()
 
 
 class InputError(Exception):

@@ -164,7 +164,7 @@ fi
 cat "$dir/summary.md"
 
 # One tarball to carry home: the complete parts and the summary (never overwrites: a new stamp).
-t=$(mktemp -d "${TMPDIR:-/tmp}/sweep-collect.XXXXXX")
+t=$(mktemp -d "${TMPDIR:-/tmp}/sweep-collect.XXXXXX") || { echo "collect.sh: cannot create a temporary directory (TMPDIR=${TMPDIR:-unset})" >&2; exit 2; }
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/sweep-$name"
 cp "$dir/summary.md" "$dir/summary.json" "$t/sweep-$name/"

@@ -99,7 +99,7 @@ fi
 # never sees half of it); the dry run checks the parts against a private copy.
 bdir=$SWEEP_DIR/bundle-$sha
 if [ $dry = 1 ] || [ ! -d "$bdir" ]; then
-  tmpb=$(mktemp -d "${TMPDIR:-/tmp}/sweep-bundle.XXXXXX")
+  tmpb=$(mktemp -d "${TMPDIR:-/tmp}/sweep-bundle.XXXXXX") || sweep_die "cannot create a temporary directory (TMPDIR=${TMPDIR:-unset})"
   trap 'rm -rf "$tmpb"' EXIT
   tar -C "$tmpb" -xzf "$bundle" || sweep_die "bundle '$bundle': cannot unpack"
   mkdir -p "$tmpb/sweep" && cp "$here/task.sh" "$here/collect.sh" "$here/lib.sh" "$here/../campaign/ingest.sh" "$tmpb/sweep/"

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The first GPU hour keeps every result (issue 19), on this machine's emulator with the bundle
+# unpacked outside the checkout and its sdpa-bench wrapped (tests/campaign/fake/sdpa-bench: a step
+# made slow enough to interrupt, a variant that faults, one that hangs):
+#   - SIGTERM in a part chosen at random: exit 143, a tarball with campaign.json "interrupted" and
+#     the parts completed, ingestible; `--resume` it: a new campaign runs exactly the missing parts,
+#     ingestible, and the two together complete the plan
+#   - SIGKILL mid-part: the work directory stays beside --out; `--pack` packs it, ingestible
+#   - --time-limit: --plan's groups fit and cover the plan; a part that does not fit is skipped
+#     (exit 4, resumable); the campaign stops itself before the limit and packs
+#   - a variant that faults and one that hangs in their own checks are recorded (fault, hang) and
+#     left out of every timed step, while the rest runs
+# Usage: tests/campaign/interrupt.sh BUNDLE.tar.gz SDPA_REPORT   (about a minute)
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
+set -u
+. tests/lib/tap.sh
+bundle=$(realpath "$1") report=$(realpath "$2")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/interrupt-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/node" && tar -C "$tmp/node" -xzf "$bundle"
+B=$tmp/node/bundle
+mv "$B/bin/sdpa-bench" "$B/bin/sdpa-bench.real" && cp tests/campaign/fake/sdpa-bench "$B/bin/sdpa-bench"
+# node VAR=VALUE... -- ARGS...: the bundle's campaign.sh as a bare node runs it, in the background ($pid).
+node() {
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  (cd "$tmp" && exec env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp" "${envs[@]}" "$B/campaign.sh" "$@") \
+    >"$tmp/${log:-run.log}" 2>&1 &
+  pid=$!
+}
+# until_slow STEP OUT: waits (60 s at most) until STEP of the campaign writing OUT sleeps in the wrapper.
+until_slow() {
+  local i
+  for i in $(seq 600); do
+    grep -qs "fake sdpa-bench: slow step $1" "${2%.tar.gz}".partial/campaign-*/logs/"$1".log && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+cj() { tar -xzOf "$1" --wildcards '*/campaign.json' 2>/dev/null; }
+# member TGZ NAME: one file of a campaign tarball to $tmp/m.json; false when it is not there (jq -e
+# passes on an empty input, so every check of a member starts with this).
+member() { tar -xzOf "$1" --wildcards "*/$2" >"$tmp/m.json" 2>/dev/null && [ -s "$tmp/m.json" ]; }
+ingest() { tools/campaign/ingest.sh "$1" "$tmp/data" "$report" --allow-emulated >"$tmp/ingest.log" 2>&1; }
+
+# The time limit's own stop takes ~20 s of sleeping: started first, checked last.
+log=w.log node FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --backend emu --time-limit 36 --part ceilings --out "$tmp/w.tar.gz"
+wpid=$pid
+
+# ---- SIGTERM in a random part, then --resume ------------------------------------------------
+parts=(ceilings experiment:stage2-wmma-pv experiment:stage5-warp-specialised history scaling peers)
+part=${parts[$(( RANDOM % ${#parts[@]} ))]}
+case $part in experiment:*) slow=experiment-${part#experiment:} ;; peers) slow=peers-cublas ;; *) slow=$part ;; esac
+tap_diag "the part interrupted this time: $part (its step $slow)"
+node FAKE_BENCH_SLOW_STEP="$slow" -- --quick --backend emu --out "$tmp/a.tar.gz"
+until_slow "$slow" "$tmp/a.tar.gz" || { sed 's/^/# /' "$tmp/run.log" | tail -n 20; }
+kill -TERM "$pid"; wait "$pid"
+rc=$?
+tap_ok "SIGTERM during $part: exit 143" test $rc -eq 143
+tap_ok "  ... a tarball beside --out, the work directory gone" test -s "$tmp/a.tar.gz" -a ! -e "$tmp/a.partial"
+cj "$tmp/a.tar.gz" >"$tmp/a.json"
+tap_ok "  ... campaign.json: interrupted (SIGTERM), $part planned and not completed, the parts before it completed" \
+  bash -c '[ -s "$1" ] && jq -e --arg p "$2" "
+    .interrupted == true and .interruption == \"SIGTERM\" and (.parts_planned | index(\$p)) != null and
+    (.parts_completed | index(\$p)) == null and .parts_completed == .parts_planned[0:(.parts_planned | index(\$p))]" "$1" >/dev/null' _ "$tmp/a.json" "$part"
+tap_ok "  ... the interrupted step recorded (exit 143, interrupted by SIGTERM)" \
+  test "$(jq -r --arg s "$slow" '.steps[] | select(.name == $s) | "\(.exit_status) \(.note)"' "$tmp/a.json")" = "143 interrupted by SIGTERM"
+ingest "$tmp/a.tar.gz"
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/ingest.log"
+tap_ok "  ... make ingest's script accepts the interrupted campaign" test $rc -eq 0
+node -- --resume "$tmp/a.tar.gz" --out "$tmp/b.tar.gz"
+wait "$pid"
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/run.log" | tail -n 20
+tap_ok "--resume the interrupted tarball: exit 0" test $rc -eq 0
+cj "$tmp/b.tar.gz" >"$tmp/b.json"
+tap_ok "  ... a new campaign that resumes the first and runs exactly its missing parts, every one completed" \
+  bash -c '[ -s "$1" ] && jq -e --slurpfile a "$2" "
+    .interrupted == false and .resumes == \$a[0].campaign_id and .campaign_id != \$a[0].campaign_id and .quick == true and
+    .parts_planned == (\$a[0].parts_planned - \$a[0].parts_completed) and .parts_completed == .parts_planned" "$1" >/dev/null' _ "$tmp/b.json" "$tmp/a.json"
+ingest "$tmp/b.tar.gz"
+tap_ok "  ... ingested too: the two together complete the plan" \
+  bash -c '[ $1 -eq 0 ] && [ "$(jq -s -c "(.[0].parts_completed + .[1].parts_completed | sort) == (.[0].parts_planned | sort)" "$2" "$3")" = true ]' _ $? "$tmp/a.json" "$tmp/b.json"
+node -- --resume "$tmp/b.tar.gz" --out "$tmp/c.tar.gz"
+wait "$pid"
+tap_ok "  ... resuming a complete campaign: nothing to do (exit 0, no tarball)" \
+  bash -c '[ $1 -eq 0 ] && [ ! -e "$2" ] && grep -q "nothing to do" "$3"' _ $? "$tmp/c.tar.gz" "$tmp/run.log"
+
+# ---- SIGKILL mid-part, then --pack ----------------------------------------------------------
+node FAKE_BENCH_SLOW_STEP=history -- --quick --backend emu --part ceilings --part history --out "$tmp/k.tar.gz"
+until_slow history "$tmp/k.tar.gz"
+# The node going away: the campaign and the step's own process group, at once.
+for c in $(ps -o pid= --ppid "$pid"); do kill -KILL -- "-$c" 2>/dev/null; done
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+tap_ok "SIGKILL mid-part: no tarball, the work directory stays beside --out" test ! -e "$tmp/k.tar.gz" -a -d "$tmp/k.partial"
+env -i PATH=/usr/bin:/bin "$B/campaign.sh" --pack "$tmp/k.partial" >"$tmp/pack.log" 2>&1
+rc=$?
+tap_ok "campaign.sh --pack DIR packs it (exit 0) into the tarball --out named" test $rc -eq 0 -a -s "$tmp/k.tar.gz" -a ! -e "$tmp/k.partial"
+cj "$tmp/k.tar.gz" >"$tmp/k.json"
+tap_ok "  ... campaign.json: interrupted (killed), ceilings completed, history not; the killed step recorded (exit 137)" \
+  test -s "$tmp/k.json" && jq -e '.interrupted == true and (.interruption | test("killed")) and .parts_completed == ["ceilings"] and
+         ([.steps[] | select(.name == "history")][0].exit_status == 137)' "$tmp/k.json" >/dev/null
+ingest "$tmp/k.tar.gz"
+tap_ok "  ... ingestible" test $? -eq 0
+tap_fail "--pack of a directory that is not a campaign's work directory is refused" \
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --pack "$tmp/node"
+
+# ---- the time limit -------------------------------------------------------------------------
+env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend cuda --plan --time-limit 120 >"$tmp/groups" 2>"$tmp/plan.log"
+usable=$(sed -nE 's/.*parts of at most ([0-9]+) s each.*/\1/p' "$tmp/plan.log")
+tap_ok "--plan --time-limit 120: one command per group on stdout, each within the limit's usable time ($usable s)" \
+  bash -c '[ "$(wc -l <"$1")" -ge 2 ] && grep -q -- "--backend cuda --time-limit 120 --part" "$1" &&
+           sed -nE "s/.*group [0-9]+ \(~([0-9]+) s\).*/\1/p" "$2" | awk -v u="$3" "\$1 > u + 20 { bad = 1 } END { exit bad }"' _ "$tmp/groups" "$tmp/plan.log" "$usable"
+tap_ok "  ... the groups cover every part of the plan once, in order" \
+  bash -c '[ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" = "$(env -i PATH=/usr/bin:/bin "$2" --quick --plan --time-limit 100000 2>/dev/null | grep -o -- "--part [^ ]*" | cut -d" " -f2 | tr "\n" " ")" ]' _ "$tmp/groups" "$B/campaign.sh"
+node -- --quick --backend emu --time-limit 40 --part sanitizers --part ceilings --out "$tmp/t.tar.gz"
+wait "$pid"
+rc=$?
+cj "$tmp/t.tar.gz" >"$tmp/t.json" 2>/dev/null
+tap_ok "--time-limit 40: ceilings runs, sanitizers (~30 s) does not fit what is left: skipped, exit 4" \
+  bash -c '[ $1 -eq 4 ] && [ -s "$2" ] && jq -e ".parts_completed == [\"ceilings\"] and .plan.time_limit_seconds == 40 and
+           ([.steps[] | select(.name == \"sanitizers\")][0].skipped | test(\"^time limit\"))" "$2" >/dev/null' _ $rc "$tmp/t.json"
+tap_ok "  ... and says how to run it later (--resume)" grep -q "left for a later command (time limit): sanitizers: campaign.sh --resume" "$tmp/run.log"
+
+# ---- a variant that faults, one that hangs --------------------------------------------------
+node FAKE_BENCH_FAULT=stage3b FAKE_BENCH_HANG=stage4 -- --quick --backend emu --check-timeout 3 --part history --part sanitizers --out "$tmp/f.tar.gz"
+wait "$pid"
+rc=$?
+cj "$tmp/f.tar.gz" >"$tmp/f.json"
+tap_ok "a variant faulting and one hanging in their own checks: the campaign goes on (the checks step exit 1, history 0)" \
+  bash -c '[ $1 -eq 1 ] && [ -s "$2" ] && jq -e "([.steps[] | select(.name == \"checks\")][0].exit_status == 1) and
+           ([.steps[] | select(.name == \"history\")][0].exit_status == 0)" "$2" >/dev/null' _ $rc "$tmp/f.json"
+tap_ok "  ... recorded: stage3b fault (exit 3), stage4 hang (timeout), the others ok" \
+  test "$(jq -r '[.variant_checks[] | select(.status != "ok") | "\(.variant) \(.status) \(.exit_status)"] | join(", ")' "$tmp/f.json")" = "stage3b fault 3, stage4 hang 124"
+left_out=0
+for f in history device-run history-warm; do
+  member "$tmp/f.tar.gz" $f.json && jq -e '[.config.variants[] | select(. == "stage3b" or . == "stage4")] | length == 0' "$tmp/m.json" >/dev/null ||
+    { left_out=1; tap_diag "$f.json lists them, or is missing"; }
+done
+tap_ok "  ... left out of the timed history, the device run and the warm history" test $left_out -eq 0
+member "$tmp/f.tar.gz" sanitizers.json
+tap_ok "  ... still listed in sanitizers.json (skipped here: no GPU), so that memcheck reaches them on a GPU" \
+  bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage3b\" or .variant == \"stage4\")] | length == 8" "$2" >/dev/null' _ $? "$tmp/m.json"
+wait "$wpid"
+rc=$?
+member "$tmp/w.tar.gz" campaign.json && took=$(jq -r .seconds "$tmp/m.json") || took=none
+tap_ok "--time-limit 36 and a step that would overrun it: the campaign stops itself in time (exit 143, packed after $took s < 36)" \
+  bash -c '[ $1 -eq 143 ] && [ "$2" != none ] && [ "$2" -lt 36 ]' _ $rc "$took"
+tap_ok "  ... and packs: interrupted by the time limit" \
+  bash -c '[ -s "$1" ] && jq -e ".interrupted and (.interruption | test(\"time limit\"))" "$1" >/dev/null' _ "$tmp/m.json"
+tap_done

@@ -1,0 +1,119 @@
+# shellcheck shell=bash disable=SC2154 # the variables campaign.sh sets before sourcing this file
+# campaign-lib.sh: the campaign's bookkeeping, sourced by campaign.sh (shipped beside it in the
+# bundle; never a file that came from elsewhere). What a killed campaign must not lose lives here:
+#   the work directory   <out without .tar.gz>.partial/ beside --out (never in TMPDIR, which a
+#                        node may wipe and which the tarball does not bring home), holding
+#                        campaign-<id>/ (what the tarball will hold), state/ (the records below)
+#                        and tmp/ (the children's TMPDIR)
+#   state/args           campaign-json's fixed arguments, NUL-separated, appended as they become
+#                        known (the backend after the probe, the device after the device step)
+#   state/steps.tsv      one line per step as it ends: name, part, exit status, seconds, budget,
+#                        note; state/current the step running now (for --pack after a SIGKILL)
+#   state/checks.tsv     the variants' own checks; state/completed the parts that ran to their end
+#   state/out            the tarball's path
+# Every step runs as a background job in its own process group (set -m), so that a signal stops
+# the step's whole process tree at once and the trap below still records, writes campaign.json
+# ("interrupted": true, the parts completed) and packs what exists.
+# Expects: report (sdpa-report), root, work, state, t0, cur_part, total_est set by campaign.sh.
+
+# record NAME EXIT SECONDS BUDGET NOTE: a step's line (tabs and newlines out of the note).
+record() {
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "${cur_part:--}" "$2" "$3" "$4" \
+    "$(printf '%s' "${5:--}" | tr '\t\n\r' '   ')" >>"$state/steps.tsv"
+}
+arg() { printf '%s\0' "$@" >>"$state/args"; } # campaign-json arguments
+
+progress() { # NAME: the progress line of a step about to start
+  local left=$((total_est - ($(date +%s) - t0))); [ $left -lt 0 ] && left=0
+  echo "[campaign $(( $(date +%s) - t0 ))s, ~${left}s left] $1" >&2
+}
+
+# step NAME BUDGET_S CMD...: runs CMD (a command or a function) with its output in logs/NAME.log,
+# in its own process group; records the outcome. Returns CMD's exit status.
+step() {
+  local name=$1 est=$2; shift 2
+  local s rc=0
+  s=$(date +%s)
+  progress "$name"
+  printf '%s\t%s\t%s\t%s\n' "$name" "${cur_part:--}" "$s" "$est" >"$state/current"
+  cur_step=$name cur_start=$s cur_est=$est
+  CAMPAIGN_STEP=$name "$@" >"$root/logs/$name.log" 2>&1 </dev/null &
+  child=$!
+  wait "$child" || rc=$?
+  child= cur_step=
+  rm -f "$state/current"
+  record "$name" $rc $(( $(date +%s) - s )) "$est" -
+  if [ $rc -ne 0 ]; then
+    echo "  $name: FAILED (exit $rc), see logs/$name.log in the tarball" >&2
+    tail -n 5 "$root/logs/$name.log" | sed 's/^/    /' >&2
+  fi
+  return $rc
+}
+
+# skip_step NAME BUDGET_S REASON: a step that does not run here, recorded with the reason.
+skip_step() {
+  progress "$1"
+  echo "  $1: skipped: $3" >&2
+  record "$1" - 0 "$2" "$3"
+}
+
+# on_signal SIG: stop the running step's process group, record it, pack what exists, exit 128+n.
+on_signal() {
+  local sig=$1 why code=143
+  trap '' INT TERM
+  [ "$sig" = INT ] && code=130
+  why=SIG$sig
+  [ -e "$state/time-limit" ] && why="the time limit (--time-limit $time_limit s)"
+  stop_watchdog
+  if [ -n "${child:-}" ]; then
+    kill -TERM -- "-$child" 2>/dev/null
+    wait "$child" 2>/dev/null
+    rm -f "$state/current"
+    record "$cur_step" $code $(( $(date +%s) - cur_start )) "$cur_est" "interrupted by $why"
+  fi
+  echo "campaign $id: interrupted by $why during ${cur_step:-the bookkeeping}; packing what was measured" >&2
+  finish "$why"
+  exit $code
+}
+
+# The time limit's own stop, so that packing happens before the node's kill: TERM to this
+# script at LIMIT - RESERVE seconds (the trap above packs).
+start_watchdog() {
+  [ "$time_limit" -gt 0 ] || return 0
+  ( sleep "$(( time_limit - stop_reserve > 1 ? time_limit - stop_reserve : 1 ))" && : >"$state/time-limit" &&
+    kill -TERM $$ ) </dev/null >/dev/null 2>&1 &
+  watchdog=$!
+}
+stop_watchdog() { [ -n "${watchdog:-}" ] && kill -- "-$watchdog" 2>/dev/null; watchdog=; }
+
+# finish [INTERRUPTION]: campaign.json through sdpa-report, SHA256SUMS, the tarball (renamed
+# into place, never over an existing file), the work directory removed. Without the backend and
+# device (stopped before the device step) nothing was measured: the work directory is kept for
+# its logs and no tarball is written.
+finish() {
+  local cj=() done_parts=() p out
+  progress pack
+  out=$(cat "$state/out")
+  if [ ! -e "$root/campaign.json" ]; then
+    mapfile -d '' -t cj <"$state/args"
+    if ! printf '%s\n' "${cj[@]}" | grep -qx -- --device; then
+      echo "campaign: stopped before the device step: nothing measured, no tarball; its logs stay in $work" >&2
+      return 1
+    fi
+    [ -e "$state/completed" ] && mapfile -t done_parts <"$state/completed"
+    for p in "${done_parts[@]}"; do cj+=(--completed "$p"); done
+    [ -e "$state/checks.tsv" ] && cj+=(--checks "$state/checks.tsv")
+    "$report" campaign-json "$root/campaign.json" "${cj[@]}" --steps "$state/steps.tsv" \
+      ${1:+--interrupted "$1"} || { echo "campaign: campaign.json could not be written; the work directory stays: $work" >&2; return 3; }
+  fi
+  (cd "$root" && find . -type f ! -name SHA256SUMS -print0 | sort -z | xargs -0 sha256sum >SHA256SUMS) ||
+    { echo "campaign: SHA256SUMS could not be written; the work directory stays: $work" >&2; return 3; }
+  if tar -C "$work" -czf "$out.tmp.$$" "$(basename "$root")" && mv -n "$out.tmp.$$" "$out" && [ ! -e "$out.tmp.$$" ]; then
+    rm -rf "$work"
+    return 0
+  fi
+  rm -f "$out.tmp.$$"
+  echo "campaign: could not write $out (exists, or the disk is full); everything measured stays in $work" \
+    "(campaign.sh --pack $work --out OTHER.tar.gz packs it)" >&2
+  return 3
+}
