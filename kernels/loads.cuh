@@ -12,34 +12,47 @@
 namespace sdpa {
 
 // ---- [stage 0] who moves which chunk ------------------------------------------------------------
-// Thread -> (row, 16-code chunk) of a 32x64 tile: 128 threads, 128 chunks, one each.
-struct ChunkMap {
-    int row, col; // col in codes/halves
-    __device__ __forceinline__ explicit ChunkMap(int tid) : row(tid >> 2), col((tid & 3) * CHUNK) {}
+// A tile of ROWS rows of D codes is ROWS * D / 16 chunks of 16 bytes: chunk c is row c / kRowChunks,
+// codes 16 (c % kRowChunks). Every thread of the CTA takes chunks tid, tid + kThreads, ... (the
+// original's 32x64 tile over 128 threads: one each).
+template <class Cfg, int ROWS> struct TileChunks {
+    static constexpr int kCount = ROWS * Cfg::kRowChunks;
+    static constexpr int kPerThread = (kCount + Cfg::kThreads - 1) / Cfg::kThreads;
+    static __device__ __forceinline__ int chunk(int i) { return (int)threadIdx.x + i * Cfg::kThreads; }
+    static __device__ __forceinline__ int row(int c) { return c / Cfg::kRowChunks; }
+    static __device__ __forceinline__ int col(int c) { return (c % Cfg::kRowChunks) * CHUNK; }
 };
 
 // ---- [stage 0] direct tile loads; [stage 1] cp.async staging ------------------------------------
 // Synchronous: global codes -> half tile; rows >= valid are zero (partial tiles, zero-padded so
 // that WMMA never multiplies stale or poisoned values).
-template <sdpa_codec_t C, int LD>
+template <class Cfg, sdpa_codec_t C, int ROWS>
 __device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, int valid,
-                                                 __half (*tile)[LD]) {
-    const ChunkMap m(threadIdx.x);
-    if (m.row < valid)
-        decode_chunk<C>(*reinterpret_cast<const uint4 *>(g + m.row * D + m.col), &tile[m.row][m.col]);
-    else
-        store_zero_chunk(&tile[m.row][m.col]);
+                                                 __half (*tile)[Cfg::LD]) {
+    using M = TileChunks<Cfg, ROWS>;
+#pragma unroll
+    for (int i = 0; i < M::kPerThread; ++i) {
+        const int c = M::chunk(i), r = M::row(c), col = M::col(c);
+        if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
+        if (r < valid)
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col), &tile[r][col]);
+        else
+            store_zero_chunk(&tile[r][col]);
+    }
 }
 
-// Loader thread -> 16-byte chunks of a 32x64 tile: chunk c = row c/4, codes 16*(c%4); loader i
-// of n takes chunks i, i+n, ... (n = 128: one each, as ChunkMap; WARP_SPEC's 64 producers: two).
-// The thread that copies a chunk is the thread that decodes it, so its own wait suffices.
+// Loader thread -> 16-byte chunks of a K (or V) tile, numbered as TileChunks; loader i of n takes
+// chunks i, i+n, ... (the original's 128 threads on a 32x64 tile: one each; WARP_SPEC's 64
+// producers: two). The thread that copies a chunk is the thread that decodes it, so its own wait
+// suffices.
 template <class Cfg> struct LoaderChunks {
-    static constexpr int kPerThread = KV_CHUNKS / Cfg::kLoaders;
+    static constexpr int kPerThread = Cfg::kKvChunks / Cfg::kLoaders;
     int first;
     __device__ __forceinline__ explicit LoaderChunks(int tid) : first(tid - Cfg::kLoader0) {}
-    __device__ __forceinline__ int row(int i) const { return (first + i * Cfg::kLoaders) >> 2; }
-    __device__ __forceinline__ int col(int i) const { return ((first + i * Cfg::kLoaders) & 3) * CHUNK; }
+    __device__ __forceinline__ int row(int i) const { return (first + i * Cfg::kLoaders) / Cfg::kRowChunks; }
+    __device__ __forceinline__ int col(int i) const {
+        return ((first + i * Cfg::kLoaders) % Cfg::kRowChunks) * CHUNK;
+    }
 };
 
 // Asynchronous: issue this thread's 16-byte copies of one K and one V tile into staging slot
@@ -53,8 +66,8 @@ __device__ __forceinline__ void issue_kv_copy(Smem<Cfg> &sm, int slot, const uin
     for (int i = 0; i < m.kPerThread; ++i) {
         const int r = m.row(i), c = m.col(i);
         if (r < valid) {
-            prims::cp_async_16(&sm.k8[slot][r][c], gk + r * D + c);
-            prims::cp_async_16(&sm.v8[slot][r][c], gv + r * D + c);
+            prims::cp_async_16(&sm.k8[slot][r][c], gk + r * Cfg::kD + c);
+            prims::cp_async_16(&sm.v8[slot][r][c], gv + r * Cfg::kD + c);
         }
     }
     prims::cp_async_commit();
@@ -87,6 +100,7 @@ __device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int slot, int b
 template <class Cfg>
 __device__ __forceinline__ void kv_pipeline_start(Smem<Cfg> &sm, const uint8_t *__restrict__ gk,
                                                   const uint8_t *__restrict__ gv, int S) {
+    constexpr int TN = Cfg::kTN, D = Cfg::kD;
     if constexpr (Cfg::kCpAsync) {
 #pragma unroll
         for (int t = 0; t < Cfg::kKvStages - 1; ++t)
@@ -98,7 +112,7 @@ __device__ __forceinline__ void kv_pipeline_start(Smem<Cfg> &sm, const uint8_t *
 template <class Cfg>
 __device__ __forceinline__ void kv_prefetch(Smem<Cfg> &sm, int t, int n_tiles, const uint8_t *__restrict__ gk,
                                             const uint8_t *__restrict__ gv, int S) {
-    constexpr int R = Cfg::kKvStages;
+    constexpr int R = Cfg::kKvStages, TN = Cfg::kTN, D = Cfg::kD;
     const int nt = t + R - 1;
     if (nt < n_tiles) {
         const int nx = nt * TN;
@@ -132,6 +146,7 @@ template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
                                              const uint8_t *__restrict__ gk, const uint8_t *__restrict__ gv,
                                              int S) {
+    constexpr int TN = Cfg::kTN, D = Cfg::kD;
     const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
     if constexpr (Cfg::kCpAsync) {
         kv_prefetch(sm, t, n_tiles, gk, gv, S);
@@ -141,8 +156,8 @@ __device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
         // caller's barrier publishes the half tiles. (A different mapping would need one here.)
         dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, 0, kv_valid);
     } else {
-        load_tile_direct<C, Cfg::LD>(gk + (size_t)kv0 * D, kv_valid, sm.k[0]);
-        load_tile_direct<C, Cfg::LD>(gv + (size_t)kv0 * D, kv_valid, sm.v[0]);
+        load_tile_direct<Cfg, C, TN>(gk + (size_t)kv0 * D, kv_valid, sm.k[0]);
+        load_tile_direct<Cfg, C, TN>(gv + (size_t)kv0 * D, kv_valid, sm.v[0]);
     }
 }
 
@@ -152,43 +167,49 @@ __device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
 // stage 6 is compared with its parent on the same inputs, and its time includes the transpose. A
 // host-side transpose would be another input format and move work out of the timed region.
 
-// Inverse of prims::k32_col within a 32-key tile: the position that holds key k.
+// Inverse of prims::k32_col within the 32 keys of an m16n8k32 step: the position that holds key k.
 __host__ __device__ constexpr int k32_pos(int k) {
     return 16 * (k / 16) + 4 * ((k % 8) / 2) + 2 * ((k % 16) / 8) + k % 2;
 }
 constexpr bool k32_pos_inverts_k32_col() {
-    for (int k = 0; k < TN; ++k)
-        if (prims::k32_col(k32_pos(k)) != k || k32_pos(k) < 0 || k32_pos(k) >= TN) return false;
+    for (int k = 0; k < 32; ++k)
+        if (prims::k32_col(k32_pos(k)) != k || k32_pos(k) < 0 || k32_pos(k) >= 32) return false;
     return true;
 }
 static_assert(k32_pos_inverts_k32_col(), "k32_pos must be the inverse permutation of prims::k32_col");
 
 // V^T's rows are stored rotated within each group of 16: output column d lives in row vt_row(d) =
-// 16 j + (d + 2 j) mod 16, j = d / 16. A warp's byte store of the transpose writes the same d of
-// four chunks whose columns are 16 apart (the four lanes of a quad: c = 0, 16, 32, 48); in plain
-// rows of LDVT = 48 bytes (12 words) those four rows are 192 words apart, 0 mod 32, so all four
-// land in the same 4 banks: a 4-way conflict. Rotating group j by 2 j rows puts them 8 banks apart
-// (12 words per row: 24 words, 8 mod 32). An ldmatrix phase reads 8 consecutive d of one group,
-// still 8 distinct rows of it, which the odd number of 16-byte units per row (3) spreads over all
-// 32 banks. tests/kernels/test_bank_model.cpp models both with these functions.
-__host__ __device__ constexpr int vt_row(int d) { return 16 * (d / 16) + (d + 2 * (d / 16)) % 16; }
+// 16 j + (d + j) mod 16, j = d / 16. A warp's byte store of the transpose writes the same d of the
+// chunks of its lanes, whose columns are 16 apart (c = 16 j: 4 groups at D = 64, 8 at D = 128); in
+// plain rows of LDVT = 48 bytes (12 words) rows 16 apart are 192 words apart, 0 mod 32, so every
+// group would land in the same banks (4-way at D = 64). Row e starts at word 12 e, i.e. at the
+// 4-word group 3 e mod 8: rotating group j by j rows puts its start 3 j groups further, distinct for
+// j = 0..7, and a store touches at most 4 words of a group (8 keys' positions). An ldmatrix phase
+// reads 8 consecutive d of one group, still 8 distinct rows of it, which the odd number of 16-byte
+// units per row (3) spreads over all 32 banks. tests/kernels/test_bank_model.cpp models both.
+__host__ __device__ constexpr int vt_row(int d) { return 16 * (d / 16) + (d + d / 16) % 16; }
 constexpr bool vt_row_permutes_each_group() {
-    for (int d = 0; d < D; ++d) {
+    for (int d = 0; d < 256; ++d) {
         int hits = 0;
-        for (int e = 0; e < D; ++e) hits += vt_row(e) == d;
+        for (int e = 0; e < 256; ++e) hits += vt_row(e) == d;
         if (hits != 1 || vt_row(d) / 16 != d / 16) return false;
     }
     return true;
 }
 static_assert(vt_row_permutes_each_group(), "vt_row must permute the rows of each group of 16");
 
-// Q codes -> the code tile, one 16-byte chunk per thread; rows >= valid are zero (shared memory is
+// Q codes -> the code tile, 16-byte chunks as TileChunks; rows >= valid are zero (shared memory is
 // not zeroed, and 0xff is an e4m3 NaN).
 template <class Cfg>
 __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__restrict__ g, int valid) {
-    const ChunkMap m(threadIdx.x);
-    *reinterpret_cast<uint4 *>(&sm.q[m.row][m.col]) =
-        m.row < valid ? *reinterpret_cast<const uint4 *>(g + m.row * D + m.col) : make_uint4(0, 0, 0, 0);
+    using M = TileChunks<Cfg, Cfg::kTM>;
+#pragma unroll
+    for (int i = 0; i < M::kPerThread; ++i) {
+        const int c = M::chunk(i), r = M::row(c), col = M::col(c);
+        if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
+        *reinterpret_cast<uint4 *>(&sm.q[r][col]) =
+            r < valid ? *reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col) : make_uint4(0, 0, 0, 0);
+    }
 }
 
 // The producers' step of stage 6 (instead of dequant_kv_staged): staging slot -> K codes (copied

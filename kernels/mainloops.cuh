@@ -20,7 +20,7 @@ namespace sdpa {
 // m16n8k16 on halves, or stage 6's m16n8k32 on codes), with the rows' state that compute needs.
 template <class Cfg, sdpa_codec_t C> struct RegHooks {
     // The consumers' rows: stage 6's e4m3 state, else stage 3b's.
-    using Rows = typename std::conditional<Cfg::kFp8Mma, Fp8Rows, MmaRows>::type;
+    using Rows = typename std::conditional<Cfg::kFp8Mma, Fp8Rows<Cfg::kD>, MmaRows<Cfg::kD>>::type;
     static __device__ __forceinline__ void prepare(Smem<Cfg> &sm, int slot, int buf, int valid) {
         if constexpr (Cfg::kFp8Mma)
             repack_kv_staged(sm, slot, buf, valid);
@@ -41,7 +41,8 @@ template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void mainloop_smem(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
                                               int q_valid, float qk_mult, float v_step, const uint8_t *gk,
                                               const uint8_t *gv, __half *o_tile) {
-    for (int e = threadIdx.x; e < TM * Cfg::LDU; e += THREADS) (&sm.u[0][0])[e] = 0.0f;
+    constexpr int TM = Cfg::kTM, TN = Cfg::kTN;
+    for (int e = threadIdx.x; e < TM * Cfg::LDU; e += Cfg::kThreads) (&sm.u[0][0])[e] = 0.0f;
     const SoftmaxMap mp(warp, lane);
     RowState rs;
 
@@ -75,6 +76,7 @@ template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
                                               int q_valid, float qk_mult, float v_step, const uint8_t *gk,
                                               const uint8_t *gv, __half *o_tile) {
+    constexpr int TN = Cfg::kTN;
     using Hooks = RegHooks<Cfg, C>;
     typename Hooks::Rows st;
     kv_pipeline_start(sm, gk, gv, S);
@@ -111,11 +113,10 @@ __device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int 
 // ---- [stage 0] the kernel body: one CTA's setup, then the main loop its Config names -------------
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
-sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
-                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
-                  float softmax_scale) {
-    __shared__ Smem<Cfg> sm;
+cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
+        const uint8_t *__restrict__ V, const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+        const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+    constexpr int TM = Cfg::kTM, TN = Cfg::kTN, D = Cfg::kD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;
     const int q0 = blockIdx.x * TM;
@@ -130,13 +131,33 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
     if constexpr (Cfg::kFp8Mma)
         load_q_codes(sm, Q + head + (size_t)q0 * D, q_valid);
     else
-        load_tile_direct<C, Cfg::LD>(Q + head + (size_t)q0 * D, q_valid, sm.q);
+        load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec)
         mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else if constexpr (Cfg::kRegMma)
         mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else
         mainloop_smem<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+}
+
+// The CTA's shared memory: a static object up to 48 KiB (every variant at D = 64), else the launch's
+// dynamic shared memory (kDynamicSmem: the launcher passes kSmemBytes and has opted the kernel in).
+// Declared here, not returned from a helper: a reference returned from a function holding the
+// static object lost its address space for nvcc (generic st.u8 instead of st.shared.u8, observed).
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
+                  float softmax_scale) {
+    if constexpr (kDynamicSmem<Cfg>) {
+        SMEM_DYNAMIC(unsigned char, raw);
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,
+                        softmax_scale);
+    } else {
+        __shared__ Smem<Cfg> sm;
+        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+    }
 }
 
 // [stage 6] An FP8_MMA kernel computes on e4m3 codes with sm_89's FP8 mma.sync. Its seed-linear

@@ -240,6 +240,18 @@ template <unsigned ID> __device__ __forceinline__ void bar_arrive(unsigned n, PR
 #endif
 }
 
+// ---- address spaces ----------------------------------------------------------------------------
+// Tells nvcc that p points into shared memory. A pointer into the CTA's Smem that a helper returns
+// can reach its users as a generic address (observed: ld.f32/st.f32 instead of ld.shared.f32 for
+// stage 0's scratch once the translation unit held every variant, though not when compiled
+// alone); the assumption lets it emit shared-memory accesses. No-op in the emulator.
+template <class T> __device__ __forceinline__ T *assume_shared(T *p) {
+#if !defined(SIMT_EMU)
+    __builtin_assume(__isShared(p));
+#endif
+    return p;
+}
+
 // ---- warp reductions (full warp, butterfly: every lane gets the result) ----------------------
 __device__ __forceinline__ float warp_max(float x, PRIMS_CALLER) {
 #pragma unroll
@@ -270,8 +282,11 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
     simt::launch((kernel), (grid), (block), (smem_bytes), ##__VA_ARGS__)
 // A failed emulated launch is a fault the emulator found in the kernel: a correctness failure.
 #define SDPA_LAUNCH_FAILED SDPA_ERR_FAULT
+// Dynamic shared memory above 48 KB: the kernel opts in first (0 on success); the emulator
+// enforces the same rule as the CUDA runtime.
+#define SDPA_OPT_IN_DYNAMIC_SMEM(kernel, bytes) simt::set_max_dynamic_smem((kernel), (bytes))
 #else
-#define SMEM_DYNAMIC(T, name) extern __shared__ __align__(16) T name[]
+#define SMEM_DYNAMIC(T, name) extern __shared__ __align__(128) T name[]
 // Launch: 0 on success, else the cudaError_t of the launch. Peek, not Get: the error stays set,
 // so the caller (host/bench/backend_cuda.cu) reads it with cudaGetLastError and can report its
 // name and text (too many resources requested, no kernel image for this device, ...).
@@ -282,6 +297,9 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
 // clang-format on
 // A failed CUDA launch is the machine's error, not the kernel's verdict.
 #define SDPA_LAUNCH_FAILED SDPA_ERR_LAUNCH
+#define SDPA_OPT_IN_DYNAMIC_SMEM(kernel, bytes)                                                              \
+    ((int)cudaFuncSetAttribute((const void *)(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,          \
+                               (int)(bytes)))
 #endif
 
 // ---- symbol names ------------------------------------------------------------------------------

@@ -29,22 +29,24 @@ namespace sdpa {
 // One computing warp's rows; K, the k extent of its mma (16 for f16 operands, 32 for e4m3), sets
 // how many A fragments cover Q's D columns. Stage 6 keeps o and l in P-code units (448 p): both
 // carry the same factor, which cancels in o/l.
-template <int K> struct RegRows {
+template <int K, int D> struct RegRows {
+    static constexpr int kK = K, kD = D;
     uint32_t qa[D / K][4]; // Q A fragments of the warp's 16 rows, k = K kk .. K kk + K-1
-    float o[D / 8][4];     // unnormalised output, 8 column tiles of 8 (C layout: rows g, g+8)
+    float o[D / 8][4];     // unnormalised output, D/8 column tiles of 8 (C layout: rows g, g+8)
     float m[2];            // running max of rows g, g+8 (identical in the 4 lanes of a quad)
     float l[2];            // running sum over this lane's keys only; the quad's sum at the end
 };
-using MmaRows = RegRows<16>; // stages 3b-5: m16n8k16 on halves
-using Fp8Rows = RegRows<32>; // stage 6: m16n8k32 on e4m3 codes
+template <int D> using MmaRows = RegRows<16, D>; // stages 3b-5: m16n8k16 on halves
+template <int D> using Fp8Rows = RegRows<32, D>; // stage 6: m16n8k32 on e4m3 codes
 
 // Loads Q's A fragments and clears the state. Either way an A fragment covers 32 bytes of a Q row
 // (16 halves or 32 codes), so one ldmatrix x4 per 32 bytes: matrix j = rows 8(j%2).., bytes
 // 16(j/2).. of the 16-row block (an 8x8 b16 matrix is 8 rows x 16 bytes), giving a[0..3] in order;
 // lane l's register holds row l/4, bytes 4(l%4)..+3, the A layout of both mma shapes.
-template <class Cfg, int K>
-__device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lane, RegRows<K> &st) {
-    static_assert(sizeof(sm.q[0][0]) * D == 32 * (D / K), "one A fragment per 32 bytes of a Q row");
+template <class Cfg, int K, int D>
+__device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lane, RegRows<K, D> &st) {
+    static_assert(D == Cfg::kD && sizeof(sm.q[0][0]) * D == 32 * (D / K),
+                  "one A fragment per 32 bytes of a Q row");
     const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
     const char *row = reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4);
 #pragma unroll
@@ -60,11 +62,12 @@ __device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lan
 // keys >= kv_valid to -inf, takes each row's max over the quad (the 4 lanes holding the row),
 // updates the running max m and rescales the running sum l; returns alpha = exp(m_old - m_new)
 // per row for the caller's output. Shared by stages 3b-5 (fp16 P) and 6 (e4m3 P).
-__device__ __forceinline__ void rows_rescale(float (&s)[TN / 8][4], int t, int kv_valid, float qk_mult,
+template <int NT>
+__device__ __forceinline__ void rows_rescale(float (&s)[NT][4], int t, int kv_valid, float qk_mult,
                                              float (&m)[2], float (&l)[2], float (&alpha)[2]) {
     float tmax[2] = {-INFINITY, -INFINITY};
 #pragma unroll
-    for (int j = 0; j < TN / 8; ++j)
+    for (int j = 0; j < NT; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
@@ -97,8 +100,8 @@ __device__ __forceinline__ void mma_store_output(Rows &st, int warp, int lane, f
         if (row >= q_valid) continue;
         const float inv = v_step / l;
 #pragma unroll
-        for (int j = 0; j < D / 8; ++j)
-            *reinterpret_cast<__half2 *>(o_tile + row * D + 8 * j + 2 * t) =
+        for (int j = 0; j < Rows::kD / 8; ++j)
+            *reinterpret_cast<__half2 *>(o_tile + row * Rows::kD + 8 * j + 2 * t) =
                 __floats2half2_rn(st.o[j][2 * h] * inv, st.o[j][2 * h + 1] * inv);
     }
 }

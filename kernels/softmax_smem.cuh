@@ -18,13 +18,15 @@ namespace sdpa {
 // is refilled (tile t + kKvStages) only after the barrier that closes tile t.
 template <class Cfg> __device__ __forceinline__ float *scratch_of(Smem<Cfg> &sm, int warp, int t) {
     if constexpr (Cfg::kScratchInStaging) {
-        static_assert(WARPS * kScratchFloats * sizeof(float) == 2 * TN * D && WARPS % 2 == 0,
-                      "the scratch of all warps is one K and one V staging slot");
-        const int slot = t % Cfg::kKvStages, half = WARPS / 2;
+        static_assert(Cfg::kWarps * kScratchFloats * sizeof(float) <= 2 * Cfg::kTN * Cfg::kD &&
+                          kScratchFloats * sizeof(float) * (Cfg::kWarps / 2) <= Cfg::kTN * Cfg::kD &&
+                          Cfg::kWarps % 2 == 0,
+                      "the scratch of all warps fits one K and one V staging slot");
+        const int slot = t % Cfg::kKvStages, half = Cfg::kWarps / 2;
         uint8_t *base = warp < half ? &sm.k8[slot][0][0] : &sm.v8[slot][0][0];
-        return reinterpret_cast<float *>(base) + (warp % half) * kScratchFloats;
+        return prims::assume_shared(reinterpret_cast<float *>(base) + (warp % half) * kScratchFloats);
     } else {
-        return sm.scratch[warp];
+        return prims::assume_shared(&sm.scratch[warp][0]);
     }
 }
 
@@ -85,9 +87,9 @@ __device__ __forceinline__ float softmax_update(const Smem<Cfg> &sm, const Softm
 // fused: each lane overwrites exactly the 8 scores it alone has read, so no other lane is racing).
 template <class Cfg> __device__ __forceinline__ __half (*p_buffer(Smem<Cfg> &sm))[Cfg::LDS] {
     if constexpr (Cfg::kFusedSoftmaxPV)
-        return sm.s;
+        return prims::assume_shared(sm.s);
     else
-        return sm.p;
+        return prims::assume_shared(sm.p);
 }
 
 template <class Cfg>
@@ -107,7 +109,7 @@ __device__ __forceinline__ void store_output(const Smem<Cfg> &sm, const SoftmaxM
     if (mp.row >= q_valid) return;
     const float *u = &sm.u[mp.row][mp.c * 16];
     const float inv = v_step / rs.l;
-    uint4 *dst = reinterpret_cast<uint4 *>(o_tile + mp.row * D + mp.c * 16);
+    uint4 *dst = reinterpret_cast<uint4 *>(o_tile + mp.row * Cfg::kD + mp.c * 16);
     dst[0] =
         pack8(u[0] * inv, u[1] * inv, u[2] * inv, u[3] * inv, u[4] * inv, u[5] * inv, u[6] * inv, u[7] * inv);
     dst[1] = pack8(u[8] * inv, u[9] * inv, u[10] * inv, u[11] * inv, u[12] * inv, u[13] * inv, u[14] * inv,

@@ -27,7 +27,8 @@
     X(REG_MMA,          reg_mma,          ARITH, 80, "Q.K^T and P.V on mma.sync m16n8k16, scores and P in registers") \
     X(KV_RING3,         kv_ring3,         LOAD,   0, "a 3-deep cp.async ring for K/V instead of 2") \
     X(WARP_SPEC,        warp_spec,        LOAD,   0, "producer warps copy and decode K/V, consumer warps compute; named barriers") \
-    X(FP8_MMA,          fp8_mma,          ARITH, 89, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)")
+    X(FP8_MMA,          fp8_mma,          ARITH, 89, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)") \
+    X(ROWS64,           rows64,           LAYOUT, 0, "64 query rows per CTA (4 computing warps) instead of 32")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };

@@ -27,6 +27,7 @@ using nvcuda::wmma::row_major;
 template <class Cfg>
 __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int t, int kv_valid,
                                           float qk_mult) {
+    constexpr int D = Cfg::kD;
     const int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
     if (wn >= kv_valid) return;
     fragment<matrix_a, 16, 16, 16, __half, row_major> a;
@@ -56,6 +57,7 @@ __device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int
 template <class Cfg>
 __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, int t, const SoftmaxMap &mp, int kv_valid,
                                           float alpha, const float p[8]) {
+    constexpr int TN = Cfg::kTN;
     float *prow = scratch_of(sm, warp, t) + mp.i * TN;
 #pragma unroll
     for (int j = 0; j < 8; ++j) prow[mp.c * 8 + j] = p[j];
@@ -83,6 +85,7 @@ __device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, int t, const 
 // stored to the warp's scratch and added into U (as the original; the accumulator does not
 // persist across KV tiles).
 template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane, int t) {
+    constexpr int TN = Cfg::kTN;
     const int pm = (warp >> 1) * 16;
     __half(*pb)[Cfg::LDS] = p_buffer(sm);
     float *scr = scratch_of(sm, warp, t);
@@ -117,7 +120,8 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
 // One KV tile (half tiles `buf`, kv_valid keys) for the warp's 16 rows.
 template <class Cfg>
 __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
-                                         MmaRows &st) {
+                                         MmaRows<Cfg::kD> &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
     const int t = lane & 3;
     // S = Q K^T: 4 tiles of 8 keys. B (k = d, n = key) is K's [key][d] rows read without .trans:
     // one x4 gives d 32h .. 32h+31 of keys 8j..8j+7, i.e. B of two k steps.
@@ -198,7 +202,8 @@ __device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
 // One KV tile (code buffers `buf`, kv_valid keys) for the warp's 16 rows.
 template <class Cfg>
 __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
-                                         Fp8Rows &st) {
+                                         Fp8Rows<Cfg::kD> &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
     const int t = lane & 3;
     // S = Q K^T on the codes: 4 tiles of 8 keys, two k steps of 32 d into one fp32 accumulator.
     float s[TN / 8][4];

@@ -33,17 +33,17 @@ constexpr unsigned kBarFull = 1, kBarEmpty = 3;
 // bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b). The id must be an
 // immediate (prims.cuh: ptxas then reserves ids 0-4 instead of all 16), so the buffer selects one
 // of two instructions; b is the same for the whole warp.
-template <unsigned BASE> __device__ __forceinline__ void bar_sync_buf(int b) {
+template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_sync_buf(int b) {
     if (b)
-        prims::bar_sync<BASE + 1>(THREADS);
+        prims::bar_sync<BASE + 1>(Cfg::kThreads);
     else
-        prims::bar_sync<BASE>(THREADS);
+        prims::bar_sync<BASE>(Cfg::kThreads);
 }
-template <unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
+template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
     if (b)
-        prims::bar_arrive<BASE + 1>(THREADS);
+        prims::bar_arrive<BASE + 1>(Cfg::kThreads);
     else
-        prims::bar_arrive<BASE>(THREADS);
+        prims::bar_arrive<BASE>(Cfg::kThreads);
 }
 
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
@@ -53,24 +53,26 @@ template <unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,
                                             const uint8_t *__restrict__ gv, int S) {
+    constexpr int TN = Cfg::kTN;
     kv_pipeline_start(sm, gk, gv, S);
     for (int t = 0; t < n_tiles; ++t) {
         kv_prefetch(sm, t, n_tiles, gk, gv, S);
         kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
-        if (t >= 2) bar_sync_buf<kBarEmpty>(t & 1);
+        if (t >= 2) bar_sync_buf<Cfg, kBarEmpty>(t & 1);
         Hooks::prepare(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
-        bar_arrive_buf<kBarFull>(t & 1);
+        bar_arrive_buf<Cfg, kBarFull>(t & 1);
     }
 }
 
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
                                             float qk_mult, typename Hooks::Rows &st) {
+    constexpr int TN = Cfg::kTN;
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
     for (int t = 0; t < n_tiles; ++t) {
-        bar_sync_buf<kBarFull>(t & 1);
+        bar_sync_buf<Cfg, kBarFull>(t & 1);
         Hooks::compute(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
-        if (t + 2 < n_tiles) bar_arrive_buf<kBarEmpty>(t & 1);
+        if (t + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>(t & 1);
     }
 }
 

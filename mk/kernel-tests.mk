@@ -47,6 +47,7 @@ KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdp
 KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model $(KCORRECT_DEPS) $(SAME_BITS_BINS)
 KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
                     "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/geometry.sh $(BIN)/sdpa-bench" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \

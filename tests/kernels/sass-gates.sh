@@ -5,8 +5,8 @@
 #                 (LDSM.16.MT88 / .M88), no WMMA-era shared-memory score traffic is checked in PTX
 #                 by static-gates.sh;
 #   CP_ASYNC: LDGSTS and one DEPBAR.LE SB0 per wait depth 0 .. ring-1 (KV_RING3: 0x2, 0x1, 0x0);
-#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with immediate ids 1-4 (FULL, EMPTY per buffer) and 128
-#   threads (0x80), none with an id register;
+#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with immediate ids 1-4 (FULL, EMPTY per buffer) and the
+#   block's threads (0x80; 0xc0 with 64 rows), none with an id register;
 #   FP8_MMA (6):  on sm_89 16 QMMA.16832.F32.E4M3.E4M3 (8 Q.K^T + 8 P.V) and no HMMA; on sm_90 the
 #                 same PTX becomes F2FP.F16.E4M3.UNPACK conversions and 32 HMMA.16816.F32, two
 #                 per m16n8k32 (nvcc 13.0; Hopper's FP8 rate needs wgmma); before sm_89 an empty
@@ -82,9 +82,10 @@ while IFS='|' read -r ident id _ sw; do
       done
     fi
     if registry_has "$sw" WARP_SPEC; then
+      nthr=$(registry_threads "$sw")
       for b in 1 2 3 4; do
-        tap_ok "sm_$arch $id: named barrier $b used with an immediate id, 128 threads" \
-          grep -qE "^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, 0x80" "$tmp/k.sass"
+        tap_ok "sm_$arch $id: named barrier $b used with an immediate id, $nthr threads" \
+          grep -qE "^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$nthr")" "$tmp/k.sass"
       done
       tap_fail "sm_$arch $id: no BAR.ARV/BAR.SYNC with an id register" grep -qE '^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) R[0-9]+' "$tmp/k.sass"
     fi

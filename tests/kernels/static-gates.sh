@@ -14,6 +14,13 @@ cat "$tmp/table" | sed 's/^/# /'
 tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
 
+# The kernel table's geometry (which the launchers, sdpa-bench and the reports use) agrees with the
+# nvcc build: every kernel with a body and static shared memory declares exactly the table's
+# shared memory (both come from sizeof(Smem<Cfg>): the emulator's build and nvcc's).
+bad=$(jq -r '.kernels[] | select(.registers > 4 and .geometry.dynamic_smem_bytes == 0
+  and .static_smem_bytes != .geometry.smem_bytes) | "\(.kernel) \(.arch): ptxas \(.static_smem_bytes), table \(.geometry.smem_bytes)"' "$tmp/p.json")
+tap_ok "static shared memory of every kernel = its geometry's in the kernel table${bad:+: $bad}" test -z "$bad"
+
 # The original's stages (0, 1, 2, 3a: seed-system) keep the original's occupancy class: the CTAs per
 # SM that the occupancy model gives each reproduced kernel (e4m3) equal what it gives the original's
 # published registers and shared memory (data/published/seed-l4.json) on the same architecture (an
@@ -109,6 +116,11 @@ while read -r ident cp pv regmma ring ws fp8; do
       tap_fail "sm_$arch $ident: no E4M3 cvt instruction before sm_89" grep -q 'e4m3x2' "$tmp/k.ptx"
     fi
     tap_fail "sm_$arch $ident: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
+    # Every load, store and WMMA/ldmatrix access names its state space: a generic address (a
+    # pointer into Smem that nvcc could not trace to shared memory) costs an address-space check
+    # per access (prims::assume_shared).
+    ngen=$({ grep -E '^\s*(ld|st)\.(u|b|s|f|v)[0-9]' "$tmp/k.ptx"; grep -E 'wmma\.(load|store)|ldmatrix' "$tmp/k.ptx" | grep -v '\.shared'; } | wc -l)
+    tap_ok "sm_$arch $ident: no generic-address loads or stores ($ngen)" test "$ngen" -eq 0
     tap_fail "sm_$arch $ident: no double precision" grep -qE '\.f64' "$tmp/k.ptx"
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do

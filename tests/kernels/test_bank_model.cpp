@@ -58,7 +58,7 @@ template <class Cfg> long vt_base(int buf) {
 template <class Cfg> int worst_store(RowFn row) {
     int worst = 0;
     for (int buf = 0; buf < Cfg::kHalfBufs; ++buf)
-        for (int w = Cfg::kLoader0 / 32; w < sdpa::WARPS; ++w)
+        for (int w = Cfg::kLoader0 / 32; w < Cfg::kWarps; ++w)
             for (int i = 0; i < sdpa::LoaderChunks<Cfg>::kPerThread; ++i)
                 for (int d = 0; d < sdpa::CHUNK; ++d) {
                     long addr[32];
@@ -77,7 +77,7 @@ template <class Cfg> int worst_store(RowFn row) {
 template <class Cfg> int worst_load(RowFn row) {
     int worst = 0;
     for (int buf = 0; buf < Cfg::kHalfBufs; ++buf)
-        for (int np = 0; np < sdpa::D / 16; ++np)
+        for (int np = 0; np < Cfg::kD / 16; ++np)
             for (int mat = 0; mat < 4; ++mat) {
                 long addr[32];
                 int n = 0;
@@ -100,7 +100,7 @@ struct RegistryRow {
     bool fp8;
 };
 template <sdpa_switches_t SW> RegistryRow registry_row(const char *id) {
-    using Cfg = sdpa::Config<SW>;
+    using Cfg = sdpa::Config<SW, 64>;
     if constexpr (Cfg::kFp8Mma)
         return {id, worst_store<Cfg>, worst_load<Cfg>, true};
     else
