@@ -222,22 +222,39 @@ __device__ __forceinline__ void acc_to_a_e4m3(uint32_t (&a)[4], const float (&c)
 }
 
 // ---- named barriers (producer/consumer warps) -----------------------------------------------------
-// bar.sync id, n: wait until n threads (whole warps: n a multiple of 32) arrived at barrier id
-// (1-15; 0 is __syncthreads). bar.arrive id, n: count this warp without waiting (a producer
-// signalling). Both are per warp: every lane of the warp must execute the same one.
-__device__ __forceinline__ void bar_sync(unsigned id, unsigned n, PRIMS_CALLER) {
+// bar.sync ID, n: wait until n threads (whole warps: n a multiple of 32) arrived at barrier ID
+// (1-15; 0 is __syncthreads). bar.arrive ID, n: count this warp without waiting (a producer
+// signalling). Both are per warp: every lane of the warp must execute the same one. ID is a
+// template parameter, an immediate in the PTX: with a register id ptxas cannot tell which barriers
+// a kernel uses and reserves all 16 (observed: "used 16 barriers"), which on sm_90 limits the
+// CTAs per SM (cuda_occupancy.h: 2 x 32 barriers per SM); with immediates it reserves ids 0..max.
+template <unsigned ID> __device__ __forceinline__ void bar_sync(unsigned n, PRIMS_CALLER) {
+    static_assert(ID >= 1 && ID <= 15, "named barrier ids are 1-15 (0 is __syncthreads)");
 #if defined(SIMT_EMU)
-    ::simt::rt::named_barrier(SIMT_HERE, id, n, true);
+    ::simt::rt::named_barrier(SIMT_HERE, ID, n, true);
 #else
-    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+    asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "r"(n) : "memory");
 #endif
 }
-__device__ __forceinline__ void bar_arrive(unsigned id, unsigned n, PRIMS_CALLER) {
+template <unsigned ID> __device__ __forceinline__ void bar_arrive(unsigned n, PRIMS_CALLER) {
+    static_assert(ID >= 1 && ID <= 15, "named barrier ids are 1-15 (0 is __syncthreads)");
 #if defined(SIMT_EMU)
-    ::simt::rt::named_barrier(SIMT_HERE, id, n, false);
+    ::simt::rt::named_barrier(SIMT_HERE, ID, n, false);
 #else
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+    asm volatile("bar.arrive %0, %1;\n" ::"n"(ID), "r"(n) : "memory");
 #endif
+}
+
+// ---- address spaces ----------------------------------------------------------------------------
+// Tells nvcc that p points into shared memory. A pointer into the CTA's Smem that a helper returns
+// can reach its users as a generic address (observed: ld.f32/st.f32 instead of ld.shared.f32 for
+// stage 0's scratch once the translation unit held every variant, though not when compiled
+// alone); the assumption lets it emit shared-memory accesses. No-op in the emulator.
+template <class T> __device__ __forceinline__ T *assume_shared(T *p) {
+#if !defined(SIMT_EMU)
+    __builtin_assume(__isShared(p));
+#endif
+    return p;
 }
 
 // ---- warp reductions (full warp, butterfly: every lane gets the result) ----------------------
@@ -841,8 +858,11 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
     simt::launch((kernel), (grid), (block), (smem_bytes), ##__VA_ARGS__)
 // A failed emulated launch is a fault the emulator found in the kernel: a correctness failure.
 #define SDPA_LAUNCH_FAILED SDPA_ERR_FAULT
+// Dynamic shared memory above 48 KB: the kernel opts in first (0 on success); the emulator
+// enforces the same rule as the CUDA runtime.
+#define SDPA_OPT_IN_DYNAMIC_SMEM(kernel, bytes) simt::set_max_dynamic_smem((kernel), (bytes))
 #else
-#define SMEM_DYNAMIC(T, name) extern __shared__ __align__(16) T name[]
+#define SMEM_DYNAMIC(T, name) extern __shared__ __align__(128) T name[]
 // Launch: 0 on success, else the cudaError_t of the launch. Peek, not Get: the error stays set,
 // so the caller (host/bench/backend_cuda.cu) reads it with cudaGetLastError and can report its
 // name and text (too many resources requested, no kernel image for this device, ...).
@@ -853,6 +873,9 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
 // clang-format on
 // A failed CUDA launch is the machine's error, not the kernel's verdict.
 #define SDPA_LAUNCH_FAILED SDPA_ERR_LAUNCH
+#define SDPA_OPT_IN_DYNAMIC_SMEM(kernel, bytes)                                                              \
+    ((int)cudaFuncSetAttribute((const void *)(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,          \
+                               (int)(bytes)))
 #endif
 
 // ---- symbol names ------------------------------------------------------------------------------

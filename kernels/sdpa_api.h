@@ -14,16 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "switches.h"
+#include "geometry.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SDPA_HEAD_DIM 64 /* the only supported D */
-#define SDPA_TILE_M 32   /* query rows per CTA */
-#define SDPA_TILE_N 32   /* keys per KV tile */
-#define SDPA_WARPS 4
-#define SDPA_THREADS (32 * SDPA_WARPS)
+/* The head dimensions a kernel instance exists for (each variant's own: sdpa_geometry_t). */
+#define SDPA_HEAD_DIMS_TEXT "64"
+#define SDPA_MAX_HEAD_DIMS 2
+static inline int sdpa_head_dim_known(long long D) { return D == 64; }
 #define SDPA_MAX_GRID_YZ 65535 /* gridDim.y (H) and gridDim.z (B) limits */
 
 typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
@@ -31,7 +31,7 @@ typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
 typedef enum {
     SDPA_OK = 0,
     SDPA_ERR_NULL,        /* a required pointer is NULL */
-    SDPA_ERR_HEAD_DIM,    /* D != 64 */
+    SDPA_ERR_HEAD_DIM,    /* D not one of SDPA_HEAD_DIMS_TEXT, or not one this variant is built for */
     SDPA_ERR_EMPTY,       /* B, H or S < 1 */
     SDPA_ERR_TOO_LARGE,   /* B*H*S*D does not fit the kernel's 32-bit indexing, or H/B exceed the grid */
     SDPA_ERR_CODEC,       /* unknown codec */
@@ -57,15 +57,43 @@ typedef struct {
 
 typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
 
+/* One kernel instance's geometry (geometry.h), as the kernels' Config computes it: the launcher's
+ * grid (ceil(S / tile_m), H, B), block (32 warps threads) and shared memory. */
+typedef struct {
+    const char *kernel;   /* the e4m3 __global__ function's name in ptxas output: sdpa_<ident>_e4m3[_d<D>] */
+    int32_t head_dim;     /* D of this instance */
+    int32_t tile_m;       /* query rows per CTA */
+    int32_t tile_n;       /* keys per KV tile */
+    int32_t warps;        /* per CTA */
+    int32_t mma_warps;    /* computing warps of the register-resident line (0: all 4 share rows) */
+    int32_t smem_bytes;   /* shared memory per CTA */
+    int32_t dynamic_smem; /* 1: dynamic (above SDPA_STATIC_SMEM_MAX, opted in), 0: static */
+} sdpa_geometry_t;
+
 typedef struct {
     const char *id;        /* "stage2" */
     const char *parent;    /* "stage1", "" for the root */
     sdpa_switches_t sw;    /* SDPA_SW(...) bits (switches.h) */
     const char *summary;   /* one line */
     sdpa_launch_fn launch; /* the launcher of this build (CUDA or emulator) */
-    const char
-        *kernel_name; /* the __global__ function's name in ptxas output (extern "C": sdpa_<ident>_e4m3) */
+    int32_t n_geometry;    /* head dimensions this variant is built for */
+    sdpa_geometry_t geometry[SDPA_MAX_HEAD_DIMS];
 } sdpa_kernel_entry_t;
+
+/* A geometry from a variant's switches (geometry.h), for kernel tables written by hand (the tests'
+ * stand-ins for the kernels); kernels/stages.cu takes its geometry from each Config instead. */
+#define SDPA_GEOMETRY_OF_SWITCHES(kernel, sw, D, smem_bytes)                                                 \
+    {                                                                                                        \
+        (kernel), (D), SDPA_TILE_M_OF(sw), SDPA_TILE_N_OF(sw), SDPA_WARPS_OF(sw), SDPA_MMA_WARPS_OF(sw),     \
+            (smem_bytes), 0                                                                                  \
+    }
+
+/* The entry's geometry for head dimension D; NULL when the variant is not built for it. */
+static inline const sdpa_geometry_t *sdpa_entry_geometry(const sdpa_kernel_entry_t *e, int32_t D) {
+    for (int32_t i = 0; e && i < e->n_geometry; i++)
+        if (e->geometry[i].head_dim == D) return &e->geometry[i];
+    return (const sdpa_geometry_t *)0;
+}
 
 /* One table per build of kernels/stages.cu: the nvcc build defines sdpa_kernels_cuda, the
  * emulator build sdpa_kernels_emu. A table ends with an entry whose id is NULL. */
@@ -76,7 +104,7 @@ static inline const char *sdpa_status_str(sdpa_status_t s) {
     switch (s) {
     case SDPA_OK: return "ok";
     case SDPA_ERR_NULL: return "a required pointer is NULL";
-    case SDPA_ERR_HEAD_DIM: return "unsupported head dimension (only D = 64)";
+    case SDPA_ERR_HEAD_DIM: return "unsupported head dimension (D = " SDPA_HEAD_DIMS_TEXT ")";
     case SDPA_ERR_EMPTY: return "empty problem (B, H and S must be >= 1)";
     case SDPA_ERR_TOO_LARGE: return "problem too large (B*H*S*D must be < 2^31, B and H <= 65535)";
     case SDPA_ERR_CODEC: return "unknown codec";
@@ -92,7 +120,7 @@ static inline const char *sdpa_status_str(sdpa_status_t s) {
 /* Shape check shared by the launchers and the CLI (so both reject the same inputs). */
 static inline sdpa_status_t sdpa_check_shape(int64_t B, int64_t H, int64_t S, int64_t D) {
     if (B < 1 || H < 1 || S < 1) return SDPA_ERR_EMPTY;
-    if (D != SDPA_HEAD_DIM) return SDPA_ERR_HEAD_DIM;
+    if (!sdpa_head_dim_known(D)) return SDPA_ERR_HEAD_DIM;
     if (B > SDPA_MAX_GRID_YZ || H > SDPA_MAX_GRID_YZ || S > INT32_MAX / D) return SDPA_ERR_TOO_LARGE;
     if (B * H > INT32_MAX / (S * D)) return SDPA_ERR_TOO_LARGE; /* no product can overflow here */
     return SDPA_OK;

@@ -1,7 +1,7 @@
 /* The kernel switches: one X-macro list, expanded by everything that needs to know them
  * (variants.def's rows, stages.cu's Configs, sdpa-bench's variant table, ptxas-json, make's checks
  * in mk/switches.mk, and the tests). A new switch is one line here plus the building block it
- * selects in sdpa_fp8.cuh (README, "How to add a stage").
+ * selects in the header of its role (kernels/README.md, "How to add a stage").
  *
  *   X(NAME, key, CLASS, MIN_SM, ARCH, "meaning")
  *     NAME     make variable USE_<NAME>, and the bit SDPA_SW(NAME) of a variant's switch mask
@@ -32,7 +32,8 @@
     X(REG_MMA,          reg_mma,          ARITH, 80, ANY, "Q.K^T and P.V on mma.sync m16n8k16, scores and P in registers") \
     X(KV_RING3,         kv_ring3,         LOAD,   0, ANY, "a 3-deep cp.async ring for K/V instead of 2") \
     X(WARP_SPEC,        warp_spec,        LOAD,   0, ANY, "producer warps copy and decode K/V, consumer warps compute; named barriers") \
-    X(FP8_MMA,          fp8_mma,          ARITH, 89, ANY, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)")
+    X(FP8_MMA,          fp8_mma,          ARITH, 89, ANY, "Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes, P quantised to e4m3 (scale 448)") \
+    X(ROWS64,           rows64,           LAYOUT, 0, ANY, "64 query rows per CTA (4 computing warps) instead of 32")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };

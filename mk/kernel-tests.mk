@@ -6,6 +6,12 @@ KTEST_DIR := $(BUILD)/tests/kernels
 $(KTEST_DIR)/test_launch_args: tests/kernels/test_launch_args.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
+# The bank model of stage 6's V^T (the kernel headers compiled as host code by the emulator's toolchain).
+$(KTEST_DIR)/test_bank_model.o: tests/kernels/test_bank_model.cpp | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(KTEST_DIR)/test_bank_model: $(KTEST_DIR)/test_bank_model.o $(SIMT_LIB)
+	$(Q)$(EMU_CXX) $^ -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 $(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(HOST_LDLIBS)
@@ -38,8 +44,10 @@ SAME_BITS_BINS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-asan $(KTEST_DIR)/sd
 
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
-KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KCORRECT_DEPS) $(SAME_BITS_BINS)
-KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args "bash tests/kernels/make-switches.sh" \
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model $(KCORRECT_DEPS) $(SAME_BITS_BINS)
+KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
+                    "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/geometry.sh $(BIN)/sdpa-bench" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
@@ -48,6 +56,7 @@ ifneq ($(NVCC),)
 KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KCUDA)/stages.o
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
                     "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)" \
+                    "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
@@ -60,13 +69,14 @@ test-kernels: $(KERNEL_TEST_DEPS)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
 .PHONY: test-kernels
 
--include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d
+-include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d $(KTEST_DIR)/test_bank_model.d
 
 # ---- planted regressions: the suite must catch the original's bugs ----------------------------------
-# Each plant is a copy of the kernel sources with one line edited by sed (the edit must hit exactly
-# one line, or the build stops: a refactor cannot silently disarm a plant), built for the emulator
-# (plain and ThreadSanitizer) and linked into sdpa-bench. tests/kernels/planted.sh expects every
-# one of them to fail the checks that the real kernels pass.
+# Each plant is a copy of the kernel sources with one line edited by sed (the edit, applied to every
+# header of kernels/, must hit exactly one line in all, or the build stops: a refactor cannot
+# silently disarm a plant), built for the emulator (plain and ThreadSanitizer) and linked into
+# sdpa-bench. tests/kernels/planted.sh expects every one of them to fail the checks that the real
+# kernels pass.
 #   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
 #   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
 #   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
@@ -99,15 +109,16 @@ plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 
 define plant_rule
-$(KPLANT)/$(1)/sdpa_fp8.cuh: kernels/sdpa_fp8.cuh
-	$$(Q)mkdir -p $$(@D) && cp kernels/stages.cu $$(@D)/stages.cu
+$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
-	$$(Q)sed '$(plant_sed_$(1))' $$< >$$@
-	$$(Q)n=$$$$(diff $$< $$@ | grep -c '^[<>]'); [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
-	  { echo "plant $(1): the edit must change exactly one line of $$< (changed $$$$n diff lines)" >&2; rm -f $$@; exit 1; }
-$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
+	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
+	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
+	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
+$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
-$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/sdpa_fp8.cuh $(KERNEL_HDRS) | $(SDPA_CUSTOM_H)
+$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)

@@ -3,7 +3,11 @@
 # checks. The emulator build of the same source is further down.
 
 KERNEL_SRC  := kernels/stages.cu
-KERNEL_HDRS := kernels/sdpa_fp8.cuh kernels/prims.cuh kernels/sdpa_api.h kernels/variants.def
+# Every header of the kernel source (the planted regressions copy them all). The compiles
+# themselves depend on what they actually include, through their dependency files (-MMD): an
+# output without its .d file (a build from before they existed) is remade once.
+KERNEL_HDRS := $(sort $(wildcard kernels/*.cuh kernels/*.h)) kernels/variants.def
+kernel_depfile_or_force = $(if $(wildcard $(1)),,FORCE)
 KCUDA       := $(BUILD)/kernels/cuda
 PTXAS_DIR   := $(BUILD)/ptxas
 PTXAS_LOG   := $(PTXAS_DIR)/stages.log
@@ -25,17 +29,24 @@ KERNEL_PTX        := $(foreach a,$(CUDA_ARCHS),$(KCUDA)/stages_sm$(a).ptx)
 BUILD_TARGETS     += $(KERNELS_CUDA_OBJS) $(KERNEL_PTX) $(PTXAS_JSON)
 
 # One compile gives the fat object and the ptxas report (stderr), kept as a log for ptxas-json.
-$(KCUDA)/stages.o $(PTXAS_LOG) &: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
+$(KCUDA)/stages.o $(PTXAS_LOG) &: $(KERNEL_SRC) $(SDPA_CUSTOM_H) $(call kernel_depfile_or_force,$(KCUDA)/stages.d) \
+                                 | $(DEPS_STAMP)
 	@echo "  NVCC    $(KERNEL_SRC) [$(CUDA_ARCHS:%=sm_%)]"
 	$(Q)mkdir -p $(KCUDA) $(PTXAS_DIR)
-	$(Q)$(NVCC_DET) $(NVCC) $(NVCC_KERNEL_FLAGS) $(NVCC_GENCODE) -c $(KERNEL_SRC) -o $(KCUDA)/stages.o 2> $(PTXAS_LOG).tmp \
+	$(Q)$(NVCC_DET) $(NVCC) $(NVCC_KERNEL_FLAGS) $(NVCC_GENCODE) -MMD -MP -MF $(KCUDA)/stages.d -MT $(KCUDA)/stages.o \
+	  -c $(KERNEL_SRC) -o $(KCUDA)/stages.o 2> $(PTXAS_LOG).tmp \
 	  || { cat $(PTXAS_LOG).tmp >&2; rm -f $(PTXAS_LOG).tmp; exit 1; }
 	$(Q)grep -iE 'warning|error' $(PTXAS_LOG).tmp >&2 || true
 	$(Q)mv -f $(PTXAS_LOG).tmp $(PTXAS_LOG)
 
-$(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(KERNEL_HDRS) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
+$(foreach p,$(KERNEL_PTX),$(eval $(p): $(call kernel_depfile_or_force,$(p).d)))
+$(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -ptx $(KERNEL_SRC) -o $@
+	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -MMD -MP -MF $@.d -MT $@ \
+	  -ptx $(KERNEL_SRC) -o $@
+# What each nvcc output includes (kernels/switches.h, every header of the kernel): editing any of
+# them rebuilds the CUDA kernels, as it does the emulator's (tests/kernels/make-deps.sh).
+-include $(KCUDA)/stages.d $(KERNEL_PTX:%=%.d)
 endif
 
 ifneq ($(NVCC),)
@@ -65,14 +76,14 @@ KERNELS_EMU_OBJS      := $(KEMU)/stages.o
 KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
 KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
 KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN)
-$(KEMU)/stages.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+$(KEMU)/stages.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	@echo "  EMU     $(KERNEL_SRC)"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
-$(KEMU)/stages-tsan.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+$(KEMU)/stages-tsan.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages-tsan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_TSAN_FLAGS) -MMD -MP -c $< -o $@
-$(KEMU)/stages-asan.o: $(KERNEL_SRC) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+$(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages-asan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)

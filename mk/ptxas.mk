@@ -8,9 +8,11 @@ PTXAS_TOOL_OBJS := $(PTXAS_OBJS) $(PTXAS_OBJ_DIR)/main.o
 $(PTXAS_TOOL_OBJS): $(PTXAS_OBJ_DIR)/%.o: host/ptxas/%.c | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
-$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(HOST_LIB)
+# Linked with the emulator build's kernel table: every kernel's geometry (block, rows per CTA,
+# dynamic shared memory) comes from the Configs of kernels/stages.cu, not from a constant.
+$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(HOST_LIB) $(KERNELS_EMU_OBJS) $(SIMT_LIB)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
 BUILD_TARGETS += $(BIN)/ptxas-json
 
 PTXAS_TEST := $(BUILD)/tests/ptxas/test_ptxas

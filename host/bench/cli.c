@@ -198,8 +198,8 @@ static int parse_seconds(const char *s, double lo, bool lo_open, double *out) {
 
 static int shape_error(const char *text, sdpa_status_t st, char *err, size_t errlen) {
     if (st == SDPA_ERR_HEAD_DIM)
-        snprintf(err, errlen, "--shape %s: head dimension not supported; accepted: D = %d", text,
-                 SDPA_HEAD_DIM);
+        snprintf(err, errlen, "--shape %s: head dimension not supported; accepted: D = %s", text,
+                 SDPA_HEAD_DIMS_TEXT);
     else
         snprintf(err, errlen, "--shape %s: %s", text, sdpa_status_str(st));
     return -1;
@@ -225,8 +225,8 @@ int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen
                 strncat(names, named_shapes[k].name, sizeof names - strlen(names) - 1);
                 strncat(names, ", ", sizeof names - strlen(names) - 1);
             }
-            snprintf(err, errlen, "--shape: unknown shape '%s'; accepted: %sor B,H,S,D (integers, D = %d)",
-                     text, names, SDPA_HEAD_DIM);
+            snprintf(err, errlen, "--shape: unknown shape '%s'; accepted: %sor B,H,S,D (integers, D = %s)",
+                     text, names, SDPA_HEAD_DIMS_TEXT);
             return -1;
         }
         dim[i] = errno == ERANGE ? INT64_MAX : v; /* out of range is "too large", not a parse error */

@@ -82,10 +82,12 @@ static void list_peers(void) {
 static void list_variants(void) {
     for (size_t i = 0; i < variants_registry_count; i++) {
         const variant_info_t *v = &variants_registry[i];
-        char sw[128];
+        char sw[160], geo[256];
         variants_switches_str(v->sw, sw, sizeof sw);
-        printf("%-12s %s [parent: %s; %s; built for:%s%s]\n", v->id, v->summary,
-               v->parent[0] ? v->parent : "-", sw, variants_kernel(tables[0], v->id) ? " emu" : "",
+        const sdpa_kernel_entry_t *k = variants_kernel(tables[0], v->id);
+        variants_geometry_str(k ? k : variants_kernel(tables[1], v->id), geo, sizeof geo);
+        printf("%-12s %s [parent: %s; %s; %s; built for:%s%s]\n", v->id, v->summary,
+               v->parent[0] ? v->parent : "-", sw, geo, k ? " emu" : "",
                variants_kernel(tables[1], v->id) ? " cuda" : "");
     }
     for (size_t t = 0; t < 2; t++)
@@ -408,6 +410,7 @@ static int run(int argc, char **argv, const cli_opts_t *o, backend_t *be, cJSON 
     cJSON_AddItemToObject(
         doc, "config",
         bj_config(o, config_ids, n_config, BENCH_DEFAULT_MAX_SAMPLES, h.throttle, h.throttle_source));
+    cJSON_AddItemToObject(cJSON_GetObjectItem(doc, "config"), "geometry", bj_geometry(h.run, h.n_run));
     h.correctness = cJSON_AddArrayToObject(doc, "correctness");
     h.cross = cJSON_AddArrayToObject(doc, "cross_variant");
     h.timing = cJSON_AddArrayToObject(doc, "timing");

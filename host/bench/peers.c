@@ -6,7 +6,11 @@
 
 #define PEER_ROW(name, summary)                                                                              \
     {                                                                                                        \
-        name, "peer-" name, summary, { "peer-" name, "", 0, summary, NULL, NULL }                            \
+        name, "peer-" name, summary, {                                                                       \
+            "peer-" name, "", 0, summary, NULL, 0, {                                                         \
+                { 0 }                                                                                        \
+            }                                                                                                \
+        }                                                                                                    \
     }
 
 const peer_def_t peers_registry[] = {

@@ -59,6 +59,27 @@ static cJSON *tolerances(void) {
     return t;
 }
 
+cJSON *bj_geometry(const sdpa_kernel_entry_t *const *run, size_t n_run) {
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n_run; i++) {
+        if (!run[i]) continue;
+        for (int32_t j = 0; j < run[i]->n_geometry; j++) {
+            const sdpa_geometry_t *g = &run[i]->geometry[j];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "variant", run[i]->id);
+            cJSON_AddNumberToObject(o, "head_dim", g->head_dim);
+            cJSON_AddNumberToObject(o, "tile_m", g->tile_m);
+            cJSON_AddNumberToObject(o, "tile_n", g->tile_n);
+            cJSON_AddNumberToObject(o, "warps", g->warps);
+            cJSON_AddNumberToObject(o, "mma_warps", g->mma_warps);
+            cJSON_AddNumberToObject(o, "smem_bytes", g->smem_bytes);
+            cJSON_AddBoolToObject(o, "dynamic_smem", g->dynamic_smem != 0);
+            cJSON_AddItemToArray(a, o);
+        }
+    }
+    return a;
+}
+
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
                  double throttle_threshold, const char *throttle_source) {
     cJSON *c = cJSON_CreateObject();
@@ -82,7 +103,11 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
     }
     cJSON_AddStringToObject(c, "codec", codec_name(o->codec));
     cJSON_AddStringToObject(c, "dist", dist_name(o->dist));
-    json_add_num(c, "softmax_scale", 1.0 / sqrt((double)SDPA_HEAD_DIM));
+    /* 1/sqrt(D): one number when every shape has the same D, else null (each shape's own) */
+    double scale = o->n_shapes ? 1.0 / sqrt((double)o->shapes[0].shape.D) : NAN;
+    for (size_t i = 1; i < o->n_shapes; i++)
+        if (o->shapes[i].shape.D != o->shapes[0].shape.D) scale = NAN;
+    json_add_num(c, "softmax_scale", scale);
     cJSON_AddStringToObject(c, "l2", o->l2_cold ? "cold" : "warm");
     cJSON_AddNumberToObject(c, "warmup", (double)o->warmup);
     cJSON_AddNumberToObject(c, "iters", (double)o->iters);

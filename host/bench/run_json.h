@@ -43,6 +43,9 @@ uint64_t bench_bytes_min(sdpa_shape_t s);
 double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
 
 cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
+/* config.geometry (since 1.4.0): each variant's geometry per head dimension, from the kernel table
+ * of the backend that runs it (a peer's entry has none). */
+cJSON *bj_geometry(const sdpa_kernel_entry_t *const *run, size_t n_run);
 /* throttle_threshold and its source: as resolved for the run (throttle.h). */
 cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_variants, size_t max_samples,
                  double throttle_threshold, const char *throttle_source);

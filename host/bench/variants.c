@@ -101,6 +101,21 @@ bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b) {
     return (classes & (classes - 1)) == 0;                  /* at most one class: a layout or a load change */
 }
 
+void variants_geometry_str(const sdpa_kernel_entry_t *e, char *out, size_t outlen) {
+    size_t len = 0;
+    if (outlen) out[0] = '\0';
+    for (int32_t i = 0; e && i < e->n_geometry && len < outlen; i++) {
+        const sdpa_geometry_t *g = &e->geometry[i];
+        char compute[32] = "";
+        if (g->mma_warps) snprintf(compute, sizeof compute, " (%d compute)", g->mma_warps);
+        const int n = snprintf(out + len, outlen - len, "%sD=%d: %d rows x %d keys, %d warps%s, %d B %s smem",
+                               i ? "; " : "", g->head_dim, g->tile_m, g->tile_n, g->warps, compute,
+                               g->smem_bytes, g->dynamic_smem ? "dynamic" : "static");
+        if (n < 0) break;
+        len += (size_t)n;
+    }
+}
+
 void variants_switches_str(sdpa_switches_t sw, char *out, size_t outlen) {
     size_t len = 0;
     if (outlen) out[0] = '\0';

@@ -61,6 +61,9 @@ int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
  * or layout), or only cp_async (the same arithmetic, loaded another way). Every other pair is
  * "bounded". */
 bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b);
+/* A kernel table entry's geometry (kernels/geometry.h) per head dimension, e.g.
+ * "D=64: 32 rows x 32 keys, 4 warps (2 compute), 26112 B static smem". */
+void variants_geometry_str(const sdpa_kernel_entry_t *e, char *out, size_t outlen);
 /* "cp_async=1 wmma_pv=1 fused_softmax_pv=0 smem_pad=0": every switch of the list, in order. */
 void variants_switches_str(sdpa_switches_t sw, char *out, size_t outlen);
 

@@ -18,39 +18,48 @@
 
 #define MAX_KERNELS 256
 
-/* Kernel names are sdpa_<ident>_<codec>; map ident -> variant id through the registry. */
-#define SDPA_VARIANT(ident, id, parent, sw, summary) {#ident, id},
-static const struct {
-    const char *ident, *id;
-} VARIANT_IDS[] = {
-#include "variants.def"
-};
-#undef SDPA_VARIANT
-
+/* Kernel names are those of the kernel table (sdpa_api.h, one entry per variant, one geometry per
+ * head dimension): the e4m3 kernel's name is the geometry's, the seed-linear one's has "_seedlin"
+ * in place of "_e4m3". The table is the emulator build's of the same kernels/stages.cu, which
+ * computes every geometry (rows per CTA, warps, shared memory) from the same Configs as nvcc's. */
 typedef struct {
     const char *variant, *codec;
+    const sdpa_geometry_t *geometry;
 } kernel_id_t;
 
 static int identify(const char *kernel, kernel_id_t *out) {
-    static const char *const codecs[][2] = {{"_e4m3", "e4m3"}, {"_seedlin", "seed-linear"}};
-    if (strncmp(kernel, "sdpa_", 5) != 0) return -1;
-    const char *ident = kernel + 5;
-    for (size_t c = 0; c < 2; ++c) {
-        size_t sl = strlen(codecs[c][0]), kl = strlen(ident);
-        if (kl <= sl || strcmp(ident + kl - sl, codecs[c][0]) != 0) continue;
-        for (size_t v = 0; v < sizeof VARIANT_IDS / sizeof VARIANT_IDS[0]; ++v)
-            if (strlen(VARIANT_IDS[v].ident) == kl - sl &&
-                strncmp(ident, VARIANT_IDS[v].ident, kl - sl) == 0) {
-                out->variant = VARIANT_IDS[v].id;
-                out->codec = codecs[c][1];
-                return 0;
-            }
-    }
+    for (const sdpa_kernel_entry_t *e = sdpa_kernels_emu; e->id; ++e)
+        for (int32_t i = 0; i < e->n_geometry; ++i) {
+            const char *name = e->geometry[i].kernel, *tag = strstr(name, "_e4m3");
+            char seedlin[160];
+            if (!tag) continue;
+            snprintf(seedlin, sizeof seedlin, "%.*s_seedlin%s", (int)(tag - name), name, tag + 5);
+            const int is_e4m3 = strcmp(kernel, name) == 0, is_seedlin = strcmp(kernel, seedlin) == 0;
+            if (!is_e4m3 && !is_seedlin) continue;
+            out->variant = e->id;
+            out->codec = is_e4m3 ? "e4m3" : "seed-linear";
+            out->geometry = &e->geometry[i];
+            return 0;
+        }
     return -1;
 }
 
+/* The occupancy object of a kernel or a published row (data/SCHEMA.md, ptxas-resources). */
+static void add_occupancy(cJSON *o, const occupancy_t *occ, int occ_ok) {
+    if (!occ_ok) {
+        cJSON_AddNullToObject(o, "occupancy");
+        return;
+    }
+    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+    cJSON_AddNumberToObject(oc, "blocks_per_sm", occ->blocks_per_sm);
+    cJSON_AddNumberToObject(oc, "warps_per_sm", occ->warps_per_sm);
+    cJSON_AddNumberToObject(oc, "max_warps_per_sm", occ->max_warps_per_sm);
+    cJSON_AddNumberToObject(oc, "occupancy", occ->occupancy);
+    cJSON_AddStringToObject(oc, "limited_by", occ->limited_by);
+}
+
 static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const occupancy_t *occ, int occ_ok,
-                          ptxas_gate_result_t g) {
+                          ptxas_gate_result_t gate) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "variant", id->variant);
     cJSON_AddStringToObject(o, "codec", id->codec);
@@ -58,6 +67,15 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     snprintf(arch, sizeof arch, "sm_%d", k->arch);
     cJSON_AddStringToObject(o, "arch", arch);
     cJSON_AddStringToObject(o, "kernel", k->kernel);
+    const sdpa_geometry_t *g = id->geometry;
+    cJSON *gj = cJSON_AddObjectToObject(o, "geometry");
+    cJSON_AddNumberToObject(gj, "head_dim", g->head_dim);
+    cJSON_AddNumberToObject(gj, "tile_m", g->tile_m);
+    cJSON_AddNumberToObject(gj, "tile_n", g->tile_n);
+    cJSON_AddNumberToObject(gj, "warps", g->warps);
+    cJSON_AddNumberToObject(gj, "mma_warps", g->mma_warps);
+    cJSON_AddNumberToObject(gj, "smem_bytes", g->smem_bytes);
+    cJSON_AddNumberToObject(gj, "dynamic_smem_bytes", g->dynamic_smem ? g->smem_bytes : 0);
     cJSON_AddNumberToObject(o, "registers", k->registers);
     cJSON_AddNumberToObject(o, "barriers", k->barriers < 0 ? 0 : k->barriers);
     cJSON_AddNumberToObject(o, "static_smem_bytes", (double)(k->smem < 0 ? 0 : k->smem));
@@ -69,23 +87,24 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     cJSON_AddNumberToObject(o, "spill_store_bytes", (double)(k->spill_stores < 0 ? 0 : k->spill_stores));
     cJSON_AddNumberToObject(o, "spill_load_bytes", (double)(k->spill_loads < 0 ? 0 : k->spill_loads));
     cJSON_AddNumberToObject(o, "local_bytes", (double)ptxas_local_bytes(k));
-    if (occ_ok) {
-        cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
-        cJSON_AddNumberToObject(oc, "blocks_per_sm", occ->blocks_per_sm);
-        cJSON_AddNumberToObject(oc, "warps_per_sm", occ->warps_per_sm);
-        cJSON_AddNumberToObject(oc, "max_warps_per_sm", occ->max_warps_per_sm);
-        cJSON_AddNumberToObject(oc, "occupancy", occ->occupancy);
-        cJSON_AddStringToObject(oc, "limited_by", occ->limited_by);
-    } else {
-        cJSON_AddNullToObject(o, "occupancy");
-    }
-    cJSON *gj = cJSON_AddObjectToObject(o, "gates");
-    cJSON_AddBoolToObject(gj, "registers", g.registers);
-    cJSON_AddBoolToObject(gj, "spills", g.spills);
-    cJSON_AddBoolToObject(gj, "local", g.local);
-    cJSON_AddBoolToObject(gj, "smem", g.smem);
-    cJSON_AddBoolToObject(o, "pass", g.pass);
+    add_occupancy(o, occ, occ_ok);
+    cJSON *gates = cJSON_AddObjectToObject(o, "gates");
+    cJSON_AddBoolToObject(gates, "registers", gate.registers);
+    cJSON_AddBoolToObject(gates, "spills", gate.spills);
+    cJSON_AddBoolToObject(gates, "local", gate.local);
+    cJSON_AddBoolToObject(gates, "smem", gate.smem);
+    cJSON_AddBoolToObject(o, "pass", gate.pass);
     return o;
+}
+
+/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
+static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+static int int_or(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
 }
 
 /* Published ptxas figures of the original (kind published-figures, array "resources"), copied as-is.
@@ -108,30 +127,38 @@ static int add_published(cJSON *doc, const char *path) {
         cJSON_Delete(pub);
         return -1;
     }
-    cJSON_AddItemToObject(doc, "published", cJSON_Duplicate(rows, 1));
+    /* Each row also gets the occupancy the same model gives the original's figures, so that a
+     * faithful stage can be checked against the original's occupancy class (static-gates.sh). */
+    cJSON *copy = cJSON_Duplicate(rows, 1);
+    cJSON *row;
+    cJSON_ArrayForEach(row, copy) {
+        const cJSON *arch = cJSON_GetObjectItem(row, "arch");
+        const int a =
+            cJSON_IsString(arch) && !strncmp(arch->valuestring, "sm_", 3) ? atoi(arch->valuestring + 3) : 0;
+        occupancy_t occ;
+        const int ok = int_or(row, "registers") >= 0 && int_or(row, "static_smem_bytes") >= 0 &&
+                       occupancy_compute(a, ORIGINAL_THREADS, int_or(row, "registers"),
+                                         int_or(row, "static_smem_bytes"), ORIGINAL_BARRIERS, &occ) == 0;
+        cJSON_DeleteItemFromObject(row, "occupancy");
+        add_occupancy(row, &occ, ok);
+    }
+    cJSON_AddItemToObject(doc, "published", copy);
     cJSON_Delete(pub);
     return 0;
 }
 
-/* A field of a (possibly hand-written) JSON row for printing: "?" / -1 when absent. */
-static const char *str_or(const cJSON *o, const char *k, const char *dflt) {
-    const cJSON *v = cJSON_GetObjectItem(o, k);
-    return cJSON_IsString(v) ? v->valuestring : dflt;
-}
-static int int_or(const cJSON *o, const char *k) {
-    const cJSON *v = cJSON_GetObjectItem(o, k);
-    return cJSON_IsNumber(v) ? v->valueint : -1;
-}
-
 static void print_table(const cJSON *kernels, const cJSON *published) {
-    printf("%-12s %-11s %-6s %5s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "regs", "smem_B",
-           "stack", "spill", "occ", "limited by", "gates");
+    printf("%-12s %-11s %-6s %4s %4s %5s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "D",
+           "rows", "warps", "regs", "bars", "smem_B", "stack", "spill", "occ", "limited by", "gates");
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels) {
         const cJSON *occ = cJSON_GetObjectItem(k, "occupancy");
-        printf("%-12s %-11s %-6s %5d %7d %6d %6d %6.1f%% %-24s %s\n",
+        const cJSON *geo = cJSON_GetObjectItem(k, "geometry");
+        printf("%-12s %-11s %-6s %4d %4d %5d %5d %4d %7d %6d %6d %6.1f%% %-24s %s\n",
                cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
-               cJSON_GetObjectItem(k, "arch")->valuestring, cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_GetObjectItem(k, "arch")->valuestring, int_or(geo, "head_dim"), int_or(geo, "tile_m"),
+               int_or(geo, "warps"), cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_GetObjectItem(k, "barriers")->valueint,
                cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
                cJSON_GetObjectItem(k, "stack_bytes")->valueint,
                cJSON_GetObjectItem(k, "spill_store_bytes")->valueint +
@@ -144,9 +171,10 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
     const cJSON *p;
     cJSON_ArrayForEach(p, published) {
-        printf("%-12s %-11s %-6s %5d %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"), "(linear)",
-               str_or(p, "arch", "?"), int_or(p, "registers"), int_or(p, "static_smem_bytes"),
-               int_or(p, "stack_bytes"), "-", "-", "-", str_or(p, "source", ""));
+        printf("%-12s %-11s %-6s %4d %4d %5d %5d %4s %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"),
+               "(linear)", str_or(p, "arch", "?"), ORIGINAL_HEAD_DIM, ORIGINAL_TILE_M, ORIGINAL_THREADS / 32,
+               int_or(p, "registers"), "-", int_or(p, "static_smem_bytes"), int_or(p, "stack_bytes"), "-",
+               "-", "-", str_or(p, "source", ""));
     }
 }
 
@@ -207,14 +235,19 @@ int main(int argc, char **argv) {
         kernel_id_t id;
         if (identify(ks[i].kernel, &id) != 0) {
             fprintf(stderr,
-                    "ptxas-json: %s: kernel '%s' is not sdpa_<variant>_<codec> of kernels/variants.def\n",
+                    "ptxas-json: %s: kernel '%s' is no kernel of the kernel table (kernels/variants.def; a "
+                    "stale build?)\n",
                     log_path, ks[i].kernel);
             cJSON_Delete(doc);
             return 2;
         }
+        /* Occupancy of the kernel's own block and shared memory: its static shared memory (ptxas)
+         * plus the dynamic shared memory its launcher asks for (geometry). */
+        const sdpa_geometry_t *geo = id.geometry;
+        const long smem = (ks[i].smem < 0 ? 0 : ks[i].smem) + (geo->dynamic_smem ? geo->smem_bytes : 0);
         occupancy_t occ;
-        const int occ_ok = occupancy_compute(ks[i].arch, SDPA_THREADS, ks[i].registers,
-                                             ks[i].smem < 0 ? 0 : ks[i].smem, &occ) == 0;
+        const int occ_ok =
+            occupancy_compute(ks[i].arch, 32 * geo->warps, ks[i].registers, smem, ks[i].barriers, &occ) == 0;
         const ptxas_gate_result_t g = ptxas_gate(&ks[i], &PTXAS_GATES);
         all_pass &= g.pass && occ_ok;
         cJSON_AddItemToArray(arr, kernel_json(&ks[i], &id, &occ, occ_ok, g));

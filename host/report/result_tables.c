@@ -626,15 +626,44 @@ static int occ_device(report_t *r, occ_device_t *d) {
 /* One variant's occupancy on the device's arch, for the build the run used (its codec). */
 typedef struct {
     const char *variant, *arch;
+    double head_dim; /* the kernel instance: the run's head dimension */
     char label[64], limiter[32], why[160];
-    double ctas; /* CTAs per SM; NaN when unknown (why says so) */
+    double ctas;   /* CTAs per SM; NaN when unknown (why says so) */
+    double tile_m; /* query rows per CTA (its geometry); NaN when no file records it */
 } occ_variant_t;
+
+/* A variant's rows per CTA from the run JSON's config.geometry (since 1.4.0), at head dimension D.
+ * A file older than 1.4.0 has none, and needs none: every variant of those versions ran 32 rows
+ * per CTA, the only geometry they knew (data/SCHEMA.md, config.geometry). */
+#define PRE_GEOMETRY_TILE_M 32
+static double run_tile_m(const rj_t *T, const char *variant, double D) {
+    const char *version = rj_str(T, "schema_version");
+    int major = 0, minor = 0;
+    if (!rj_present(T, "config.geometry") && version && sscanf(version, "%d.%d", &major, &minor) == 2 &&
+        major == 1 && minor < 4)
+        return PRE_GEOMETRY_TILE_M;
+    const int n = rj_len(T, "config.geometry");
+    for (int i = 0; i < n; i++) {
+        double d, m;
+        if (!jo_eq(cJSON_GetArrayItem(jo(jo(T->root, "config"), "geometry"), i), "variant", variant))
+            continue;
+        if (rj_num(T, &d, "config.geometry.%d.head_dim", i) == 0 && d == D &&
+            rj_num(T, &m, "config.geometry.%d.tile_m", i) == 0)
+            return m;
+    }
+    return NAN;
+}
 
 static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     occ_variant_t *v = ctx;
     const rj_t *P = &r->P;
     if (!jo_eq(cJSON_GetArrayItem(jo(P->root, "kernels"), i), "arch", v->arch) || !report_kernel_of_run(r, i))
         return 0;
+    double d;
+    if (rj_present(P, "kernels.%d.geometry", i) &&
+        (rj_num(P, &d, "kernels.%d.geometry.head_dim", i) != 0 || d != v->head_dim))
+        return 0; /* another head dimension's instance */
+    if (rj_present(P, "kernels.%d.geometry", i)) TRY(rj_num(P, &v->tile_m, "kernels.%d.geometry.tile_m", i));
     snprintf(v->label, sizeof v->label, "%s", label);
     if (report_kernel_unsupported(r, i, v->why, sizeof v->why)) return 1;
     if (!rj_present(P, "kernels.%d.occupancy", i)) {
@@ -665,7 +694,8 @@ static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
     char dev[N], sm[N];
     if (!src || !report_published_device(r, dev, sizeof dev)) return -1;
     occupancy_t o;
-    if (occupancy_compute(atoi(&ORIGINAL_DEVICE_ARCH[3]), SDPA_THREADS, (int)regs, (long)smem, &o) < 0)
+    if (occupancy_compute(atoi(&ORIGINAL_DEVICE_ARCH[3]), ORIGINAL_THREADS, (int)regs, (long)smem,
+                          ORIGINAL_BARRIERS, &o) < 0)
         return 0;
     char lim[32];
     snprintf(lim, sizeof lim, "%s", o.limited_by);
@@ -706,12 +736,23 @@ int table_occupancy(report_t *r, const gates_t *g) {
     occ_device_t dev;
     TRY_B(occ_device(r, &dev));
     occ_variant_t v[2] = {{.variant = r->baseline}, {.variant = r->candidate}};
+    const rj_t *T = &r->T;
+    double head_dim = NAN;
+    if (rj_num(T, &head_dim, "config.shapes.0.D") != 0) head_dim = NAN;
     for (int k = 0; k < 2; k++) {
         v[k].arch = dev.arch;
+        v[k].head_dim = head_dim;
         v[k].ctas = NAN;
+        v[k].tile_m = NAN;
         snprintf(v[k].label, sizeof v[k].label, "%s", dev.arch);
         snprintf(v[k].why, sizeof v[k].why, "ptxas.json has no %s kernel of %s", dev.arch, v[k].variant);
         TRY_B(report_ptxas_each(r, v[k].variant, occ_variant, &v[k]));
+        if (!isfinite(v[k].tile_m)) v[k].tile_m = run_tile_m(T, v[k].variant, head_dim);
+        if (!isfinite(v[k].tile_m)) {
+            snprintf(v[k].why, sizeof v[k].why,
+                     "neither ptxas.json nor the run records the rows per CTA of %s", v[k].variant);
+            v[k].ctas = NAN;
+        }
     }
     if (!dev.measured)
         rb_printf(&b,
@@ -723,7 +764,6 @@ int table_occupancy(report_t *r, const gates_t *g) {
         {"limited by", 13, 'l'}, {"shape", 18, 'l'},       {"grid (CTAs)", 6, 'r'},
         {"SMs", 4, 'r'},         {"waves", 5, 'r'},        {"full waves", 5, 'r'}};
     md_table_head(&b, cols, 9);
-    const rj_t *T = &r->T;
     int ns = rj_len(T, "config.shapes");
     TRY_B(ns);
     rbuf_t waves = {0}; /* the per-shape clause of the confounded sentence */
@@ -739,30 +779,34 @@ int table_occupancy(report_t *r, const gates_t *g) {
         }
         char shape[N], c[5][N];
         snprintf(shape, N, "%s (%g,%g,%g,%g)", name, x[0], x[1], x[2], x[3]);
-        double grid = ceil(x[2] / SDPA_TILE_M) * x[1] * x[0], w[2], full[2];
+        double grid[2], w[2], full[2];
         for (int k = 0; k < 2; k++) {
-            w[k] = grid / (v[k].ctas * dev.sms);
+            grid[k] = ceil(x[2] / v[k].tile_m) * x[1] * x[0];
+            w[k] = grid[k] / (v[k].ctas * dev.sms);
             full[k] = ceil(w[k]);
             md_row(&b, 9, v[k].variant, v[k].label, fmt_num(c[0], N, "%.0f", v[k].ctas),
-                   isfinite(v[k].ctas) ? v[k].limiter : NA_MARK, shape, fmt_num(c[1], N, "%.0f", grid),
+                   isfinite(v[k].ctas) ? v[k].limiter : NA_MARK, shape, fmt_num(c[1], N, "%.0f", grid[k]),
                    fmt_num(c[2], N, "%.0f", dev.sms), fmt_num(c[3], N, "%.2f", w[k]),
                    fmt_num(c[4], N, "%.0f", full[k]));
         }
         differ |= full[0] != full[1];
         rb_printf(&waves,
-                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.2f waves (%.0f full) with %s",
-                  shape, grid, dev.measured ? "take" : "would take", w[0], full[0], v[0].variant, w[1],
-                  full[1], v[1].variant);
+                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.0f CTAs %s %.2f waves "
+                  "(%.0f full) with %s",
+                  shape, grid[0], dev.measured ? "take" : "would take", w[0], full[0], v[0].variant, grid[1],
+                  dev.measured ? "take" : "would take", w[1], full[1], v[1].variant);
     }
     char cap[1024];
-    snprintf(cap, sizeof cap,
-             "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
-             "limits them: ptxas.json's occupancy model for that architecture and the run's codec. Grid: "
-             "$\\lceil S/%d \\rceil \\cdot H \\cdot B$ CTAs at each shape of the timing run; waves = grid / "
-             "(CTAs per SM $\\cdot$ SMs), full waves rounded up.",
-             dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name,
-             dev.arch, dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured",
-             SDPA_TILE_M);
+    snprintf(
+        cap, sizeof cap,
+        "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
+        "limits them: ptxas.json's occupancy model for that architecture and the run's codec. Grid: "
+        "$\\lceil S/\\text{rows per CTA} \\rceil \\cdot H \\cdot B$ CTAs at each shape of the timing run, "
+        "the rows per CTA of each variant's geometry (%s %.0f, %s %.0f); waves = grid / "
+        "(CTAs per SM $\\cdot$ SMs), full waves rounded up.",
+        dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name, dev.arch,
+        dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured", v[0].variant,
+        v[0].tile_m, v[1].variant, v[1].tile_m);
     md_table_caption(&b, "tbl:occupancy", cap);
     bool known = true;
     for (int k = 0; k < 2; k++)

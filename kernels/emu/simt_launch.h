@@ -29,7 +29,13 @@ int launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem_bytes, A &&.
         }
     };
     Closure c{kernel, std::tuple<std::decay_t<P>...>(std::forward<A>(args)...)};
-    return rt::launch(&Closure::run, &c, grid, block, smem_bytes, &SIMT_FLAVOUR_SYMBOL);
+    return rt::launch(&Closure::run, &c, reinterpret_cast<const void *>(kernel), grid, block, smem_bytes,
+                      &SIMT_FLAVOUR_SYMBOL);
+}
+
+// The emulator's cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+template <class... P> int set_max_dynamic_smem(void (*kernel)(P...), size_t bytes) {
+    return rt::set_max_dynamic_smem(reinterpret_cast<const void *>(kernel), bytes);
 }
 
 } // namespace simt

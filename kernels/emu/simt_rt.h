@@ -179,7 +179,13 @@ void stmatrix(Site at, unsigned num, bool trans, const uint32_t *r, void *row);
 void *dynamic_smem();
 
 // ---- launch ---------------------------------------------------------------------------------------
-int launch(void (*body)(void *ctx), void *ctx, dim3 grid, dim3 block, size_t smem_bytes, const int *flavour);
+// kernel: the __global__ function's address, which the dynamic shared memory opt-in is keyed by.
+int launch(void (*body)(void *ctx), void *ctx, const void *kernel, dim3 grid, dim3 block, size_t smem_bytes,
+           const int *flavour);
+// cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes): a launch of
+// this kernel may then ask for up to `bytes` of dynamic shared memory (without it, 48 KB). 0, or
+// non-zero (reported) above the largest opt-in of the supported architectures (227 KB).
+int set_max_dynamic_smem(const void *kernel, size_t bytes);
 
 } // namespace rt
 } // namespace simt

@@ -20,6 +20,10 @@ the FP8-P family for stage 6), cosine similarity and relative L1 (SageAttention'
 normal range (subnormal or flushed to zero) and the largest sum|q_i k_i|/sqrt(D) over Smax of a
 slice (how far the score-accumulation allowance of the bar stretches).
 
+Options: --no-long (skip the long shape), --d 128 (every shape with head dimension 128 instead of
+64), --causal (query row i attends to keys j <= i: masked scores, tiles wholly above the diagonal
+contribute nothing; the reference masks the same keys, and Smax is over the unmasked logits).
+
 Not part of the build (it needs numpy and ml_dtypes: pip install numpy ml_dtypes). Its random
 inputs are numpy's, not the artifact's: the point is the order of magnitude of the error.
 """
@@ -51,7 +55,7 @@ def fp16(x):
     return x.astype(np.float16).astype(np.float32)
 
 
-def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None):
+def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False):
     b_, h_, s_, d_ = qc.shape
     out = np.zeros(qc.shape)
     n_low = 0
@@ -59,12 +63,15 @@ def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None):
         for h in range(h_):
             f = np.float32(qs[0, h, 0, 0] * ks[0, h, 0, 0] / np.sqrt(d_))
             qq, kk, vv = (t[b, h].astype(np.float32) for t in (qc, kc, vc))
-            if acc22:  # two k=32 MMAs, each adding its exact partial sum into the truncating acc
-                s = trunc22(qq[:, :32].astype(np.float64) @ kk[:, :32].T.astype(np.float64))
-                s = trunc22(s + (qq[:, 32:].astype(np.float64) @ kk[:, 32:].T.astype(np.float64)))
+            if acc22:  # D/32 k=32 MMAs, each adding its exact partial sum into the truncating acc
+                s = np.zeros((s_, s_), np.float32)
+                for c in range(0, d_, 32):
+                    s = trunc22(s + (qq[:, c:c + 32].astype(np.float64) @ kk[:, c:c + 32].T.astype(np.float64)))
             else:
                 s = (qq @ kk.T).astype(np.float32)
             s = s * f
+            if causal:  # keys after the query row: -inf (p = 0); the kernels skip whole tiles above
+                s = np.where(np.tri(s_, dtype=bool), s, np.float32(-np.inf))
             if stage in ('stage0', 'stage2'):
                 s = fp16(s)
             vd = vv  # V's codes; scale_v is applied to the output, as the kernels do
@@ -98,10 +105,12 @@ def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None):
     return out, n_low
 
 
-def reference(q, k, v):
-    d = q.shape[-1]
+def reference(q, k, v, causal=False):
+    d, s = q.shape[-1], q.shape[2]
     logits = np.einsum('bhid,bhjd->bhij', q, k) / np.sqrt(d)
-    smax = np.abs(logits).max(axis=(2, 3))
+    mask = np.tri(s, dtype=bool) if causal else np.ones((s, s), bool)
+    smax = np.where(mask, np.abs(logits), 0).max(axis=(2, 3))
+    logits = np.where(mask, logits, -np.inf)
     w = np.exp(logits - logits.max(-1, keepdims=True))
     w /= w.sum(-1, keepdims=True)
     return np.einsum('bhij,bhjd->bhid', w, v), smax
@@ -115,9 +124,12 @@ def abs_sum_ratio(q, k, smax):
 
 
 def main():
-    shapes = [('small', (1, 1, 32, 64)), ('mission', (1, 8, 512, 64)), ('ragged', (2, 3, 33, 64))]
+    d = int(sys.argv[sys.argv.index('--d') + 1]) if '--d' in sys.argv else 64
+    causal = '--causal' in sys.argv
+    shapes = [('small', (1, 1, 32, d)), ('mission', (1, 8, 512, d)), ('ragged', (2, 3, 33, d))]
     if '--no-long' not in sys.argv:
-        shapes.append(('long', (1, 8, 2048, 64)))
+        shapes.append(('long', (1, 8, 2048, d)))
+    print(f"# head dimension {d}, {'causal' if causal else 'non-causal'}")
     rows = [('stage0', 'stage0', {}), ('stage2', 'stage2', {}), ('stage3b', 'stage3b', {}),
             ('stage6 l=p8', 'stage6', {}), ('stage6 l=p', 'stage6', {'l_p8': False}),
             ('stage6 l=p8 fp22 tile', 'stage6', {'acc22': 'tile'}),
@@ -142,12 +154,12 @@ def main():
             orig = [draw() for _ in range(3)]
             (qc, qs), (kc, ks), (vc, vs) = (quantise(x) for x in orig)
             q, k, v = qc * qs, kc * ks, vc * vs
-            ref, smax = reference(q, k, v)
-            ref_e2e, _ = reference(*orig)
+            ref, smax = reference(q, k, v, causal)
+            ref_e2e, _ = reference(*orig, causal=causal)
             vmax = np.abs(v).max(axis=(2, 3))
             ratio = abs_sum_ratio(q, k, smax)
             for label, stage, kw in rows:
-                o, n_low = model(qc, kc, vc, qs, ks, vs, stage, **kw)
+                o, n_low = model(qc, kc, vc, qs, ks, vs, stage, causal=causal, **kw)
                 if stage == 'stage6':  # the FP8-P family's atol (methods.md)
                     atol = (4 * U * smax + 4 * U8 + 4 * shape[2] * SUB) * vmax
                 else:  # the fp16 family's

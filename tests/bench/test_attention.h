@@ -14,29 +14,32 @@
 
 #include "sdpa_api.h"
 
+/* The stand-ins compute D = 64 only, the geometry their kernel tables state. */
+#define TA_D 64
+
 TA_FN float ta_step(sdpa_codec_t codec, float scale) {
     return codec == SDPA_CODEC_E4M3 ? scale : scale * (448.0f / 127.0f);
 }
 
 TA_FN float ta_score(const uint8_t *q, const uint8_t *k, sdpa_codec_t codec, float factor) {
     float acc = 0.0f;
-    for (int d = 0; d < SDPA_HEAD_DIM; d++) acc += TA_UNIT(codec, q[d]) * TA_UNIT(codec, k[d]);
+    for (int d = 0; d < TA_D; d++) acc += TA_UNIT(codec, q[d]) * TA_UNIT(codec, k[d]);
     return TA_ROUND(acc * factor);
 }
 
 /* q: this row's codes; k, v: the slice's [S][D] codes; o: this row's output. */
 TA_FN void ta_row(const uint8_t *q, const uint8_t *k, const uint8_t *v, int S, sdpa_codec_t codec,
                   float factor, float step_v, int p16, uint16_t *o) {
-    float m = -INFINITY, l = 0.0f, u[SDPA_HEAD_DIM];
-    for (int j = 0; j < S; j++) m = fmaxf(m, ta_score(q, k + (size_t)j * SDPA_HEAD_DIM, codec, factor));
-    for (int d = 0; d < SDPA_HEAD_DIM; d++) u[d] = 0.0f;
+    float m = -INFINITY, l = 0.0f, u[TA_D];
+    for (int j = 0; j < S; j++) m = fmaxf(m, ta_score(q, k + (size_t)j * TA_D, codec, factor));
+    for (int d = 0; d < TA_D; d++) u[d] = 0.0f;
     for (int j = 0; j < S; j++) {
-        const float p = expf(ta_score(q, k + (size_t)j * SDPA_HEAD_DIM, codec, factor) - m);
+        const float p = expf(ta_score(q, k + (size_t)j * TA_D, codec, factor) - m);
         const float pw = p16 ? TA_ROUND(p) : p;
         l += p;
-        for (int d = 0; d < SDPA_HEAD_DIM; d++) u[d] += pw * TA_UNIT(codec, v[(size_t)j * SDPA_HEAD_DIM + d]);
+        for (int d = 0; d < TA_D; d++) u[d] += pw * TA_UNIT(codec, v[(size_t)j * TA_D + d]);
     }
-    for (int d = 0; d < SDPA_HEAD_DIM; d++) o[d] = TA_HALF_BITS(u[d] * step_v / l);
+    for (int d = 0; d < TA_D; d++) o[d] = TA_HALF_BITS(u[d] * step_v / l);
 }
 
 #endif

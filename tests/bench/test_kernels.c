@@ -23,7 +23,7 @@
 static sdpa_status_t attention(const sdpa_args_t *a, int p16) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
-    const size_t S = (size_t)a->S, D = SDPA_HEAD_DIM;
+    const size_t S = (size_t)a->S, D = TA_D;
     for (int b = 0; b < a->B; b++)
         for (int h = 0; h < a->H; h++) {
             const size_t base = ((size_t)b * (size_t)a->H + (size_t)h) * S * D;
@@ -86,24 +86,66 @@ static sdpa_status_t test_fault(const sdpa_args_t *a) {
 }
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
-    {id, parent, (sw), summary, ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32, "test_" #ident},
+    {id,                                                                                                     \
+     parent,                                                                                                 \
+     (sw),                                                                                                   \
+     summary,                                                                                                \
+     ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32,                                                          \
+     1,                                                                                                      \
+     {SDPA_GEOMETRY_OF_SWITCHES("test_" #ident, (sw), 64, 0)}},
+/* The planted variants are stage2-shaped: its geometry at D = 64. */
+#define TEST_GEOMETRY SDPA_GEOMETRY_OF_SWITCHES("test", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), 64, 0)
 const sdpa_kernel_entry_t sdpa_kernels_emu[] = {
 #include "variants.def"
-    {"test-wrong", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: output biased by +0.1",
-     test_wrong, "test_wrong"},
-    {"test-ulp", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
-     "planted fault: one element 1 ulp off stage2", test_ulp, "test_ulp"},
-    {"test-nowrite", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
-     "planted fault: last element never written", test_nowrite, "test_nowrite"},
-    {"test-clobber", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV), "planted fault: modifies its input q",
-     test_clobber, "test_clobber"},
-    {"test-status", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
-     "planted fault: the device fails the launch (a run-time error)", test_status, "test_status"},
-    {"test-fault", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
-     "planted fault: the emulator finds a fault in the kernel (a correctness failure)", test_fault,
-     "test_fault"},
-    {"test-timefail", "stage2", SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
-     "planted fault: fails after its first launch", test_timefail, "test_timefail"},
-    {NULL, NULL, 0, NULL, NULL, NULL},
+    {"test-wrong",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: output biased by +0.1",
+     test_wrong,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-ulp",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: one element 1 ulp off stage2",
+     test_ulp,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-nowrite",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: last element never written",
+     test_nowrite,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-clobber",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: modifies its input q",
+     test_clobber,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-status",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: the device fails the launch (a run-time error)",
+     test_status,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-fault",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: the emulator finds a fault in the kernel (a correctness failure)",
+     test_fault,
+     1,
+     {TEST_GEOMETRY}},
+    {"test-timefail",
+     "stage2",
+     SDPA_SW(CP_ASYNC) | SDPA_SW(WMMA_PV),
+     "planted fault: fails after its first launch",
+     test_timefail,
+     1,
+     {TEST_GEOMETRY}},
+    {NULL, NULL, 0, NULL, NULL, 0, {{0}}},
 };
 #undef SDPA_VARIANT

@@ -25,7 +25,7 @@ namespace {
 __global__ void naive_attention(sdpa_args_t a, int p16) {
     const int b = blockIdx.z, h = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.S) return;
-    const size_t S = (size_t)a.S, D = SDPA_HEAD_DIM, base = ((size_t)b * (size_t)a.H + (size_t)h) * S * D;
+    const size_t S = (size_t)a.S, D = TA_D, base = ((size_t)b * (size_t)a.H + (size_t)h) * S * D;
     const float sq = ta_step(a.codec, a.q_scale[h]), sk = ta_step(a.codec, a.k_scale[h]);
     ta_row(a.q + base + (size_t)i * D, a.k + base, a.v + base, a.S, a.codec, sq * sk * a.softmax_scale,
            ta_step(a.codec, a.v_scale[h]), p16, a.o + base + (size_t)i * D);
@@ -45,9 +45,15 @@ sdpa_status_t test_p16(const sdpa_args_t *a) { return launch(a, 1); }
 } // namespace
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
-    {id, parent, (sw), summary, ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32, "naive_attention"},
+    {id,                                                                                                     \
+     parent,                                                                                                 \
+     (sw),                                                                                                   \
+     summary,                                                                                                \
+     ((sw)&SDPA_SW(WMMA_PV)) ? test_p16 : test_p32,                                                          \
+     1,                                                                                                      \
+     {SDPA_GEOMETRY_OF_SWITCHES("naive_attention", (sw), 64, 0)}},
 extern "C" const sdpa_kernel_entry_t sdpa_kernels_cuda[] = {
 #include "variants.def"
-    {nullptr, nullptr, 0, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, 0, nullptr, nullptr, 0, {}},
 };
 #undef SDPA_VARIANT

@@ -49,6 +49,33 @@ static void test_invalid_launches(void **state) {
     expect_launch_error((const int[]){1, 70000, 1}, (const int[]){32, 1, 1}, "invalid grid");
 }
 
+/* Dynamic shared memory above 48 KB needs the kernel's opt-in, per kernel, up to 227 KB. */
+static void test_dynamic_smem_opt_in(void **state) {
+    (void)state;
+    const size_t big = 64 * 1024, words = big / sizeof(unsigned);
+    unsigned *out = emu_alloc(big);
+    simt_clear_error();
+    emu_capture_begin();
+    int rc = emut_big_dynamic_smem(0, 0, big, out); /* no opt-in */
+    free(emu_capture_end());
+    assert_int_not_equal(rc, 0);
+    if (!strstr(simt_last_error(), "exceeds the kernel's 49152"))
+        fail_msg("last error \"%s\", want the 48 KB opt-in rule", simt_last_error());
+    assert_int_equal(emut_big_dynamic_smem(0, 48 * 1024, 48 * 1024, out), 0); /* 48 KB: no opt-in needed */
+    assert_int_equal(emut_big_dynamic_smem(1, big, big, out), 0);             /* opted in */
+    for (size_t i = 0; i < words; i++)
+        if (out[i] != (unsigned)(words - 1 - i) * 3u + 1u) fail_msg("word %zu: %u", i, out[i]);
+    emu_capture_begin();
+    rc = emut_big_dynamic_smem(1, 0, big + 4, out); /* above what kernel 1 opted in for */
+    free(emu_capture_end());
+    assert_int_not_equal(rc, 0);
+    emu_capture_begin();
+    rc = emut_big_dynamic_smem(1, 228 * 1024, big, out); /* an opt-in above 227 KB is refused */
+    free(emu_capture_end());
+    assert_int_equal(rc, -1);
+    free(out);
+}
+
 /* After an abandoned block (fibers left waiting at a barrier), the next launch runs normally,
  * with no stale state and, in the TSan build, no report. */
 static void test_recovers_after_fault(void **state) {
@@ -122,8 +149,11 @@ static void test_abort_on_fault(void **state) {
 
 int emu_run_api_tests(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_schedule_names),       cmocka_unit_test(test_invalid_launches),
-        cmocka_unit_test(test_recovers_after_fault), cmocka_unit_test(test_schedule_from_environment),
+        cmocka_unit_test(test_schedule_names),
+        cmocka_unit_test(test_dynamic_smem_opt_in),
+        cmocka_unit_test(test_invalid_launches),
+        cmocka_unit_test(test_recovers_after_fault),
+        cmocka_unit_test(test_schedule_from_environment),
         cmocka_unit_test(test_abort_on_fault),
     };
     return cmocka_run_group_tests_name("emulator: C interface", tests, NULL, NULL);

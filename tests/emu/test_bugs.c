@@ -185,7 +185,6 @@ static int case_bar_never(void) { return run_faulting(launch_named, EMUT_BAR_NEV
 static int case_bar_wrong_id(void) { return run_faulting(launch_named, EMUT_BAR_WRONG_ID); }
 static int case_bar_count(void) { return run_faulting(launch_named, EMUT_BAR_COUNT_MISMATCH); }
 static int case_bar_divergent(void) { return run_faulting(launch_named, EMUT_BAR_DIVERGENT); }
-static int case_bar_id_range(void) { return run_faulting(launch_named, EMUT_BAR_ID_RANGE); }
 
 static int launch_mbar(void *p) { return emut_bug_mbarrier(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
 static int case_mbar_parity(void) { return run_faulting(launch_mbar, EMUT_MBAR_PARITY_NOT_FLIPPED); }
@@ -381,8 +380,6 @@ static const bug_case_t cases[] = {
     {"bar-mismatched-counts", case_bar_count, "bug_named_barrier.cu", "count-producer", "count-consumer",
      FAULT, FAULT, FAULT, NULL},
     {"bar-sync-divergent", case_bar_divergent, "bug_named_barrier.cu", "bar-divergent", NULL, FAULT, FAULT,
-     FAULT, NULL},
-    {"bar-id-out-of-range", case_bar_id_range, "bug_named_barrier.cu", "bar-id-range", NULL, FAULT, FAULT,
      FAULT, NULL},
     {"mbar-parity-not-flipped", case_mbar_parity, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT, FAULT, FAULT,
      "(M2)"},

@@ -25,14 +25,14 @@ for p in "$@"; do
     case $p in
       *barrier)
         tap_ok "$p (TSan, $sched): ThreadSanitizer reports a data race" grep -q 'WARNING: ThreadSanitizer: data race' "$log"
-        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$log"
-        grep -m2 -oE "[A-Za-z_:<>]*[ (].*$p/sdpa_fp8\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
+        grep -m2 -oE "[A-Za-z_:<>]*[ (].*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
       ring-*|ws-*) # a read of a copy still in flight: a race with the landing copy (TSan), or the
         # copy never lands and the emulator reports it at thread exit, whichever comes first
         tap_ok "$p (TSan, $variant, $sched): a race or an emulator fault is reported" \
           grep -qE '^simt: |WARNING: ThreadSanitizer: data race' "$log"
-        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$log"
-        grep -m1 -E "^simt: |$p/sdpa_fp8\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
+        grep -m1 -E "^simt: |$p/[a-z_0-9]+\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
       fp8-*) # an arithmetic plant: no race and no fault, only outputs outside the bars
         tap_ok "$p (TSan, $variant, $sched): the variant fails its correctness check" \
           grep -qE "^check +$variant .* FAIL" "$log"
@@ -42,11 +42,11 @@ for p in "$@"; do
         # 16-31 are never written (the plain builds' checks above fail on those)
         tap_ok "$p (TSan, $variant, $sched): ThreadSanitizer reports the colliding stores as a data race" \
           grep -q 'WARNING: ThreadSanitizer: data race' "$log"
-        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/sdpa_fp8\.cuh:[0-9]+" "$log"
-        grep -m1 -oE "[A-Za-z_:<>]*[ (].*$p/sdpa_fp8\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
+        grep -m1 -oE "[A-Za-z_:<>]*[ (].*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
       *)
         tap_ok "$p (TSan, $sched): the emulator reports the fault" grep -q '^simt: ' "$log"
-        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/sdpa_fp8\.cuh:[0-9]+" "$log"
+        tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
         grep -m1 '^simt: ' "$log" | sed 's/^/# /' ;;
     esac
     tap_ok "$p (TSan, $sched): the sanitizer build fails too (exit $rc)" test $rc -ne 0

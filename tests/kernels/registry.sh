@@ -16,6 +16,15 @@ registry_rows() {
     done
 }
 registry_has() { [[ " $1 " == *" $2 "* ]]; }
+# registry_threads ROWSW: the block of a row, as kernels/geometry.h defines it (the tests' own
+# statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2.
+registry_threads() {
+  local rows=32 mma=0 warps=4
+  registry_has "$1" ROWS64 && rows=64
+  registry_has "$1" REG_MMA && mma=$((rows / 16))
+  registry_has "$1" WARP_SPEC && warps=$((mma + 2))
+  echo $((32 * warps))
+}
 registry_min_sm() {
   local need=0 sw m
   for sw in $1; do

@@ -5,7 +5,8 @@
 #                 (LDSM.16.MT88 / .M88), no WMMA-era shared-memory score traffic is checked in PTX
 #                 by static-gates.sh;
 #   CP_ASYNC: LDGSTS and one DEPBAR.LE SB0 per wait depth 0 .. ring-1 (KV_RING3: 0x2, 0x1, 0x0);
-#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with a register id and 128 threads (0x80);
+#   WARP_SPEC (5): BAR.ARV and BAR.SYNC with immediate ids 1-4 (FULL, EMPTY per buffer) and the
+#   block's threads (0x80; 0xc0 with 64 rows), none with an id register;
 #   FP8_MMA (6):  on sm_89 16 QMMA.16832.F32.E4M3.E4M3 (8 Q.K^T + 8 P.V) and no HMMA; on sm_90 the
 #                 same PTX becomes F2FP.F16.E4M3.UNPACK conversions and 32 HMMA.16816.F32, two
 #                 per m16n8k32 (nvcc 13.0; Hopper's FP8 rate needs wgmma); before sm_89 an empty
@@ -32,8 +33,8 @@ ptx_stage4() { # ptx_stage4 KERNEL_DIR OUT: the custom kernel with stage4's swit
   "$nvcc" -std=c++17 -O3 -I"$1" -I"$d" -DSDPA_ONLY_CUSTOM -arch=compute_89 -ptx "$1/stages.cu" -o "$2"
 }
 mkdir -p "$tmp/plant" && cp kernels/*.cu kernels/*.cuh kernels/*.h kernels/*.def "$tmp/plant/"
-sed -i 's/prims::cp_async_wait<MAX>();/prims::cp_async_wait<0>();/' "$tmp/plant/sdpa_fp8.cuh"
-nchg=$(diff kernels/sdpa_fp8.cuh "$tmp/plant/sdpa_fp8.cuh" | grep -c '^>')
+sed -i 's/prims::cp_async_wait<MAX>();/prims::cp_async_wait<0>();/' "$tmp"/plant/*.cuh
+nchg=$(for f in "$tmp"/plant/*.cuh; do diff "kernels/$(basename "$f")" "$f"; done | grep -c '^>')
 tap_ok "plant wait-prior-0: the edit hits exactly one line ($nchg)" test "$nchg" -eq 1
 if ptx_stage4 kernels "$tmp/good.ptx" && ptx_stage4 "$tmp/plant" "$tmp/bad.ptx"; then
   tap_ok "control: stage4's PTX waits with depths 2, 1, 0" grep -q 'cp.async.wait_group 2;' "$tmp/good.ptx"
@@ -81,8 +82,12 @@ while IFS='|' read -r ident id _ sw; do
       done
     fi
     if registry_has "$sw" WARP_SPEC; then
-      tap_ok "sm_$arch $id: BAR.ARV with an id register, 128 threads" grep -qE '^BAR\.ARV R[0-9]+, 0x80' "$tmp/k.sass"
-      tap_ok "sm_$arch $id: BAR.SYNC with an id register, 128 threads" grep -qE '^BAR\.SYNC(\.DEFER_BLOCKING)? R[0-9]+, 0x80' "$tmp/k.sass"
+      nthr=$(registry_threads "$sw")
+      for b in 1 2 3 4; do
+        tap_ok "sm_$arch $id: named barrier $b used with an immediate id, $nthr threads" \
+          grep -qE "^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$nthr")" "$tmp/k.sass"
+      done
+      tap_fail "sm_$arch $id: no BAR.ARV/BAR.SYNC with an id register" grep -qE '^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) R[0-9]+' "$tmp/k.sass"
     fi
   done
 done <<<"$rows"

@@ -8,12 +8,41 @@
 tool=$1 log=$2 ptx_dir=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-"$tool" --log "$log" --out "$tmp/p.json" --print >"$tmp/table" 2>&1; rc=$?
+published=$(dirname "$0")/../../data/published/seed-l4.json
+"$tool" --log "$log" --out "$tmp/p.json" --print --published "$published" >"$tmp/table" 2>&1; rc=$?
 cat "$tmp/table" | sed 's/^/# /'
 tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= 128, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
 
+# The kernel table's geometry (which the launchers, sdpa-bench and the reports use) agrees with the
+# nvcc build: every kernel with a body and static shared memory declares exactly the table's
+# shared memory (both come from sizeof(Smem<Cfg>): the emulator's build and nvcc's).
+bad=$(jq -r '.kernels[] | select(.registers > 4 and .geometry.dynamic_smem_bytes == 0
+  and .static_smem_bytes != .geometry.smem_bytes) | "\(.kernel) \(.arch): ptxas \(.static_smem_bytes), table \(.geometry.smem_bytes)"' "$tmp/p.json")
+tap_ok "static shared memory of every kernel = its geometry's in the kernel table${bad:+: $bad}" test -z "$bad"
+
+# The original's stages (0, 1, 2, 3a: seed-system) keep the original's occupancy class: the CTAs per
+# SM that the occupancy model gives each reproduced kernel (e4m3) equal what it gives the original's
+# published registers and shared memory (data/published/seed-l4.json) on the same architecture (an
+# L4's sm_89). A measurement of a faithful stage on an L4 then runs as many CTAs per SM as the
+# original did. Stage 0 has no published ptxas figures.
+for v in stage0 stage1 stage2 stage3a; do
+  for a in $(jq -r --arg v "$v" '.published[] | select(.variant == $v) | .arch' "$tmp/p.json"); do
+    want=$(jq -r --arg v "$v" --arg a "$a" '.published[] | select(.variant == $v and .arch == $a) | .occupancy.blocks_per_sm' "$tmp/p.json")
+    got=$(jq -r --arg v "$v" --arg a "$a" '.kernels[] | select(.variant == $v and .arch == $a and .codec == "e4m3") | .occupancy.blocks_per_sm' "$tmp/p.json")
+    tap_ok "$v on $a: $got CTAs per SM modelled, as the original's published figures give ($want)" \
+      test -n "$want" -a "$got" = "$want"
+  done
+  jq -e --arg v "$v" '.published[] | select(.variant == $v)' "$tmp/p.json" >/dev/null ||
+    tap_skip "$v: the original's occupancy class" "no published ptxas figures for $v"
+done
+
 body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
+# barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
+barriers_of() {
+  awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
+    sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
+}
 while read -r ident cp pv regmma ring ws fp8; do
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
   tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
@@ -21,7 +50,7 @@ while read -r ident cp pv regmma ring ws fp8; do
     ptx="$ptx_dir/stages_sm$arch.ptx"
     body "$ptx" "sdpa_${ident}_e4m3" >"$tmp/k.ptx"
     if [ "$fp8" = 1 ] && [ "$arch" -lt 89 ]; then
-      # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (sdpa_fp8.cuh, kRunnable); the
+      # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (mainloops.cuh, kRunnable); the
       # variant is "not supported" there and never launched.
       tap_fail "sm_$arch $ident: empty body (no FP8 mma.sync before sm_89)" \
         grep -qE 'mma|cp\.async|ld\.global|st\.global|ldmatrix' "$tmp/k.ptx"
@@ -71,9 +100,15 @@ while read -r ident cp pv regmma ring ws fp8; do
       done
       tap_fail "sm_$arch $ident: no wait deeper than the ring" grep -qE "cp\.async\.wait_group $depth;" "$tmp/k.ptx"
     fi
+    nbar=$(barriers_of "sdpa_${ident}_e4m3" "$arch")
     if [ "$ws" = 1 ]; then
       tap_ok "sm_$arch $ident: named barriers: bar.arrive" grep -qE '^\s*(bar|barrier)\.arrive' "$tmp/k.ptx"
-      tap_ok "sm_$arch $ident: named barriers: bar.sync with an id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+%r[0-9]+, %r[0-9]+' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: named barriers: bar.sync with an immediate id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+[0-9]+, %r[0-9]+' "$tmp/k.ptx"
+      tap_fail "sm_$arch $ident: no named barrier with a register id (ptxas would reserve all 16)" \
+        grep -qE '^\s*(bar|barrier)\.(sync|arrive)(\.aligned)?\s+%r' "$tmp/k.ptx"
+      tap_ok "sm_$arch $ident: ptxas reserves 5 barriers (0 and FULL/EMPTY ids 1-4): $nbar" test "$nbar" = 5
+    else
+      tap_ok "sm_$arch $ident: ptxas reserves 1 barrier (__syncthreads): $nbar" test "$nbar" = 1
     fi
     if [ "$arch" -ge 89 ]; then
       tap_ok "sm_$arch $ident: hardware E4M3 decode (cvt.rn.f16x2.e4m3x2)" grep -q 'cvt\.rn\.f16x2\.e4m3x2' "$tmp/k.ptx"
@@ -81,10 +116,25 @@ while read -r ident cp pv regmma ring ws fp8; do
       tap_fail "sm_$arch $ident: no E4M3 cvt instruction before sm_89" grep -q 'e4m3x2' "$tmp/k.ptx"
     fi
     tap_fail "sm_$arch $ident: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
+    # Every load, store and WMMA/ldmatrix access names its state space: a generic address (a
+    # pointer into Smem that nvcc could not trace to shared memory) costs an address-space check
+    # per access (prims::assume_shared).
+    ngen=$({ grep -E '^\s*(ld|st)\.(u|b|s|f|v)[0-9]' "$tmp/k.ptx"; grep -E 'wmma\.(load|store)|ldmatrix' "$tmp/k.ptx" | grep -v '\.shared'; } | wc -l)
+    tap_ok "sm_$arch $ident: no generic-address loads or stores ($ngen)" test "$ngen" -eq 0
     tap_fail "sm_$arch $ident: no double precision" grep -qE '\.f64' "$tmp/k.ptx"
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
   echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA)"
 done)
+
+# A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
+# range (0 is __syncthreads, 16 does not exist) is a compile error, not a launch-time fault.
+for id in 0 16; do
+  printf '#include "prims.cuh"\n__global__ void k() { prims::bar_sync<%s>(64); }\n' "$id" >"$tmp/bar$id.cu"
+  nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+  "$nvcc" -std=c++17 -Ikernels -arch=compute_89 -ptx "$tmp/bar$id.cu" -o "$tmp/bar$id.ptx" >"$tmp/bar$id.log" 2>&1
+  tap_ok "prims::bar_sync<$id> does not compile (named barrier ids are 1-15)" \
+    grep -q 'named barrier ids are 1-15' "$tmp/bar$id.log"
+done
 tap_done

@@ -13,7 +13,7 @@
 
 #include "sdpa_api.h"
 
-enum { S = 40, H = 2, N = 1 * H * S * SDPA_HEAD_DIM };
+enum { D64 = 64, S = 40, H = 2, N = 1 * H * S * D64 };
 
 typedef struct {
     uint8_t *q, *k, *v;
@@ -41,8 +41,8 @@ static int teardown(void **state) {
 }
 
 static sdpa_args_t valid_args(bufs_t *b) {
-    sdpa_args_t a = {b->q, b->k, b->v, b->scale,      b->scale, b->scale,        b->o,
-                     1,    H,    S,    SDPA_HEAD_DIM, 0.125f,   SDPA_CODEC_E4M3, NULL};
+    sdpa_args_t a = {b->q, b->k, b->v, b->scale, b->scale, b->scale,        b->o,
+                     1,    H,    S,    D64,      0.125f,   SDPA_CODEC_E4M3, NULL};
     return a;
 }
 

@@ -93,11 +93,15 @@ static void gates(void **state) {
  * sm_90, same kernel: smem 233472/38144 = 6, regs 5 -> 5 blocks by registers, 20/64 = 31.25 %.
  * sm_89, 255 regs, 1 KiB: 8160 -> 8192/warp, 32768/block -> 2 blocks by registers.
  * sm_89, 16 regs, 0 B: regs 65536/2048 = 32, smem 102400/1024 = 100, warps 12, blocks 24 -> 12
- *   by warps, 48/48 = 100 %. */
+ *   by warps, 48/48 = 100 %.
+ * Named barriers (sm_90 only, as cuda_occupancy.h: 64 per SM): 84 regs, 0 B, 16 barriers (a register
+ *   barrier id: ptxas reserves all 16) -> 64/16 = 4 blocks, limited by barriers, under the 5 that
+ *   registers allow; 5 barriers (ids 0-4 as immediates) -> 12, so registers bind again (5). On
+ *   sm_89 the same 16 barriers limit nothing: 5 blocks by registers. */
 static void occupancy_cases(void **state) {
     (void)state;
     occupancy_t o;
-    assert_int_equal(occupancy_compute(89, 128, 84, 37120, &o), 0);
+    assert_int_equal(occupancy_compute(89, 128, 84, 37120, 1, &o), 0);
     assert_int_equal(o.by_registers, 5);
     assert_int_equal(o.by_smem, 2);
     assert_int_equal(o.by_warps, 12);
@@ -106,40 +110,60 @@ static void occupancy_cases(void **state) {
     assert_string_equal(o.limited_by, "shared_memory");
     assert_true(o.occupancy > 0.1666 && o.occupancy < 0.1667);
 
-    assert_int_equal(occupancy_compute(80, 128, 84, 37120, &o), 0);
+    assert_int_equal(occupancy_compute(80, 128, 84, 37120, 1, &o), 0);
     assert_int_equal(o.blocks_per_sm, 4);
     assert_int_equal(o.warps_per_sm, 16);
 
-    assert_int_equal(occupancy_compute(90, 128, 84, 37120, &o), 0);
+    assert_int_equal(occupancy_compute(90, 128, 84, 37120, 1, &o), 0);
     assert_int_equal(o.blocks_per_sm, 5);
     assert_string_equal(o.limited_by, "registers");
     assert_true(o.occupancy == 0.3125);
 
-    assert_int_equal(occupancy_compute(89, 128, 255, 1024, &o), 0);
+    assert_int_equal(occupancy_compute(89, 128, 255, 1024, 1, &o), 0);
     assert_int_equal(o.blocks_per_sm, 2);
     assert_string_equal(o.limited_by, "registers");
 
-    assert_int_equal(occupancy_compute(89, 128, 16, 0, &o), 0);
+    assert_int_equal(occupancy_compute(89, 128, 16, 0, 1, &o), 0);
     assert_int_equal(o.blocks_per_sm, 12);
     assert_string_equal(o.limited_by, "warps");
     assert_true(o.occupancy == 1.0);
 }
 
+static void occupancy_barriers(void **state) {
+    (void)state;
+    occupancy_t o;
+    assert_int_equal(occupancy_compute(90, 128, 84, 0, 16, &o), 0);
+    assert_int_equal(o.by_barriers, 4);
+    assert_int_equal(o.blocks_per_sm, 4);
+    assert_string_equal(o.limited_by, "barriers");
+    assert_int_equal(occupancy_compute(90, 128, 84, 0, 5, &o), 0);
+    assert_int_equal(o.by_barriers, 12);
+    assert_int_equal(o.blocks_per_sm, 5);
+    assert_string_equal(o.limited_by, "registers");
+    assert_int_equal(occupancy_compute(89, 128, 84, 0, 16, &o), 0);
+    assert_int_equal(o.blocks_per_sm, 5);
+    assert_string_equal(o.limited_by, "registers");
+}
+
 static void occupancy_infeasible(void **state) {
     (void)state;
     occupancy_t o;
-    assert_int_equal(occupancy_compute(89, 128, 32, 100 * 1024, &o), -1); /* > 99 KiB per block */
+    assert_int_equal(occupancy_compute(89, 128, 32, 100 * 1024, 1, &o), -1); /* > 99 KiB per block */
     assert_int_equal(o.blocks_per_sm, 0);
-    assert_int_equal(occupancy_compute(89, 128, 256, 0, &o), -1); /* > 255 registers */
-    assert_int_equal(occupancy_compute(75, 128, 32, 0, &o), -1);  /* unknown arch */
+    assert_int_equal(occupancy_compute(89, 128, 256, 0, 1, &o), -1); /* > 255 registers */
+    assert_int_equal(occupancy_compute(75, 128, 32, 0, 1, &o), -1);  /* unknown arch */
     assert_null(arch_limits(75));
     assert_int_equal(arch_limits(89)->max_warps_per_sm, 48);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parses_fields),   cmocka_unit_test(rejects_malformed),    cmocka_unit_test(gates),
-        cmocka_unit_test(occupancy_cases), cmocka_unit_test(occupancy_infeasible),
+        cmocka_unit_test(parses_fields),
+        cmocka_unit_test(rejects_malformed),
+        cmocka_unit_test(gates),
+        cmocka_unit_test(occupancy_cases),
+        cmocka_unit_test(occupancy_barriers),
+        cmocka_unit_test(occupancy_infeasible),
     };
     return cmocka_run_group_tests_name("ptxas", tests, NULL, NULL);
 }

@@ -189,15 +189,16 @@ else
 fi
 
 # ---- occupancy (tables/occupancy.md) --------------------------------------------------------
-TILE_M=$(sed -n 's/^#define SDPA_TILE_M \([0-9]*\).*/\1/p' kernels/sdpa_api.h)
 L4_SMS=$(sed -n 's/^#define ORIGINAL_DEVICE_SMS \([0-9]*\).*/\1/p' host/report/run.h)
 L4_NAME=$(json data/published/seed-l4.json '.device | split(" (")[0]')
 # occ_row RUN VARIANT ARCH SMS [waves]: the row tables/occupancy.md must hold for VARIANT, computed
 # here from the run's ptxas.json and the timing run's first shape; with "waves", the sentence's
-# "W waves (F full) with VARIANT" instead.
+# "W waves (F full) with VARIANT" instead. Rows per CTA: the kernel's geometry in ptxas.json, or
+# 32 for files from before it was recorded (schema < 1.4.0: the only geometry then).
 occ_row() {
-  jq -r --arg v "$2" --arg a "$3" --argjson tile "$TILE_M" --slurpfile t "$1/run-timing.json" '
-    (.kernels[] | select(.variant == $v and .arch == $a) | .occupancy) as $o | $t[0].config.shapes[0] as $s
+  jq -r --arg v "$2" --arg a "$3" --slurpfile t "$1/run-timing.json" '
+    (.kernels[] | select(.variant == $v and .arch == $a)) as $k | $k.occupancy as $o
+    | ($k.geometry.tile_m // 32) as $tile | $t[0].config.shapes[0] as $s
     | [$v, $a, $o.blocks_per_sm, ($o.limited_by | sub("_"; " ")), $s.name, $s.B, $s.H, $s.S, $s.D,
        ((($s.S + $tile - 1) / $tile | floor) * $s.H * $s.B)] | @tsv' "$1/ptxas.json" |
     awk -F'\t' -v sms="$4" -v what="${5:-row}" '{ w = $10 / ($3 * sms); f = int(w) + (w > int(w))

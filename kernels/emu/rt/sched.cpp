@@ -6,6 +6,7 @@
 // fiber ready, asynchronous work lands (wgmma results, TMA copies), the block is done, a barrier is released,
 // or nothing can ever run again: a deadlock, reported as a fault.
 #include <mutex>
+#include <unordered_map>
 
 #include "internal.h"
 #include "san.h"
@@ -100,7 +101,25 @@ static void run_block(void (*body)(void *), void *ctx) {
     san::acquire(&B.block_sync); // the block's accesses happen before the next block's
 }
 
-static bool valid_config(dim3 grid, dim3 block, size_t smem) {
+// Dynamic shared memory opted in per kernel (set_max_dynamic_smem), as the CUDA runtime keeps it.
+static std::mutex opt_in_lock;
+static std::unordered_map<const void *, size_t> &opt_in() {
+    static std::unordered_map<const void *, size_t> m;
+    return m;
+}
+static constexpr size_t kSmemDefault = 48 * 1024, kSmemOptInMax = 227 * 1024;
+
+int set_max_dynamic_smem(const void *kernel, size_t bytes) {
+    if (bytes > kSmemOptInMax) {
+        report_launch("cudaFuncSetAttribute(MaxDynamicSharedMemorySize, %zu): above 227 KB", bytes);
+        return 1;
+    }
+    std::lock_guard<std::mutex> lock(opt_in_lock);
+    opt_in()[kernel] = bytes;
+    return 0;
+}
+
+static bool valid_config(const void *kernel, dim3 grid, dim3 block, size_t smem) {
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     if (threads == 0 || threads > 1024 || block.z > 64) {
         report_launch("invalid block (%u,%u,%u): 1 to 1024 threads, blockDim.z <= 64", block.x, block.y,
@@ -112,16 +131,33 @@ static bool valid_config(dim3 grid, dim3 block, size_t smem) {
         report_launch("invalid grid (%u,%u,%u)", grid.x, grid.y, grid.z);
         return false;
     }
-    // The largest opt-in shared memory of sm_80/89/90 (227 KB on sm_90); the per-architecture
-    // limits and the 48 KB default are launch-time checks of the nvcc build (README).
-    if (smem > 227 * 1024) {
+    // Above 48 KB a kernel must have opted in (as the CUDA runtime requires); the largest opt-in of
+    // sm_80/89/90 is 227 KB (sm_90). The per-architecture limits are launch-time checks of the nvcc
+    // build (README).
+    if (smem > kSmemOptInMax) {
         report_launch("dynamic shared memory of %zu bytes exceeds 227 KB", smem);
         return false;
+    }
+    if (smem > kSmemDefault) {
+        size_t allowed = kSmemDefault;
+        {
+            std::lock_guard<std::mutex> lock(opt_in_lock);
+            auto it = opt_in().find(kernel);
+            if (it != opt_in().end() && it->second > allowed) allowed = it->second;
+        }
+        if (smem > allowed) {
+            report_launch(
+                "dynamic shared memory of %zu bytes exceeds the kernel's %zu (48 KB unless it opted in: "
+                "cudaFuncSetAttribute(MaxDynamicSharedMemorySize))",
+                smem, allowed);
+            return false;
+        }
     }
     return true;
 }
 
-int launch(void (*body)(void *), void *ctx, dim3 grid, dim3 block, size_t smem, const int *flavour) {
+int launch(void (*body)(void *), void *ctx, const void *kernel, dim3 grid, dim3 block, size_t smem,
+           const int *flavour) {
     (void)flavour; // referenced only so that mixing sanitizer flavours fails to link
     static thread_local bool launching;
     if (launching) {
@@ -137,7 +173,7 @@ int launch(void (*body)(void *), void *ctx, dim3 grid, dim3 block, size_t smem, 
     } flag;
     config_init();
     stats.launches++;
-    if (!valid_config(grid, block, smem)) return 1;
+    if (!valid_config(kernel, grid, block, smem)) return 1;
     block_dim = block;
     grid_dim = grid;
     fibers_prepare(block.x * block.y * block.z, block);

@@ -33,6 +33,9 @@ int emut_fp8_stage(const uint8_t *codes, const float *scales, uint16_t *out, flo
 int emut_index3d(int *out, const int grid[3], const int block[3]);
 /* out = {&overaligned % 128, &its second member % 128, &__align__(32) tile % 32, 1} */
 int emut_smem_alignment(unsigned out[4]);
+/* Dynamic shared memory of smem_bytes, after an opt-in of opt_in_bytes (0: none) for kernel 0 or 1;
+ * out[i] = (words - 1 - i) * 3 + kernel. -1 when the opt-in itself is refused. */
+int emut_big_dynamic_smem(int kernel, size_t opt_in_bytes, size_t smem_bytes, unsigned *out);
 
 /* intrinsics.cu: n a multiple of 32 */
 #define EMUT_INTRINSICS_OUT 16
@@ -103,8 +106,7 @@ enum {
     EMUT_BAR_NEVER_ARRIVES = 0,
     EMUT_BAR_WRONG_ID = 1,
     EMUT_BAR_COUNT_MISMATCH = 2,
-    EMUT_BAR_DIVERGENT = 3,
-    EMUT_BAR_ID_RANGE = 4
+    EMUT_BAR_DIVERGENT = 3
 };
 int emut_bug_named_barrier(float *out, int mode);
 /* bug_mbarrier.cu: a 64-thread ring of 4 tiles; out[lane] = sum over tiles of i * 32 + lane when correct */

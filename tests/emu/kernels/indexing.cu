@@ -47,3 +47,23 @@ __global__ void smem_alignment(unsigned *__restrict__ out) {
 }
 
 extern "C" int emut_smem_alignment(unsigned out[4]) { return SDPA_LAUNCH(smem_alignment, 1, 32, 0, 0, out); }
+
+// Dynamic shared memory above 48 KB: a kernel may use it only after opting in (as with the CUDA
+// runtime's cudaFuncSetAttribute(MaxDynamicSharedMemorySize)). Each thread writes its slice of
+// `words` and the block reads it back reversed. Two identical kernels: the opt-in is per kernel.
+template <int K> __global__ void big_dynamic_smem(unsigned *__restrict__ out, int words) {
+    SMEM_DYNAMIC(unsigned, s);
+    for (int i = threadIdx.x; i < words; i += blockDim.x) s[i] = (unsigned)i * 3u + K;
+    __syncthreads();
+    for (int i = threadIdx.x; i < words; i += blockDim.x) out[i] = s[words - 1 - i];
+}
+
+extern "C" int emut_big_dynamic_smem(int kernel, size_t opt_in_bytes, size_t smem_bytes, unsigned *out) {
+    const int words = (int)(smem_bytes / sizeof(unsigned));
+    if (kernel == 0) {
+        if (opt_in_bytes && SDPA_OPT_IN_DYNAMIC_SMEM(big_dynamic_smem<0>, opt_in_bytes) != 0) return -1;
+        return SDPA_LAUNCH(big_dynamic_smem<0>, 1, 128, smem_bytes, 0, out, words);
+    }
+    if (opt_in_bytes && SDPA_OPT_IN_DYNAMIC_SMEM(big_dynamic_smem<1>, opt_in_bytes) != 0) return -1;
+    return SDPA_LAUNCH(big_dynamic_smem<1>, 1, 128, smem_bytes, 0, out, words);
+}

@@ -12,18 +12,32 @@ __global__ void producer_consumer(const float *__restrict__ in, float *__restric
     if (warp == 0) {
         for (int i = 0; i < tiles; i++) {
             const int s = i % 2;
-            if (i >= 2) prims::bar_sync(3 + s, 128); // the consumers are done with tile i - 2
+            if (i >= 2) { // the consumers are done with tile i - 2 (ids are immediates: prims.cuh)
+                if (s)
+                    prims::bar_sync<4>(128);
+                else
+                    prims::bar_sync<3>(128);
+            }
             ring[s][lane] = src[i * 32 + lane];
-            prims::bar_arrive(1 + s, 128);
+            if (s)
+                prims::bar_arrive<2>(128);
+            else
+                prims::bar_arrive<1>(128);
         }
     } else {
         const int c = threadIdx.x - 32;
         float acc = 0.0f;
         for (int i = 0; i < tiles; i++) {
             const int s = i % 2;
-            prims::bar_sync(1 + s, 128);
+            if (s)
+                prims::bar_sync<2>(128);
+            else
+                prims::bar_sync<1>(128);
             acc += ring[s][c % 32] * (float)(1 + c / 32);
-            prims::bar_arrive(3 + s, 128);
+            if (s)
+                prims::bar_arrive<4>(128);
+            else
+                prims::bar_arrive<3>(128);
         }
         sums[c] = acc;
     }

@@ -1,0 +1,159 @@
+// config.cuh: the Config of a variant and the geometry and shared-memory layout it implies (the
+// kernel's traits). A variant is one switch mask (kernels/switches.h); Config turns it into
+// compile-time flags that select building blocks (`if constexpr`) and into the parameters the
+// blocks read: tile sizes, pipeline depth, warp roles, row strides and padding, and which
+// shared-memory buffers exist (Smem: a buffer a variant does not use has size zero, so ptxas's
+// figure is exactly the sum of those it declares). Everything else includes this header; it
+// computes nothing.
+#pragma once
+
+#include "prims.cuh"
+#include "sdpa_api.h"
+
+namespace sdpa {
+
+constexpr int CHUNK = 16; // bytes per vector load / cp.async copy = 16 codes
+
+__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
+// One variant = one Config: its switch mask (kernels/switches.h) decides which building blocks
+// it uses, and with the head dimension HD its geometry. One line per switch here; the blocks test
+// these flags with `if constexpr` and read the geometry from the k* members.
+template <sdpa_switches_t SW, int HD = 64> struct Config {
+    static constexpr sdpa_switches_t kSwitches = SW;
+    static constexpr bool kCpAsync = SW & SDPA_SW(CP_ASYNC);
+    static constexpr bool kWmmaPV = SW & SDPA_SW(WMMA_PV);
+    static constexpr bool kFusedSoftmaxPV = SW & SDPA_SW(FUSED_SOFTMAX_PV);
+    static constexpr bool kSmemPad = SW & SDPA_SW(SMEM_PAD);
+    static constexpr bool kRegMma = SW & SDPA_SW(REG_MMA);
+    static constexpr bool kKvRing3 = SW & SDPA_SW(KV_RING3);
+    static constexpr bool kWarpSpec = SW & SDPA_SW(WARP_SPEC);
+    static constexpr bool kFp8Mma = SW & SDPA_SW(FP8_MMA);
+    static constexpr bool kRows64 = SW & SDPA_SW(ROWS64);
+    static_assert(!kFusedSoftmaxPV || kWmmaPV,
+                  "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
+    // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
+    // buffers: with it, WMMA_PV and FUSED_SOFTMAX_PV no longer select any code.
+    static_assert(!kRegMma || kWmmaPV, "USE_REG_MMA keeps P in fp16: needs USE_WMMA_PV=1");
+    static_assert(!kKvRing3 || kCpAsync, "USE_KV_RING3 deepens the cp.async ring: needs USE_CP_ASYNC=1");
+    static_assert(!kWarpSpec || (kRegMma && kCpAsync),
+                  "USE_WARP_SPEC splits the REG_MMA kernel's warps: needs USE_REG_MMA=1, USE_CP_ASYNC=1");
+    // FP8_MMA replaces the m16n8k16 products of REG_MMA's register-resident softmax and moves the
+    // operand preparation (K copy, V transpose) into WARP_SPEC's producer warps, off the consumers'
+    // path: it needs both.
+    static_assert(!kFp8Mma || (kRegMma && kWarpSpec),
+                  "USE_FP8_MMA builds on the producer/consumer kernel: needs USE_REG_MMA=1, USE_WARP_SPEC=1");
+    static_assert(!kRows64 || kRegMma,
+                  "USE_ROWS64 gives 4 computing warps 16 rows each: needs USE_REG_MMA=1");
+    // Geometry (kernels/geometry.h: one definition for these and for the host, which reads it from
+    // the kernel table): kTM query rows per CTA, kTN keys per KV tile, kD the head dimension,
+    // kWarps per CTA, of which kMmaWarps compute in REG_MMA (16 query rows each). The grid is
+    // (ceil(S / kTM), H, B), the block kThreads.
+    static constexpr int kD = HD;
+    static constexpr int kTM = SDPA_TILE_M_OF(SW);
+    static constexpr int kTN = SDPA_TILE_N_OF(SW);
+    static constexpr int kWarps = SDPA_WARPS_OF(SW);
+    static constexpr int kThreads = 32 * kWarps;
+    static constexpr int kMmaWarps = SDPA_MMA_WARPS_OF(SW);
+    static_assert(kD % 64 == 0 && kTN == 32 && (kTM == 32 || kTM == 64),
+                  "geometry: D a multiple of 64, TN 32");
+    static_assert(kRegMma || (kTM == 32 && kWarps == 4),
+                  "the shared-memory softmax maps 4 warps onto 32 rows (SoftmaxMap, qk_scores, pv_wmma)");
+    // 16-byte chunks of a row, of one K (or V) tile and of the Q tile.
+    static constexpr int kRowChunks = kD / CHUNK;
+    static constexpr int kKvChunks = kTN * kRowChunks;
+    static constexpr int kQChunks = kTM * kRowChunks;
+    // Launch bounds (kBoundsThreads, kMinBlocks): 512 threads per SM, which caps registers at 128
+    // per thread (the original's (128, 4)). A block of 192 threads is declared as at most 256 (a
+    // launch may use fewer): (192, 2) would allow 170 registers and (192, 3) 113, where ptxas
+    // chose 96 and spilled (observed, sm_90).
+    static constexpr int kBoundsThreads = (kThreads + 127) / 128 * 128;
+    static constexpr int kMinBlocks = 512 / kBoundsThreads;
+    // Pipeline parameters. kKvStages: uint8 staging slots of the cp.async ring (tiles in flight +
+    // the one being read). kLoader0: the first thread that copies and decodes K/V (all threads,
+    // or the producer warps of WARP_SPEC). kHalfBufs: fp16 K/V tiles (WARP_SPEC decodes tile t+1
+    // while tile t is read).
+    static constexpr int kKvStages = kKvRing3 ? 3 : 2;
+    static constexpr int kLoader0 = kWarpSpec ? kMmaWarps * 32 : 0;
+    static constexpr int kLoaders = kThreads - kLoader0;
+    static constexpr int kHalfBufs = kWarpSpec ? 2 : 1;
+    static_assert(kKvChunks % kLoaders == 0, "every loader thread copies the same number of chunks");
+    // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
+    // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
+    // by 16 B (8 halves, 4 floats) shifts consecutive rows by 4 banks and keeps every tile a plain
+    // strided matrix, which WMMA requires (ldm must stay a multiple of 16 bytes).
+    static constexpr int LD = kSmemPad ? kD + 8 : kD;    // halves per row of sQ, sK, sV
+    static constexpr int LDS = kSmemPad ? kTN + 8 : kTN; // halves per row of sS / sP
+    static constexpr int LDU = kSmemPad ? kD + 4 : kD;   // floats per row of U
+    // FP8_MMA's code tiles (bytes per row): ldmatrix reads 8 rows of 16 bytes per phase; rows of
+    // 80 (Q, K: D + 16) and 48 bytes (V^T: TN + 16) start 20 and 12 words apart, so the 8 rows of
+    // a phase cover 8 distinct 4-bank groups, where unpadded 64- and 32-byte rows would conflict
+    // 4- and 2-way. Both stay multiples of 16, as ldmatrix requires.
+    static constexpr int LDC = kD + 16;   // bytes per row of the Q and K code tiles
+    static constexpr int LDVT = kTN + 16; // bytes per row of V^T (one row per d)
+    // The shared-memory softmax's per-warp fp32 scratch (ScoreBuffers) lives in the staging slot
+    // that the current tile has consumed when there is one and no WMMA P.V. Why: the original
+    // declared a fragment scratch (sPV_frag) only with WMMA P.V, and converted its Q.K^T fragment
+    // element-wise, without one; this artifact needs the scratch for that conversion (README,
+    // deliberate differences), and with its own 4 KiB stage 1 used 34,816 B where the original's
+    // used 30,976 B: 2 CTAs per SM on an L4 instead of 3. In the consumed slot it costs nothing,
+    // and stage 1 stays in the original's occupancy class (tests/kernels/static-gates.sh).
+    static constexpr bool kScratchInStaging = kCpAsync && !kWmmaPV && !kRegMma;
+};
+
+// Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
+// use them (the empty-base optimisation gives them size zero), so ptxas's smem figure is exactly
+// the sum of the buffers a variant declares.
+// [stage 1] uint8 staging of the cp.async pipeline; [stage 2] the fp16 P buffer of WMMA P.V.
+template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
+template <class Cfg> struct Staging<Cfg, true> {
+    alignas(128) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
+    alignas(128) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
+};
+template <class Cfg, bool HAS> struct PBuffer {};
+template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[Cfg::kTM][Cfg::LDS]; };
+// [stage 0] the score and output buffers of the shared-memory softmax; [stage 3b] gone.
+template <class Cfg, bool HAS> struct ScoreBuffers {};
+template <class Cfg> struct ScoreBuffers<Cfg, true> {
+    alignas(128) __half s[Cfg::kTM][Cfg::LDS]; // scores (fp16); P in place if fused
+    alignas(128) float u[Cfg::kTM][Cfg::LDU];  // unnormalised output, fp32
+};
+// Per-warp fp32 scratch, 16x16: the Q.K^T accumulator on its way to fp16 (a float fragment cannot
+// be converted to a half fragment element-wise without relying on the unspecified register
+// layout), then fp32 P of the warp's 8 rows (scalar P.V), or the P.V accumulator. Its own buffer,
+// or (kScratchInStaging) the consumed staging slot: scratch_of (softmax_smem.cuh).
+constexpr int kScratchFloats = 16 * 16;
+template <class Cfg, bool HAS> struct Scratch {};
+template <class Cfg> struct Scratch<Cfg, true> { alignas(128) float scratch[Cfg::kWarps][kScratchFloats]; };
+
+// [stage 0] the decoded half tiles every stage up to 5 computes on; [stage 6] codes instead.
+template <class Cfg, bool HAS> struct HalfTiles {};
+template <class Cfg> struct HalfTiles<Cfg, true> {
+    alignas(128) __half q[Cfg::kTM][Cfg::LD];
+    alignas(128) __half k[Cfg::kHalfBufs][Cfg::kTN][Cfg::LD]; // K stored [n][d]; read as col-major K^T
+    alignas(128) __half v[Cfg::kHalfBufs][Cfg::kTN][Cfg::LD];
+};
+// The e4m3 codes as the m16n8k32 operands want them: Q and K row-major ([row][d], A and B of
+// Q.K^T), V transposed ([d][key position], B of P.V) with key positions permuted by k32_pos.
+template <class Cfg, bool HAS> struct CodeTiles {};
+template <class Cfg> struct CodeTiles<Cfg, true> {
+    alignas(128) uint8_t q[Cfg::kTM][Cfg::LDC];
+    alignas(128) uint8_t k[Cfg::kHalfBufs][Cfg::kTN][Cfg::LDC];
+    alignas(128) uint8_t vt[Cfg::kHalfBufs][Cfg::kD][Cfg::LDVT];
+};
+
+template <class Cfg>
+struct Smem : Staging<Cfg, Cfg::kCpAsync>,
+              PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
+              ScoreBuffers<Cfg, !Cfg::kRegMma>,
+              Scratch<Cfg, !Cfg::kRegMma && !Cfg::kScratchInStaging>,
+              HalfTiles<Cfg, !Cfg::kFp8Mma>,
+              CodeTiles<Cfg, Cfg::kFp8Mma> {};
+
+// Shared memory per CTA. Up to 48 KiB it is static (__shared__, as every variant before D = 128);
+// above, it is dynamic: the launcher passes the size and opts the kernel in
+// (cudaFuncAttributeMaxDynamicSharedMemorySize; the emulator enforces the same rule).
+template <class Cfg> constexpr int kSmemBytes = (int)sizeof(Smem<Cfg>);
+template <class Cfg> constexpr bool kDynamicSmem = kSmemBytes<Cfg> > SDPA_STATIC_SMEM_MAX;
+
+} // namespace sdpa

@@ -1,0 +1,25 @@
+/* A variant's geometry, from its switches: how many query rows a CTA computes, how many keys a KV
+ * tile holds, how many warps a CTA has and how many of them compute. One definition, read by the
+ * kernels' Config (config.cuh) and, through the kernel table (sdpa_api.h, sdpa_geometry_t), by the
+ * host: the launchers' grid and block, sdpa-bench --list-variants, ptxas-json's occupancy, the
+ * run JSON and the reports. Plain C macros, so that C11 host code and C++ constant expressions
+ * share them.
+ *   tile_m     query rows per CTA: 32 (the original's), 64 with ROWS64 (4 computing warps)
+ *   tile_n     keys per KV tile: 32
+ *   mma_warps  warps that own 16 query rows each (the register-resident line, REG_MMA); 0 when
+ *              the 4 warps share the shared-memory softmax's rows (stages 0-3a)
+ *   warps      per CTA: the computing warps plus 2 producers with WARP_SPEC, else 4
+ * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch. */
+#ifndef SDPA_GEOMETRY_H
+#define SDPA_GEOMETRY_H
+
+#include "switches.h"
+
+#define SDPA_TILE_M_OF(sw) (((sw)&SDPA_SW(ROWS64)) ? 64 : 32)
+#define SDPA_TILE_N_OF(sw) 32
+#define SDPA_MMA_WARPS_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? SDPA_TILE_M_OF(sw) / 16 : 0)
+#define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + 2 : 4)
+/* Static shared memory per block; above it a kernel's shared memory is dynamic and opted in. */
+#define SDPA_STATIC_SMEM_MAX (48 * 1024)
+
+#endif

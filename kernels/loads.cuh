@@ -1,0 +1,239 @@
+// loads.cuh: getting K and V (and Q) into shared memory, and the K/V pipeline. Which thread moves
+// which 16-byte chunk (ChunkMap, LoaderChunks), the direct synchronous load (stage 0), the
+// cp.async copy into uint8 staging and its decode into fp16 tiles (stage 1), the ring that keeps
+// kKvStages - 1 tiles in flight and waits for exactly the groups it needs, with a drained tail
+// (stages 1 and 4), and stage 6's operand preparation (Q codes, K codes, V transposed into the key
+// order of the P fragment). A loader always decodes the chunks it copied itself, so its own
+// cp.async wait orders them; publishing to other warps is the caller's barrier.
+#pragma once
+
+#include "codec.cuh"
+
+namespace sdpa {
+
+// ---- [stage 0] who moves which chunk ------------------------------------------------------------
+// A tile of ROWS rows of D codes is ROWS * D / 16 chunks of 16 bytes: chunk c is row c / kRowChunks,
+// codes 16 (c % kRowChunks). Every thread of the CTA takes chunks tid, tid + kThreads, ... (the
+// original's 32x64 tile over 128 threads: one each).
+template <class Cfg, int ROWS> struct TileChunks {
+    static constexpr int kCount = ROWS * Cfg::kRowChunks;
+    static constexpr int kPerThread = (kCount + Cfg::kThreads - 1) / Cfg::kThreads;
+    static __device__ __forceinline__ int chunk(int i) { return (int)threadIdx.x + i * Cfg::kThreads; }
+    static __device__ __forceinline__ int row(int c) { return c / Cfg::kRowChunks; }
+    static __device__ __forceinline__ int col(int c) { return (c % Cfg::kRowChunks) * CHUNK; }
+};
+
+// ---- [stage 0] direct tile loads; [stage 1] cp.async staging ------------------------------------
+// Synchronous: global codes -> half tile; rows >= valid are zero (partial tiles, zero-padded so
+// that WMMA never multiplies stale or poisoned values).
+template <class Cfg, sdpa_codec_t C, int ROWS>
+__device__ __forceinline__ void load_tile_direct(const uint8_t *__restrict__ g, int valid,
+                                                 __half (*tile)[Cfg::LD]) {
+    using M = TileChunks<Cfg, ROWS>;
+#pragma unroll
+    for (int i = 0; i < M::kPerThread; ++i) {
+        const int c = M::chunk(i), r = M::row(c), col = M::col(c);
+        if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
+        if (r < valid)
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col), &tile[r][col]);
+        else
+            store_zero_chunk(&tile[r][col]);
+    }
+}
+
+// Loader thread -> 16-byte chunks of a K (or V) tile, numbered as TileChunks; loader i of n takes
+// chunks i, i+n, ... (the original's 128 threads on a 32x64 tile: one each; WARP_SPEC's 64
+// producers: two). The thread that copies a chunk is the thread that decodes it, so its own wait
+// suffices.
+template <class Cfg> struct LoaderChunks {
+    static constexpr int kPerThread = Cfg::kKvChunks / Cfg::kLoaders;
+    int first;
+    __device__ __forceinline__ explicit LoaderChunks(int tid) : first(tid - Cfg::kLoader0) {}
+    __device__ __forceinline__ int row(int i) const { return (first + i * Cfg::kLoaders) / Cfg::kRowChunks; }
+    __device__ __forceinline__ int col(int i) const {
+        return ((first + i * Cfg::kLoaders) % Cfg::kRowChunks) * CHUNK;
+    }
+};
+
+// Asynchronous: issue this thread's 16-byte copies of one K and one V tile into staging slot
+// `slot`, then commit one group (also when rows are out of range: every loader commits every
+// tile, so group counting is uniform across loaders).
+template <class Cfg>
+__device__ __forceinline__ void issue_kv_copy(Smem<Cfg> &sm, int slot, const uint8_t *__restrict__ gk,
+                                              const uint8_t *__restrict__ gv, int valid) {
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i);
+        if (r < valid) {
+            prims::cp_async_16(&sm.k8[slot][r][c], gk + r * Cfg::kD + c);
+            prims::cp_async_16(&sm.v8[slot][r][c], gv + r * Cfg::kD + c);
+        }
+    }
+    prims::cp_async_commit();
+}
+
+// Staging slot (uint8, landed) -> half tiles `buf`. Rows >= valid are zero; their staging bytes
+// are stale.
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void dequant_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i);
+        if (r < valid) {
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]), &sm.k[buf][r][c]);
+            decode_chunk<C>(*reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]), &sm.v[buf][r][c]);
+        } else {
+            store_zero_chunk(&sm.k[buf][r][c]);
+            store_zero_chunk(&sm.v[buf][r][c]);
+        }
+    }
+}
+
+// ---- [stage 1] the K/V pipeline: which tile is where, and when it may be read -------------------
+// Stage 0 loads tile t directly (synchronous). Stage 1+ keeps kKvStages - 1 tiles in flight in a
+// ring of kKvStages staging slots (stage 1: 2, double buffering; stage 4: 3): tiles 0..R-2 are
+// issued before the loop, and tile t's step prefetches tile t+R-1 into slot (t+R-1) % R, which
+// tile t-1 used and this thread alone has read (each loader decodes its own chunks), then waits
+// for tile t. Either way the half tiles hold tile t once the caller's barrier has passed.
+template <class Cfg>
+__device__ __forceinline__ void kv_pipeline_start(Smem<Cfg> &sm, const uint8_t *__restrict__ gk,
+                                                  const uint8_t *__restrict__ gv, int S) {
+    constexpr int TN = Cfg::kTN, D = Cfg::kD;
+    if constexpr (Cfg::kCpAsync) {
+#pragma unroll
+        for (int t = 0; t < Cfg::kKvStages - 1; ++t)
+            if (t * TN < S)
+                issue_kv_copy(sm, t, gk + (size_t)t * TN * D, gv + (size_t)t * TN * D, imin(TN, S - t * TN));
+    }
+}
+
+template <class Cfg>
+__device__ __forceinline__ void kv_prefetch(Smem<Cfg> &sm, int t, int n_tiles, const uint8_t *__restrict__ gk,
+                                            const uint8_t *__restrict__ gv, int S) {
+    constexpr int R = Cfg::kKvStages, TN = Cfg::kTN, D = Cfg::kD;
+    const int nt = t + R - 1;
+    if (nt < n_tiles) {
+        const int nx = nt * TN;
+        issue_kv_copy(sm, nt % R, gk + (size_t)nx * D, gv + (size_t)nx * D, imin(TN, S - nx));
+    }
+}
+
+// Waits until tile t's group has landed. `newer` groups were committed after it (no empty groups
+// are committed): min(R-1, n_tiles-1-t), fewer on the last R-2 tiles. wait_group N needs a
+// constant N, so the count selects one; the last tile drains (waiting with a fixed N there leaves
+// tile t itself in flight: the original's tail race, f686304:cudadent42/bench/kernels/
+// sdpa_fp8_stage_c_wmma.cu:271). Waiting deeper than needed is correct but serialises the copies
+// (the original's 2-stage control arm of Stage-4 waited with 0 on every tile, 0e7e52b); the
+// static gates require every depth 0..R-1 in the PTX.
+template <int MAX> __device__ __forceinline__ void cp_async_wait_newer(int newer) {
+    if constexpr (MAX == 0) {
+        prims::cp_async_wait<0>();
+    } else {
+        if (newer >= MAX)
+            prims::cp_async_wait<MAX>();
+        else
+            cp_async_wait_newer<MAX - 1>(newer);
+    }
+}
+template <class Cfg> __device__ __forceinline__ void kv_wait_tile(int t, int n_tiles) {
+    constexpr int R = Cfg::kKvStages;
+    cp_async_wait_newer<R - 1>(imin(R - 1, n_tiles - 1 - t));
+}
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void kv_tile_load(Smem<Cfg> &sm, int t, int n_tiles,
+                                             const uint8_t *__restrict__ gk, const uint8_t *__restrict__ gv,
+                                             int S) {
+    constexpr int TN = Cfg::kTN, D = Cfg::kD;
+    const int kv0 = t * TN, kv_valid = imin(TN, S - kv0);
+    if constexpr (Cfg::kCpAsync) {
+        kv_prefetch(sm, t, n_tiles, gk, gv, S);
+        kv_wait_tile<Cfg>(t, n_tiles);
+        // No barrier here: each thread dequantises exactly the chunks it copied itself (the
+        // same LoaderChunks), and the wait makes a thread's own copies visible to it. The
+        // caller's barrier publishes the half tiles. (A different mapping would need one here.)
+        dequant_kv_staged<Cfg, C>(sm, t % Cfg::kKvStages, 0, kv_valid);
+    } else {
+        load_tile_direct<Cfg, C, TN>(gk + (size_t)kv0 * D, kv_valid, sm.k[0]);
+        load_tile_direct<Cfg, C, TN>(gv + (size_t)kv0 * D, kv_valid, sm.v[0]);
+    }
+}
+
+// ---- [stage 6] operands as codes: Q and K copied, V transposed ----------------------------------
+// V is transposed in-kernel, by the producer warps (as FlashAttention-3; SageAttention instead
+// stores V transposed in global memory): every variant then reads the same [B,H,S,D] codes, so
+// stage 6 is compared with its parent on the same inputs, and its time includes the transpose. A
+// host-side transpose would be another input format and move work out of the timed region.
+
+// Inverse of prims::k32_col within the 32 keys of an m16n8k32 step: the position that holds key k.
+__host__ __device__ constexpr int k32_pos(int k) {
+    return 16 * (k / 16) + 4 * ((k % 8) / 2) + 2 * ((k % 16) / 8) + k % 2;
+}
+constexpr bool k32_pos_inverts_k32_col() {
+    for (int k = 0; k < 32; ++k)
+        if (prims::k32_col(k32_pos(k)) != k || k32_pos(k) < 0 || k32_pos(k) >= 32) return false;
+    return true;
+}
+static_assert(k32_pos_inverts_k32_col(), "k32_pos must be the inverse permutation of prims::k32_col");
+
+// V^T's rows are stored rotated within each group of 16: output column d lives in row vt_row(d) =
+// 16 j + (d + j) mod 16, j = d / 16. A warp's byte store of the transpose writes the same d of the
+// chunks of its lanes, whose columns are 16 apart (c = 16 j: 4 groups at D = 64, 8 at D = 128); in
+// plain rows of LDVT = 48 bytes (12 words) rows 16 apart are 192 words apart, 0 mod 32, so every
+// group would land in the same banks (4-way at D = 64). Row e starts at word 12 e, i.e. at the
+// 4-word group 3 e mod 8: rotating group j by j rows puts its start 3 j groups further, distinct for
+// j = 0..7, and a store touches at most 4 words of a group (8 keys' positions). An ldmatrix phase
+// reads 8 consecutive d of one group, still 8 distinct rows of it, which the odd number of 16-byte
+// units per row (3) spreads over all 32 banks. tests/kernels/test_bank_model.cpp models both.
+__host__ __device__ constexpr int vt_row(int d) { return 16 * (d / 16) + (d + d / 16) % 16; }
+constexpr bool vt_row_permutes_each_group() {
+    for (int d = 0; d < 256; ++d) {
+        int hits = 0;
+        for (int e = 0; e < 256; ++e) hits += vt_row(e) == d;
+        if (hits != 1 || vt_row(d) / 16 != d / 16) return false;
+    }
+    return true;
+}
+static_assert(vt_row_permutes_each_group(), "vt_row must permute the rows of each group of 16");
+
+// Q codes -> the code tile, 16-byte chunks as TileChunks; rows >= valid are zero (shared memory is
+// not zeroed, and 0xff is an e4m3 NaN).
+template <class Cfg>
+__device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__restrict__ g, int valid) {
+    using M = TileChunks<Cfg, Cfg::kTM>;
+#pragma unroll
+    for (int i = 0; i < M::kPerThread; ++i) {
+        const int c = M::chunk(i), r = M::row(c), col = M::col(c);
+        if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
+        *reinterpret_cast<uint4 *>(&sm.q[r][col]) =
+            r < valid ? *reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col) : make_uint4(0, 0, 0, 0);
+    }
+}
+
+// The producers' step of stage 6 (instead of dequant_kv_staged): staging slot -> K codes (copied
+// into padded rows) and V^T codes (transposed) of buffer `buf`; keys >= valid are zero in both
+// (a P code of 0 times a stale NaN code would still be NaN). Each loader writes the 16 bytes of
+// its own V chunk (one key, 16 d) as 16 single-byte stores down a column of vt (rows vt_row(d), so
+// that no store of a warp has two words in one bank), and reads only
+// staging bytes it copied itself, so, as in dequant_kv_staged, its own cp.async wait suffices. 16
+// byte stores per chunk is the simplest correct transpose; the next step would be an in-register
+// 4x4 byte transpose among 4 lanes holding 4 keys (FlashAttention-3's), giving 32-bit stores.
+template <class Cfg>
+__device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+    for (int i = 0; i < m.kPerThread; ++i) {
+        const int r = m.row(i), c = m.col(i), p = k32_pos(r);
+        const bool in = r < valid;
+        *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
+            in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+    }
+}
+
+} // namespace sdpa

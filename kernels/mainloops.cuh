@@ -1,0 +1,181 @@
+// mainloops.cuh: the kernel body and its three main loops. The body does one CTA's setup (its
+// (b, h) slice, its query rows, the per-head multipliers, Q into shared memory) and hands them
+// to the loop its Config names: mainloop_smem (stages 0-3a: scores, P and U in shared memory,
+// four block barriers per tile), mainloop_regs (stages 3b-4: scores, P and output in the computing
+// warps' registers, two block barriers per tile) or mainloop_warp_spec (stages 5-6: the producer/
+// consumer skeleton with the register-resident hooks). An FP8_MMA instance that can never run
+// has an empty body.
+#pragma once
+
+#include <type_traits>
+
+#include "tile_products.cuh"
+#include "warp_spec.cuh"
+
+namespace sdpa {
+
+// ---- [stage 3b] the register-resident line's per-tile hooks -------------------------------------
+// What the register-resident loops plug in: prepare (a producer's staging slot -> operand buffer:
+// fp16 decode, or stage 6's code copy and V transpose) and compute (one tile for a warp's rows:
+// m16n8k16 on halves, or stage 6's m16n8k32 on codes), with the rows' state that compute needs.
+template <class Cfg, sdpa_codec_t C> struct RegHooks {
+    // The consumers' rows: stage 6's e4m3 state, else stage 3b's.
+    using Rows = typename std::conditional<Cfg::kFp8Mma, Fp8Rows<Cfg::kD>, MmaRows<Cfg::kD>>::type;
+    static __device__ __forceinline__ void prepare(Smem<Cfg> &sm, int slot, int buf, int valid) {
+        if constexpr (Cfg::kFp8Mma)
+            repack_kv_staged(sm, slot, buf, valid);
+        else
+            dequant_kv_staged<Cfg, C>(sm, slot, buf, valid);
+    }
+    static __device__ __forceinline__ void compute(const Smem<Cfg> &sm, int buf, int lane, int kv_valid,
+                                                   float qk_mult, Rows &st) {
+        if constexpr (Cfg::kFp8Mma)
+            fp8_tile(sm, buf, lane, kv_valid, qk_mult, st);
+        else
+            mma_tile(sm, buf, lane, kv_valid, qk_mult, st);
+    }
+};
+
+// ---- [stage 0] mainloop_smem: scores, P and U in shared memory (stages 0-3a) --------------------
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void mainloop_smem(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+                                              int q_valid, float qk_mult, float v_step, const uint8_t *gk,
+                                              const uint8_t *gv, __half *o_tile) {
+    constexpr int TM = Cfg::kTM, TN = Cfg::kTN;
+    for (int e = threadIdx.x; e < TM * Cfg::LDU; e += Cfg::kThreads) (&sm.u[0][0])[e] = 0.0f;
+    const SoftmaxMap mp(warp, lane);
+    RowState rs;
+
+    kv_pipeline_start(sm, gk, gv, S);
+
+    for (int t = 0; t < n_tiles; ++t) {
+        const int kv_valid = imin(TN, S - t * TN);
+        kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
+        __syncthreads(); // K, V (and, on the first tile, Q and U) complete
+
+        qk_scores(sm, warp, lane, t, kv_valid, qk_mult);
+        __syncthreads(); // the softmax reads rows assembled by two warps
+
+        float p[8];
+        const float alpha = softmax_update(sm, mp, kv_valid, rs, p);
+        if constexpr (Cfg::kWmmaPV) {
+            rescale_and_store_p(sm, mp, alpha, p);
+            __syncthreads(); // P rows and rescaled U rows are read/updated by other warps
+            pv_wmma(sm, warp, lane, t);
+        } else {
+            pv_scalar(sm, warp, t, mp, kv_valid, alpha, p);
+        }
+        __syncthreads(); // sS, sK, sV, U and the scratch are reused by the next tile
+    }
+    store_output(sm, mp, rs, v_step, o_tile, q_valid);
+}
+
+// ---- [stage 3b] mainloop_regs: Q.K^T, softmax and P.V in the computing warps' registers ----------
+// Every warp loads (direct or the cp.async ring, as stages 1 and 4), the first kMmaWarps compute.
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+                                              int q_valid, float qk_mult, float v_step, const uint8_t *gk,
+                                              const uint8_t *gv, __half *o_tile) {
+    constexpr int TN = Cfg::kTN;
+    using Hooks = RegHooks<Cfg, C>;
+    typename Hooks::Rows st;
+    kv_pipeline_start(sm, gk, gv, S);
+    for (int t = 0; t < n_tiles; ++t) {
+        kv_tile_load<Cfg, C>(sm, t, n_tiles, gk, gv, S);
+        __syncthreads(); // K, V (and, on the first tile, Q) complete
+        if (warp < Cfg::kMmaWarps) {
+            if (t == 0) rows_init(sm, warp, lane, st);
+            Hooks::compute(sm, 0, lane, imin(TN, S - t * TN), qk_mult, st);
+        }
+        __syncthreads(); // sK, sV are overwritten by the next tile
+    }
+    if (warp < Cfg::kMmaWarps) mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+}
+
+// ---- [stage 5] mainloop_warp_spec: producer warps load, consumer warps compute -------------------
+// The roles split here; each runs its loop of the skeleton (warp_spec.cuh) with the register-
+// resident hooks.
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+                                                   int q_valid, float qk_mult, float v_step,
+                                                   const uint8_t *gk, const uint8_t *gv, __half *o_tile) {
+    using Hooks = RegHooks<Cfg, C>;
+    __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+    if (warp < Cfg::kMmaWarps) {
+        typename Hooks::Rows st;
+        ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, qk_mult, st);
+        mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+    } else {
+        ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
+    }
+}
+
+// ---- [stage 0] the kernel body: one CTA's setup, then the main loop its Config names -------------
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
+        const uint8_t *__restrict__ V, const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+        const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+    constexpr int TM = Cfg::kTM, TN = Cfg::kTN, D = Cfg::kD;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int h = blockIdx.y, b = blockIdx.z;
+    const int q0 = blockIdx.x * TM;
+    const int q_valid = imin(TM, S - q0);
+    const size_t head = ((size_t)b * H + h) * (size_t)S * D; // first element of this (b, h)
+    const float qk_mult = Codec<C>::step(q_scale[h]) * Codec<C>::step(k_scale[h]) * softmax_scale;
+    const float v_step = Codec<C>::step(v_scale[h]);
+    const uint8_t *gk = K + head, *gv = V + head;
+    __half *o_tile = O + head + (size_t)q0 * D;
+    const int n_tiles = (S + TN - 1) / TN;
+
+    if constexpr (Cfg::kFp8Mma)
+        load_q_codes(sm, Q + head + (size_t)q0 * D, q_valid);
+    else
+        load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
+    if constexpr (Cfg::kWarpSpec)
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+    else if constexpr (Cfg::kRegMma)
+        mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+    else
+        mainloop_smem<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+}
+
+// The CTA's shared memory: a static object up to 48 KiB (every variant at D = 64), else the launch's
+// dynamic shared memory (kDynamicSmem: the launcher passes kSmemBytes and has opted the kernel in).
+// Declared here, not returned from a helper: a reference returned from a function holding the
+// static object lost its address space for nvcc (generic st.u8 instead of st.shared.u8, observed).
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
+                  float softmax_scale) {
+    if constexpr (kDynamicSmem<Cfg>) {
+        SMEM_DYNAMIC(unsigned char, raw);
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,
+                        softmax_scale);
+    } else {
+        __shared__ Smem<Cfg> sm;
+        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+    }
+}
+
+// [stage 6] An FP8_MMA kernel computes on e4m3 codes with sm_89's FP8 mma.sync. Its seed-linear
+// instance (codes u - 128: no e4m3 form) and its instance for an older architecture of the
+// multi-arch build (no FP8 mma.sync) have an empty body: neither is ever launched (the launcher
+// returns SDPA_ERR_UNSUPPORTED for seed-linear; sdpa-bench lists the variant as not supported on a
+// device older than the switch's MIN_SM), and if one were, its output would stay unwritten, which
+// the correctness check reports.
+template <class Cfg, sdpa_codec_t C>
+constexpr bool kRunnable = !Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma);
+
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+    if constexpr (kRunnable<Cfg, C>)
+        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+}
+
+} // namespace sdpa

@@ -1,0 +1,257 @@
+// tile_products.cuh: the matrix products of one KV tile, one family per tensor-core path. WMMA
+// (stages 0-3a): Q.K^T into the score buffer through an fp32 scratch, and P.V scalar (fp32 P) or
+// on WMMA (fp16 P) into U. mma.sync m16n8k16 on halves (stages 3b-5, mma_tile) and m16n8k32 on
+// e4m3 codes (stage 6, fp8_tile): Q.K^T, the register-row softmax and P.V of a warp's 16 rows,
+// with scores and P never leaving registers. Each is the per-tile compute that a main loop (or the
+// warp-specialised skeleton, as its hook) calls; none synchronises beyond its own warp.
+#pragma once
+
+#include "loads.cuh"
+#include "softmax_smem.cuh"
+#include "softmax_regs.cuh"
+
+namespace sdpa {
+
+using nvcuda::wmma::accumulator;
+using nvcuda::wmma::col_major;
+using nvcuda::wmma::fragment;
+using nvcuda::wmma::matrix_a;
+using nvcuda::wmma::matrix_b;
+using nvcuda::wmma::row_major;
+
+// ---- [stage 0] S = Q K^T on WMMA ----------------------------------------------------------------
+// Warp w owns the 16x16 quadrant (rows (w/2)*16, keys (w%2)*16). The fp32 accumulator goes through
+// the warp's scratch and is scaled by qk_mult = step_q*step_k*softmax_scale before rounding to
+// fp16: rounding raw code products would overflow fp16 (|q.k| reaches 64*448^2). A quadrant wholly
+// past the tile's valid keys is skipped; the softmax never reads it.
+template <class Cfg>
+__device__ __forceinline__ void qk_scores(Smem<Cfg> &sm, int warp, int lane, int t, int kv_valid,
+                                          float qk_mult) {
+    constexpr int D = Cfg::kD;
+    const int wm = (warp >> 1) * 16, wn = (warp & 1) * 16;
+    if (wn >= kv_valid) return;
+    fragment<matrix_a, 16, 16, 16, __half, row_major> a;
+    fragment<matrix_b, 16, 16, 16, __half, col_major> b;
+    fragment<accumulator, 16, 16, 16, float> acc;
+    nvcuda::wmma::fill_fragment(acc, 0.0f);
+#pragma unroll
+    for (int k = 0; k < D; k += 16) {
+        nvcuda::wmma::load_matrix_sync(a, &sm.q[wm][k], Cfg::LD);
+        nvcuda::wmma::load_matrix_sync(b, &sm.k[0][wn][k], Cfg::LD); // (k, n) at k[n][k]: col-major K^T
+        nvcuda::wmma::mma_sync(acc, a, b, acc);
+    }
+    float *scr = scratch_of(sm, warp, t);
+    nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
+    __syncwarp();
+    // lane -> (row lane/2, 8 consecutive keys): one 16-byte store of 8 halves
+    const int i = lane >> 1, j0 = (lane & 1) * 8;
+    const float *f = &scr[i * 16 + j0];
+    *reinterpret_cast<uint4 *>(&sm.s[wm + i][wn + j0]) =
+        pack8(f[0] * qk_mult, f[1] * qk_mult, f[2] * qk_mult, f[3] * qk_mult, f[4] * qk_mult, f[5] * qk_mult,
+              f[6] * qk_mult, f[7] * qk_mult);
+}
+
+// ---- [stage 0] P V, scalar (stages 0-1): P stays fp32 -------------------------------------------
+// The lane group's 8 fp32 probabilities go to the warp's scratch (row i of the warp: 32 floats),
+// then each lane accumulates U[r][16c .. 16c+15] += sum_n p[n] v[n][.] in registers.
+template <class Cfg>
+__device__ __forceinline__ void pv_scalar(Smem<Cfg> &sm, int warp, int t, const SoftmaxMap &mp, int kv_valid,
+                                          float alpha, const float p[8]) {
+    constexpr int TN = Cfg::kTN;
+    float *prow = scratch_of(sm, warp, t) + mp.i * TN;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) prow[mp.c * 8 + j] = p[j];
+    __syncwarp();
+    float *u = &sm.u[mp.row][mp.c * 16];
+    float acc[16];
+#pragma unroll
+    for (int d = 0; d < 16; ++d) acc[d] = u[d] * alpha;
+    for (int n = 0; n < kv_valid; ++n) {
+        const float pn = prow[n];
+        const __half2 *v = reinterpret_cast<const __half2 *>(&sm.v[0][n][mp.c * 16]); // smem, 4-byte aligned
+#pragma unroll
+        for (int d = 0; d < 8; ++d) {
+            const float2 f = __half22float2(v[d]);
+            acc[2 * d] += pn * f.x;
+            acc[2 * d + 1] += pn * f.y;
+        }
+    }
+#pragma unroll
+    for (int d = 0; d < 16; ++d) u[d] = acc[d];
+}
+
+// ---- [stage 2] P V on WMMA: P in fp16 (its own buffer, or the score buffer in 3a) ---------------
+// Warp w: rows (w/2)*16, output column tiles {w%2, w%2+2}; a fresh fp32 accumulator per tile is
+// stored to the warp's scratch and added into U (as the original; the accumulator does not
+// persist across KV tiles).
+template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int warp, int lane, int t) {
+    constexpr int TN = Cfg::kTN;
+    const int pm = (warp >> 1) * 16;
+    __half(*pb)[Cfg::LDS] = p_buffer(sm);
+    float *scr = scratch_of(sm, warp, t);
+    fragment<matrix_a, 16, 16, 16, __half, row_major> a;
+    fragment<matrix_b, 16, 16, 16, __half, row_major> b;
+    fragment<accumulator, 16, 16, 16, float> acc;
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+        const int d0 = ((warp & 1) + 2 * t) * 16;
+        nvcuda::wmma::fill_fragment(acc, 0.0f);
+#pragma unroll
+        for (int k = 0; k < TN; k += 16) {
+            nvcuda::wmma::load_matrix_sync(a, &pb[pm][k], Cfg::LDS);
+            nvcuda::wmma::load_matrix_sync(b, &sm.v[0][k][d0], Cfg::LD);
+            nvcuda::wmma::mma_sync(acc, a, b, acc);
+        }
+        nvcuda::wmma::store_matrix_sync(scr, acc, 16, nvcuda::wmma::mem_row_major);
+        __syncwarp();
+        // lane -> (row i, 8 columns): U += scratch as two explicit 16-byte accesses per operand,
+        // so the code does not depend on whether nvcc's load/store vectorizer pairs them (it did
+        // so in some compiles and not in others of the same source: tools/ptx-identity.sh).
+        const int i = lane >> 1, j0 = (lane & 1) * 8;
+        float4 *u = reinterpret_cast<float4 *>(&sm.u[pm + i][d0 + j0]);
+        const float4 *f = reinterpret_cast<const float4 *>(&scr[i * 16 + j0]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) u[h] = add4(u[h], f[h]);
+        __syncwarp(); // the scratch is overwritten by the next column tile
+    }
+}
+
+// ---- [stage 3b] one tile on mma.sync m16n8k16: Q K^T, softmax and P V in registers --------------
+// One KV tile (half tiles `buf`, kv_valid keys) for the warp's 16 rows.
+template <class Cfg>
+__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
+                                         MmaRows<Cfg::kD> &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    const int t = lane & 3;
+    // S = Q K^T: 4 tiles of 8 keys. B (k = d, n = key) is K's [key][d] rows read without .trans:
+    // one x4 gives d 32h .. 32h+31 of keys 8j..8j+7, i.e. B of two k steps.
+    float s[TN / 8][4];
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j) {
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
+#pragma unroll
+        for (int h = 0; h < D / 32; ++h) {
+            uint32_t b[4];
+            prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][32 * h + 8 * (lane >> 3)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h], b0, s[j]);
+            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h + 1], b1, s[j]);
+        }
+    }
+    // Online softmax on the accumulators (rows_rescale): s scaled and masked, m and l updated.
+    float alpha[2];
+    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+            st.l[e >> 1] += s[j][e];
+        }
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) st.o[j][e] *= alpha[e >> 1];
+            // O += P V: P's two 8-key accumulator tiles are the A fragment of 16 keys (acc_to_a_f16, P
+            // rounded to fp16); B (k = key, n = d) is V's [key][d] rows read with .trans, one x4 giving
+            // two 8-column tiles.
+#pragma unroll
+    for (int kk = 0; kk < TN / 16; ++kk) {
+        uint32_t pa[4];
+        prims::acc_to_a_f16(pa, s[2 * kk], s[2 * kk + 1]);
+#pragma unroll
+        for (int np = 0; np < D / 16; ++np) {
+            uint32_t b[4];
+            prims::ldmatrix<4, true>(
+                b, &sm.v[buf][16 * kk + (lane & 7) + 8 * ((lane >> 3) & 1)][16 * np + 8 * (lane >> 4)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            prims::mma_m16n8k16_f16(st.o[2 * np], pa, b0, st.o[2 * np]);
+            prims::mma_m16n8k16_f16(st.o[2 * np + 1], pa, b1, st.o[2 * np + 1]);
+        }
+    }
+}
+
+// ---- [stage 6] FP8 tensor cores: Q.K^T and P.V on mma.sync m16n8k32 e4m3 on the codes ----------
+// The codes are multiplied as they are: no decode to fp16. A product of two e4m3 values has at most
+// 8 significant bits and lies in fp32's normal range, so it is exact; the per-head steps are applied
+// in fp32 to the accumulators (paper/methods.md#tolerances-fp8, the pre-registered numerics).
+// Operand layouts (prims.cuh; lane = 4g + t):
+//   Q.K^T  A = Q codes, k = d: one ldmatrix x4 on bytes per 32 d (an 8x8 b16 matrix is 8 rows x 16
+//          bytes, lane l gets row l/4, bytes 4(l%4)..+3: the m16n8k32 A layout); B = K's [key][d]
+//          rows as they are (col g = key g, bytes 4t..4t+3 and 16+4t..), one x4 per 8 keys for all
+//          64 d. Two k steps of 32 per score, in one fp32 accumulator.
+//   P.V    A = the P codes from the score accumulators by acc_to_a_e4m3, whose k position p stands
+//          for key k32_col(p); B must use the same order, so V is stored transposed as
+//          vt[vt_row(d)][p] = V[k32_col(p)][d] (vt_row: loads.cuh): a B register is 4 consecutive
+//          bytes of a vt row, and an ldmatrix x4 gives two 8-d tiles.
+
+// The P scale: P codes are e4m3(kPScale * p). With p <= 1 (the running max includes this tile),
+// 448 p <= 448, the largest finite e4m3: no code saturates, and the largest weights keep e4m3's 3
+// fraction bits down to p = 2^-6/448 (methods.md, "Why 448"). kPScale cancels (fp8_tile) and
+// appears nowhere else.
+constexpr float kPScale = 448.0f;
+
+// The sum of the four e4m3 codes of one A register, decoded exactly (e4m3 -> half is exact, and
+// these sums of at most 4 values <= 448 with 4 significant bits each are exact in fp32).
+__device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
+    const float2 lo = __half22float2(prims::e4m3x2_to_half2((uint16_t)(w & 0xffffu)));
+    const float2 hi = __half22float2(prims::e4m3x2_to_half2((uint16_t)(w >> 16)));
+    return (lo.x + lo.y) + (hi.x + hi.y);
+}
+
+// One KV tile (code buffers `buf`, kv_valid keys) for the warp's 16 rows.
+template <class Cfg>
+__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
+                                         Fp8Rows<Cfg::kD> &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    const int t = lane & 3;
+    // S = Q K^T on the codes: 4 tiles of 8 keys, two k steps of 32 d into one fp32 accumulator.
+    float s[TN / 8][4];
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j) {
+        uint32_t b[4]; // bytes 16m.. of keys 8j..8j+7: {b[0], b[1]} d 0-31, {b[2], b[3]} d 32-63
+        prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][16 * (lane >> 3)]);
+        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[0], b0, s[j]);
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[1], b1, s[j]);
+    }
+    // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
+    float alpha[2];
+    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
+    // 448 p, p = exp(s - m) <= 1 since m includes this tile; masked keys give 0 (code 0).
+#pragma unroll
+    for (int j = 0; j < TN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? kPScale * __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+    // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
+    // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
+    // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
+    uint32_t pa[4];
+    prims::acc_to_a_e4m3(pa, s);
+    st.l[0] += e4m3x4_sum(pa[0]) + e4m3x4_sum(pa[2]);
+    st.l[1] += e4m3x4_sum(pa[1]) + e4m3x4_sum(pa[3]);
+    // O = alpha O + P V, two-level: each 8-d tile's 32-key product goes into a zeroed fragment and
+    // is added to the running output in fp32, so the FP8 mma's own accumulator never carries more
+    // than one tile (methods.md, "Accumulation order and precision": reduced-precision fp32
+    // accumulation on Ada/Hopper then costs about 2^-12 Vmax per tile, independent of S).
+#pragma unroll
+    for (int np = 0; np < D / 16; ++np) {
+        uint32_t b[4]; // rows d = 16np + 8(m/2) + .., bytes 16(m%2)..: {b[0], b[1]}, {b[2], b[3]}
+        prims::ldmatrix<4>(
+            b, &sm.vt[buf][vt_row(16 * np + (lane & 7) + 8 * (lane >> 4))][16 * ((lane >> 3) & 1)]);
+        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+        const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        float pv0[4], pv1[4];
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa, b0, zero);
+        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa, b1, zero);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            st.o[2 * np][e] = st.o[2 * np][e] * alpha[e >> 1] + pv0[e];
+            st.o[2 * np + 1][e] = st.o[2 * np + 1][e] * alpha[e >> 1] + pv1[e];
+        }
+    }
+}
+
+} // namespace sdpa

@@ -1,0 +1,79 @@
+// warp_spec.cuh: the producer/consumer skeleton of warp specialisation (stages 5-6). The producer
+// warps run the cp.async K/V ring and prepare each landed tile into one of two operand buffers;
+// the consumer warps compute on them; the two roles meet only at named barriers (FULL and EMPTY
+// per buffer), never at flags in shared memory. What a producer does to a tile and what a consumer
+// computes are hooks (ThunderKittens' load/compute split), so the skeleton's synchronisation is
+// written once for every register-resident variant that specialises its warps.
+#pragma once
+
+#include "loads.cuh"
+#include "softmax_regs.cuh"
+
+namespace sdpa {
+
+// ---- [stage 5] warp specialisation: producer warps load, consumer warps compute ----------------
+// Warps 0..kMmaWarps-1 (consumers) run mma_tile; the other warps (producers) run the cp.async ring
+// and decode each landed tile into one of two half-tile buffers, so the decode leaves the
+// consumers' path. Hand-over on named barriers, never on flags in shared memory: the original's
+// Stage-5 spun on volatile ready/consumed flags with __nanosleep and __threadfence_block
+// (b9c79d9), which the CUDA memory model does not make a synchronisation (volatile accesses are
+// not acquire/release, and a fence orders nothing without an acquiring reader), and an emulator
+// spin never yields. Here:
+//   FULL(b)  (id 1+b): producers bar.arrive after decoding into buffer b; consumers bar.sync.
+//   EMPTY(b) (id 3+b): consumers bar.arrive after their last read of buffer b; producers bar.sync
+//                      before decoding into it again (tile t+2). arrive -> sync orders the writes
+//                      before the barrier with the reads after it (PTX ISA, bar/barrier).
+// Each phase counts all THREADS threads (the producers' and the consumers'). Buffer b carries
+// tiles b, b+2, ...: a FULL phase cannot start before the previous one on b completed, since the
+// producers first wait on EMPTY(b), which the consumers signal only after that FULL. The consumers
+// signal EMPTY only for tiles that a producer will wait for (t + 2 < n_tiles), so no phase is left
+// open when the block ends.
+constexpr unsigned kBarFull = 1, kBarEmpty = 3;
+
+// bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b). The id must be an
+// immediate (prims.cuh: ptxas then reserves ids 0-4 instead of all 16), so the buffer selects one
+// of two instructions; b is the same for the whole warp.
+template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_sync_buf(int b) {
+    if (b)
+        prims::bar_sync<BASE + 1>(Cfg::kThreads);
+    else
+        prims::bar_sync<BASE>(Cfg::kThreads);
+}
+template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
+    if (b)
+        prims::bar_arrive<BASE + 1>(Cfg::kThreads);
+    else
+        prims::bar_arrive<BASE>(Cfg::kThreads);
+}
+
+// The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
+// hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
+// operand buffer `buf` (its own chunks only); Hooks::compute(sm, buf, lane, kv_valid, qk_mult, st):
+// a consumer warp multiplies one tile into its rows `st` (a typename Hooks::Rows).
+template <class Cfg, class Hooks>
+__device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,
+                                            const uint8_t *__restrict__ gv, int S) {
+    constexpr int TN = Cfg::kTN;
+    kv_pipeline_start(sm, gk, gv, S);
+    for (int t = 0; t < n_tiles; ++t) {
+        kv_prefetch(sm, t, n_tiles, gk, gv, S);
+        kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
+        if (t >= 2) bar_sync_buf<Cfg, kBarEmpty>(t & 1);
+        Hooks::prepare(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
+        bar_arrive_buf<Cfg, kBarFull>(t & 1);
+    }
+}
+
+template <class Cfg, class Hooks>
+__device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
+                                            float qk_mult, typename Hooks::Rows &st) {
+    constexpr int TN = Cfg::kTN;
+    rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    for (int t = 0; t < n_tiles; ++t) {
+        bar_sync_buf<Cfg, kBarFull>(t & 1);
+        Hooks::compute(sm, t & 1, lane, imin(TN, S - t * TN), qk_mult, st);
+        if (t + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>(t & 1);
+    }
+}
+
+} // namespace sdpa
