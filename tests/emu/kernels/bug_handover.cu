@@ -11,20 +11,20 @@ __global__ void handover(const float *__restrict__ in, float *__restrict__ out, 
     float acc = 0.0f;
     for (int i = 0; i < 4; i++) {
         if (threadIdx.x < 32) {
-            if (i > 0) prims::bar_sync(2, 64); // EMPTY: the consumer is done with the slot
+            if (i > 0) prims::bar_sync<2>(64); // EMPTY: the consumer is done with the slot
             if (lane % 4 == 0) prims::cp_async_16(&slot[lane], in + i * 32 + lane); // 8 lanes, 4 floats each
             prims::cp_async_commit();
-            if (mode == EMUT_HANDOVER_SIGNAL_EARLY) prims::bar_arrive(1, 64); // EMU-BUG(signal-early)
+            if (mode == EMUT_HANDOVER_SIGNAL_EARLY) prims::bar_arrive<1>(64); // EMU-BUG(signal-early)
             prims::cp_async_wait<0>();
-            if (mode != EMUT_HANDOVER_SIGNAL_EARLY) prims::bar_arrive(1, 64); // FULL
+            if (mode != EMUT_HANDOVER_SIGNAL_EARLY) prims::bar_arrive<1>(64); // FULL
         } else {
-            prims::bar_sync(1, 64);
+            prims::bar_sync<1>(64);
             if (mode == EMUT_HANDOVER_RELEASE_EARLY) {
-                if (i < 3) prims::bar_arrive(2, 64);
+                if (i < 3) prims::bar_arrive<2>(64);
                 acc += slot[lane]; // EMU-BUG(release-early)
             } else {
                 acc += slot[lane];
-                if (i < 3) prims::bar_arrive(2, 64);
+                if (i < 3) prims::bar_arrive<2>(64);
             }
         }
     }
