@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# short-lease.sh: the README's first hour (steps 2 to 5) as ONE command, for a lease whose whole
+# device time is about one command (a borrowed node for 15 minutes). Everything it measures is a
+# file under OUT the moment its step ends; a kill at any point loses only the running step.
+#   short-lease.sh BUNDLE_DIR OUT DEADLINE_S
+# BUNDLE_DIR  an unpacked bundle (make bundle): bin/sdpa-bench, campaign.sh
+# OUT         an empty or new directory whose files come home
+# DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
+# Order, most valuable first (README: never give up steps 2 to 4): environment and probe; each
+# variant alone under a timeout (smoke-<v>.json); the e4m3 correctness matrix; the campaign with
+# what is left less 150 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
+# when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
+# only if its limit fits what is left. The loose
+# files are packed into node-files.tar.gz at the end; steps.tsv says what ran, its exit status
+# and seconds.
+set -u
+[ $# -eq 3 ] || { echo "usage: short-lease.sh BUNDLE_DIR OUT DEADLINE_S" >&2; exit 2; }
+bundle=$(cd "$1" && pwd) || { echo "short-lease.sh: BUNDLE_DIR '$1' does not exist" >&2; exit 2; }
+out=$2 deadline=$3
+case $deadline in ''|*[!0-9]*) echo "short-lease.sh: DEADLINE_S '$deadline': whole seconds" >&2; exit 2 ;; esac
+B=$bundle/bin/sdpa-bench C=$bundle/campaign.sh
+[ -x "$B" ] && [ -x "$C" ] || { echo "short-lease.sh: $bundle is not an unpacked bundle (bin/sdpa-bench, campaign.sh)" >&2; exit 2; }
+mkdir -p "$out/files" "$out/tmp" || exit 2
+out=$(cd "$out" && pwd) f=$out/files
+export TMPDIR=$out/tmp PATH=/usr/local/nvidia/bin:/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+t0=$SECONDS
+left() { echo $((deadline - (SECONDS - t0))); }
+# step NAME LIMIT_S CMD...: CMD under `timeout -s KILL`, its output in NAME.log, one line in steps.tsv.
+step() {
+  local name=$1 lim=$2 s=$SECONDS rc; shift 2
+  if [ "$(left)" -lt "$lim" ]; then printf '%s\tskipped\t0\t%s\n' "$name" "$lim" >>"$f/steps.tsv"; return 0; fi
+  timeout -s KILL "$lim" "$@" >"$f/$name.log" 2>&1; rc=$?
+  printf '%s\t%s\t%s\t%s\n' "$name" "$rc" $((SECONDS - s)) "$lim" >>"$f/steps.tsv"
+  return $rc
+}
+printf 'step\texit\tseconds\tlimit\n' >"$f/steps.tsv"
+env_txt() {
+  date -u +%FT%TZ; uname -r
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit,mig.mode.current,persistence_mode,temperature.gpu --format=csv
+  nvidia-smi -L; nvcc --version | tail -2
+  ldconfig -p | grep -E 'libcuda\.|libnvidia-ml|libcublas' | head
+  python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.cuda.is_available())'
+  command -v compute-sanitizer ncu cuobjdump
+}
+step env 40 env_txt
+step probe 30 "$B" --backend cuda --probe || { echo "short-lease.sh: CUDA unusable here (probe.log)" >&2; deadline=0; }
+mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
+for v in "${variants[@]}"; do
+  step "smoke-$v" 60 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
+    --shape mission --seeds 0 --out "$f/smoke-$v.json"
+done
+mshapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
+step matrix-e4m3 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec e4m3 --out "$f/matrix-e4m3.json"
+# The campaign: what is left, less 30 s for its own kill margin and the pack, and 120 s for the
+# other two matrices after it (they run in whatever the campaign leaves unused).
+tl=$(( $(left) - 150 ))
+if [ "$tl" -ge 120 ]; then
+  s=$SECONDS
+  "$C" --backend cuda --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
+  timeout -k 15 -s TERM "$tl" "$C" --backend cuda --time-limit "$tl" --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
+  printf 'campaign\t%s\t%s\t%s\n' $? $((SECONDS - s)) "$tl" >>"$f/steps.tsv"
+else
+  printf 'campaign\tskipped\t0\t%s\n' "$tl" >>"$f/steps.tsv"
+fi
+step matrix-seed-linear 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear --out "$f/matrix-seed-linear.json"
+step matrix-outliers 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0 --dist outliers --out "$f/matrix-outliers.json"
+tar -C "$out" -czf "$out/node-files.tar.gz.tmp" files && mv "$out/node-files.tar.gz.tmp" "$out/node-files.tar.gz" &&
+  rm -rf "$f"
+rm -rf "$out/tmp"
+ls -l "$out"
