@@ -1,0 +1,15 @@
+# Stage 2: P.V on tensor cores (stage1 -> stage2).
+# Read by experiments/common.mk and copied into every run directory, so that a report is always
+# judged against the definition its run was made with (make report RUN=... reads the copy).
+# Defaults of every parameter not set here (timing budgets, static budgets): experiments/common.mk.
+TITLE        := Stage 2: P.V on tensor cores with WMMA (stage1 to stage2)
+MAKE_TARGET  := stage2
+BASELINE     := stage1
+CANDIDATE    := stage2
+# Correctness on the original study's shapes and seeds (its Stage-2 report: small and mission), plus
+# ragged (2,3,33,64): partial tiles (S = 33) and B > 1, which the original never checked.
+SHAPES       := small mission ragged
+SEEDS        := 0,1,2
+# Performance: the original's mission shape, judged on the lower bound of the speedup's CI.
+TIMING_SHAPE := mission
+GATE_SPEEDUP := 1.15
