@@ -1,6 +1,7 @@
 # The relocatable measurement bundle (README, "Measuring on a GPU node"): what a GPU node without
 # a compiler, Debian packages, root or network needs to run the campaign.
 #   $(BUNDLE_DIR)/            bin/sdpa-bench (cudart linked statically), bin/sdpa-report,
+#                             bin/sdpa-probes (sm_90a; where nvcc builds it),
 #                             lib/libcjson.so.1 (found through an rpath relative to the binary),
 #                             ptxas.json, experiments/ (definitions, hypotheses, resolved
 #                             parameters, run.sh), peers/ (the PyTorch peer script, its
@@ -29,6 +30,14 @@ $(BUNDLE_DIR)/bin/sdpa-bench: $(BENCH_CORE_OBJS) $(BENCH_EMU_OBJ) $(BENCH_CUDA_L
                               $(KERNELS_CUDA_OBJS) $(SIMT_LIB) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(BUNDLE_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS) $(BUNDLE_RPATH)
+# The hardware probes (kernels/probes), the campaign's "probes" part: sm_90a, so only where nvcc
+# builds it; cudart static as for sdpa-bench.
+ifneq ($(PROBE_CUDA_OBJ),)
+BUNDLE_PROBES := $(BUNDLE_DIR)/bin/sdpa-probes
+$(BUNDLE_PROBES): $(PROBE_HOST_OBJS) $(PROBE_CUDA_OBJ) $(HOST_LIB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(BUNDLE_CUDA_LIBS) $(HOST_LDLIBS) $(BUNDLE_RPATH)
+endif
 $(BUNDLE_DIR)/bin/sdpa-report: $(REPORT_OBJS) $(REPORT_SHARED_OBJS) $(HOST_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(HOST_LDLIBS) $(BUNDLE_RPATH)
@@ -49,7 +58,7 @@ endif
 
 ## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (README, "Measuring on a GPU node")
 bundle: $(BUNDLE_TGZ)
-$(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
+$(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PROBES) $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \
                tools/campaign/gpu-checks.sh tools/campaign/campaign-lib.sh $(BUNDLE_PEERS)
 	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments $(BUNDLE_DIR)/peers

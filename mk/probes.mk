@@ -1,15 +1,11 @@
 # The hardware probes (kernels/probes, README there): three tiny sm_90a kernels whose output shows
 # where an H100 puts each element (TMA boxes, wgmma fragments, the wgmma descriptor's address
-# function). `make probes` runs them on the GPU (compute capability 9.0) and writes one JSON record;
-# the emulator's tests compare the emulator with such records once they are committed under
-# data/probes/ (SKIP "no hardware fixture" until then), and run the same driver on the emulator.
+# function). `make probes` runs them on the GPU (compute capability 9.0) and writes one JSON record
+# (a local look; nothing ingests it). What is committed comes from the campaign: its part "probes"
+# runs the bundle's bin/sdpa-probes (mk/bundle.mk) into probes/probes.json, and `make ingest` commits
+# it as data/gpu/<device>/<id>/probes/probes.json, which the emulator's tests compare themselves with.
 #
 #   make probes [PROBES_OUT=DIR]   build/bin/sdpa-probes --out DIR/probes-<UTC time>.json
-#
-# Campaign hook (tools/campaign/campaign.sh, the campaign helper's): a part "probes" that runs
-#   make probes PROBES_OUT=<the campaign's directory>/probes
-# (about a second on the GPU) and packs DIR/probes-*.json; `make ingest` then commits it as
-# data/probes/<device>/<campaign id>.json (kind "probes").
 
 PROBE_DIR   := kernels/probes
 PROBE_HOST_SRCS := $(PROBE_DIR)/probe_main.c $(PROBE_DIR)/probe_run.c

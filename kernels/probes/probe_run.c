@@ -19,7 +19,7 @@ static const struct {
 } tma_cases[] = {
     {0, 2, 32, 16, 1, 8, 4, 0},    {0, 2, 48, 16, 1, 72, 32, 0}, {32, 2, 16, 24, 1, -8, 20, 0},
     {64, 2, 32, 32, 1, 16, -5, 0}, {128, 2, 64, 32, 1, 0, 0, 0}, {128, 2, 64, 24, 1, 40, 30, 0},
-    {0, 3, 16, 8, 2, 4, 2, 1},     {64, 3, 32, 8, 3, 64, 36, 1}, {128, 3, 64, 16, 2, 0, 8, 2},
+    {0, 3, 16, 8, 2, 8, 2, 1},     {64, 3, 32, 8, 3, 64, 36, 1}, {128, 3, 64, 16, 2, 0, 8, 2},
 };
 /* The descriptor configurations: start offset in the region, LBO, SBO, swizzle. */
 static const unsigned desc_cases[][4] = {
@@ -63,11 +63,13 @@ static int run_tma(cJSON *doc, const uint16_t *g, uint8_t *out, uint8_t *host, c
                                strides, box, swizzle_enum(tma_cases[i].swizzle), err, errlen))
             return -1;
         memset(host, 0xcd, PROBE_TMA_MAX_BYTES);
-        if (probe_put(out, host, PROBE_TMA_MAX_BYTES) ||
-            probe_tma_box(&map, tma_cases[i].rank, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, out,
-                          bytes) ||
-            probe_get(host, out, bytes))
-            return FAIL("TMA probe %d: the launch failed", i);
+        int e = probe_put(out, host, PROBE_TMA_MAX_BYTES);
+        if (!e) e = probe_tma_box(&map, tma_cases[i].rank, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, out, bytes);
+        if (!e) e = probe_get(host, out, bytes);
+        if (e)
+            return FAIL("TMA probe %d (swizzle %d, rank %d, box %dx%dx%d at (%d, %d, %d)): %s", i,
+                        tma_cases[i].swizzle, tma_cases[i].rank, tma_cases[i].bx, tma_cases[i].by,
+                        tma_cases[i].bz, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, probe_error_name(e));
         for (unsigned b = 0; b < bytes; b++) snprintf(hex + 2 * b, 3, "%02x", host[b]);
         cJSON *o = cJSON_CreateObject();
         const int c[3] = {tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2},
@@ -82,28 +84,20 @@ static int run_tma(cJSON *doc, const uint16_t *g, uint8_t *out, uint8_t *host, c
     return 0;
 }
 
-/* A probe writing n floats to the device buffer dev, then copied to host. */
-#define RUN(call, n) ((call) || probe_get(host, dev, (n) * sizeof(float)))
+/* A probe writing n floats to the device buffer dev, then copied to host: 0 or the first error. */
+#define RUN(call, n) ((e = (call)) || (e = probe_get(host, dev, (n) * sizeof(float))))
 
+/* The wgmma probes first, the TMA boxes last: a fault (which ends the CUDA context) keeps in doc
+ * every part that completed before it. */
 cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
     const size_t tensor = TW * TH * TD * 2, out_bytes = 128 * 128 * sizeof(float);
     uint16_t *g = malloc(tensor), *dg = probe_alloc(tensor);
     float *host = malloc(out_bytes), *dev = probe_alloc(out_bytes);
     uint8_t *tma_host = malloc(PROBE_TMA_MAX_BYTES), *tma_dev = probe_alloc(PROBE_TMA_MAX_BYTES);
-    int rc = 0;
+    int rc = 0, e = 0;
     if (!g || !dg || !host || !dev || !tma_host || !tma_dev) rc = FAIL("out of memory (host or device)");
-    for (int z = 0; !rc && z < TD; z++)
-        for (int y = 0; y < TH; y++)
-            for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
-    if (!rc && probe_put(dg, g, tensor)) rc = FAIL("copying the TMA tensor to the device failed");
-    if (!rc) {
-        cJSON *t = cJSON_AddObjectToObject(doc, "tma_tensor");
-        const int dims[3] = {TW, TH, TD};
-        cJSON_AddItemToObject(t, "dims", ints(dims, 3));
-        cJSON_AddStringToObject(t, "element", "uint16: 1 + x + 256 y + 4096 z");
-        rc = run_tma(doc, dg, tma_dev, tma_host, err, errlen);
-    }
-    if (!rc && RUN(probe_wgmma_acc(dev), 128 * 128)) rc = FAIL("wgmma accumulator probe: the launch failed");
+    if (!rc && RUN(probe_wgmma_acc(dev), 128 * 128))
+        rc = FAIL("wgmma accumulator probe: %s", probe_error_name(e));
     if (!rc) {
         cJSON *o = cJSON_AddObjectToObject(doc, "wgmma_acc");
         cJSON_AddStringToObject(o, "mode", "ss m64n256k32 e4m3, D[m][n] = m + 64 n");
@@ -113,7 +107,7 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
     static const char *const what[3] = {"byte", "thread_mod_8", "thread_div_8"};
     for (int w = 0; !rc && w < 3; w++) {
         if (RUN(probe_wgmma_a(w, dev), 128 * 16))
-            rc = FAIL("wgmma A-fragment probe %s: the launch failed", what[w]);
+            rc = FAIL("wgmma A-fragment probe %s: %s", what[w], probe_error_name(e));
         else
             cJSON_AddItemToObject(a, what[w], floats(host, 128 * 16));
     }
@@ -128,12 +122,23 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
             if (RUN(probe_wgmma_desc(desc_cases[i][0], desc_cases[i][1], desc_cases[i][2], desc_cases[i][3],
                                      j, dev),
                     64 * 32))
-                rc = FAIL("wgmma descriptor probe %d: the launch failed", i);
+                rc = FAIL("wgmma descriptor probe %d: %s", i, probe_error_name(e));
             else
                 cJSON_AddItemToArray(nib, floats(host, 64 * 32));
         }
         cJSON_AddItemToObject(o, "nibbles", nib);
         cJSON_AddItemToArray(descs, o);
+    }
+    for (int z = 0; !rc && z < TD; z++)
+        for (int y = 0; y < TH; y++)
+            for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
+    if (!rc && probe_put(dg, g, tensor)) rc = FAIL("copying the TMA tensor to the device failed");
+    if (!rc) {
+        cJSON *t = cJSON_AddObjectToObject(doc, "tma_tensor");
+        const int dims[3] = {TW, TH, TD};
+        cJSON_AddItemToObject(t, "dims", ints(dims, 3));
+        cJSON_AddStringToObject(t, "element", "uint16: 1 + x + 256 y + 4096 z");
+        rc = run_tma(doc, dg, tma_dev, tma_host, err, errlen);
     }
     free(g), free(host), free(tma_host);
     probe_free(dg), probe_free(dev), probe_free(tma_dev);
@@ -155,9 +160,13 @@ static int count_items(const cJSON *arr) { return cJSON_IsArray(arr) ? cJSON_Get
 int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
     int bad = 0;
     err[0] = 0;
+    /* An incomplete record (a probe faulted: "incomplete") is checked part by part as far as it got. */
+    const int partial = cJSON_GetObjectItem(doc, "incomplete") != NULL;
     const cJSON *tma = cJSON_GetObjectItem(doc, "tma");
-    if (count_items(tma) != N_TMA) return FAIL("tma: %d records, expected %d", count_items(tma), N_TMA);
-    for (int i = 0; i < N_TMA; i++) {
+    const int n_tma = partial && count_items(tma) >= 0 ? count_items(tma) : N_TMA;
+    if (count_items(tma) != n_tma && !(partial && !tma))
+        return FAIL("tma: %d records, expected %d", count_items(tma), N_TMA);
+    for (int i = 0; tma && i < n_tma && i < N_TMA; i++) {
         const cJSON *hex = cJSON_GetObjectItem(cJSON_GetArrayItem(tma, i), "bytes_hex");
         const int bz = tma_cases[i].rank == 3 ? tma_cases[i].bz : 1, span = tma_cases[i].swizzle;
         if (!cJSON_IsString(hex) ||
@@ -178,6 +187,7 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                                  span, tma_cases[i].rank, x, y, z, a);
                 }
     }
+    if (partial && !cJSON_GetObjectItem(doc, "wgmma_acc")) return bad;
     const cJSON *acc = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "wgmma_acc"), "values");
     if (count_items(acc) != 128 * 128)
         return FAIL("wgmma_acc.values: %d numbers, expected 16384", count_items(acc));
@@ -190,6 +200,7 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                          i, (int)v % 64, (int)v / 64, wg_acc_row(t, i), wg_acc_col(t, i));
         }
     const cJSON *a = cJSON_GetObjectItem(doc, "wgmma_a");
+    if (partial && count_items(cJSON_GetObjectItem(a, "thread_div_8")) != 2048) return bad;
     const cJSON *ab = cJSON_GetObjectItem(a, "byte"), *alo = cJSON_GetObjectItem(a, "thread_mod_8"),
                 *ahi = cJSON_GetObjectItem(a, "thread_div_8");
     if (count_items(ab) != 2048 || count_items(alo) != 2048 || count_items(ahi) != 2048)
@@ -208,10 +219,12 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                     t >= 0 && t < 128 && byte >= 0 && byte < 16 ? wg_a_k(t, byte) : 0);
         }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
-    if (count_items(descs) != N_DESC)
+    const int n_desc = partial ? count_items(descs) : N_DESC;
+    if (count_items(descs) != n_desc || n_desc > N_DESC)
         return FAIL("wgmma_desc: %d records, expected %d", count_items(descs), N_DESC);
-    for (int i = 0; i < N_DESC; i++) {
+    for (int i = 0; i < n_desc; i++) {
         const cJSON *nib = cJSON_GetObjectItem(cJSON_GetArrayItem(descs, i), "nibbles");
+        if (partial && count_items(nib) != 4) break;
         if (count_items(nib) != 4) return FAIL("wgmma_desc[%d].nibbles: expected 4 runs", i);
         for (int m = 0; m < 64; m++)
             for (int k = 0; k < 32; k++) {

@@ -9,7 +9,8 @@
 /* Runs every probe on the linked backend and adds its raw output to doc: "tma" (per box: swizzle,
  * rank, box, coords, bytes_hex as they lay in shared memory), "wgmma_acc" (values: 128 threads x 128
  * registers), "wgmma_a" (byte, thread_mod_8, thread_div_8: 128 x 16 each), "wgmma_desc" (per
- * descriptor: start, lbo, sbo, swizzle, nibbles: 4 x 64 x 32). Returns doc, or NULL with err. */
+ * descriptor: start, lbo, sbo, swizzle, nibbles: 4 x 64 x 32). Returns doc, or NULL with err (the
+ * failing probe and the CUDA error's name); doc then keeps the parts completed before the fault. */
 cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen);
 /* Decodes a record against the PTX ISA's formulas (kernels/wgmma_layout.h) and the documented TMA box
  * layout: the number of mismatches (the first in err), or -1 when the record is malformed. */

@@ -11,6 +11,14 @@ static int finish(int rc) {
     return rc;
 }
 
+extern "C" const char *probe_error_name(int rc) {
+#if defined(SIMT_EMU)
+    return rc ? "the emulator stopped the kernel (simt_last_error)" : "no error";
+#else
+    return cudaGetErrorName((cudaError_t)rc);
+#endif
+}
+
 // One TMA box into shared memory, dumped byte for byte.
 __global__ void probe_tma_box_kernel(const __grid_constant__ CUtensorMap map, int rank, int c0, int c1,
                                      int c2, uint8_t *__restrict__ out, unsigned bytes) {
@@ -143,6 +151,20 @@ extern "C" int probe_tma_box(const CUtensorMap *map, int rank, int c0, int c1, i
                              unsigned bytes) {
     if (bytes > PROBE_TMA_MAX_BYTES || (rank != 2 && rank != 3)) return -1;
     return finish(SDPA_LAUNCH(probe_tma_box_kernel, 1, 128, 0, 0, *map, rank, c0, c1, c2, out, bytes));
+}
+
+extern "C" int probe_tma_unaligned(void) {
+    const cuuint64_t dims[2] = {64, 16}, strides[1] = {64 * 2};
+    const cuuint32_t box[2] = {16, 8};
+    static CUtensorMap map;
+    char err[256];
+    void *g = probe_alloc(64 * 16 * 2), *out = probe_alloc(16 * 8 * 2);
+    int rc = !g || !out ? -1
+             : prims::tma_encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, g, dims, strides, box,
+                                       CU_TENSOR_MAP_SWIZZLE_NONE, err, sizeof err)
+                 ? -1
+                 : probe_tma_box(&map, 2, PROBE_UNALIGNED_X, 0, 0, (uint8_t *)out, 16 * 8 * 2);
+    return rc;
 }
 
 extern "C" int probe_encode_tiled(CUtensorMap *map, int dtype, unsigned rank, const void *gaddr,

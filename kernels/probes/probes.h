@@ -36,6 +36,14 @@ int probe_encode_tiled(CUtensorMap *map, int dtype, unsigned rank, const void *g
  * aligned shared tile with one cp.async.bulk.tensor, waits for its mbarrier phase, and copies the
  * tile's `bytes` (the box's size, at most PROBE_TMA_MAX_BYTES) to out as they lie in shared memory. */
 #define PROBE_TMA_MAX_BYTES 16384
+/* The one TMA load an H100 refuses (kernels/probes/README.md): a 16 x 8 uint16 box of a 64 x 16
+ * tensor at innermost coordinate x = 4 (8 bytes, not a multiple of 16). 0 if it loaded, else the
+ * error (on CUDA a sticky one: call it in a process of its own). */
+#define PROBE_UNALIGNED_X 4
+int probe_tma_unaligned(void);
+/* A probe's nonzero return as words: the CUDA error's name (cudaErrorLaunchFailure, ...), or the
+ * emulator's verdict. */
+const char *probe_error_name(int rc);
 int probe_tma_box(const CUtensorMap *map, int rank, int c0, int c1, int c2, uint8_t *out, unsigned bytes);
 
 /* wgmma SS, m64n256k32: out[128 t + i] = accumulator register i of thread t, where D[m][n] = m + 64 n. */

@@ -237,6 +237,7 @@ static int case_tma_bad_map(void) { return run_tma_bug(EMUT_TMA_BAD_MAP); }
 static int case_tma_no_wait(void) { return run_tma_bug(EMUT_TMA_NO_WAIT); }
 static int case_tma_overlap(void) { return run_tma_bug(EMUT_TMA_OVERLAP); }
 static int case_tma_read_early(void) { return run_tma_bug(EMUT_TMA_READ_EARLY); }
+static int case_tma_unaligned_coord(void) { return run_tma_bug(EMUT_TMA_UNALIGNED_COORD); }
 
 /* wgmma: A [64][32], B [16][32] small integers; the map of A for the TMA modes. */
 static CUtensorMap wg_map;
@@ -396,6 +397,8 @@ static const bug_case_t cases[] = {
     {"tma-init-not-fenced", case_tma_no_fence, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "M5"},
     {"tma-misaligned-destination", case_tma_misaligned, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT,
      "(T1"},
+    {"tma-unaligned-inner-coordinate", case_tma_unaligned_coord, "bug_tma.cu", "tma-issue", NULL, FAULT,
+     FAULT, FAULT, "(T1, measured)"},
     {"tma-invalid-map", case_tma_bad_map, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "(T2)"},
     {"tma-in-flight-at-exit", case_tma_no_wait, "bug_tma.cu", "tma-issue", NULL, FAULT, FAULT, FAULT, "T3)"},
     {"tma-overlapping-copies", case_tma_overlap, "bug_tma.cu", "tma-overlap", NULL, FAULT, FAULT, FAULT,

@@ -1,7 +1,8 @@
 /* The hardware probes (kernels/probes) on the emulator: their records decode to the PTX ISA's
  * layouts (kernels/wgmma_layout.h) and the documented TMA layout; a corrupted record is caught by the
- * decoding and by the comparison; and the emulator agrees with every hardware record committed under
- * data/probes/ (kind "probes", backend cuda; SKIP "no hardware fixture" while there is none). */
+ * decoding and by the comparison; and the emulator agrees with every hardware record ingested from a
+ * campaign, data/gpu/<device>/<id>/probes/probes.json (kind "probes", backend cuda, complete, agreeing
+ * with the ISA; SKIP while there is none). */
 #include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,11 +87,13 @@ static void test_corruption_is_caught(void **state) {
     }
 }
 
+/* The hardware records: the campaign's probes part, as make ingest committed it. */
+#define HW_RECORDS EMU_DATA_DIR "/gpu/*/*/probes/probes.json"
 static void test_hardware_fixtures(void **state) {
     (void)state;
     glob_t g;
-    if (glob(EMU_DATA_DIR "/probes/*/*.json", 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-        printf("# SKIP no hardware fixture (data/probes/*/*.json: run make probes on an H100, then make "
+    if (glob(HW_RECORDS, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+        printf("# SKIP no hardware record (" HW_RECORDS ": the campaign's probes part on an H100, then make "
                "ingest)\n");
         skip();
     }
@@ -101,8 +104,19 @@ static void test_hardware_fixtures(void **state) {
         const char *backend = json_get_str(fix, "meta.backend", g.gl_pathv[i], err, sizeof err);
         if (!backend || strcmp(backend, "cuda") != 0)
             fail_msg("%s: not a hardware record (meta.backend)", g.gl_pathv[i]);
+        if (cJSON_GetObjectItem(fix, "incomplete"))
+            fail_msg("%s: an incomplete record (a probe faulted on the device)", g.gl_pathv[i]);
+        const int bad = probe_check_isa(fix, err, sizeof err);
+        if (bad) fail_msg("%s: the hardware disagrees with the PTX ISA %d times; first: %s", g.gl_pathv[i], bad, err);
         if (probe_compare(emulator_record(), fix, err, sizeof err))
             fail_msg("%s: the emulator differs from the hardware: %s", g.gl_pathv[i], err);
+        /* The emulator refuses the unaligned TMA coordinate because an H100 did (records since
+         * the probe was added carry what the device said). */
+        const cJSON *ua = cJSON_GetObjectItem(cJSON_GetObjectItem(fix, "tma_unaligned"), "result");
+        if (ua && (!cJSON_IsString(ua) || !strcmp(ua->valuestring, "loaded")))
+            fail_msg("%s: the device loaded the unaligned TMA box the emulator refuses (tma_unaligned)",
+                     g.gl_pathv[i]);
+        printf("# %s: the emulator's record equals the hardware's\n", g.gl_pathv[i]);
         cJSON_Delete(fix);
     }
     globfree(&g);

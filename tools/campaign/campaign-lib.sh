@@ -83,6 +83,7 @@ start_watchdog() {
   ( sleep "$(( time_limit - stop_reserve > 1 ? time_limit - stop_reserve : 1 ))" && : >"$state/time-limit" &&
     kill -TERM $$ ) </dev/null >/dev/null 2>&1 &
   watchdog=$!
+  disown "$watchdog" 2>/dev/null # its end is expected: no "Terminated" job notice in the log
 }
 stop_watchdog() { [ -n "${watchdog:-}" ] && kill -- "-$watchdog" 2>/dev/null; watchdog=; }
 

@@ -10,6 +10,9 @@
 #                every timed step (sanitizers still run memcheck on it first)
 #   device       the device's metadata (one check run of the healthy variants), nvidia-smi -q
 # then the parts it was given (--part; default all), each a group of steps:
+#   probes       the wgmma/TMA layout probes (bin/sdpa-probes, sm_90a: an H100 or H200; about a
+#                second): where the hardware puts each element, against the PTX ISA's formulas
+#                (probes/probes.json; the emulator's tests compare themselves with it once ingested)
 #   ceilings     copy bandwidth and cuBLAS/cuBLASLt GEMM throughput (sdpa-bench --ceilings)
 #   experiment:<name>  one experiment, as `make stageN` runs it (experiments/run.sh)
 #   history      every variant at the mission and long shapes in one interleaved process
@@ -136,18 +139,18 @@ if [ -n "$resume" ]; then
 fi
 
 # The parts to run, in order: every part, or those given (checked against what the bundle has).
-all_parts=(ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
+all_parts=(probes ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
 part_S=
 if [ ${#parts[@]} -gt 0 ]; then
   for p in "${parts[@]}"; do
     case $p in
       experiment:*) [ -d "$here/experiments/${p#experiment:}" ] || die "--part $p: no such experiment; accepted: $(echo $experiments)" ;;
-      history|scaling|ceilings|peers|sanitizers|profiles) ;;
+      history|scaling|ceilings|peers|sanitizers|profiles|probes) ;;
       scaling:*) part_S=$(echo "${p#scaling:}" | tr , ' ')
         # Digits only, none 0 or with a leading 0 (an empty problem; octal to the shell), at least one.
         case " $part_S " in *[!0-9\ ]*|*\ 0*) part_S= ;; esac
         [ -n "${part_S// /}" ] || die "--part $p: expected scaling:S1,S2,... (integers >= 1)" ;;
-      *) die "--part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles" ;;
+      *) die "--part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles, probes" ;;
     esac
   done
   planned=()
@@ -167,11 +170,11 @@ L4_FACTOR=2.4
 if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   scaling_S="128 256" peer_shape=small san_shape=ragged
-  b_probe=5 b_checks=10 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
+  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
-  b_probe=10 b_checks=10 b_ceil=15 b_exp=25 b_hist=25 b_warm=10 b_aa=10 b_scaling=60 b_cublas=10 b_torch=50 b_san=60 b_prof=40 b_pack=5
+  b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=25 b_hist=25 b_warm=10 b_aa=10 b_scaling=60 b_cublas=10 b_torch=50 b_san=60 b_prof=40 b_pack=5
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
 peer_args=(--iters 20 --min-time 0.5 --max-time 5)
@@ -180,6 +183,7 @@ peer_args=(--iters 20 --min-time 0.5 --max-time 5)
 # part_steps PART: "NAME BUDGET" per step of the part.
 part_steps() {
   case $1 in
+    probes) echo "probes $b_probes" ;;
     ceilings) echo "ceilings $b_ceil" ;;
     experiment:*) echo "experiment-${1#experiment:} $b_exp" ;;
     history) printf '%s\n' "history $b_hist" "history-warm $b_warm" "aa-control $b_aa" ;;
@@ -217,6 +221,7 @@ plan_line checks $b_checks "each variant alone at the single shape, under a ${ch
 for p in "${planned[@]}"; do
   while read -r s b; do
     case $s in
+      probes) what="wgmma/TMA layout probes against the PTX ISA (sm_90a GPUs only)" ;;
       ceilings) what="copy bandwidth, cuBLAS GEMM fp16/fp8 (sdpa-bench --ceilings)" ;;
       experiment-*) what=${s#experiment-} s=experiment ;;
       history) what="every variant, ${hist_shapes[*]}, one interleaved process" ;;
@@ -272,7 +277,7 @@ export TMPDIR=$work/tmp # the children's temporaries come home too, or go with t
 t0=$(date +%s) cur_part= child= watchdog=
 : >"$state/steps.tsv"
 arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --started "$t0" --expected "$total_est" \
-  --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "ceilings=$b_ceil" \
+  --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "ceilings=$b_ceil" \
   --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
   --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
   --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "pack=$b_pack"
@@ -385,6 +390,18 @@ scaling_shape() {
 }
 
 # ---- the parts ---------------------------------------------------------------------------
+# The probes are sm_90a code: compute capability 9.0 only (sdpa-probes refuses others, exit 2).
+part_probes() {
+  local why= cc
+  cc=$("$report" get "$root/device-run.json" meta.device.cc 2>/dev/null)
+  if [ "$measured" != cuda ]; then why="backend $measured: the probes run on a GPU (the emulator's own record is make test's)"
+  elif [ ! -x "$here/bin/sdpa-probes" ]; then why="this bundle has no bin/sdpa-probes (built where nvcc could target sm_90a)"
+  elif [ "$cc" != 9.0 ]; then why="the device is compute capability ${cc:-unknown}; the probes are sm_90a code (9.0)"; fi
+  if [ -n "$why" ]; then skip_step probes $b_probes "$why"; return; fi
+  mkdir -p "$root/probes"
+  step probes $b_probes "$here/bin/sdpa-probes" --out "$root/probes/probes.json"
+}
+
 part_ceilings() {
   if has_option --ceilings; then
     step ceilings $b_ceil "$bench" --backend "$backend" --ceilings --out "$root/ceilings.json"
@@ -595,6 +612,7 @@ run_part() {
     return
   fi
   case $p in
+    probes) part_probes ;;
     ceilings) part_ceilings ;;
     experiment:*) part_experiment "${p#experiment:}" ;;
     history) part_history ;;

@@ -43,7 +43,7 @@ env_txt() {
   python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.cuda.is_available())'
   command -v compute-sanitizer ncu cuobjdump
 }
-step env 40 env_txt
+step env 40 bash -c "$(declare -f env_txt); env_txt" # timeout runs programs, not functions
 step probe 30 "$B" --backend cuda --probe || { echo "short-lease.sh: CUDA unusable here (probe.log)" >&2; deadline=0; }
 mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
 for v in "${variants[@]}"; do

@@ -122,6 +122,15 @@ void tma_load(Site at, void *dst, const CUtensorMap *map, unsigned n, const int3
         fault(at, "%s: %p is not a tensor map made by prims::tma_encode_tiled, or it changed since (T2)", op,
               (const void *)map);
     if (m.rank != n) fault(at, "%s: the tensor map has rank %u (T2)", op, m.rank);
+    // Measured on an H100 (kernels/probes; campaign 20261127T093955Z's record and the note in
+    // kernels/probes/README.md): an innermost coordinate whose byte offset is
+    // not a multiple of 16 stops the kernel with an illegal instruction, in or out of bounds, 2-D or
+    // 3-D, any swizzle; the PTX ISA and the driver's encoder do not say so.
+    if (((int64_t)coords[0] * (int64_t)m.esize) % 16 != 0)
+        fault(at,
+              "%s: innermost coordinate %d x %u-byte elements is not a multiple of 16 bytes: an H100 stops "
+              "with an illegal instruction (T1, measured)",
+              op, (int)coords[0], m.esize);
     if ((uintptr_t)dst % 128) fault(at, "%s: destination %p is not 128-byte aligned (T1)", op, dst);
     if (m.span && (uintptr_t)dst % (8 * m.span))
         fault(at,

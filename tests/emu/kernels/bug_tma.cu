@@ -1,5 +1,6 @@
 // NVCC-ARCHS: 90 90a
-// Planted TMA and mbarrier-transaction bugs (hopper-wgmma-notes M1, M3, M5, T1-T4): one 2-D box of
+// Planted TMA and mbarrier-transaction bugs (hopper-wgmma-notes M1, M3, M5, T1-T4; T1 also the
+// innermost coordinate's 16-byte rule an H100 showed): one 2-D box of
 // 64 rows x 64 bytes (4096 bytes) loaded by thread 0 of 128 and copied to out by all of them.
 #include "emu_tests.h"
 #include "prims.cuh"
@@ -21,7 +22,8 @@ __global__ void tma_bugs(const __grid_constant__ CUtensorMap map, const __grid_c
         prims::mbar_arrive_expect_tx(&full, expect); // EMU-BUG(tma-expect)
         uint8_t *dst = mode == EMUT_TMA_MISALIGNED ? tile + 64 : tile;
         const CUtensorMap *m = mode == EMUT_TMA_BAD_MAP ? &map3 : &map;
-        prims::tma_load_2d(dst, m, 0, 0, &full);                                   // EMU-BUG(tma-issue)
+        const int x0 = mode == EMUT_TMA_UNALIGNED_COORD ? 8 : 0; // 8 one-byte elements: not 16 B
+        prims::tma_load_2d(dst, m, x0, 0, &full);                                  // EMU-BUG(tma-issue)
         if (mode == EMUT_TMA_OVERLAP) prims::tma_load_2d(tile, &map, 0, 0, &full); // EMU-BUG(tma-overlap)
     }
     if (mode == EMUT_TMA_READ_EARLY && threadIdx.x == 1) out[8192] = tile[0]; // EMU-BUG(tma-read-early)

@@ -129,7 +129,8 @@ enum {
     EMUT_TMA_BAD_MAP = 5,
     EMUT_TMA_NO_WAIT = 6,
     EMUT_TMA_OVERLAP = 7,
-    EMUT_TMA_READ_EARLY = 8
+    EMUT_TMA_READ_EARLY = 8,
+    EMUT_TMA_UNALIGNED_COORD = 9
 };
 int emut_bug_tma(const CUtensorMap *map, const CUtensorMap *map3, uint8_t *out, int mode);
 /* bug_wgmma.cu: mapA a 2-D uint8 map of A [64][32] (box 32 x 64, 32-byte swizzle); D gets d = A B^T
