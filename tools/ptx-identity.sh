@@ -33,7 +33,7 @@ det=()
 if setarch -R true 2>/dev/null; then det=(setarch -R); else
   echo "ptx-identity: setarch -R unavailable: nvcc's PTX may differ between identical compiles" >&2
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-identity.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-identity.XXXXXX") || { echo "ptx-identity: cannot create a temporary directory" >&2; exit 2; }
 trap 'rm -rf "$tmp"' EXIT
 
 # checkout REV DIR: kernels/ of REV (or of the working tree when REV is empty) into DIR/kernels.
