@@ -12,7 +12,7 @@
 #include "json_file.h"
 #include "paper.h"
 
-enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL };
+enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL, F_PROBES, F_MATRIX };
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -278,6 +278,12 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
     TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
     TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
+    TRY(load_opt(c, F_PROBES, "probes/probes.json", "probes", &c->PB, &c->probes, err, n));
+    for (int k = 0; k < GPU_MATRIX_FILES; k++) {
+        char f[64];
+        snprintf(f, sizeof f, "matrix/%s.json", gpu_matrix_files[k]);
+        TRY(load_opt(c, F_MATRIX + k, f, "sdpa-bench-run", &c->MX[k], &c->matrix[k], err, n));
+    }
     const char *backend = rj_str(&c->C, "backend");
     if (!backend || !rj_str(&c->C, "device") || !rj_str(&c->C, "campaign_id")) return -1;
     c->emulated = strcmp(backend, "cuda") != 0;
@@ -358,9 +364,10 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign,   c->device_run, c->history,      c->ceilings,
-                         c->sanitizers, c->profile,    c->history_warm, c->aa_control};
+        cJSON *docs[] = {c->campaign, c->device_run,   c->history,    c->ceilings, c->sanitizers,
+                         c->profile,  c->history_warm, c->aa_control, c->probes};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
+        for (int k = 0; k < GPU_MATRIX_FILES; k++) cJSON_Delete(c->matrix[k]);
         for (int k = 0; k < c->nruns; k++) {
             report_free(&c->runs[k].r);
             cJSON_Delete(c->runs[k].summary);
@@ -370,6 +377,8 @@ void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->nsweeps; i++) cJSON_Delete(g->sweeps[i]);
     *g = (gpu_data_t){0};
 }
+
+const char *const gpu_matrix_files[GPU_MATRIX_FILES] = {"e4m3", "seed-linear", "outliers"};
 
 double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
     const cJSON *e;

@@ -77,6 +77,34 @@ static void completed(const gpu_campaign_t *c, plist_t *l) {
 
 static bool interrupted(const gpu_campaign_t *c) { return cJSON_IsTrue(jo(c->campaign, "interrupted")); }
 
+bool gpu_campaign_plans(const gpu_campaign_t *c, const char *part) {
+    plist_t p = {0};
+    planned(c, &p);
+    const size_t k = strlen(part);
+    for (int i = 0; i < p.n; i++) {
+        if (!strcmp(p.v[i], part)) return true;
+        if (part[k - 1] == ':' && !strncmp(p.v[i], part, k)) return true;           /* "experiment:" */
+        if (!strncmp(p.v[i], part, k) && p.v[i][k] == ':' && !strcmp(part, "scaling")) /* a slice */
+            return true;
+    }
+    return false;
+}
+
+void gpu_parts_only(const gpu_campaign_t *c, rbuf_t *b) {
+    const cJSON *a = jo(c->campaign, "parts_planned");
+    if (!a) a = jo(c->campaign, "parts");
+    plist_t p = {0}, all = {0};
+    planned(c, &p);
+    all_parts(c, &all);
+    int left_out = 0;
+    for (int i = 0; i < all.n; i++) left_out += find(&p, all.v[i]) < 0 && !gpu_campaign_plans(c, all.v[i]);
+    if (cJSON_GetArraySize(a) == 0 || !left_out) return;
+    rb_puts(b, "This campaign ran only ");
+    for (int i = 0; i < p.n; i++) rb_printf(b, "%s`%s`", i == 0 ? "" : i + 1 < p.n ? ", " : " and ", p.v[i]);
+    rb_puts(b, " (`campaign.sh --part`): the sections of the other parts are left out here; the device's "
+               "parts table says which campaign measured them.\n\n");
+}
+
 bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n) {
     char p[4096];
     struct stat st;

@@ -15,6 +15,12 @@
  * a dot name, which an ingest in progress uses, nor one with ".tmp."), holding campaign.json. When
  * not, why says so. */
 bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n);
+/* Whether the campaign planned a part: "history", "probes", ...; "scaling" also for a slice
+ * (scaling:S1,...), "experiment:" for any experiment. A campaign without a plan planned all. */
+bool gpu_campaign_plans(const gpu_campaign_t *c, const char *part);
+/* For a campaign that planned only some parts (campaign.sh --part): one sentence naming them, since
+ * the sections of the others are left out. Nothing for a full campaign. */
+void gpu_parts_only(const gpu_campaign_t *c, rbuf_t *b);
 /* The INTERRUPTED banner of a stopped campaign (nothing for one that ran to its end). */
 void gpu_parts_banner(const gpu_campaign_t *c, rbuf_t *b);
 /* Before the first campaign of a device (campaigns are sorted by slug): the device's parts table,

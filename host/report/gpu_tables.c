@@ -9,6 +9,8 @@
 
 #include "gpu_figdata.h"
 #include "gpu_parts.h"
+#include "gpu_matrix.h"
+#include "gpu_probes.h"
 #include "tables.h"
 
 #define N 96
@@ -651,11 +653,15 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
     } else {
         const char *fx =
             fixtures == g->n ? " (here only the SYNTHETIC FIXTURE of the tests: not a measurement)" : "";
+        const char *first = NULL; /* the first campaign with a scaling section */
+        for (int i = 0; i < g->n && !first; i++)
+            if (gpu_campaign_plans(g->c[i], "scaling")) first = g->c[i]->tag;
         rb_printf(&lead,
                   "Section @sec:gpu does so for the %d committed campaign%s%s: the peers stand beside the "
-                  "stages in "
-                  "each campaign's scaling sweep (Section @sec:gpu-c1-scaling for the first).\n",
+                  "stages in each campaign's scaling sweep",
                   g->n, g->n > 1 ? "s" : "", fx);
+        if (first) rb_printf(&lead, " (Section @sec:gpu-%s-scaling for the first)", first);
+        rb_puts(&lead, ".\n");
         rb_printf(
             &res,
             "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each opening with its "
@@ -695,16 +701,24 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         banner(c, &b);
         device_line(c, &b);
         steps(c, &b);
+        gpu_parts_only(c, &b); /* a campaign with --part: only its parts' sections */
         /* the scaling sweep leads: the mission shape is one sub-wave point of it */
-        scaling(c, &b, figs);
-        if (history(c, &b, figs) < 0) goto fail;
-        warm(c, &b);
-        aa_control(c, &b);
-        verdicts(c, &b);
-        rb_printf(&b, "### Published versus reproduced {#sec:gpu-%s-published}\n\n", c->tag);
-        if (ratios(ctx, c, &b) < 0) goto fail;
-        sanitizers(c, &b);
-        profile(c, &b, figs);
+        if (gpu_campaign_plans(c, "scaling") || gpu_campaign_plans(c, "ceilings") || gpu_campaign_plans(c, "peers"))
+            scaling(c, &b, figs);
+        if (gpu_campaign_plans(c, "history")) {
+            if (history(c, &b, figs) < 0) goto fail;
+            warm(c, &b);
+            aa_control(c, &b);
+        }
+        if (gpu_campaign_plans(c, "experiment:")) {
+            verdicts(c, &b);
+            rb_printf(&b, "### Published versus reproduced {#sec:gpu-%s-published}\n\n", c->tag);
+            if (ratios(ctx, c, &b) < 0) goto fail;
+        }
+        if (gpu_campaign_plans(c, "matrix") || c->matrix[0]) gpu_matrix_section(c, &b);
+        if (gpu_campaign_plans(c, "sanitizers")) sanitizers(c, &b);
+        if (gpu_campaign_plans(c, "profiles")) profile(c, &b, figs);
+        if (gpu_campaign_plans(c, "probes") || c->probes) gpu_probes_section(c, &b);
     }
     sweeps(g, &b);
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;

@@ -13,6 +13,10 @@
 #   probes       the wgmma/TMA layout probes (bin/sdpa-probes, sm_90a: an H100 or H200; about a
 #                second): where the hardware puts each element, against the PTX ISA's formulas
 #                (probes/probes.json; the emulator's tests compare themselves with it once ingested)
+#   matrix       the correctness matrix: every healthy variant at the small, mission, ragged, partial,
+#                single and label-a shapes, seeds 0,1,2, codecs e4m3 and seed-linear, then outlier
+#                inputs (sdpa-bench --check-only; matrix/<codec|outliers>.json): the bars and the
+#                bit-identity claims between stages on the device
 #   ceilings     copy bandwidth and cuBLAS/cuBLASLt GEMM throughput (sdpa-bench --ceilings)
 #   experiment:<name>  one experiment, as `make stageN` runs it (experiments/run.sh)
 #   history      every variant at the mission and long shapes in one interleaved process
@@ -139,18 +143,18 @@ if [ -n "$resume" ]; then
 fi
 
 # The parts to run, in order: every part, or those given (checked against what the bundle has).
-all_parts=(probes ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
+all_parts=(probes matrix ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
 part_S=
 if [ ${#parts[@]} -gt 0 ]; then
   for p in "${parts[@]}"; do
     case $p in
       experiment:*) [ -d "$here/experiments/${p#experiment:}" ] || die "--part $p: no such experiment; accepted: $(echo $experiments)" ;;
-      history|scaling|ceilings|peers|sanitizers|profiles|probes) ;;
+      history|scaling|ceilings|peers|sanitizers|profiles|probes|matrix) ;;
       scaling:*) part_S=$(echo "${p#scaling:}" | tr , ' ')
         # Digits only, none 0 or with a leading 0 (an empty problem; octal to the shell), at least one.
         case " $part_S " in *[!0-9\ ]*|*\ 0*) part_S= ;; esac
         [ -n "${part_S// /}" ] || die "--part $p: expected scaling:S1,S2,... (integers >= 1)" ;;
-      *) die "--part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles, probes" ;;
+      *) die "--part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles, probes, matrix" ;;
     esac
   done
   planned=()
@@ -169,10 +173,13 @@ fi
 L4_FACTOR=2.4
 if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
+  matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   scaling_S="128 256" peer_shape=small san_shape=ragged
   b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
+  matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
+  matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
   b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=25 b_hist=25 b_warm=10 b_aa=10 b_scaling=60 b_cublas=10 b_torch=50 b_san=60 b_prof=40 b_pack=5
 fi
@@ -184,6 +191,7 @@ peer_args=(--iters 20 --min-time 0.5 --max-time 5)
 part_steps() {
   case $1 in
     probes) echo "probes $b_probes" ;;
+    matrix) echo "matrix $b_matrix" ;;
     ceilings) echo "ceilings $b_ceil" ;;
     experiment:*) echo "experiment-${1#experiment:} $b_exp" ;;
     history) printf '%s\n' "history $b_hist" "history-warm $b_warm" "aa-control $b_aa" ;;
@@ -221,6 +229,7 @@ plan_line checks $b_checks "each variant alone at the single shape, under a ${ch
 for p in "${planned[@]}"; do
   while read -r s b; do
     case $s in
+      matrix) what="correctness of every variant: ${matrix_args[*]} --seeds $matrix_seeds, e4m3, seed-linear, outliers" ;;
       probes) what="wgmma/TMA layout probes against the PTX ISA (sm_90a GPUs only)" ;;
       ceilings) what="copy bandwidth, cuBLAS GEMM fp16/fp8 (sdpa-bench --ceilings)" ;;
       experiment-*) what=${s#experiment-} s=experiment ;;
@@ -277,7 +286,7 @@ export TMPDIR=$work/tmp # the children's temporaries come home too, or go with t
 t0=$(date +%s) cur_part= child= watchdog=
 : >"$state/steps.tsv"
 arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --started "$t0" --expected "$total_est" \
-  --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "ceilings=$b_ceil" \
+  --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "matrix=$b_matrix" --budget "ceilings=$b_ceil" \
   --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
   --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
   --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "pack=$b_pack"
@@ -400,6 +409,21 @@ part_probes() {
   if [ -n "$why" ]; then skip_step probes $b_probes "$why"; return; fi
   mkdir -p "$root/probes"
   step probes $b_probes "$here/bin/sdpa-probes" --out "$root/probes/probes.json"
+}
+
+# The correctness matrix: three sdpa-bench processes (each a file even when another fails).
+matrix() {
+  local rc=0 v
+  mkdir -p "$root/matrix"
+  [ -n "$all_variants" ] || { echo "$none_left"; return 1; }
+  set -- ; for v in $all_variants; do set -- "$@" --variant "$v"; done
+  "$bench" --backend "$backend" --check-only "$@" "${matrix_args[@]}" --seeds "$matrix_seeds" --codec e4m3 \
+    --out "$root/matrix/e4m3.json" || rc=1
+  "$bench" --backend "$backend" --check-only "$@" "${matrix_args[@]}" --seeds "$matrix_seeds" --codec seed-linear \
+    --out "$root/matrix/seed-linear.json" || rc=1
+  "$bench" --backend "$backend" --check-only "$@" "${matrix_args[@]}" --seeds 0 --dist outliers \
+    --out "$root/matrix/outliers.json" || rc=1
+  return $rc
 }
 
 part_ceilings() {
@@ -613,6 +637,7 @@ run_part() {
   fi
   case $p in
     probes) part_probes ;;
+    matrix) step matrix "$b_matrix" matrix ;;
     ceilings) part_ceilings ;;
     experiment:*) part_experiment "${p#experiment:}" ;;
     history) part_history ;;

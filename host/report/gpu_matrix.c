@@ -1,0 +1,76 @@
+/* See gpu_matrix.h. Every number is counted from the files. */
+#include "gpu_matrix.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "fields.h"
+#include "tables.h"
+
+typedef struct {
+    int checks, passed, pairs, pairs_passed, identical, identical_held, unsupported;
+    double worst; /* the largest kernel_only.worst_ratio: error over its bar (below 1 passes) */
+} tally_t;
+
+static tally_t tally(const cJSON *doc) {
+    tally_t t = {0};
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(doc, "correctness")) {
+        t.checks++;
+        t.passed += cJSON_IsTrue(jo(e, "pass"));
+        const double w = jo_num(jo(e, "kernel_only"), "worst_ratio");
+        if (isfinite(w) && w > t.worst) t.worst = w;
+    }
+    cJSON_ArrayForEach(e, jo(doc, "cross_variant")) {
+        t.pairs++;
+        t.pairs_passed += cJSON_IsTrue(jo(e, "pass"));
+        if (jo_eq(e, "expected", "identical")) {
+            t.identical++;
+            t.identical_held += jo_num(e, "n_diff") == 0;
+        }
+    }
+    t.unsupported = cJSON_GetArraySize(jo(doc, "not_supported"));
+    return t;
+}
+
+void gpu_matrix_section(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "### Correctness matrix {#sec:gpu-%s-matrix}\n\n", c->tag);
+    int present = 0;
+    for (int k = 0; k < GPU_MATRIX_FILES; k++) present += c->matrix[k] != NULL;
+    if (!present) {
+        rb_puts(b, "No correctness matrix in this campaign (no matrix/*.json).\n\n");
+        return;
+    }
+    static const md_col_t cols[] = {{"file", 16, 'l'},          {"inputs", 18, 'l'},
+                                    {"checks passed", 14, 'r'}, {"worst error / bar", 12, 'r'},
+                                    {"pairs passed", 12, 'r'},  {"bit-identical as promised", 14, 'r'},
+                                    {"not supported", 8, 'r'}};
+    md_table_head(b, cols, 7);
+    int all_ok = 1;
+    for (int k = 0; k < GPU_MATRIX_FILES; k++) {
+        const cJSON *d = c->matrix[k];
+        if (!d) continue;
+        const tally_t t = tally(d);
+        const cJSON *cfg = jo(d, "config");
+        char file[64], in[96], ck[32], w[32], pr[32], id[32], ns[16];
+        snprintf(file, sizeof file, "matrix/%s.json", gpu_matrix_files[k]);
+        snprintf(in, sizeof in, "%s, %s; seeds %d", jo_str(cfg, "codec") ? jo_str(cfg, "codec") : "?",
+                 jo_str(cfg, "dist") ? jo_str(cfg, "dist") : "?", cJSON_GetArraySize(jo(cfg, "seeds")));
+        snprintf(ck, sizeof ck, "%d of %d", t.passed, t.checks);
+        snprintf(w, sizeof w, "%.3f", t.worst);
+        snprintf(pr, sizeof pr, "%d of %d", t.pairs_passed, t.pairs);
+        snprintf(id, sizeof id, "%d of %d", t.identical_held, t.identical);
+        snprintf(ns, sizeof ns, "%d", t.unsupported);
+        md_row(b, 7, file, in, ck, w, pr, id, ns);
+        all_ok &= t.passed == t.checks && t.pairs_passed == t.pairs && t.identical_held == t.identical;
+    }
+    char tid[64], cap[1024];
+    snprintf(tid, sizeof tid, "tbl:gpu-%s-matrix", c->tag);
+    snprintf(cap, sizeof cap,
+             "Correctness matrix of campaign %s on the device: every (variant, shape, seed) checked against "
+             "the fp64 reference with the bars fixed before measuring (Methods); worst error / bar is the "
+             "largest ratio of an element's error to its bar (below 1 passes); pairs are the cross-variant "
+             "claims, bit-identical where the stages promise it. %s",
+             c->id, all_ok ? "Every check and claim held." : "SOME CHECKS OR CLAIMS FAILED: the files name them.");
+    md_table_caption(b, tid, cap);
+}

@@ -1,0 +1,64 @@
+/* See gpu_probes.h. Every number comes from the record; what the probes are is kernels/probes/README.md. */
+#include "gpu_probes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fields.h"
+#include "tables.h"
+
+static int count(const cJSON *a) { return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0; }
+static const char *str(const cJSON *o, const char *key) {
+    const char *s = jo_str(o, key);
+    return s ? s : "not recorded";
+}
+
+void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
+    rb_printf(b, "### Hardware probes {#sec:gpu-%s-probes}\n\n", c->tag);
+    if (!c->probes) {
+        rb_puts(b, "No probe record in this campaign (no probes/probes.json: its probes step was skipped; "
+                   "the campaign's steps table says why).\n\n");
+        return;
+    }
+    const cJSON *p = c->probes, *check = jo(p, "isa_check"), *inc = jo(p, "incomplete");
+    const cJSON *acc = jo(jo(p, "wgmma_acc"), "values"), *ua = jo(p, "tma_unaligned");
+    const double bad = jo_num(check, "mismatches");
+    char n1[32], n2[32], n3[32], n4[32];
+    snprintf(n1, sizeof n1, "%d", count(acc));
+    snprintf(n2, sizeof n2, "%d", count(jo(jo(p, "wgmma_a"), "byte")));
+    snprintf(n3, sizeof n3, "%d", count(jo(p, "wgmma_desc")));
+    snprintf(n4, sizeof n4, "%d", count(jo(p, "tma")));
+    rb_printf(b,
+              "The sm_90a layout probes (`kernels/probes`) ran on %s (compute capability %s)%s. Their inputs "
+              "encode their own coordinates, so the record shows where the hardware put each element; it "
+              "is decoded against the PTX ISA's formulas (`probe_check_isa`) and compared, byte for byte, "
+              "with the emulator's record by `make test`.\n\n",
+              str(jo(jo(p, "meta"), "device"), "name"), str(jo(jo(p, "meta"), "device"), "cc"),
+              inc ? " and STOPPED EARLY (a probe faulted: see below)" : "");
+    static const md_col_t cols[] = {{"probe", 30, 'l'}, {"what it maps", 50, 'l'}, {"records", 8, 'r'}};
+    md_table_head(b, cols, 3);
+    md_row(b, 3, "wgmma accumulator (SS m64n256k32 e4m3)", "(thread, register) to (m, n)", n1);
+    md_row(b, 3, "wgmma A fragment (RS m64n32k32)", "(thread, A byte) to (m, k)", n2);
+    md_row(b, 3, "wgmma shared-memory descriptors", "(m, k) to the address read, per descriptor", n3);
+    md_row(b, 3, "TMA boxes (2-D and 3-D, every swizzle)", "box element to shared-memory byte, per box", n4);
+    char id[64], cap[512];
+    snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
+    snprintf(cap, sizeof cap,
+             "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's layouts%s%s.",
+             c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
+             bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "", bad > 0 ? str(check, "first") : "");
+    md_table_caption(b, id, cap);
+    if (bad > 0)
+        rb_printf(b, "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
+                     "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
+                  bad);
+    if (inc)
+        rb_printf(b, "The record is incomplete: %s.\n\n", str(inc, "error"));
+    if (ua)
+        rb_printf(b,
+                  "A TMA tile load whose innermost coordinate is not a multiple of 16 bytes (%s), run in a "
+                  "process of its own: **%s**. The emulator refuses such a load as a T1 fault%s.\n\n",
+                  str(ua, "what"), str(ua, "result"),
+                  strcmp(str(ua, "result"), "loaded") ? ", as this device does"
+                                                         : "; this device LOADED it: the emulator is stricter here");
+}
