@@ -44,10 +44,9 @@ GPU_TIMING ?= 20 200 2 30
 EMU_TIMING ?= 1 6 0 40
 L2 ?= cold
 THROTTLE ?= auto
+# Checked where it is used, against the one list (host/lib/backend_names.h): experiments/run.sh
+# (sdpa-report params check, before a run directory exists) and sdpa-bench --backend.
 BACKEND ?= auto
-ifeq ($(filter auto cuda emu,$(BACKEND)),)
-$(error BACKEND=$(BACKEND): accepted values are auto, cuda and emu)
-endif
 
 # The experiment being run (sub-make of a stage target) or reported (RUN=...). Only a RUN given
 # on the command line counts: a RUN variable in the user's environment must not hijack `make`.
@@ -115,10 +114,11 @@ endif
 .PHONY: resume
 
 # The latest complete run directory of an experiment (run ids sort by their UTC time), or empty;
-# incomplete ones are skipped and named on stderr (experiments/latest-run.sh). Computed once per
-# experiment, when a recipe first needs it (sdpa-report is built by then).
+# incomplete ones are skipped and named on stderr (sdpa-report latest-run: the one definition,
+# which the paper's GPU part also uses). Computed once per experiment, when a recipe first needs
+# it (sdpa-report is built by then).
 latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RUN_$(1) := \
-  $(shell experiments/latest-run.sh $(DATA_DIR) $(1) $(SDPA_REPORT))))$(LATEST_RUN_$(1))
+  $(shell $(SDPA_REPORT) latest-run $(DATA_DIR)/$(1))))$(LATEST_RUN_$(1))
 
 ## all: run every experiment and the seed-linear codec check, then assemble the paper
 # The experiments run one after the other on one core (the emulator is single-threaded), the

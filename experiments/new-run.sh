@@ -1,14 +1,38 @@
 #!/usr/bin/env bash
-# Creates a new, empty run directory and prints its path:
-#   DATA/EXPERIMENT/<run-id>, run-id = UTC time (YYYYmmddTHHMMSSZ) + "-" + short git SHA
-#   (+ "-dirty" when tracked files have uncommitted changes) + "-" + host + "." + process id +
-#   "." + a counter, unless RUN_ID is given.
+# The one generator of ids (runs, GPU campaigns, a sweep's submissions and collections), and the
+# creator of run directories.
+#   new-run.sh --id [TAG]          prints a new id:
+#       <UTC time YYYYmmddTHHMMSSZ>[-<short git SHA>[-dirty]]-<host>.<TAG>
+#     the SHA when run inside a git checkout ("-dirty" when tracked files have uncommitted
+#     changes; a bundle on a GPU node has none); host reduced to [A-Za-z0-9-]; TAG the caller's
+#     process id unless given (a Slurm job id), [A-Za-z0-9._-] only.
+#   new-run.sh DATA EXPERIMENT [RUN_ID]
+#     creates a new, empty run directory DATA/EXPERIMENT/<id>.<n> (this process's id as TAG, n a
+#     counter) and prints its path, unless RUN_ID is given.
 # The time first keeps ids sortable by start time; host and process id make ids unique when many
-# runs start in one second on one or many machines sharing the file system, and the counter moves
+# start in one second on one or many machines sharing the file system, and the counter moves
 # past any name that is taken. mkdir (without -p) is the atomic check-and-create: a run directory
 # is never reused. A given RUN_ID that exists is refused with exit status 1, the directory untouched.
-# Usage: experiments/new-run.sh DATA EXPERIMENT [RUN_ID]
 set -eu
+new_id() { # TAG
+  local sha dirty= host
+  if sha=$(git rev-parse --short HEAD 2>/dev/null); then
+    [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || dirty=-dirty
+    sha=-$sha$dirty
+  else
+    sha=
+  fi
+  host=$(hostname -s 2>/dev/null || uname -n)
+  host=$(printf '%s' "${host:-host}" | tr -c 'A-Za-z0-9-' '-')
+  echo "$(date -u +%Y%m%dT%H%M%SZ)$sha-$host.$1"
+}
+if [ "${1:-}" = --id ]; then
+  tag=${2:-$PPID}
+  case $tag in ''|*[!A-Za-z0-9._-]*) echo "new-run: --id '$tag': a tag of [A-Za-z0-9._-]" >&2; exit 2 ;; esac
+  new_id "$tag"
+  exit 0
+fi
+[ $# -ge 2 ] || { echo "usage: new-run.sh DATA EXPERIMENT [RUN_ID] | new-run.sh --id [TAG]" >&2; exit 2; }
 data=$1 exp=$2 id=${3:-}
 mkdir -p "$data/$exp"
 if [ -n "$id" ]; then
@@ -20,13 +44,7 @@ if [ -n "$id" ]; then
   echo "$data/$exp/$id"
   exit 0
 fi
-sha=$(git rev-parse --short HEAD 2>/dev/null || echo nogit)
-dirty=
-if [ "$sha" != nogit ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then dirty=-dirty; fi
-# The short host name, reduced to characters that are safe in a path and in make.
-host=$(hostname -s 2>/dev/null || uname -n)
-host=$(printf '%s' "${host:-host}" | tr -c 'A-Za-z0-9-' '-')
-stamp=$(date -u +%Y%m%dT%H%M%SZ)-$sha$dirty-$host.$$
+stamp=$(new_id $$)
 for n in $(seq 0 999); do
   if mkdir "$data/$exp/$stamp.$n" 2>/dev/null; then
     echo "$data/$exp/$stamp.$n"

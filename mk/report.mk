@@ -160,14 +160,16 @@ endif
 GPU_DATA_DIR ?= $(DATA_DIR)/gpu
 PAPER_GPU_ARGS = --gpu-data $(GPU_DATA_DIR)
 
-# Every complete ingested run (its manifest.json) gets its derived tables and summary.json, which
-# the GPU part's verdicts and ratios read (the same writer as `make report`, nothing measured).
-# The paths go to sdpa-report as quoted words, never through make (a name would be expanded);
-# dot names (an ingest being staged) and ".tmp." ones (unfinished) are not campaigns.
+# Each experiment's latest complete run in every ingested campaign (sdpa-report latest-run, the
+# pick the GPU part reads) gets its derived tables and summary.json, which the GPU part's verdicts
+# and ratios read (the same writer as `make report`, nothing measured). The paths go to
+# sdpa-report as quoted words, never through make (a name would be expanded); dot names (an
+# ingest being staged) and ".tmp." ones (unfinished) are not campaigns.
 define paper_gpu_runs
-	$(Q)for m in $(GPU_DATA_DIR)/*/*/runs/*/*/manifest.json; do \
-	  [ -f "$$m" ] || continue; d=$${m%/manifest.json}; e=$${d%/*}; e=$${e##*/}; \
-	  case $${d#$(GPU_DATA_DIR)/} in *.tmp.*) continue ;; esac; \
+	$(Q)for x in $(GPU_DATA_DIR)/*/*/runs/*/; do \
+	  [ -d "$$x" ] || continue; x=$${x%/}; e=$${x##*/}; \
+	  case $${x#$(GPU_DATA_DIR)/} in *.tmp.*) continue ;; esac; \
+	  d=$$($(SDPA_REPORT) latest-run "$$x") || exit 1; [ -n "$$d" ] || continue; \
 	  $(call report_tables_cmd,"$$d","$$e") >/dev/null || exit 1; done
 endef
 

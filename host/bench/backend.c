@@ -1,5 +1,6 @@
 /* Backend selection and the small helpers every backend shares (names, clock, pause). */
 #include "backend.h"
+#include "backend_names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const kind_names[] = {"auto", "cuda", "emu"};
+static const char *const kind_names[BACKEND_COUNT] = BACKEND_NAMES;
+_Static_assert(BACKEND_EMU + 1 == BACKEND_COUNT, "backend_kind_t follows BACKEND_NAMES (backend_names.h)");
 static const char *const sched_names[] = {"fwd", "rev", "rand"};
 
 static int index_of(const char *const *names, int n, const char *name) {
@@ -18,10 +20,12 @@ static int index_of(const char *const *names, int n, const char *name) {
     return -1;
 }
 
-const char *backend_kind_name(backend_kind_t kind) { return (unsigned)kind < 3 ? kind_names[kind] : "?"; }
+const char *backend_kind_name(backend_kind_t kind) {
+    return (unsigned)kind < BACKEND_COUNT ? kind_names[kind] : "?";
+}
 
 int backend_kind_from_name(const char *name, backend_kind_t *out) {
-    const int i = index_of(kind_names, 3, name);
+    const int i = backend_name_index(name);
     if (i < 0) return -1;
     *out = (backend_kind_t)i;
     return 0;

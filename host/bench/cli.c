@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend_names.h"
 #include "dump.h"
 #include "fp8.h"
 #include "throttle.h"
@@ -67,7 +68,7 @@ static const opt_t options[] = {
     {"--seeds", O_SEEDS, "comma-separated unsigned integers, e.g. 0,1,2"},
     {"--codec", O_CODEC, "e4m3 or seed-linear"},
     {"--dist", O_DIST, "normal, uniform or outliers"},
-    {"--backend", O_BACKEND, "auto, cuda or emu"},
+    {"--backend", O_BACKEND, BACKEND_NAMES_TEXT},
     {"--check-only", O_CHECK_ONLY, NULL},
     {"--warmup", O_WARMUP, "an integer >= 0"},
     {"--iters", O_ITERS, "an integer >= 1"},

@@ -10,7 +10,7 @@
 
 #include "gpu_parts.h"
 #include "json_file.h"
-#include "paper.h"
+#include "manifest.h"
 
 enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL, F_PROBES, F_MATRIX };
 
@@ -225,7 +225,8 @@ static int load_scaling(gpu_campaign_t *c, char *err, size_t n) {
     return rc;
 }
 
-/* runs/<experiment>/<run-id>/: the latest complete run (manifest.json) of each experiment. */
+/* runs/<experiment>/<run-id>/: the latest complete run of each experiment (manifest_latest_run,
+ * the definition make paper uses for data/<experiment>/). */
 static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t n) {
     char d[REPORT_PATH_MAX + 16], p[2 * REPORT_PATH_MAX];
     snprintf(d, sizeof d, "%s/runs", c->dir);
@@ -242,24 +243,18 @@ static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t
         gpu_run_t *r = &c->runs[c->nruns];
         snprintf(r->name, sizeof r->name, "%s", l.e[i]->d_name);
         c->nruns++;
-        listing_t ids = list_dir(p);
-        snprintf(r->note, sizeof r->note, "no complete run (no manifest.json)");
-        for (int k = ids.n - 1; k >= 0; k--) {
-            char m[3 * REPORT_PATH_MAX];
-            snprintf(m, sizeof m, "%s/%s/manifest.json", p, ids.e[k]->d_name);
-            if (!is_file(m)) continue;
-            snprintf(r->dir, sizeof r->dir, "%.*s/%s", (int)(sizeof r->dir / 2), p, ids.e[k]->d_name);
-            snprintf(m, sizeof m, "%s/summary.json", r->dir);
-            if (!is_file(m)) {
-                snprintf(r->note, sizeof r->note,
-                         "no summary.json (sdpa-report experiment has not run on it)");
-                break;
-            }
-            rc = paper_load_run(&r->r, &r->summary, r->dir, r->name, published, err, n);
-            r->loaded = rc == 0;
-            break;
+        char m[REPORT_PATH_MAX + 16];
+        if (!manifest_latest_run(p, r->dir, sizeof r->dir, NULL)) { /* make paper said why */
+            snprintf(r->note, sizeof r->note, "no complete run (none with a manifest.json matching its files)");
+            continue;
         }
-        listing_free(&ids);
+        snprintf(m, sizeof m, "%s/summary.json", r->dir);
+        if (!is_file(m)) {
+            snprintf(r->note, sizeof r->note, "no summary.json (sdpa-report experiment has not run on it)");
+            continue;
+        }
+        rc = report_load_summarised(&r->r, &r->summary, r->dir, r->name, published, err, n);
+        r->loaded = rc == 0;
     }
     listing_free(&l);
     return rc;

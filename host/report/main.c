@@ -15,6 +15,9 @@
  *       writes DIR/manifest.json (kind run-manifest), last, once the run's files are all there.
  *   sdpa-report check-run DIR
  *       exit 0 when DIR is a complete run (its manifest matches its files), else 1 and why.
+ *   sdpa-report latest-run EXPDIR
+ *       prints the latest complete run under EXPDIR (data/<experiment>), or nothing; names each
+ *       run it passes over on stderr (manifest_latest_run: make paper's pick).
  *   sdpa-report experiment ... --definition FILE
  *       the title, baseline, candidate, gate, static budget and make target from a run's copy of
  *       experiment.mk, parsed as data (params.h), each where it stands among the options: later
@@ -70,6 +73,7 @@ static int usage(const char *msg) {
         "       sdpa-report get FILE FIELD\n"
         "       sdpa-report manifest --run DIR\n"
         "       sdpa-report check-run DIR\n"
+        "       sdpa-report latest-run EXPDIR\n"
         "       sdpa-report install SRC|- DST\n"
         "       sdpa-report campaign-json OUT.json ...   (campaign.json)\n"
         "       sdpa-report sanitizers-json OUT.json ... (sanitizers.json)\n"
@@ -232,6 +236,13 @@ static int cmd_check_run(int argc, char **argv) {
     return rc == 0 ? 0 : 1;
 }
 
+static int cmd_latest_run(int argc, char **argv) {
+    if (argc != 3) return usage("latest-run: EXPDIR");
+    char dir[REPORT_PATH_MAX];
+    if (manifest_latest_run(argv[2], dir, sizeof dir, stderr)) puts(dir);
+    return 0;
+}
+
 /* A file is whole when it ends as its format requires: PNG with the IEND chunk and its CRC, PDF
  * with %%EOF (and at most a line end). Other formats are taken as the tool wrote them. */
 static const char *incomplete_format(const char *dst, const char *s, size_t n) {
@@ -276,6 +287,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "get")) return cmd_get(argc, argv);
     if (!strcmp(argv[1], "manifest")) return cmd_manifest(argc, argv);
     if (!strcmp(argv[1], "check-run")) return cmd_check_run(argc, argv);
+    if (!strcmp(argv[1], "latest-run")) return cmd_latest_run(argc, argv);
     if (!strcmp(argv[1], "install")) return cmd_install(argc, argv);
     if (!strcmp(argv[1], "ncu-json")) return ncu_json_main(argc, argv); /* ncu_csv.c: usage there */
     if (!strcmp(argv[1], "campaign-json")) return campaign_json_main(argc, argv);

@@ -16,6 +16,7 @@
 
 #include "fileio.h"
 #include "json_file.h"
+#include "names.h"
 #include "sha256.h"
 #include "textbuf.h"
 
@@ -171,6 +172,33 @@ int manifest_check(const char *dir, char *why, size_t whylen) {
     snprintf(why, whylen, "%s", rc == 0 ? "complete" : b.s ? b.s : "incomplete");
     rb_free(&b);
     return rc;
+}
+
+static int not_dot(const struct dirent *e) { return e->d_name[0] != '.'; }
+
+int manifest_latest_run(const char *expdir, char *out, size_t n, FILE *log) {
+    struct dirent **ents = NULL;
+    int k = scandir(expdir, &ents, not_dot, alphasort), found = 0;
+    for (int i = k - 1; i >= 0; i--) {
+        char dir[REPORT_PATH_MAX], why[2048];
+        int len = snprintf(dir, sizeof dir, "%s/%s", expdir, ents[i]->d_name);
+        struct stat st;
+        if (found || len < 0 || (size_t)len >= sizeof dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        /* The path goes on to make and to shells: a directory of another name (one copied in
+         * from elsewhere) is never printed. */
+        if (!name_id_ok(ents[i]->d_name)) {
+            if (log) fprintf(log, "[paper] skipping %s: not a run id\n", dir);
+        } else if (manifest_check(dir, why, sizeof why) != 0) {
+            if (log) fprintf(log, "[paper] skipping %s: incomplete: %s\n", dir, why);
+        } else {
+            snprintf(out, n, "%s", dir);
+            found = 1;
+        }
+    }
+    for (int i = 0; i < k; i++) free(ents[i]);
+    free(ents);
+    return found;
 }
 
 int table_incomplete(report_t *r, const gates_t *g) {

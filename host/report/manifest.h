@@ -5,6 +5,7 @@
 #define MANIFEST_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gates.h"
 #include "run.h"
@@ -19,6 +20,13 @@ int manifest_write(const char *dir, int argc, char **argv, char *err, size_t err
 /* 0 when DIR has a manifest matching its files; 1 when incomplete, with what is missing and why
  * (when known) in why; -1 on an unreadable directory (message in why). */
 int manifest_check(const char *dir, char *why, size_t whylen);
+/* The latest complete run of an experiment: among the directories of EXPDIR
+ * (data/<experiment>/, or a campaign's runs/<experiment>/) named as run ids (name_id_ok; ids sort
+ * by their UTC start time), the newest whose manifest matches its files (manifest_check). The one
+ * definition `make paper` (sdpa-report latest-run) and the paper's GPU part use. Each directory
+ * passed over is said on log (when not NULL) as "[paper] skipping DIR: why". 1 with the path in
+ * out; 0 when there is none (no such directory, or no complete run in it). */
+int manifest_latest_run(const char *expdir, char *out, size_t n, FILE *log);
 /* Writer of tables/incomplete.md: empty for a complete run, else the INCOMPLETE banner. */
 int table_incomplete(report_t *r, const gates_t *g);
 

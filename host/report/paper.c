@@ -57,32 +57,9 @@ static int save(paper_t *p, rbuf_t *b, const char *name) {
     return rb_save(b, p->out, name, p->err, sizeof p->err);
 }
 
-int paper_load_run(report_t *r, cJSON **summary, const char *dir, const char *name, const char *published,
-                   char *err, size_t n) {
-    char path[REPORT_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    *summary = results_load(path, "experiment-summary", err, n);
-    if (!*summary) return -1;
-    rj_t d = {*summary, path, err, n};
-    const char *base = rj_str(&d, "baseline"), *cand = rj_str(&d, "candidate"), *id = rj_str(&d, "run_id");
-    if (!base || !cand || !id || !rj_str(&d, "verdict")) return -1;
-    *r = (report_t){.dir = dir,
-                    .experiment = name,
-                    .run_id = id,
-                    .title = name,
-                    .baseline = base,
-                    .candidate = cand,
-                    .gate_speedup = 1};
-    if (report_load(r, published) < 0) {
-        snprintf(err, n, "%s", r->err);
-        return -1;
-    }
-    return 0;
-}
-
 static int load_stage(paper_t *p, stage_t *s) {
     if (!strcmp(s->rundir, "-")) return 0;
-    TRY(paper_load_run(&s->r, &s->summary, s->rundir, s->name, p->published, p->err, sizeof p->err));
+    TRY(report_load_summarised(&s->r, &s->summary, s->rundir, s->name, p->published, p->err, sizeof p->err));
     s->verdict = jo_str(s->summary, "verdict");
     s->loaded = true;
     return 0;

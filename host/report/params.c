@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend_names.h"
 #include "fileio.h"
 #include "names.h"
 #include "sha256.h"
@@ -71,7 +72,7 @@ static bool g_seeds(const char *v) { return list(v, ',', 1, 64, i_digits); }
 static bool g_budget(const char *v) { return list(v, ',', 4, 4, g_decimal); }
 static bool g_timing(const char *v) { return list(v, ' ', 4, 4, g_decimal); }
 static bool g_l2(const char *v) { return !strcmp(v, "cold") || !strcmp(v, "warm"); }
-static bool g_backend(const char *v) { return !strcmp(v, "auto") || !strcmp(v, "cuda") || !strcmp(v, "emu"); }
+static bool g_backend(const char *v) { return backend_name_index(v) >= 0; }
 static bool g_throttle(const char *v) { return !strcmp(v, "auto") || g_number(v); }
 static bool g_target(const char *v) { return word(v, strlen(v), LOWER, LOWER "-", 32); }
 static bool g_exp(const char *v) { return word(v, strlen(v), LOWER, LOWER "._-", NAME_MAX_LEN); }
@@ -129,7 +130,7 @@ static const param_key_t ARG_KEYS[A_NKEYS] = {
     {"gpu", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", true},
     {"emu", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", true},
     {"l2", g_l2, "cold or warm", true},
-    {"backend", g_backend, "auto, cuda or emu", true},
+    {"backend", g_backend, BACKEND_NAMES_TEXT, true},
     {"throttle", g_throttle, "auto or a fraction of the default SM clock", false},
     {"experiment_sha256", g_sha, "64 lowercase hex digits", false},
     {"hypothesis_sha256", g_sha, "64 lowercase hex digits", false},

@@ -63,6 +63,29 @@ int report_load(report_t *r, const char *published_path) {
     return check_variants(r);
 }
 
+int report_load_summarised(report_t *r, cJSON **summary, const char *dir, const char *name,
+                           const char *published, char *err, size_t n) {
+    char path[REPORT_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    *summary = results_load(path, "experiment-summary", err, n);
+    if (!*summary) return -1;
+    rj_t d = {*summary, path, err, n};
+    const char *base = rj_str(&d, "baseline"), *cand = rj_str(&d, "candidate"), *id = rj_str(&d, "run_id");
+    if (!base || !cand || !id || !rj_str(&d, "verdict")) return -1;
+    *r = (report_t){.dir = dir,
+                    .experiment = name,
+                    .run_id = id,
+                    .title = name,
+                    .baseline = base,
+                    .candidate = cand,
+                    .gate_speedup = 1};
+    if (report_load(r, published) < 0) {
+        snprintf(err, n, "%s", r->err);
+        return -1;
+    }
+    return 0;
+}
+
 void report_free(report_t *r) {
     cJSON_Delete(r->run);
     cJSON_Delete(r->timing);

@@ -43,6 +43,12 @@ typedef struct {
  * published figures; checks that baseline and candidate are the run's variants. 0 or -1 with
  * r->err naming the file and field. */
 int report_load(report_t *r, const char *published_path);
+/* Loads an experiment run directory that holds its summary.json (sdpa-report experiment): the
+ * summary, then the run's files with the baseline and candidate the summary names (what the
+ * paper reads of each experiment's latest run, here and in a GPU campaign). 0, or -1 with err
+ * naming the file and field. */
+int report_load_summarised(report_t *r, cJSON **summary, const char *dir, const char *name,
+                           const char *published, char *err, size_t n);
 void report_free(report_t *r);
 
 /* The correctness bars recorded by the harness (config.tolerances of run.json). */

@@ -188,6 +188,25 @@ tap_ok "  ... each with its section, tables and figures (c1, c2)" \
   bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
            test -s "$2/fig/paper/gpu/c2/scaling.png"' _ "$TMP/t/out/gen/gpu.md" "$TMP/t"
 
+# A campaign's run whose manifest no longer matches its files is not complete: the GPU part reads
+# the same latest complete run as make paper (sdpa-report latest-run), not any run with a manifest.
+# The copy plans its experiment (the fixture's campaign.json names no part), so that its verdicts
+# section is written.
+cp -r "$TMP/gpu" "$TMP/tampered"
+R=$(ls -d "$TMP"/tampered/fixture-*/*/runs/stage2-wmma-pv/*/)
+sed -i 's/"parts": \[\]/"parts": ["experiment:stage2-wmma-pv"]/' "${R%/runs/*}/campaign.json"
+gpu_paper() { "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/$1" --gpu-data "$TMP/tampered" >"$TMP/$1.log" 2>&1; }
+gpu_paper tp0
+tap_ok "a campaign's complete run is read: its verdict row (control)" \
+  bash -c 'test $1 -eq 0 && grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$2" | grep -qv "no complete run"' _ $? "$TMP/tp0/gpu.md"
+echo " " >>"${R}run.json"
+gpu_paper tp
+tap_ok "  ... but not once its run.json changed after its manifest: said so (its summary.json stays)" \
+  bash -c 'test $1 -eq 0 && test -s "$2/summary.json" && grep -F "| stage2-wmma-pv | n/a |" "$3" | grep -q "no complete run"' \
+  _ $? "$R" "$TMP/tp/gpu.md"
+tap_ok "  ... and sdpa-report latest-run names why" \
+  bash -c '"$1" latest-run "${2%/*/}" 2>&1 >/dev/null | grep -q "run.json does not match its SHA-256"' _ "$SDPA_REPORT" "$R"
+
 # No campaign: the paper says so, and no GPU figure exists.
 mkdir -p "$TMP/empty"
 paper e "$TMP/empty"

@@ -28,6 +28,13 @@ tap_ok "8 concurrent runs: each complete (its manifest matches its files)" test 
 tap_ok "8 concurrent runs: the ids sort by start time (same UTC second prefix or later)" \
   bash -c "ls '$TMP/data/stage2-wmma-pv' | cut -c1-16 | sort -c"
 tap_ok "no temporary file left anywhere" test "$(temps)" -eq 0
+# The one id generator (runs, campaigns, sweeps): a host name a shell would interpret becomes a
+# name the run-id grammar admits, and two callers in one second get two ids.
+mkdir -p "$TMP/hostbin" && printf '#!/bin/sh\necho "gpu node;\$(x)"\n' >"$TMP/hostbin/hostname" && chmod +x "$TMP/hostbin/hostname"
+id1=$(PATH=$TMP/hostbin:$PATH experiments/new-run.sh --id 11) id2=$(PATH=$TMP/hostbin:$PATH experiments/new-run.sh --id 12)
+tap_ok "new-run.sh --id: an odd host name gives an id of [A-Za-z0-9._-], time first ($id1)" \
+  bash -c '[[ $1 =~ ^[0-9]{8}T[0-9]{6}Z-[A-Za-z0-9._-]+\.11$ ]] && [[ $1 == *-gpu-node---x-.11 ]] && [ "$1" != "$2" ]' _ "$id1" "$id2"
+tap_ok "  ... a tag a shell would interpret is refused" bash -c '! experiments/new-run.sh --id "a;b" 2>/dev/null'
 
 # ---- the manifest --------------------------------------------------------------------------
 d=$(head -n1 <<<"$dirs")
@@ -76,7 +83,7 @@ fi
 # latest-run (make paper): an older complete run is picked over the newer incomplete one.
 mkdir -p "$TMP/data/stage2-wmma-pv/00000000T000000Z-old"
 cp -r "$TMP/complete-run"/. "$TMP/data/stage2-wmma-pv/00000000T000000Z-old/"
-latest=$(experiments/latest-run.sh "$TMP/data" stage2-wmma-pv "$SDPA_REPORT" 2>"$TMP/lr.err")
+latest=$("$SDPA_REPORT" latest-run "$TMP/data/stage2-wmma-pv" 2>"$TMP/lr.err")
 tap_ok "make paper's pick: the latest COMPLETE run" test "$latest" = "$TMP/data/stage2-wmma-pv/00000000T000000Z-old"
 tap_ok "make paper's pick: says which incomplete run it skipped, and why" \
   bash -c "grep -qF '[paper] skipping $I: incomplete: no manifest.json; missing run-timing.json; why: interrupted (SIGTERM)' '$TMP/lr.err'"

@@ -79,7 +79,7 @@ tap_ok "  ... an intact one is resumed and sealed (control)" "$SDPA_REPORT" chec
 mkdir -p "$TMP/bin" && printf '#!/bin/sh\ntouch "%s"\n' "$TMP/marker.run" >"$TMP/bin/markrun" && chmod +x "$TMP/bin/markrun"
 mkdir -p "$TMP/ldata/stage2-wmma-pv" && cp -a "$D" "$TMP/ldata/stage2-wmma-pv/" &&
   cp -a "$D" "$TMP/ldata/stage2-wmma-pv/20990101T000000Z-x;markrun"
-PATH=$TMP/bin:$PATH experiments/latest-run.sh "$TMP/ldata" stage2-wmma-pv "$SDPA_REPORT" >"$TMP/latest.out" 2>"$TMP/latest.err"
+PATH=$TMP/bin:$PATH "$SDPA_REPORT" latest-run "$TMP/ldata/stage2-wmma-pv" >"$TMP/latest.out" 2>"$TMP/latest.err"
 tap_ok "latest-run: a complete run whose name is not a run id is skipped, and named" \
   bash -c '[ "$(cat "$1")" != "" ] && ! grep -q ";" "$1" && grep -q "not a run id" "$2"' _ "$TMP/latest.out" "$TMP/latest.err"
 PATH=$TMP/bin:$PATH "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/ldata" FIG_DIR="$TMP/pfig" REPORT_DIR="$TMP/prep" >"$TMP/paper.log" 2>&1

@@ -74,7 +74,8 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
-case $backend in auto|cuda|emu) ;; *) die "--backend '$backend': accepted values are auto, cuda and emu" ;; esac
+# The one list of backends (host/lib/backend_names.h), through sdpa-report's parameter grammar.
+msg=$("$report" params check backend="$backend" 2>&1) || die "--${msg#*parameters: }"
 [[ ${SDPA_THROTTLE_THRESHOLD-auto} =~ ^(auto|0(\.[0-9]+)?|1(\.0+)?|\.[0-9]+)$ ]] ||
   die "--throttle-threshold '$SDPA_THROTTLE_THRESHOLD': accepted: auto, or a fraction 0 to 1"
 case $time_limit in ''|*[!0-9]*|0?*) die "--time-limit '$time_limit': whole seconds, e.g. 600" ;; esac
@@ -109,7 +110,7 @@ if [ -n "$pack_dir" ]; then
 fi
 
 experiments=$(cd "$here/experiments" && ls -d */ 2>/dev/null | tr -d / | sort)
-id=$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)-$$
+id=$("$here/experiments/new-run.sh" --id $$) || die "cannot make a campaign id (experiments/new-run.sh)"
 [ -n "$out" ] || out=$PWD/campaign-$id.tar.gz
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 work=${out%.tar.gz}.partial

@@ -37,7 +37,7 @@ flock 9 2>/dev/null || echo "collect.sh: flock unavailable; assuming no other co
 declare -A LAST=()
 while IFS=$'\t' read -r _ k p _ _ tid; do LAST[$k/$p]=$tid; done <"$dir/submissions.tsv"
 states_load "${LAST[@]}"
-stamp=$(date -u +%Y%m%dT%H%M%SZ)-${SLURM_JOB_ID:-$$}
+stamp=$("$bundle/experiments/new-run.sh" --id "${SLURM_JOB_ID:-$$}") || { echo "collect.sh: cannot make an id ($bundle/experiments/new-run.sh)" >&2; exit 2; }
 
 # A row's fields are joined by the unit separator: a tab, being white space to read, would merge
 # empty fields.

@@ -94,7 +94,6 @@ sweep_check() {
   [ ${#KINDS[@]} -gt 0 ] || sweep_die "$f: no [kind NAME] section (one per device kind)"
   for k in "${KINDS[@]}"; do
     v=$(kv "$k" backend auto)
-    case $v in auto|cuda|emu) ;; *) sweep_die "$f: [kind $k] backend = '$v': accepted values are auto, cuda and emu" ;; esac
     case $(kv "$k" emulated no) in yes|no) ;; *) sweep_die "$f: [kind $k] emulated: accepted values are yes and no" ;; esac
     [ "$v" != emu ] || [ "$(kv "$k" emulated no)" = yes ] ||
       sweep_die "$f: [kind $k] backend = emu measures no GPU: say emulated = yes (ingested with --allow-emulated)"

@@ -103,10 +103,11 @@ if [ $dry = 1 ] || [ ! -d "$bdir" ]; then
 else
   vb=$bdir
 fi
-# Every part, as the bundle's campaign.sh understands it (an unknown experiment is named here).
+# Every part and backend, as the bundle's campaign.sh understands them (an unknown experiment or
+# backend is named here).
 for k in "${KINDS[@]}"; do
   for p in $(kv "$k" parts); do
-    "$vb/bundle/campaign.sh" --plan --part "$p" >/dev/null 2>"${TMPDIR:-/tmp}/sweep-plan.$$" ||
+    "$vb/bundle/campaign.sh" --plan --backend "$(kv "$k" backend auto)" --part "$p" >/dev/null 2>"${TMPDIR:-/tmp}/sweep-plan.$$" ||
       { msg=$(cat "${TMPDIR:-/tmp}/sweep-plan.$$"); rm -f "${TMPDIR:-/tmp}/sweep-plan.$$"; sweep_die "$sweep: [kind $k] $msg"; }
   done
 done
@@ -123,7 +124,7 @@ while IFS=$'\t' read -r k p _ _ tid; do
   is_live "${STATES[$tid]:-}" && FLY[$k/$p]=$tid
 done < <(latest)
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)-$$
+stamp=$("$here/../../experiments/new-run.sh" --id $$) || sweep_die "cannot make a submission id (experiments/new-run.sh)"
 jobs=$SWEEP_DIR/jobs/$stamp
 q() { printf '%q' "$1"; }
 # sbatch_lines KIND-OR-collect: the #SBATCH lines of the site settings.
