@@ -39,6 +39,7 @@ help:
 	@echo "fp8-sdpa-stages: make targets"
 	@grep -hE '^## [A-Za-z0-9_.%/<>-]+:' $(MAKEFILE_LIST) | sed -E 's/^## ([^:]+): */  \1\t/' | \
 	  awk -F'\t' '{printf "  %-28s %s\n", substr($$1,3), $$2}'
+	$(experiments_help)
 	@echo
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
 	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; README, "How to add a stage")."

@@ -1,5 +1,5 @@
-# Experiments: the pipeline behind `make stage1|stage2|stage3a`, `make report`, `make paper`,
-# `make all` and `make kick-the-tires` (included by the top Makefile).
+# Experiments: the pipeline behind each experiment's target (`make stage1` ... `make stage6`),
+# `make report`, `make paper`, `make all` and `make kick-the-tires` (included by the top Makefile).
 #
 #   1 build      the variants, $(BIN)/sdpa-bench, $(BIN)/sdpa-report and, with nvcc, $(PTXAS_JSON)
 #   2 run dir    $(DATA_DIR)/<experiment>/<run-id>/ (new; never reused; earlier runs untouched)
@@ -28,8 +28,19 @@
 DATA_DIR   ?= data
 FIG_DIR    ?= figures
 REPORT_DIR ?= paper/build
-EXPERIMENTS := stage1-cp-async stage2-wmma-pv stage3a-fusion stage3b-register-softmax \
-               stage4-three-stage-ring stage5-warp-specialised stage6-fp8-mma
+# Every directory with an experiment.mk is an experiment, in name order (the order of `make all`
+# and of the paper's tables); its MAKE_TARGET (one per directory, unique) is its target.
+EXPERIMENTS := $(patsubst experiments/%/experiment.mk,%,$(sort $(wildcard experiments/*/experiment.mk)))
+# "<experiment>=<target>" per directory, read once (a KEY := VALUE line; sdpa-report's parser checks
+# the rest of the file when the experiment runs).
+EXPERIMENT_TARGET_PAIRS := $(shell for e in $(EXPERIMENTS); do \
+  printf '%s=%s\n' "$$e" "$$(sed -n 's/^MAKE_TARGET *:= *//p' experiments/$$e/experiment.mk)"; done)
+experiment_target = $(patsubst $(1)=%,%,$(filter $(1)=%,$(EXPERIMENT_TARGET_PAIRS)))
+EXPERIMENT_TARGETS := $(foreach e,$(EXPERIMENTS),$(call experiment_target,$(e)))
+$(foreach e,$(EXPERIMENTS),$(if $(filter-out 1,$(words $(call experiment_target,$(e)))),\
+  $(error experiments/$(e)/experiment.mk: one MAKE_TARGET := NAME line expected)))
+$(if $(filter-out $(words $(EXPERIMENTS)),$(words $(sort $(EXPERIMENT_TARGETS)))),\
+  $(error experiments/*/experiment.mk: two experiments share a MAKE_TARGET ($(EXPERIMENT_TARGETS))))
 SDPA_BENCH := $(BIN)/sdpa-bench
 
 # Defaults of the parameters an experiment.mk may override.
@@ -63,28 +74,21 @@ endif
 
 include mk/report.mk
 
-## stage1: run the Stage-1 experiment (stage0 -> stage1, cp.async) into a new run directory and build its report
-stage1:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage1-cp-async
-## stage2: run the Stage-2 experiment (stage1 -> stage2, WMMA P.V) into a new run directory and build its report
-stage2:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage2-wmma-pv
-## stage3a: run the Stage-3A experiment (stage2 -> stage3a, score buffer reused for P) and build its report
-stage3a:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage3a-fusion
-## stage3b: run the Stage-3B experiment (stage3a-swz -> stage3b, softmax and P.V in registers on mma.sync) and build its report
-stage3b:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage3b-register-softmax
-## stage4: run the Stage-4 experiment (stage3b -> stage4, three-stage cp.async ring) and build its report
-stage4:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage4-three-stage-ring
-## stage5: run the Stage-5 experiment (stage4 -> stage5, warp-specialised producer/consumer) and build its report
-stage5:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage5-warp-specialised
-## stage6: run the Stage-6 experiment (stage5 -> stage6, FP8 tensor cores on the e4m3 codes) and build its report
-stage6:
-	$(Q)$(MAKE) --no-print-directory experiment EXPERIMENT=stage6-fp8-mma
-.PHONY: stage1 stage2 stage3a stage3b stage4 stage5 stage6
+# One rule per experiment directory, named by its MAKE_TARGET: a new run directory and its report
+# (`make help` lists them with their TITLE).
+define experiment_rule
+$(call experiment_target,$(1)):
+	$$(Q)$$(MAKE) --no-print-directory experiment EXPERIMENT=$(1)
+.PHONY: $(call experiment_target,$(1))
+endef
+$(foreach e,$(EXPERIMENTS),$(eval $(call experiment_rule,$(e))))
+# For `make help`: "  <target>  run <TITLE> into a new run directory and build its report".
+define experiments_help
+	@for e in $(EXPERIMENTS); do \
+	  printf '  %-28s run %s into a new run directory and build its report\n' \
+	    "$$(sed -n 's/^MAKE_TARGET *:= *//p' experiments/$$e/experiment.mk)" \
+	    "$$(sed -n 's/^TITLE *:= *//p' experiments/$$e/experiment.mk)"; done
+endef
 
 ifneq ($(EXPERIMENT),)
 ifndef RUN_GIVEN
@@ -126,7 +130,7 @@ latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RU
 all:
 	$(Q)$(MAKE) --no-print-directory $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	$(Q)$(MAKE) --no-print-directory seed-linear & sl=$$!; \
-	  for t in stage1 stage2 stage3a stage3b stage4 stage5 stage6; do \
+	  for t in $(EXPERIMENT_TARGETS); do \
 	    $(MAKE) --no-print-directory $$t || { kill $$sl 2>/dev/null; wait $$sl; exit 1; }; done; \
 	  wait $$sl || { echo "all: make seed-linear failed" >&2; exit 1; }
 	$(Q)$(MAKE) --no-print-directory paper
@@ -208,6 +212,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
 TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
+# The "How to add an experiment" steps of experiments/README.md, in a temporary copy of the checkout.
+TEST_SUITES += "bash tests/experiments/add-experiment.sh"
 # Every writer under a full disk, and signals to a long emulated run.
 TEST_DEPS   += $(SDPA_BENCH)
 TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"

@@ -42,7 +42,7 @@ render() { # RUN: PDF and HTML of its report
 }
 
 docs=()
-for exp in $(sed -n 's/^EXPERIMENTS *:= *//; T; :a; /\\$/{N; s/\\\n//; ba}; p' experiments/common.mk); do
+for exp in $(cd experiments && ls */experiment.mk | sed 's#/experiment.mk$##'); do
   run=$(fixture_run "$exp") && render "$run" || { tap_ok "$exp: fixture report rendered" false; continue; }
   docs+=("$TMP/out/$exp/$(basename "$run")/report.pdf" "$TMP/out/$exp/$(basename "$run")/report.html")
 done
