@@ -5,7 +5,8 @@
 #   - SIGTERM in a part chosen at random: exit 143, a tarball with campaign.json "interrupted" and
 #     the parts completed, ingestible; `--resume` it: a new campaign runs exactly the missing parts,
 #     ingestible, and the two together complete the plan
-#   - SIGKILL mid-part: the work directory stays beside --out; `--pack` packs it, ingestible
+#   - SIGKILL mid-part: the work directory stays beside --out; `--pack` under a full disk (a file-size
+#     limit) says so and leaves no tarball; `--pack` packs it, ingestible
 #   - --time-limit: --plan's groups fit and cover the plan; a part that does not fit is skipped
 #     (exit 4, resumable); the campaign stops itself before the limit and packs
 #   - a variant that faults and one that hangs in their own checks are recorded (fault, hang) and
@@ -96,9 +97,16 @@ until_slow history "$tmp/k.tar.gz"
 for c in $(ps -o pid= --ppid "$pid"); do kill -KILL -- "-$c" 2>/dev/null; done
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
 tap_ok "SIGKILL mid-part: no tarball, the work directory stays beside --out" test ! -e "$tmp/k.tar.gz" -a -d "$tmp/k.partial"
+# Packing under a full disk (a file-size limit: no root needed): reported, nothing half-written left.
+(ulimit -f 8; exec env -i PATH=/usr/bin:/bin "$B/campaign.sh" --pack "$tmp/k.partial") >"$tmp/pack0.log" 2>&1
+rc=$?
+tap_ok "--pack under a full disk: exit 3, no tarball nor temporary, the work directory stays, said so" \
+  bash -c '[ "$1" -eq 3 ] && [ ! -e "$2/k.tar.gz" ] && [ -z "$(ls "$2" | grep "\.tmp\.")" ] && [ -d "$2/k.partial" ] &&
+           grep -q "stays" "$3"' _ $rc "$tmp" "$tmp/pack0.log"
+[ $rc -eq 3 ] || sed 's/^/# /' "$tmp/pack0.log" | tail -n 5
 env -i PATH=/usr/bin:/bin "$B/campaign.sh" --pack "$tmp/k.partial" >"$tmp/pack.log" 2>&1
 rc=$?
-tap_ok "campaign.sh --pack DIR packs it (exit 0) into the tarball --out named" test $rc -eq 0 -a -s "$tmp/k.tar.gz" -a ! -e "$tmp/k.partial"
+tap_ok "  ... then campaign.sh --pack DIR packs it (exit 0) into the tarball --out named" test $rc -eq 0 -a -s "$tmp/k.tar.gz" -a ! -e "$tmp/k.partial"
 cj "$tmp/k.tar.gz" >"$tmp/k.json"
 tap_ok "  ... campaign.json: interrupted (killed), ceilings completed, history not; the killed step recorded (exit 137)" \
   test -s "$tmp/k.json" && jq -e '.interrupted == true and (.interruption | test("killed")) and .parts_completed == ["ceilings"] and

@@ -19,7 +19,7 @@ quick() { timeout 10 "$@"; [ $? -ne 124 ]; }
 
 # ---- check-run -------------------------------------------------------------------------------
 E=$TMP/empty && mkdir -p "$E"
-printf '{"schema_version": "1.3.0", "kind": "run-manifest", "meta": {}, "files": [], "complete": true}\n' >"$E/manifest.json"
+printf '{"schema_version": "%s", "kind": "run-manifest", "meta": {}, "files": [], "complete": true}\n' "$("$SDPA_REPORT" schema-version)" >"$E/manifest.json"
 "$SDPA_REPORT" check-run "$E" >"$TMP/e.log" 2>&1
 tap_ok "check-run: a manifest that lists no files is not complete (exit 1, naming what it does not list)" \
   bash -c '[ "$1" -eq 1 ] && grep -q "does not list run.json" "$2"' _ $? "$TMP/e.log"

@@ -156,8 +156,9 @@ tap_ok "each task wrote its tarball and checksum atomically into the shared resu
   bash -c 'cd "$1/results" && [ "$(ls */*.tar.gz | wc -l)" -eq 10 ] && for f in */*.tar.gz.sha256; do (cd "$(dirname "$f")" && sha256sum -c --quiet "$(basename "$f")") || exit 1; done' _ "$S"
 tap_ok "the collector's summary.json: 10 complete, 0 missing" \
   bash -c 'jq -e ".complete == 10 and .missing == 0 and ([.parts[] | select(.status == \"complete\")] | length) == 10" "$1" >/dev/null' _ "$S/summary.json"
-tap_ok "  ... also as data/gpu/sweeps/emulated.json (kind sweep-summary, schema 1.3.0) for make paper" \
-  bash -c 'cmp -s "$1/summary.json" "$1/data/gpu/sweeps/emulated.json" && jq -e ".kind == \"sweep-summary\" and .schema_version == \"1.3.0\" and .sweep == \"emulated\"" "$1/summary.json" >/dev/null' _ "$S"
+V=$(cat "$S"/bundle-*/bundle/peers/schema-version | head -n 1) # the build's (sdpa-report schema-version)
+tap_ok "  ... also as data/gpu/sweeps/emulated.json (kind sweep-summary, schema $V) for make paper" \
+  bash -c 'cmp -s "$1/summary.json" "$1/data/gpu/sweeps/emulated.json" && jq -e --arg v "$2" ".kind == \"sweep-summary\" and .schema_version == \$v and .sweep == \"emulated\"" "$1/summary.json" >/dev/null' _ "$S" "$V"
 # The paper with GPU_DATA_DIR: until the paper reads it (another branch), "ok" renders the paper as
 # the checkout has it, and "failed" is accepted too; "skipped" must say why.
 tap_ok "  ... the collector ran make paper with the sweep's data, or said why not (summary: paper)" \
