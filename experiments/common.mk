@@ -192,8 +192,8 @@ KICK_ARGS := SHAPES=small TIMING_SHAPE=small EMU_TIMING='1 6 0 10'
 kick-the-tires:
 	@echo "[kick-the-tires 1/3] build"
 	$(Q)$(MAKE) --no-print-directory $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
-	@echo "[kick-the-tires 2/3] tests: host library and report pipeline"
-	$(Q)$(MAKE) --no-print-directory test-host test-report
+	@echo "[kick-the-tires 2/3] tests: host library, report pipeline and experiments' pipeline"
+	$(Q)$(MAKE) --no-print-directory test-host test-report test-experiments
 	@echo "[kick-the-tires 3/3] make stage2 $(KICK_ARGS)"
 	$(Q)$(MAKE) --no-print-directory stage2 $(KICK_ARGS)
 .PHONY: kick-the-tires
@@ -203,17 +203,20 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/render.sh $(SDPA_REPORT)" \
                  "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
-                 "bash tests/report/reliability.sh $(SDPA_REPORT)" \
-                 "bash tests/report/run-inputs.sh $(SDPA_REPORT)" \
                  "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
                  "bash tests/report/watermark.sh $(SDPA_REPORT)" \
                  "bash tests/report/layout.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
+# The experiments' pipeline (tests/experiments/): concurrent runs, manifests, interruption and
+# resume; a run's inputs checked; the "How to add an experiment" steps of experiments/README.md, in a
+# temporary copy of the checkout.
+EXPERIMENT_SUITES := "bash tests/experiments/reliability.sh $(SDPA_REPORT)" \
+                     "bash tests/experiments/run-inputs.sh $(SDPA_REPORT)" \
+                     "bash tests/experiments/add-experiment.sh"
 TEST_DEPS   += $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 # The real pipeline end to end (harness, kernels, emulator, pandoc), on reduced shapes.
-TEST_SUITES += "bash tests/report/e2e-stage2.sh" "bash tests/report/backend-choice.sh $(SDPA_BENCH)"
-# The "How to add an experiment" steps of experiments/README.md, in a temporary copy of the checkout.
-TEST_SUITES += "bash tests/experiments/add-experiment.sh"
+TEST_SUITES += "bash tests/experiments/e2e-stage2.sh" "bash tests/experiments/backend-choice.sh $(SDPA_BENCH)"
+TEST_SUITES += $(EXPERIMENT_SUITES)
 # Every writer under a full disk, and signals to a long emulated run.
 TEST_DEPS   += $(SDPA_BENCH)
 TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
@@ -223,3 +226,8 @@ TEST_SUITES += $(REPORT_SUITES)
 test-report: $(SDPA_REPORT) $(SDPA_REPORT_ASAN)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/report $(REPORT_SUITES)
 .PHONY: test-report
+
+## test-experiments: build and run the experiments' pipeline tests only (run directories, manifests, resume, adding an experiment)
+test-experiments: $(SDPA_REPORT)
+	$(Q)tools/run-tests.sh $(BUILD)/test-logs/experiments $(EXPERIMENT_SUITES)
+.PHONY: test-experiments

@@ -155,7 +155,7 @@ TEST_SUITES += $(BENCH_SUITES)
 # shim: mk/host.mk).
 ifdef KERNELS_EMU_OBJS
 TEST_DEPS   += $(HOST_NOLINK_SHIM) $(BIN)/sdpa-bench $(BIN)/sdpa-report
-TEST_SUITES += "bash tests/host/nolink.sh $(HOST_NOLINK_SHIM) - $(BIN)/sdpa-bench $(BIN)/sdpa-report"
+TEST_SUITES += "bash tests/lib/nolink.sh $(HOST_NOLINK_SHIM) - $(BIN)/sdpa-bench $(BIN)/sdpa-report"
 # experiments/run.sh's throttle= and SDPA_THROTTLE_THRESHOLD (host/bench/throttle.c), end to end.
 TEST_SUITES += "bash tests/bench/experiment-throttle.sh $(BIN)/sdpa-bench $(BIN)/sdpa-report"
 endif

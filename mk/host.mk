@@ -2,7 +2,7 @@
 # metrics, statistics, atomic file I/O, JSON results, .npy. Two flavours of one source list:
 #   $(HOST_LIB)       plain, linked into the tools
 #   $(HOST_ASAN_LIB)  AddressSanitizer + UBSan, linked into the sanitizer run of the unit tests
-# plus one cmocka test binary per module in both flavours (tests/host/), and the bit-exactness
+# plus one cmocka test binary per module in both flavours (tests/lib/), and the bit-exactness
 # check against the CUDA toolkit's headers when they are installed.
 # Objects go to their own directories (static pattern rules on an explicit list), so other
 # fragments compiling other host/ files cannot collide with these rules.
@@ -46,19 +46,19 @@ BUILD_TARGETS += $(HOST_LIB)
 
 # ---- unit tests ----------------------------------------------------------------------------
 HOST_TESTS         := fp8 half rng inputs reference metrics stats fileio json_file npy sha256
-HOST_TEST_DIR      := $(BUILD)/tests/host
-HOST_TEST_ASAN_DIR := $(BUILD)/tests/host-asan
+HOST_TEST_DIR      := $(BUILD)/tests/lib
+HOST_TEST_ASAN_DIR := $(BUILD)/tests/lib-asan
 HOST_TEST_BINS     := $(HOST_TESTS:%=$(HOST_TEST_DIR)/test_%)
 HOST_TEST_ASAN_BINS := $(HOST_TESTS:%=$(HOST_TEST_ASAN_DIR)/test_%)
 HOST_TEST_LIBS     := $(CMOCKA_LIBS) $(HOST_LDLIBS)
 
-$(HOST_TEST_BINS): $(HOST_TEST_DIR)/%: tests/host/%.c $(HOST_LIB) | $(DEPS_STAMP)
+$(HOST_TEST_BINS): $(HOST_TEST_DIR)/%: tests/lib/%.c $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/host -MMD -MP $< $(HOST_LIB) $(HOST_TEST_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/lib -MMD -MP $< $(HOST_LIB) $(HOST_TEST_LIBS) -o $@
 
-$(HOST_TEST_ASAN_BINS): $(HOST_TEST_ASAN_DIR)/%: tests/host/%.c $(HOST_ASAN_LIB) | $(DEPS_STAMP)
+$(HOST_TEST_ASAN_BINS): $(HOST_TEST_ASAN_DIR)/%: tests/lib/%.c $(HOST_ASAN_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -Itests/host -MMD -MP $< $(HOST_ASAN_LIB) $(HOST_TEST_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -Itests/lib -MMD -MP $< $(HOST_ASAN_LIB) $(HOST_TEST_LIBS) -o $@
 
 HOST_TEST_DEPS := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
 HOST_SUITES    := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
@@ -70,27 +70,27 @@ HOST_CXXFLAGS := -std=c++17 $(WARN) $(HOST_CFLAGS) $(COMMON_CPPFLAGS) -isystem $
 ifneq ($(HOST_CUDA_CHECK_OK),)
 HOST_CUDA_CHECK      := $(HOST_TEST_DIR)/fp8_cuda_check
 HOST_CUDA_CHECK_ASAN := $(HOST_TEST_ASAN_DIR)/fp8_cuda_check
-$(HOST_CUDA_CHECK): tests/host/fp8_cuda_check.cpp $(HOST_LIB) | $(DEPS_STAMP)
+$(HOST_CUDA_CHECK): tests/lib/fp8_cuda_check.cpp $(HOST_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CXX) $(HOST_CXXFLAGS) -MMD -MP $< $(HOST_LIB) $(MATH_LIBS) -o $@
-$(HOST_CUDA_CHECK_ASAN): tests/host/fp8_cuda_check.cpp $(HOST_ASAN_LIB) | $(DEPS_STAMP)
+$(HOST_CUDA_CHECK_ASAN): tests/lib/fp8_cuda_check.cpp $(HOST_ASAN_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -MMD -MP $< $(HOST_ASAN_LIB) $(MATH_LIBS) -o $@
 HOST_TEST_DEPS += $(HOST_CUDA_CHECK) $(HOST_CUDA_CHECK_ASAN)
 HOST_SUITES    += $(HOST_CUDA_CHECK) $(HOST_CUDA_CHECK_ASAN)
 else
 # Quoted: one suite with an argument (tools/run-tests.sh splits it), so no exec bit is needed.
-HOST_SUITES    += "bash tests/host/fp8_cuda_skip.sh"
+HOST_SUITES    += "bash tests/lib/fp8_cuda_skip.sh"
 endif
 
-# A file system that refuses hard links (an LD_PRELOAD shim): fileio's fallbacks, tests/host/nolink.sh.
+# A file system that refuses hard links (an LD_PRELOAD shim): fileio's fallbacks, tests/lib/nolink.sh.
 # The writers (sdpa-bench, sdpa-report) run under it too: mk/bench.mk.
 HOST_NOLINK_SHIM := $(HOST_TEST_DIR)/libnolink.so
-$(HOST_NOLINK_SHIM): tests/host/nolink_shim.c | $(DEPS_STAMP)
+$(HOST_NOLINK_SHIM): tests/lib/nolink_shim.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CSTD) $(WARN) -O2 -fPIC -shared $< -o $@ -ldl
 HOST_TEST_DEPS += $(HOST_NOLINK_SHIM)
-HOST_SUITES    += "bash tests/host/nolink.sh $(HOST_NOLINK_SHIM) $(HOST_TEST_DIR)/test_fileio"
+HOST_SUITES    += "bash tests/lib/nolink.sh $(HOST_NOLINK_SHIM) $(HOST_TEST_DIR)/test_fileio"
 
 TEST_DEPS   += $(HOST_TEST_DEPS)
 TEST_SUITES += $(HOST_SUITES)

@@ -24,7 +24,7 @@ declare -A PKGS=(
   [render]="gnuplot-nox pandoc texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra lmodern chromium"
   # the format check; pdftotext and JSON queries of the report tests; the headless browser test;
   # make sweep's tests start a one-node Slurm cluster (tests/sweep/); numpy reads back the .npy
-  # files sdpa-bench writes (tests/host/test_npy.c, a cross-check that skips without it)
+  # files sdpa-bench writes (tests/lib/test_npy.c, a cross-check that skips without it)
   [test]="clang-format poppler-utils jq chromium slurmctld slurmd slurm-client munge python3-numpy"
 )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs test suites and prints one closing line: "N passed, N failed, N skipped".
 # A suite is an executable that speaks TAP on stdout (cmocka binaries do with
-# CMOCKA_MESSAGE_OUTPUT=TAP; shell suites use tests/lib/tap.sh). Counting rules:
+# CMOCKA_MESSAGE_OUTPUT=TAP; shell suites use tests/tap.sh). Counting rules:
 #   "ok ..."                 -> passed      "... # SKIP ..." -> skipped
 #   "not ok ..." (no SKIP)   -> failed
 #   a suite that exits non-zero without reporting a failure, or reports nothing, counts one failure.

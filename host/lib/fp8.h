@@ -8,7 +8,7 @@
  * Encoding rounds to nearest, ties to even. FP8_SATFINITE sends finite values beyond the largest
  * finite number (and, for E5M2, infinities) to +-max; FP8_NOSAT sends them to NaN (E4M3) or
  * infinity (E5M2), exactly as the CUDA toolkit's __nv_cvt_float_to_fp8 does. Every function here is
- * bit-exact with cuda_fp8.h's host conversions (tests/host/fp8_cuda_check.cpp proves it).
+ * bit-exact with cuda_fp8.h's host conversions (tests/lib/fp8_cuda_check.cpp proves it).
  *
  * The seed-linear codec is the original study's 8-bit format, kept only to reproduce and explain
  * its published error figures (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:65-70 and f686304:tasks/fp8_sdpa_stage_c_wmma/func_forward.py): decoder (u - 128)/127 * amax, and the

@@ -1,5 +1,5 @@
 /* IEEE binary16 conversions, bit-exact with the CUDA toolkit's host __float2half_rn and
- * __half2float (tests/host/fp8_cuda_check.cpp compares all 65536 halves and millions of floats).
+ * __half2float (tests/lib/fp8_cuda_check.cpp compares all 65536 halves and millions of floats).
  * Conventions taken from that toolkit: a NaN converts to the canonical NaN with the sign dropped
  * (0x7fff as a half, 0x7fffffff as a float); overflow rounds to infinity. */
 #include "half.h"

@@ -7,7 +7,7 @@
  *   outliers: x = rng_normal, then U = rng_uniform01; if U < 0.001, x = 10 x
  * The value is computed in double and stored as float (round to nearest even). Because the polar
  * method caches its second deviate, the outlier draw sits between the two halves of a pair; the
- * order above is the definition, the golden checksums in tests/host/test_inputs.c pin it. */
+ * order above is the definition, the golden checksums in tests/lib/test_inputs.c pin it. */
 #include "inputs.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 # Emulated runs at the small shape: seconds.
 # Usage: tests/bench/experiment-throttle.sh SDPA_BENCH SDPA_REPORT
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bench=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/experiment-throttle.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -1,4 +1,4 @@
-# Shared by the sdpa-bench shell suites (run.sh, peers.sh); sourced after tests/lib/tap.sh, with
+# Shared by the sdpa-bench shell suites (run.sh, peers.sh); sourced after tests/tap.sh, with
 # $bin (sdpa-bench), $check (check_run_json) and $tmp set by the suite.
 fast=(--backend emu --iters 6 --min-time 0 --max-time 5 --l2 warm)
 n=0

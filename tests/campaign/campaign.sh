@@ -4,7 +4,7 @@
 # data directory, a report rendered from an ingested run; and every refusal of the ingest.
 # Usage: tests/campaign/campaign.sh BUNDLE.tar.gz SDPA_REPORT
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

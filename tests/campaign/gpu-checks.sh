@@ -10,7 +10,7 @@
 # Usage: tests/campaign/gpu-checks.sh SDPA_REPORT
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 report=$(realpath "$1")
 checks=tools/campaign/gpu-checks.sh fake=$(realpath tests/campaign/fake)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-checks-test.XXXXXX") || exit 1

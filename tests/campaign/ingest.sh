@@ -16,7 +16,7 @@
 # Usage: tests/campaign/ingest.sh BUNDLE.tar.gz SDPA_REPORT
 # shellcheck disable=SC2016 # the checks' bash -c scripts and the payloads expand later, or never
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ingest-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -14,7 +14,7 @@
 # Usage: tests/campaign/interrupt.sh BUNDLE.tar.gz SDPA_REPORT   (about a minute)
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/interrupt-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,7 @@
 # Usage: tests/campaign/ncu-json.sh SDPA_REPORT
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 report=$(realpath "$1")
 fx=tests/report/ncu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ncu-json-test.XXXXXX")

@@ -7,7 +7,7 @@
 # figures marked emulated; nothing is written under the checkout's data/ or figures/.
 # Usage: tests/campaign/render-ingested.sh BUNDLE.tar.gz SDPA_REPORT
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
 for tool in pandoc gnuplot pdflatex pdftotext; do
   command -v $tool >/dev/null || { tap_skip "render an ingested campaign" "$tool not installed (make deps)"; tap_done; }

@@ -9,7 +9,7 @@
 # about a minute.
 # Usage: tests/campaign/scaling.sh BUNDLE.tar.gz SDPA_REPORT
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bundle=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaling-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

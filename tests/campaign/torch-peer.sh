@@ -7,7 +7,7 @@
 # Usage: tests/campaign/torch-peer.sh SDPA_BENCH SDPA_REPORT
 # shellcheck disable=SC2016 # the checks' bash -c and python -c scripts expand their own arguments
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 bench=$(realpath "$1") report=$(realpath "$2")
 script=tools/peers/torch_sdpa.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/torch-peer-test.XXXXXX")

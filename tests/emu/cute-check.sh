@@ -5,7 +5,7 @@
 # with the reason when the wheel or a compiler is missing; CUTLASS_INCLUDE overrides where the
 # headers are. Usage: tests/emu/cute-check.sh CXX CUDA_INCLUDE
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
+. tests/tap.sh
 cxx=${1:-g++} cuda_inc=${2:-/usr/local/cuda/include}
 name="CuTe cross-check of the wgmma fragments, swizzle atoms and descriptors"
 inc=${CUTLASS_INCLUDE:-$(python3 -c 'import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include"))' 2>/dev/null)}

@@ -7,7 +7,7 @@
 # ARCH may name an architecture-specific target (90a).
 # Usage: tests/emu/nvcc-kernels.sh DIR|none ARCH...
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
+. tests/tap.sh
 dir=${1:-none}
 shift
 all_archs=${*:-80 89 90}

@@ -4,7 +4,7 @@
 # JSON record and the decoding it prints are tested without a GPU.
 # Usage: tests/emu/probes.sh SDPA_PROBES_EMU
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
+. tests/tap.sh
 bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$bin" --out "$tmp/p.json" >"$tmp/out" 2>&1; rc=$?

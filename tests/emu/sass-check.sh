@@ -11,7 +11,7 @@
 # Needs cuobjdump and nvdisasm (CUDA toolkit, or PyPI nvidia-cuda-cuobjdump / -nvdisasm, `make deps`);
 # SKIP with the reason when they are missing.  Usage: tests/emu/sass-check.sh DIR|none
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
+. tests/tap.sh
 dir=${1:-none}
 skip_all() {
   for n in "sm_89 FP8 mma.sync is QMMA" "sm_90 FP8 mma.sync lowering recorded" "f16 mma.sync, ldmatrix, movmatrix" \

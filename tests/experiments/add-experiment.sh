@@ -7,7 +7,7 @@
 # About half a minute (the copy takes the built programs along, so nothing is rebuilt).
 # Usage: tests/experiments/add-experiment.sh
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/add-experiment.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 MK=(${MAKE:-make} --no-print-directory -s)

@@ -2,9 +2,9 @@
 # BACKEND= of the experiment targets (experiments/common.mk): an unknown value stops make naming
 # it (the one list, host/lib/backend_names.h, through experiments/run.sh's parameter check); BACKEND=cuda on a machine without a usable GPU stops with the harness's one-line reason
 # before any run directory exists (on a machine with one, it must get past the probe).
-# Usage: tests/report/backend-choice.sh SDPA_BENCH
+# Usage: tests/experiments/backend-choice.sh SDPA_BENCH
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 bench=$1
 DIRS=(DATA_DIR="$TMP/data" FIG_DIR="$TMP/fig" REPORT_DIR="$TMP/rep")

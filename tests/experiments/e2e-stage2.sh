@@ -5,9 +5,9 @@
 # run in a new directory leaving the first byte-for-byte intact, `make report` reproducing the
 # same PDF and HTML bytes, and a corrupted or missing result file stopping `make report` with
 # the file and field named.
-# Usage: tests/report/e2e-stage2.sh
+# Usage: tests/experiments/e2e-stage2.sh
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 for tool in pandoc gnuplot pdflatex pdftotext jq; do
   command -v $tool >/dev/null || { tap_skip "make stage2 end to end" "$tool not installed (make deps)"; tap_done; }

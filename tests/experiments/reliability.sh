@@ -5,9 +5,9 @@
 # and no temporary file but an incomplete.txt, renders an INCOMPLETE banner, is skipped by the
 # latest-run pick of `make paper`, and `make resume` completes it; a failed harness is recorded;
 # a changed file makes a complete run incomplete.
-# Usage: tests/report/reliability.sh [SDPA_REPORT]
+# Usage: tests/experiments/reliability.sh [SDPA_REPORT]
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=${1:-build/bin/sdpa-report}
 fake_run

@@ -8,9 +8,9 @@
 #                run older than the digests, by the strict parse) is refused, never sealed
 #   latest run   a complete run directory whose name is not a run id (shell code) is skipped
 #   make stageN  bad parameters stop it before a run directory exists
-# Usage: tests/report/run-inputs.sh [SDPA_REPORT]
+# Usage: tests/experiments/run-inputs.sh [SDPA_REPORT]
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=${1:-build/bin/sdpa-report}
 fake_run

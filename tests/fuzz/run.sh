@@ -5,7 +5,7 @@
 # and names the input libFuzzer saved; fix the reader and commit that input to the corpus.
 # Usage: tests/fuzz/run.sh FUZZ_DIR|none SECONDS   (FUZZ_DIR holds fuzz-<name>; none: SKIP)
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 dir=$1 secs=$2
 names="run-json npy ptxas-log cli campaign-files ingest"
 if [ "$dir" = none ]; then

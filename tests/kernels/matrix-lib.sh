@@ -1,5 +1,5 @@
 # The correctness-matrix runner shared by correctness.sh (emulator) and gpu-correctness.sh (sourced;
-# needs tests/lib/tap.sh, and $tmp, $matrix, $schema set by the caller).
+# needs tests/tap.sh, and $tmp, $matrix, $schema set by the caller).
 #   run NAME EXPECTED_CHECKS "E2E_LO E2E_HI"|"" BACKEND BENCH ARGS...: one sdpa-bench run on BACKEND
 #   (emu or cuda), then one TAP line per checked launch and cross-variant comparison
 #   (check_matrix), each prefixed with NAME.

@@ -7,7 +7,7 @@
 #   SAME_BITS_UPDATE=1 tests/kernels/same-bits.sh build/bin/sdpa-bench ...
 # Usage: tests/kernels/same-bits.sh PLAIN ASAN TSAN O0
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 GOLDEN=tests/kernels/same-bits.sha256
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/same-bits.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Results written where hard links fail (host/lib/fileio.c): under an LD_PRELOAD shim that makes
-# link(2) fail (tests/host/nolink_shim.c: EPERM, EXDEV, ENOTSUP, as some FUSE and 9p mounts and
+# link(2) fail (tests/lib/nolink_shim.c: EPERM, EXDEV, ENOTSUP, as some FUSE and 9p mounts and
 # sandboxes do), the library's unit tests still pass (no overwrite, no temporary file left,
 # racing writers: one wins), by renameat2(RENAME_NOREPLACE), or by the O_EXCL claim where that
 # fails too; and every writer (sdpa-bench, sdpa-report) writes its results and still refuses to
 # overwrite them. Plain binaries only: an ASan binary must load its runtime first, before any
 # LD_PRELOAD library.
-# Usage: tests/host/nolink.sh SHIM TEST_FILEIO|- [SDPA_BENCH SDPA_REPORT]   (-: the writers only)
+# Usage: tests/lib/nolink.sh SHIM TEST_FILEIO|- [SDPA_BENCH SDPA_REPORT]   (-: the writers only)
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 shim=$(realpath "$1") fileio=$2 bench=${3:+$(realpath "$3")} report=${4:+$(realpath "$4")}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nolink-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -1,5 +1,5 @@
 /* LD_PRELOAD shim: a file system that refuses hard links, as some FUSE and 9p mounts and
- * sandboxes do (tests/host/nolink.sh). link(2) and linkat(2) fail with EPERM, or with the errno
+ * sandboxes do (tests/lib/nolink.sh). link(2) and linkat(2) fail with EPERM, or with the errno
  * named by NOLINK_ERRNO (EXDEV, ENOTSUP); with NOLINK_RENAME2=EINVAL renameat2 fails too, as on a
  * file system without RENAME_NOREPLACE. Each intercepted call appends one line to the file
  * NOLINK_LOG (when set), so a test can tell which way a writer took. */

@@ -187,7 +187,7 @@ static void test_file_size_limit(void **state) {
     test_rmdir(dir);
 }
 
-/* Writers racing for one name (also run under tests/host/nolink.sh's shim, where link(2) is
+/* Writers racing for one name (also run under tests/lib/nolink.sh's shim, where link(2) is
  * refused and the fallbacks name the file): exactly one wins, the others get EEXIST, and the file
  * holds the winner's complete content. */
 static void test_concurrent_writers(void **state) {

@@ -1,6 +1,6 @@
 /* The fp8 formats and the codecs (host/lib/fp8.c). Expected values come from the format definitions
  * (OCP OFP8 v1.0) computed independently here with ldexp, not from the code under test; the
- * bit-exact comparison with the CUDA toolkit is tests/host/fp8_cuda_check.cpp. */
+ * bit-exact comparison with the CUDA toolkit is tests/lib/fp8_cuda_check.cpp. */
 #include "testutil.h"
 
 #include "fp8.h"

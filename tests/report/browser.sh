@@ -9,7 +9,7 @@
 # the first screen of each page goes to LOGDIR (browser-report.png, browser-paper.png).
 # Usage: tests/report/browser.sh build/bin/sdpa-report [LOGDIR (default build/test-logs)]
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 LOGDIR=${2:-build/test-logs}

@@ -9,7 +9,7 @@
 # code line too long for the page and a duplicated id must fail the same check.
 # Usage: tests/report/layout.sh build/bin/sdpa-report
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 for tool in pandoc gnuplot pdflatex pdftotext jq; do

@@ -1,4 +1,4 @@
-# Shared helpers of the report test suites (sourced after tests/lib/tap.sh).
+# Shared helpers of the report test suites (sourced after tests/tap.sh).
 # Every suite works in a temporary directory that it removes: fixtures are SYNTHETIC
 # (meta.tool = "synthetic-fixture") and may never be rendered into data/, figures/ or paper/.
 

@@ -10,7 +10,7 @@
 # on the fixture and on a malformed input: no leak, no undefined behaviour.
 # Usage: tests/report/paper-gpu.sh build/bin/sdpa-report [build/tests/report/sdpa-report-asan]
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 for tool in pandoc gnuplot pdflatex pdftotext; do

@@ -5,7 +5,7 @@
 # naming the file and field when a result file is corrupted.
 # Usage: tests/report/render.sh build/bin/sdpa-report
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 for tool in pandoc gnuplot pdflatex pdftotext; do

@@ -7,7 +7,7 @@
 # environment rows, unmeasured SM clocks), and a missing or corrupted input stops it with the file
 # and the field named. Usage: tests/report/report-tool.sh build/bin/sdpa-report
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 

@@ -5,7 +5,7 @@
 # with the experiment's parameters and the timing budget of the backend it reported; and
 # `make stage2` run twice makes two run directories and two reports, the first left intact.
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 
 # ---- new-run.sh --------------------------------------------------------------------------

@@ -14,7 +14,7 @@
 # earlier translucent label in front of the data must fail.
 # Usage: tests/report/watermark.sh build/bin/sdpa-report
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_REPORT=$1
 command -v gnuplot >/dev/null || { tap_skip "watermark tests" "gnuplot not installed (make deps)"; tap_done; }

@@ -9,7 +9,7 @@
 # SIGINT to sdpa-bench in a long emulated run: exit 143 / 130, no result file, no temporary file.
 # Usage: tests/report/write-failures.sh SDPA_BENCH SDPA_REPORT
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/report/lib.sh
 SDPA_BENCH=$1 SDPA_REPORT=$2
 temps() { find "$TMP" -name '*.tmp.*' | wc -l; }

@@ -6,7 +6,7 @@
 # nothing is installed and no network is used. A few seconds (make stage2 on a fake harness).
 # Usage: tests/style/deps.sh
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/deps-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 

@@ -12,7 +12,7 @@
 # Usage: tests/sweep/sweep.sh BUNDLE.tar.gz
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
-. tests/lib/tap.sh
+. tests/tap.sh
 . tests/sweep/slurm-cluster.sh
 bundle=$(realpath "$1")
 [ -f "$bundle" ] || { tap_ok "the bundle $1 exists (make bundle)" false; tap_done; }
