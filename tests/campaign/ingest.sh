@@ -110,6 +110,11 @@ H=$tmp/hand
 mkdir -p "$H" && cp -a "$tmp/d0/gpu" "$H/" && RH=$(ls -d "$H"/gpu/*/*/"$run_rel")
 sed -i "s|^TITLE .*|TITLE := x $(pl_make title)|" "$RH/experiment.mk"
 echo "$(pl_make line)" >>"$RH/experiment.mk"
+tap_ok "a run whose experiment.mk changed after its manifest is not complete: make paper's pick passes over it, naming why" \
+  bash -c '[ -z "$("$1" latest-run "${2%/*}" 2>"$3")" ] && grep -q "experiment.mk does not match its SHA-256" "$3"' \
+  _ "$report" "$RH" "$tmp/lr.err"
+# Sealed again (as a forged run would be), so that the renderers' own refusal is what is tested.
+rm "$RH/manifest.json" && "$report" manifest --run "$RH" >/dev/null
 make --no-print-directory -s report RUN="$RH" FIG_DIR="$tmp/figh" REPORT_DIR="$tmp/reph" >"$tmp/reph.log" 2>&1
 tap_ok "make report on a run whose experiment.mk holds make code: refused, naming the file" \
   bash -c '[ "$1" -ne 0 ] && grep -q "experiment.mk:" "$2"' _ $? "$tmp/reph.log"
