@@ -407,6 +407,124 @@ static int parse_args(int argc, char **argv, ingest_t *in) {
 static const char *sig_name(int s) { return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "SIGHUP"; }
 
 /* The whole ingest; 0, 1 (this machine could not write) or 2 (refused), with in->err set. */
+/* Reads the tarball twice: its listing (s1, checked), then the extraction into a new staging
+ * directory under DATA/gpu/, which must read the same bytes. 0, or the exit status (1: could not
+ * write, 2: refused) with in->err set. */
+static int extract_staged(ingest_t *in, int fd, tar_summary_t *s1, const char **id) {
+    tar_summary_t s2;
+    char dir[1300];
+    if (pass(in, fd, NULL, s1) != 0) return 2;
+    *id = s1->top + strlen("campaign-");
+    if (strncmp(s1->top, "campaign-", 9) != 0 || !name_id_ok(*id)) {
+        snprintf(in->err, sizeof in->err,
+                 "the tarball holds '%s', not one campaign-<id>/ directory with an id of [A-Za-z0-9._-]",
+                 s1->top);
+        return 2;
+    }
+    snprintf(dir, sizeof dir, "%.1024s/gpu", in->data);
+    if (mkdir_new(in, in->data) != 0 || mkdir_new(in, dir) != 0) return 1;
+    snprintf(in->staging, sizeof in->staging, "%.1028s/.ingest-%.128s.XXXXXX", dir, *id);
+    if (!mkdtemp(in->staging)) {
+        snprintf(in->err, sizeof in->err, "cannot create a staging directory in %.1028s: %s", dir,
+                 strerror(errno));
+        in->staging[0] = '\0';
+        return 1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(in->staging, 0755 & ~mask); /* mkdtemp's 0700 would hide the campaign from other readers */
+    extract_t x = {in, strlen(s1->top), -1, ""};
+    tar_sink_t sink = {ex_member, ex_data, ex_end, &x};
+    if (pass(in, fd, &sink, &s2) != 0) {
+        if (x.fd >= 0) close(x.fd);
+        return strncmp(in->err, "cannot write", 12) ? 2 : 1;
+    }
+    if (memcmp(s1->digest, s2.digest, sizeof s1->digest) != 0) {
+        snprintf(in->err, sizeof in->err, "the tarball changed while it was read");
+        return 2;
+    }
+    return 0;
+}
+
+/* The staged campaign's checks: every file listed in SHA256SUMS with its digest, campaign.json's
+ * head, the backend in every file, emulated only when allowed. 0 with *doc (campaign.json) and h,
+ * or 2 with in->err set (*doc may still need freeing). */
+static int check_staged(ingest_t *in, const char *id, cJSON **doc, campaign_head_t *h) {
+    g_files.root_len = strlen(in->staging);
+    if (nftw(in->staging, collect, 16, FTW_PHYS) != 0 || g_files.bad) {
+        snprintf(in->err, sizeof in->err, "cannot list the extracted campaign");
+        return 2;
+    }
+    char p[1500], e[1024];
+    size_t len;
+    snprintf(p, sizeof p, "%.1299s/SHA256SUMS", in->staging);
+    char *sums = params_read_small(p, SUMS_MAX, &len, in->err, sizeof in->err);
+    if (!sums) {
+        snprintf(in->err, sizeof in->err, "no SHA256SUMS (a regular file at the campaign's top)");
+        return 2;
+    }
+    int src = ingest_check_sums(in->staging, sums, len, g_files.v, g_files.n, in->err, sizeof in->err);
+    free(sums);
+    if (src != 0) return 2;
+    snprintf(p, sizeof p, "%.1299s/campaign.json", in->staging);
+    if (!(*doc = results_load(p, "gpu-campaign", e, sizeof e))) {
+        snprintf(in->err, sizeof in->err, "%s",
+                 access(p, F_OK) ? "no campaign.json" : e + strlen(in->staging) + 1);
+        return 2;
+    }
+    evidence_t ev = {0};
+    if (ingest_campaign_head(*doc, id, h, in->err, sizeof in->err) != 0 ||
+        (in->expect_part && check_part(in, *doc) != 0))
+        return 2;
+    ev.backend = h->backend, ev.device = h->device;
+    if (check_files(in, &ev) != 0) return 2;
+    if (h->emulated && !in->allow_emulated) {
+        snprintf(in->err, sizeof in->err,
+                 "an emulated campaign (backend %s, no GPU): data/gpu/ holds GPU measurements only "
+                 "(--allow-emulated to ingest it anyway)",
+                 h->backend);
+        return 2;
+    }
+    return 0;
+}
+
+/* The checked campaign renamed to DATA/gpu/<slug>/<id> in one step, said on stdout (and in
+ * --record). Signals wait from here on: the campaign is published whole, or not at all. 0, or the
+ * exit status with in->err set. */
+static int publish_staged(ingest_t *in, const char *id, const campaign_head_t *h) {
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    if (g_stop) return 2;
+    char dir[1300], dest[1500];
+    snprintf(dir, sizeof dir, "%.1024s/gpu/%.199s", in->data, h->slug);
+    snprintf(dest, sizeof dest, "%.1228s/%.128s", dir, id);
+    if (mkdir_new(in, dir) != 0) return 1;
+    int pub = publish(in, dest);
+    if (pub < 0) return 1;
+    if (pub > 0 && !(in->same_ok && same_sums(in->staging, dest))) {
+        snprintf(in->err, sizeof in->err, "campaign %s exists already at %s; ingest never overwrites", id,
+                 dest);
+        return 2;
+    }
+    if (pub == 0) in->staging[0] = '\0', in->ncreated = 0; /* it is the campaign now */
+    int runs = 0;
+    for (size_t i = 0; i < g_files.n; i++) runs += ends_with(g_files.v[i], "/run.args");
+    char extra[128] = "";
+    if (h->interrupted)
+        snprintf(extra, sizeof extra, "; INTERRUPTED: %d of %d planned parts completed",
+                 h->n_completed < 0 ? 0 : h->n_completed, h->n_planned < 0 ? 0 : h->n_planned);
+    printf("ingest: %s (%s%d run directories; device %s, backend %s%s)\n", dest,
+           pub > 0 ? "ingested before, the same: " : "", runs, h->device, h->backend, extra);
+    if (in->record) {
+        char line[1600];
+        int l = snprintf(line, sizeof line, "%s\n", dest);
+        if (file_write_replace(in->record, line, (size_t)l, in->err, sizeof in->err) != 0) return 1;
+    }
+    return 0;
+}
+
 static int ingest(ingest_t *in) {
     int fd = file_open_regular(in->tgz);
     if (fd < 0) {
@@ -416,120 +534,14 @@ static int ingest(ingest_t *in) {
                                                       : strerror(errno));
         return 2;
     }
-    tar_summary_t s1, s2;
-    int rc = 2;
-    char dir[1300], dest[1500];
-    if (pass(in, fd, NULL, &s1) != 0) goto out;
-    const char *id = s1.top + strlen("campaign-");
-    if (strncmp(s1.top, "campaign-", 9) != 0 || !name_id_ok(id)) {
-        snprintf(in->err, sizeof in->err,
-                 "the tarball holds '%s', not one campaign-<id>/ directory with an id of [A-Za-z0-9._-]",
-                 s1.top);
-        goto out;
-    }
-    snprintf(dir, sizeof dir, "%.1024s/gpu", in->data);
-    rc = 1;
-    if (mkdir_new(in, in->data) != 0 || mkdir_new(in, dir) != 0) goto out;
-    snprintf(in->staging, sizeof in->staging, "%.1028s/.ingest-%.128s.XXXXXX", dir, id);
-    if (!mkdtemp(in->staging)) {
-        snprintf(in->err, sizeof in->err, "cannot create a staging directory in %.1028s: %s", dir,
-                 strerror(errno));
-        in->staging[0] = '\0';
-        goto out;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    chmod(in->staging, 0755 & ~mask); /* mkdtemp's 0700 would hide the campaign from other readers */
-    extract_t x = {in, strlen(s1.top), -1, ""};
-    tar_sink_t sink = {ex_member, ex_data, ex_end, &x};
-    if (pass(in, fd, &sink, &s2) != 0) {
-        if (x.fd >= 0) close(x.fd);
-        rc = strncmp(in->err, "cannot write", 12) ? 2 : 1;
-        goto out;
-    }
-    rc = 2;
-    if (memcmp(s1.digest, s2.digest, sizeof s1.digest) != 0) {
-        snprintf(in->err, sizeof in->err, "the tarball changed while it was read");
-        goto out;
-    }
-    g_files.root_len = strlen(in->staging);
-    if (nftw(in->staging, collect, 16, FTW_PHYS) != 0 || g_files.bad) {
-        snprintf(in->err, sizeof in->err, "cannot list the extracted campaign");
-        goto out;
-    }
-    char p[1500];
-    size_t len;
-    snprintf(p, sizeof p, "%.1299s/SHA256SUMS", in->staging);
-    char *sums = params_read_small(p, SUMS_MAX, &len, in->err, sizeof in->err);
-    if (!sums) {
-        snprintf(in->err, sizeof in->err, "no SHA256SUMS (a regular file at the campaign's top)");
-        goto out;
-    }
-    int src = ingest_check_sums(in->staging, sums, len, g_files.v, g_files.n, in->err, sizeof in->err);
-    free(sums);
-    if (src != 0) goto out;
-    snprintf(p, sizeof p, "%.1299s/campaign.json", in->staging);
-    char e[1024];
-    cJSON *doc = results_load(p, "gpu-campaign", e, sizeof e);
+    tar_summary_t s1;
+    const char *id = NULL;
+    cJSON *doc = NULL;
     campaign_head_t h;
-    if (!doc) {
-        snprintf(in->err, sizeof in->err, "%s",
-                 access(p, F_OK) ? "no campaign.json" : e + strlen(in->staging) + 1);
-        goto out;
-    }
-    evidence_t ev = {0};
-    if (ingest_campaign_head(doc, id, &h, in->err, sizeof in->err) != 0 ||
-        (in->expect_part && check_part(in, doc) != 0))
-        goto out_doc;
-    ev.backend = h.backend, ev.device = h.device;
-    if (check_files(in, &ev) != 0) goto out_doc;
-    if (h.emulated && !in->allow_emulated) {
-        snprintf(in->err, sizeof in->err,
-                 "an emulated campaign (backend %s, no GPU): data/gpu/ holds GPU measurements only "
-                 "(--allow-emulated "
-                 "to ingest it anyway)",
-                 h.backend);
-        goto out_doc;
-    }
-    /* From here on a signal waits: the campaign is either published whole, or not at all. */
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, NULL);
-    if (g_stop) goto out_doc;
-    snprintf(dir, sizeof dir, "%.1024s/gpu/%.199s", in->data, h.slug);
-    snprintf(dest, sizeof dest, "%.1228s/%.128s", dir, id);
-    rc = 1;
-    if (mkdir_new(in, dir) != 0) goto out_doc;
-    int pub = publish(in, dest);
-    if (pub < 0) goto out_doc;
-    rc = 2;
-    if (pub > 0 && !(in->same_ok && same_sums(in->staging, dest))) {
-        snprintf(in->err, sizeof in->err, "campaign %s exists already at %s; ingest never overwrites", id,
-                 dest);
-        goto out_doc;
-    }
-    if (pub == 0) in->staging[0] = '\0', in->ncreated = 0; /* it is the campaign now */
-    int runs = 0;
-    for (size_t i = 0; i < g_files.n; i++) runs += ends_with(g_files.v[i], "/run.args");
-    char extra[128] = "";
-    if (h.interrupted)
-        snprintf(extra, sizeof extra, "; INTERRUPTED: %d of %d planned parts completed",
-                 h.n_completed < 0 ? 0 : h.n_completed, h.n_planned < 0 ? 0 : h.n_planned);
-    printf("ingest: %s (%s%d run directories; device %s, backend %s%s)\n", dest,
-           pub > 0 ? "ingested before, the same: " : "", runs, h.device, h.backend, extra);
-    if (in->record) {
-        char line[1600];
-        int l = snprintf(line, sizeof line, "%s\n", dest);
-        if (file_write_replace(in->record, line, (size_t)l, in->err, sizeof in->err) != 0) {
-            rc = 1;
-            goto out_doc;
-        }
-    }
-    rc = 0;
-out_doc:
+    int rc = extract_staged(in, fd, &s1, &id);
+    if (rc == 0) rc = check_staged(in, id, &doc, &h);
+    if (rc == 0) rc = publish_staged(in, id, &h);
     cJSON_Delete(doc);
-out:
     close(fd);
     return rc;
 }

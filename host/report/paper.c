@@ -360,24 +360,13 @@ static void seed_linear_cells(paper_t *p, const char *shape, const char *seed, c
     }
 }
 
-static int published_tables(paper_t *p) {
-    report_t *r = &p->pub;
-    const rj_t *d = &r->PUB;
-    rbuf_t b = {0};
-    published_timings_head(&b);
-    if (published_timings(r, &b, NULL) < 0) {
-        rb_free(&b);
-        goto fail;
-    }
-    md_table_end(&b, 0, "tbl:published-timings",
-                 "Every timing the original study published (original study, "
-                 "L4), as transcribed in data/published/seed-l4.json with its source commit:file.",
-                 "None published.");
-    TRY(save(p, &b, "published-timings.md"));
+/* published-resources.md: the ptxas resources the original published. */
+static int published_resources(paper_t *p, rbuf_t *b) {
+    const rj_t *d = &p->pub.PUB;
     static const md_col_t rcols[] = {
         {"variant", 8, 'l'},   {"arch", 5, 'l'},    {"registers", 7, 'r'}, {"static smem (B)", 8, 'r'},
         {"stack (B)", 6, 'r'}, {"source", 22, 'l'}, {"caveats", 26, 'l'}};
-    md_table_head(&b, rcols, 7);
+    md_table_head(b, rcols, 7);
     int n = rj_len(d, "resources");
     for (int i = 0; i < n; i++) {
         double x[3];
@@ -385,21 +374,21 @@ static int published_tables(paper_t *p) {
         const char *src = rj_str(d, "resources.%d.source", i), *cav = rj_str(d, "resources.%d.caveats", i);
         if (!v || !arch || !src || !cav || rj_num(d, &x[0], "resources.%d.registers", i) < 0 ||
             rj_num(d, &x[1], "resources.%d.static_smem_bytes", i) < 0 ||
-            rj_num(d, &x[2], "resources.%d.stack_bytes", i) < 0) {
-            rb_free(&b);
-            goto fail;
-        }
+            rj_num(d, &x[2], "resources.%d.stack_bytes", i) < 0)
+            return -1;
         char c[3][N];
-        md_row(&b, 7, v, arch, fmt_num(c[0], N, "%.0f", x[0]), fmt_int(c[1], N, x[1]),
+        md_row(b, 7, v, arch, fmt_num(c[0], N, "%.0f", x[0]), fmt_int(c[1], N, x[1]),
                fmt_num(c[2], N, "%.0f", x[2]), src, cav);
     }
-    if (n < 0) {
-        rb_free(&b);
-        goto fail;
-    }
-    md_table_end(&b, 0, "tbl:published-resources",
+    if (n < 0) return -1;
+    md_table_end(b, 0, "tbl:published-resources",
                  "ptxas resources the original study published (original study, L4).", "None published.");
-    TRY(save(p, &b, "published-resources.md"));
+    return 0;
+}
+
+/* published-correctness.md: the original's correctness, this artifact's errors at its shapes beside. */
+static int published_correctness(paper_t *p, rbuf_t *b) {
+    const rj_t *d = &p->pub.PUB;
     static const md_col_t ccols[] = {{"shape", 7, 'l'},
                                      {"seed", 4, 'r'},
                                      {"max abs", 6, 'r'},
@@ -409,28 +398,23 @@ static int published_tables(paper_t *p) {
                                      {"seed-linear codec here: max abs", 7, 'r'},
                                      {"seed-linear codec here: mean abs", 7, 'r'},
                                      {"E4M3 here: mean abs (variant)", 10, 'r'}};
-    md_table_head(&b, ccols, 9);
-    n = rj_len(d, "correctness");
+    md_table_head(b, ccols, 9);
+    int n = rj_len(d, "correctness");
     for (int i = 0; i < n; i++) {
         double x[3];
         const char *sh = rj_str(d, "correctness.%d.shape", i), *seed = rj_str(d, "correctness.%d.seed", i);
         const char *src = rj_str(d, "correctness.%d.source", i);
         if (!sh || !seed || !src || rj_num(d, &x[0], "correctness.%d.max_abs", i) < 0 ||
             rj_num(d, &x[1], "correctness.%d.mean_abs", i) < 0 ||
-            rj_num(d, &x[2], "correctness.%d.pct_bad", i) < 0) {
-            rb_free(&b);
-            goto fail;
-        }
+            rj_num(d, &x[2], "correctness.%d.pct_bad", i) < 0)
+            return -1;
         char c[6][N];
         seed_linear_cells(p, sh, seed, c[3], c[4], c[5]);
-        md_row(&b, 9, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
+        md_row(b, 9, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
                fmt_num(c[2], N, "%.1f", x[2]), src, c[3], c[4], c[5]);
     }
     const char *cav = rj_str(d, "correctness_caveats");
-    if (n < 0 || !cav) {
-        rb_free(&b);
-        goto fail;
-    }
+    if (n < 0 || !cav) return -1;
     char cap[1024];
     snprintf(
         cap, sizeof cap,
@@ -439,9 +423,26 @@ static int published_tables(paper_t *p) {
         "original's): with the original's seed-linear codec and biased encoder (%s), and with E4M3 (the "
         "experiments' own runs, variant named); n/a where not run (make all runs both).",
         cav, p->seed_linear ? "make seed-linear, stage1" : "make seed-linear: not run");
-    md_table_caption(&b, "tbl:published-correctness", cap);
+    md_table_caption(b, "tbl:published-correctness", cap);
+    return 0;
+}
+
+static int published_tables(paper_t *p) {
+    report_t *r = &p->pub;
+    rbuf_t b = {0};
+    published_timings_head(&b);
+    if (published_timings(r, &b, NULL) < 0) goto fail;
+    md_table_end(&b, 0, "tbl:published-timings",
+                 "Every timing the original study published (original study, "
+                 "L4), as transcribed in data/published/seed-l4.json with its source commit:file.",
+                 "None published.");
+    TRY(save(p, &b, "published-timings.md"));
+    if (published_resources(p, &b) < 0) goto fail;
+    TRY(save(p, &b, "published-resources.md"));
+    if (published_correctness(p, &b) < 0) goto fail;
     return save(p, &b, "published-correctness.md");
 fail:
+    rb_free(&b);
     snprintf(p->err, sizeof p->err, "%s", r->err);
     return -1;
 }

@@ -38,6 +38,75 @@ static int peer_cells(const rj_t *d, int i, const char *which, const char *cos_f
     return 0;
 }
 
+/* The kernel-only bar entry i was judged by, when it is not the run's (stage 6: the fp8p family). */
+static bool other_bar(const rj_t *d, int i, const tolerances_t *t, double *bar) {
+    return rj_present(d, "correctness.%d.kernel_rel_l2_bar", i) &&
+           rj_num(d, bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && *bar != t->kernel_rel_l2;
+}
+
+/* One row of the kernel-only table: entry i of run.json's correctness. */
+static int kernel_only_row(const rj_t *d, const tolerances_t *t, int i, rbuf_t *b, const char *v,
+                           const char *shape, const char *seed, char peer[3][N]) {
+    static const char *const f[] = {"max_abs", "atol_min", "atol_max", "rel_l2", "pct_bad", "worst_ratio"};
+    double x[6], nonfin, bar;
+    bool pass;
+    char c[6][N], a1[N], a2[N];
+    TRY(rj_nums(d, x, "correctness.%d.kernel_only.%s", i, f, 6));
+    TRY(rj_num(d, &nonfin, "correctness.%d.kernel_only.nonfinite", i));
+    TRY(rj_bool(d, &pass, "correctness.%d.pass", i));
+    snprintf(c[0], N, "%s", fmt_num(a1, N, "%.3g", x[0]));
+    snprintf(c[1], N, "%s to %s", fmt_num(a1, N, "%.3g", x[1]), fmt_num(a2, N, "%.3g", x[2]));
+    fmt_num(c[2], N, "%.3g", x[3]);
+    if (other_bar(d, i, t, &bar)) {
+        const char *fam = rj_str(d, "correctness.%d.tol_family", i);
+        const size_t len = strlen(c[2]);
+        snprintf(c[2] + len, N - len, " (%s: ≤ %g)", fam ? fam : "?", bar);
+    }
+    fmt_num(c[3], N, "%.3g", x[4]);
+    fmt_num(c[4], N, "%.3g", x[5]);
+    fmt_num(c[5], N, "%.0f", nonfin);
+    md_row(b, 13, v, shape, seed, c[0], c[1], c[2], peer[0], peer[1], peer[2], c[3], c[4], c[5], pass_text(pass));
+    return 0;
+}
+
+/* One row of the end-to-end table (with the legacy gate): entry i of run.json's correctness. */
+static int end_to_end_row(const rj_t *d, int i, rbuf_t *b, const char *v, const char *shape, const char *seed,
+                          char peer[3][N]) {
+    double x[4];
+    bool g1, g2;
+    char c[4][N];
+    TRY(rj_num(d, &x[0], "correctness.%d.end_to_end.rel_l2", i));
+    TRY(rj_num(d, &x[1], "correctness.%d.legacy.max_abs", i));
+    TRY(rj_num(d, &x[2], "correctness.%d.legacy.mean_abs", i));
+    TRY(rj_num(d, &x[3], "correctness.%d.legacy.pct_bad", i));
+    TRY(rj_bool(d, &g1, "correctness.%d.gates.end_to_end", i));
+    TRY(rj_bool(d, &g2, "correctness.%d.gates.legacy", i));
+    fmt_num(c[0], N, "%.3g", x[0]);
+    fmt_num(c[1], N, "%.4f", x[1]);
+    fmt_num(c[2], N, "%.4f", x[2]);
+    fmt_num(c[3], N, "%.3g", x[3]);
+    md_row(b, 12, v, shape, seed, c[0], peer[0], peer[1], peer[2], pass_text(g1), c[1], c[2], c[3], pass_text(g2));
+    return 0;
+}
+
+static const char *const CAPTION_KERNEL_ONLY =
+    "Kernel-only correctness against the float64 reference on the "
+    "dequantised inputs (the kernel's own error). Element-wise bar "
+    "$|o - \\text{ref}| \\le \\text{atol}_{bh} + \\text{rtol}\\,|\\text{ref}|$ per "
+    "(batch, head) slice; worst err/bar is the largest ratio (≤ 1 passes). The "
+    "gate decides the verdict. Beside ours, the metrics peers report, information "
+    "only: cosine similarity, relative L1 $= \\sum|o - \\text{ref}| / "
+    "\\sum|\\text{ref}|$ (SageAttention) and "
+    "RMSE (FlashAttention-3, against float64); n/a where the file predates them.";
+static const char *const CAPTION_END_TO_END =
+    "End-to-end accuracy against the float64 reference on the "
+    "unquantised inputs (includes quantisation), and the original study's legacy "
+    "gate (max abs, mean "
+    "abs, %bad with bad = $\\lvert \\text{err} \\rvert > 0.06$), labelled legacy: "
+    "both are information, not "
+    "part of the verdict. Relative L1 and RMSE as in the kernel-only table, "
+    "against the unquantised inputs.";
+
 int table_correctness(report_t *r, const gates_t *g) {
     (void)g;
     const rj_t *d = &r->R;
@@ -47,16 +116,13 @@ int table_correctness(report_t *r, const gates_t *g) {
     int n = rj_len(d, "correctness");
     TRY_B(n);
     char h_rel[N], h_e2e[N], h_cos[N], h_lmax[N], h_lmean[N], h_lpct[N];
-    snprintf(h_rel, N, "rel-L2 (≤ %g)", t.kernel_rel_l2);
     /* Entries judged by another family's bars (stage 6: fp8p) say so in their cell. */
     bool other_bars = false;
     for (int i = 0; i < n; i++) {
         double bar;
-        if (rj_present(d, "correctness.%d.kernel_rel_l2_bar", i) &&
-            rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2)
-            other_bars = true;
+        other_bars |= other_bar(d, i, &t, &bar);
     }
-    if (other_bars) snprintf(h_rel, N, "rel-L2 (≤ %g unless marked)", t.kernel_rel_l2);
+    snprintf(h_rel, N, other_bars ? "rel-L2 (≤ %g unless marked)" : "rel-L2 (≤ %g)", t.kernel_rel_l2);
     snprintf(h_e2e, N, "rel-L2 (≤ %g)", t.e2e_rel_l2);
     snprintf(h_cos, N, "cosine (≥ %g)", t.e2e_cosine);
     snprintf(h_lmax, N, "legacy max abs (≤ %g)", t.legacy_max_abs);
@@ -82,68 +148,14 @@ int table_correctness(report_t *r, const gates_t *g) {
                 rb_free(&b);
                 return -1;
             }
-            char shape[N], c[7][N], peer[3][N];
+            char shape[N], peer[3][N];
             shape_label(r, sh, shape, N);
             TRY_B(peer_cells(d, i, table ? "end_to_end" : "kernel_only", table ? "%.6f" : "%.7f", peer));
-            double x[6];
-            bool g1, g2;
-            if (table == 0) {
-                static const char *const f[] = {"max_abs", "atol_min", "atol_max",
-                                                "rel_l2",  "pct_bad",  "worst_ratio"};
-                TRY_B(rj_nums(d, x, "correctness.%d.kernel_only.%s", i, f, 6));
-                double nonfin;
-                TRY_B(rj_num(d, &nonfin, "correctness.%d.kernel_only.nonfinite", i));
-                TRY_B(rj_bool(d, &g1, "correctness.%d.pass", i));
-                char a1[N], a2[N];
-                snprintf(c[0], N, "%s", fmt_num(a1, N, "%.3g", x[0]));
-                snprintf(c[1], N, "%s to %s", fmt_num(a1, N, "%.3g", x[1]), fmt_num(a2, N, "%.3g", x[2]));
-                fmt_num(c[2], N, "%.3g", x[3]);
-                double bar;
-                if (rj_present(d, "correctness.%d.kernel_rel_l2_bar", i) &&
-                    rj_num(d, &bar, "correctness.%d.kernel_rel_l2_bar", i) == 0 && bar != t.kernel_rel_l2) {
-                    const char *fam = rj_str(d, "correctness.%d.tol_family", i);
-                    const size_t len = strlen(c[2]);
-                    snprintf(c[2] + len, N - len, " (%s: ≤ %g)", fam ? fam : "?", bar);
-                }
-                fmt_num(c[3], N, "%.3g", x[4]);
-                fmt_num(c[4], N, "%.3g", x[5]);
-                fmt_num(c[5], N, "%.0f", nonfin);
-                md_row(&b, 13, v, shape, seed, c[0], c[1], c[2], peer[0], peer[1], peer[2], c[3], c[4], c[5],
-                       pass_text(g1));
-            } else {
-                TRY_B(rj_num(d, &x[0], "correctness.%d.end_to_end.rel_l2", i));
-                TRY_B(rj_num(d, &x[2], "correctness.%d.legacy.max_abs", i));
-                TRY_B(rj_num(d, &x[3], "correctness.%d.legacy.mean_abs", i));
-                TRY_B(rj_num(d, &x[4], "correctness.%d.legacy.pct_bad", i));
-                TRY_B(rj_bool(d, &g1, "correctness.%d.gates.end_to_end", i));
-                TRY_B(rj_bool(d, &g2, "correctness.%d.gates.legacy", i));
-                fmt_num(c[0], N, "%.3g", x[0]);
-                fmt_num(c[2], N, "%.4f", x[2]);
-                fmt_num(c[3], N, "%.4f", x[3]);
-                fmt_num(c[4], N, "%.3g", x[4]);
-                md_row(&b, 12, v, shape, seed, c[0], peer[0], peer[1], peer[2], pass_text(g1), c[2], c[3],
-                       c[4], pass_text(g2));
-            }
+            TRY_B(table ? end_to_end_row(d, i, &b, v, shape, seed, peer)
+                        : kernel_only_row(d, &t, i, &b, v, shape, seed, peer));
         }
-        if (table == 0)
-            md_table_caption(&b, "tbl:kernel-only",
-                             "Kernel-only correctness against the float64 reference on the "
-                             "dequantised inputs (the kernel's own error). Element-wise bar "
-                             "$|o - \\text{ref}| \\le \\text{atol}_{bh} + \\text{rtol}\\,|\\text{ref}|$ per "
-                             "(batch, head) slice; worst err/bar is the largest ratio (≤ 1 passes). The "
-                             "gate decides the verdict. Beside ours, the metrics peers report, information "
-                             "only: cosine similarity, relative L1 $= \\sum|o - \\text{ref}| / "
-                             "\\sum|\\text{ref}|$ (SageAttention) and "
-                             "RMSE (FlashAttention-3, against float64); n/a where the file predates them.");
-        else
-            md_table_caption(&b, "tbl:end-to-end",
-                             "End-to-end accuracy against the float64 reference on the "
-                             "unquantised inputs (includes quantisation), and the original study's legacy "
-                             "gate (max abs, mean "
-                             "abs, %bad with bad = $\\lvert \\text{err} \\rvert > 0.06$), labelled legacy: "
-                             "both are information, not "
-                             "part of the verdict. Relative L1 and RMSE as in the kernel-only table, "
-                             "against the unquantised inputs.");
+        md_table_caption(&b, table ? "tbl:end-to-end" : "tbl:kernel-only",
+                         table ? CAPTION_END_TO_END : CAPTION_KERNEL_ONLY);
     }
     return tables_save(r, &b, "correctness.md");
 }
@@ -346,6 +358,47 @@ static int clock_unmeasured_note(report_t *r, rbuf_t *b, int n) {
     return 0;
 }
 
+/* The GPU's throughput table: FLOP, TFLOP/s, bandwidth and the roofline floor per timing entry. */
+static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
+    const rj_t *d = &r->T;
+    static const md_col_t rcols[] = {{"variant", 8, 'l'},
+                                     {"shape", 16, 'l'},
+                                     {"FLOP", 12, 'r'},
+                                     {"TFLOP/s", 8, 'r'},
+                                     {"GB/s (minimum bytes)", 10, 'r'},
+                                     {"roofline floor (us)", 10, 'r'},
+                                     {"% of floor", 8, 'r'},
+                                     {"SM clock (MHz)", 8, 'r'},
+                                     {"throttled, discarded", 9, 'r'},
+                                     {"stopped by", 14, 'l'}};
+    md_table_head(b, rcols, 10);
+    for (int i = 0; i < n; i++) {
+        const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
+        const char *flops = rj_str(d, "timing.%d.flops", i),
+                   *stop = rj_str(d, "timing.%d.stop_reason", i);
+        double tf, bw, floor_us, med, disc;
+        if (!v || !sh || !flops || !stop) return -1;
+        TRY(rj_num(d, &tf, "timing.%d.tflops", i));
+        TRY(rj_num(d, &bw, "timing.%d.bandwidth_gbs", i));
+        TRY(rj_num(d, &floor_us, "timing.%d.roofline_floor_us", i));
+        med = NAN;
+        if (rj_present(d, "timing.%d.summary", i)) TRY(rj_num(d, &med, "timing.%d.summary.median", i));
+        TRY(rj_num(d, &disc, "timing.%d.discarded_throttled", i));
+        double clk = median_clock(rj_node(d, "timing.%d.sm_clock_mhz", i));
+        char shape[N], c[6][N];
+        shape_label(r, sh, shape, N);
+        md_row(b, 10, v, shape, flops, fmt_num(c[0], N, "%.3f", tf), fmt_num(c[1], N, "%.2f", bw),
+               fmt_num(c[2], N, "%.2f", floor_us), fmt_num(c[3], N, "%.2f", 100.0 * floor_us / med),
+               fmt_num(c[4], N, "%.0f", clk), fmt_num(c[5], N, "%.0f", disc), stop);
+    }
+    md_table_caption(
+        b, "tbl:roofline",
+        "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix products, "
+        "non-causal) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % of "
+        "floor = roofline floor / median latency (100 % = speed of light).");
+    return 0;
+}
+
 static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
     const rj_t *d = &r->T;
     int n = rj_len(d, "timing");
@@ -383,41 +436,7 @@ static int perf_variant_rows(report_t *r, rbuf_t *b, bool gpu) {
                          "their noise (interquartile range over the median); the median's 95 % CI is "
                          "distribution-free, from order statistics. The noise floor of a comparison is a "
                          "campaign's A/A control (paper, Measured on GPUs).");
-        static const md_col_t rcols[] = {{"variant", 8, 'l'},
-                                         {"shape", 16, 'l'},
-                                         {"FLOP", 12, 'r'},
-                                         {"TFLOP/s", 8, 'r'},
-                                         {"GB/s (minimum bytes)", 10, 'r'},
-                                         {"roofline floor (us)", 10, 'r'},
-                                         {"% of floor", 8, 'r'},
-                                         {"SM clock (MHz)", 8, 'r'},
-                                         {"throttled, discarded", 9, 'r'},
-                                         {"stopped by", 14, 'l'}};
-        md_table_head(b, rcols, 10);
-        for (int i = 0; i < n; i++) {
-            const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
-            const char *flops = rj_str(d, "timing.%d.flops", i),
-                       *stop = rj_str(d, "timing.%d.stop_reason", i);
-            double tf, bw, floor_us, med, disc;
-            if (!v || !sh || !flops || !stop) return -1;
-            TRY(rj_num(d, &tf, "timing.%d.tflops", i));
-            TRY(rj_num(d, &bw, "timing.%d.bandwidth_gbs", i));
-            TRY(rj_num(d, &floor_us, "timing.%d.roofline_floor_us", i));
-            med = NAN;
-            if (rj_present(d, "timing.%d.summary", i)) TRY(rj_num(d, &med, "timing.%d.summary.median", i));
-            TRY(rj_num(d, &disc, "timing.%d.discarded_throttled", i));
-            double clk = median_clock(rj_node(d, "timing.%d.sm_clock_mhz", i));
-            char shape[N], c[6][N];
-            shape_label(r, sh, shape, N);
-            md_row(b, 10, v, shape, flops, fmt_num(c[0], N, "%.3f", tf), fmt_num(c[1], N, "%.2f", bw),
-                   fmt_num(c[2], N, "%.2f", floor_us), fmt_num(c[3], N, "%.2f", 100.0 * floor_us / med),
-                   fmt_num(c[4], N, "%.0f", clk), fmt_num(c[5], N, "%.0f", disc), stop);
-        }
-        md_table_caption(
-            b, "tbl:roofline",
-            "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix products, "
-            "non-causal) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % of "
-            "floor = roofline floor / median latency (100 % = speed of light).");
+        TRY(perf_roofline_rows(r, b, n));
         TRY(clock_unmeasured_note(r, b, n));
     } else {
         md_table_caption(
@@ -723,6 +742,90 @@ static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
     return 0;
 }
 
+/* Baseline and candidate on the device: CTAs per SM and limiter from ptxas.json, rows per CTA
+ * from ptxas.json or the run; NaN with why where unknown. */
+static int occ_variants(report_t *r, const occ_device_t *dev, occ_variant_t v[2]) {
+    const rj_t *T = &r->T;
+    double head_dim = NAN;
+    if (rj_num(T, &head_dim, "config.shapes.0.D") != 0) head_dim = NAN;
+    for (int k = 0; k < 2; k++) {
+        v[k].arch = dev->arch;
+        v[k].head_dim = head_dim;
+        v[k].ctas = NAN;
+        v[k].tile_m = NAN;
+        snprintf(v[k].label, sizeof v[k].label, "%s", dev->arch);
+        snprintf(v[k].why, sizeof v[k].why, "ptxas.json has no %s kernel of %s", dev->arch, v[k].variant);
+        TRY(report_ptxas_each(r, v[k].variant, occ_variant, &v[k]));
+        if (!isfinite(v[k].tile_m)) v[k].tile_m = run_tile_m(T, v[k].variant, head_dim);
+        if (!isfinite(v[k].tile_m)) {
+            snprintf(v[k].why, sizeof v[k].why,
+                     "neither ptxas.json nor the run records the rows per CTA of %s", v[k].variant);
+            v[k].ctas = NAN;
+        }
+    }
+    return 0;
+}
+
+/* The table's rows: both variants at each shape of the timing run; the per-shape clause of the
+ * confounded sentence into waves; *differ when CTAs per SM or full waves differ. */
+static int occ_rows(report_t *r, const occ_device_t *dev, const occ_variant_t v[2], rbuf_t *b, rbuf_t *waves,
+                    bool *differ) {
+    const rj_t *T = &r->T;
+    int ns = rj_len(T, "config.shapes");
+    TRY(ns);
+    *differ = v[0].ctas != v[1].ctas;
+    for (int j = 0; j < ns; j++) {
+        static const char *const f[] = {"B", "H", "S", "D"};
+        double x[4];
+        const char *name = rj_str(T, "config.shapes.%d.name", j);
+        if (!name || rj_nums(T, x, "config.shapes.%d.%s", j, f, 4) < 0) return -1;
+        char shape[N], c[5][N];
+        snprintf(shape, N, "%s (%g,%g,%g,%g)", name, x[0], x[1], x[2], x[3]);
+        double grid[2], w[2], full[2];
+        for (int k = 0; k < 2; k++) {
+            grid[k] = ceil(x[2] / v[k].tile_m) * x[1] * x[0];
+            w[k] = grid[k] / (v[k].ctas * dev->sms);
+            full[k] = ceil(w[k]);
+            md_row(b, 9, v[k].variant, v[k].label, fmt_num(c[0], N, "%.0f", v[k].ctas),
+                   isfinite(v[k].ctas) ? v[k].limiter : NA_MARK, shape, fmt_num(c[1], N, "%.0f", grid[k]),
+                   fmt_num(c[2], N, "%.0f", dev->sms), fmt_num(c[3], N, "%.2f", w[k]),
+                   fmt_num(c[4], N, "%.0f", full[k]));
+        }
+        *differ |= full[0] != full[1];
+        rb_printf(waves,
+                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.0f CTAs %s %.2f waves "
+                  "(%.0f full) with %s",
+                  shape, grid[0], dev->measured ? "take" : "would take", w[0], full[0], v[0].variant, grid[1],
+                  dev->measured ? "take" : "would take", w[1], full[1], v[1].variant);
+    }
+    return 0;
+}
+
+/* The sentence under the table: unknown, confounded (with the waves clause) or not. */
+static void occ_verdict(rbuf_t *b, const occ_device_t *dev, const occ_variant_t v[2], bool differ,
+                        const char *waves) {
+    bool known = true;
+    for (int k = 0; k < 2; k++)
+        if (!isfinite(v[k].ctas)) {
+            rb_printf(b, "Occupancy of %s is unknown: %s. ", v[k].variant, v[k].why);
+            known = false;
+        }
+    if (!known)
+        rb_puts(b, "Whether occupancy confounds the comparison cannot be said.\n");
+    else if (differ)
+        rb_printf(b,
+                  "The comparison %s confounded by occupancy: on %s (%s, %.0f SMs) %s %s %.0f CTAs per SM "
+                  "(limited by %s) and %s %s %.0f (limited by %s)%s. Part of any latency difference between "
+                  "them %s from occupancy, not from the switch alone.\n",
+                  dev->measured ? "is" : "would be", dev->name, dev->arch, dev->sms, v[0].variant,
+                  dev->measured ? "fits" : "would fit", v[0].ctas, v[0].limiter, v[1].variant,
+                  dev->measured ? "fits" : "would fit", v[1].ctas, v[1].limiter, waves,
+                  dev->measured ? "comes" : "would come");
+    else
+        rb_printf(b, "Occupancy %s the same for both variants: the comparison %s confounded by it.\n",
+                  dev->measured ? "is" : "would be", dev->measured ? "is not" : "would not be");
+}
+
 int table_occupancy(report_t *r, const gates_t *g) {
     (void)g;
     rbuf_t b = {0};
@@ -736,24 +839,7 @@ int table_occupancy(report_t *r, const gates_t *g) {
     occ_device_t dev;
     TRY_B(occ_device(r, &dev));
     occ_variant_t v[2] = {{.variant = r->baseline}, {.variant = r->candidate}};
-    const rj_t *T = &r->T;
-    double head_dim = NAN;
-    if (rj_num(T, &head_dim, "config.shapes.0.D") != 0) head_dim = NAN;
-    for (int k = 0; k < 2; k++) {
-        v[k].arch = dev.arch;
-        v[k].head_dim = head_dim;
-        v[k].ctas = NAN;
-        v[k].tile_m = NAN;
-        snprintf(v[k].label, sizeof v[k].label, "%s", dev.arch);
-        snprintf(v[k].why, sizeof v[k].why, "ptxas.json has no %s kernel of %s", dev.arch, v[k].variant);
-        TRY_B(report_ptxas_each(r, v[k].variant, occ_variant, &v[k]));
-        if (!isfinite(v[k].tile_m)) v[k].tile_m = run_tile_m(T, v[k].variant, head_dim);
-        if (!isfinite(v[k].tile_m)) {
-            snprintf(v[k].why, sizeof v[k].why,
-                     "neither ptxas.json nor the run records the rows per CTA of %s", v[k].variant);
-            v[k].ctas = NAN;
-        }
-    }
+    TRY_B(occ_variants(r, &dev, v));
     if (!dev.measured)
         rb_printf(&b,
                   "**Modelled for the original's device (%s); not measured.** This run timed no GPU, so CTAs "
@@ -764,37 +850,12 @@ int table_occupancy(report_t *r, const gates_t *g) {
         {"limited by", 13, 'l'}, {"shape", 18, 'l'},       {"grid (CTAs)", 6, 'r'},
         {"SMs", 4, 'r'},         {"waves", 5, 'r'},        {"full waves", 5, 'r'}};
     md_table_head(&b, cols, 9);
-    int ns = rj_len(T, "config.shapes");
-    TRY_B(ns);
     rbuf_t waves = {0}; /* the per-shape clause of the confounded sentence */
-    bool differ = v[0].ctas != v[1].ctas;
-    for (int j = 0; j < ns; j++) {
-        static const char *const f[] = {"B", "H", "S", "D"};
-        double x[4];
-        const char *name = rj_str(T, "config.shapes.%d.name", j);
-        if (!name || rj_nums(T, x, "config.shapes.%d.%s", j, f, 4) < 0) {
-            rb_free(&waves);
-            rb_free(&b);
-            return -1;
-        }
-        char shape[N], c[5][N];
-        snprintf(shape, N, "%s (%g,%g,%g,%g)", name, x[0], x[1], x[2], x[3]);
-        double grid[2], w[2], full[2];
-        for (int k = 0; k < 2; k++) {
-            grid[k] = ceil(x[2] / v[k].tile_m) * x[1] * x[0];
-            w[k] = grid[k] / (v[k].ctas * dev.sms);
-            full[k] = ceil(w[k]);
-            md_row(&b, 9, v[k].variant, v[k].label, fmt_num(c[0], N, "%.0f", v[k].ctas),
-                   isfinite(v[k].ctas) ? v[k].limiter : NA_MARK, shape, fmt_num(c[1], N, "%.0f", grid[k]),
-                   fmt_num(c[2], N, "%.0f", dev.sms), fmt_num(c[3], N, "%.2f", w[k]),
-                   fmt_num(c[4], N, "%.0f", full[k]));
-        }
-        differ |= full[0] != full[1];
-        rb_printf(&waves,
-                  "; at %s, %.0f CTAs %s %.2f waves (%.0f full) with %s and %.0f CTAs %s %.2f waves "
-                  "(%.0f full) with %s",
-                  shape, grid[0], dev.measured ? "take" : "would take", w[0], full[0], v[0].variant, grid[1],
-                  dev.measured ? "take" : "would take", w[1], full[1], v[1].variant);
+    bool differ;
+    if (occ_rows(r, &dev, v, &b, &waves, &differ) < 0) {
+        rb_free(&waves);
+        rb_free(&b);
+        return -1;
     }
     char cap[1024];
     snprintf(
@@ -808,26 +869,7 @@ int table_occupancy(report_t *r, const gates_t *g) {
         dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured", v[0].variant,
         v[0].tile_m, v[1].variant, v[1].tile_m);
     md_table_caption(&b, "tbl:occupancy", cap);
-    bool known = true;
-    for (int k = 0; k < 2; k++)
-        if (!isfinite(v[k].ctas)) {
-            rb_printf(&b, "Occupancy of %s is unknown: %s. ", v[k].variant, v[k].why);
-            known = false;
-        }
-    if (!known)
-        rb_puts(&b, "Whether occupancy confounds the comparison cannot be said.\n");
-    else if (differ)
-        rb_printf(&b,
-                  "The comparison %s confounded by occupancy: on %s (%s, %.0f SMs) %s %s %.0f CTAs per SM "
-                  "(limited by %s) and %s %s %.0f (limited by %s)%s. Part of any latency difference between "
-                  "them %s from occupancy, not from the switch alone.\n",
-                  dev.measured ? "is" : "would be", dev.name, dev.arch, dev.sms, v[0].variant,
-                  dev.measured ? "fits" : "would fit", v[0].ctas, v[0].limiter, v[1].variant,
-                  dev.measured ? "fits" : "would fit", v[1].ctas, v[1].limiter, waves.s ? waves.s : "",
-                  dev.measured ? "comes" : "would come");
-    else
-        rb_printf(&b, "Occupancy %s the same for both variants: the comparison %s confounded by it.\n",
-                  dev.measured ? "is" : "would be", dev.measured ? "is not" : "would not be");
+    occ_verdict(&b, &dev, v, differ, waves.s ? waves.s : "");
     rb_free(&waves);
     rb_puts(&b, "\n");
     for (int k = 0; k < 2; k++) TRY_B(original_occupancy(r, &b, v[k].variant));
