@@ -7,7 +7,8 @@
 
 #include <string.h>
 
-#define BACKEND_NAMES {"auto", "cuda", "emu"}
+#define BACKEND_NAMES                                                                                        \
+    { "auto", "cuda", "emu" }
 #define BACKEND_COUNT 3
 #define BACKEND_NAMES_TEXT "auto, cuda or emu" /* for messages: what is accepted */
 

@@ -245,7 +245,8 @@ static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t
         c->nruns++;
         char m[REPORT_PATH_MAX + 16];
         if (!manifest_latest_run(p, r->dir, sizeof r->dir, NULL)) { /* make paper said why */
-            snprintf(r->note, sizeof r->note, "no complete run (none with a manifest.json matching its files)");
+            snprintf(r->note, sizeof r->note,
+                     "no complete run (none with a manifest.json matching its files)");
             continue;
         }
         snprintf(m, sizeof m, "%s/summary.json", r->dir);

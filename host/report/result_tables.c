@@ -65,7 +65,8 @@ static int kernel_only_row(const rj_t *d, const tolerances_t *t, int i, rbuf_t *
     fmt_num(c[3], N, "%.3g", x[4]);
     fmt_num(c[4], N, "%.3g", x[5]);
     fmt_num(c[5], N, "%.0f", nonfin);
-    md_row(b, 13, v, shape, seed, c[0], c[1], c[2], peer[0], peer[1], peer[2], c[3], c[4], c[5], pass_text(pass));
+    md_row(b, 13, v, shape, seed, c[0], c[1], c[2], peer[0], peer[1], peer[2], c[3], c[4], c[5],
+           pass_text(pass));
     return 0;
 }
 
@@ -85,7 +86,8 @@ static int end_to_end_row(const rj_t *d, int i, rbuf_t *b, const char *v, const 
     fmt_num(c[1], N, "%.4f", x[1]);
     fmt_num(c[2], N, "%.4f", x[2]);
     fmt_num(c[3], N, "%.3g", x[3]);
-    md_row(b, 12, v, shape, seed, c[0], peer[0], peer[1], peer[2], pass_text(g1), c[1], c[2], c[3], pass_text(g2));
+    md_row(b, 12, v, shape, seed, c[0], peer[0], peer[1], peer[2], pass_text(g1), c[1], c[2], c[3],
+           pass_text(g2));
     return 0;
 }
 
@@ -374,8 +376,7 @@ static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
     md_table_head(b, rcols, 10);
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
-        const char *flops = rj_str(d, "timing.%d.flops", i),
-                   *stop = rj_str(d, "timing.%d.stop_reason", i);
+        const char *flops = rj_str(d, "timing.%d.flops", i), *stop = rj_str(d, "timing.%d.stop_reason", i);
         double tf, bw, floor_us, med, disc;
         if (!v || !sh || !flops || !stop) return -1;
         TRY(rj_num(d, &tf, "timing.%d.tflops", i));

@@ -5,7 +5,7 @@
 #     back to the emulator and announces it on stderr with the documented sentence (even --quiet);
 #   - on a machine with a GPU: a short cuda run (naive test kernels) passes and records GPU
 #     timing, device metadata and SM clocks.
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 bin=$1
 have_nvcc=$2
 tmp=$(mktemp -d)

@@ -2,7 +2,7 @@
 # sdpa-bench's command line through the binary: every bad input exits 2 with a message that
 # names the flag (and the accepted values), files that exist are refused and left untouched,
 # and --help / --version / --list-* work. Usage: cli.sh SDPA_BENCH_BINARY
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@
 # With the emulator's sanitizer builds of sdpa-bench (ASan+UBSan, TSan) the peer's softmax kernel
 # runs under them too.
 # Usage: peers.sh SDPA_BENCH_BINARY DIR [SDPA_BENCH_ASAN SDPA_BENCH_TSAN]   (DIR holds check_run_json)
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 bin=$(realpath "$1")
 check=$(realpath "$2")/check_run_json
 san=("${@:3}")

@@ -3,7 +3,7 @@
 # checks pass, 1 a check failed), the JSON file against the schema (check_run_json), --vs
 # comparisons, --check-only, --force, --dump files (check_dump), progress and --quiet.
 # Usage: run.sh SDPA_BENCH_BINARY DIR   (DIR holds check_run_json and check_dump)
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 bin=$(realpath "$1")
 dir=$(realpath "$2")
 check=$dir/check_run_json

@@ -9,7 +9,7 @@
 #   with no report;
 #   the original's seed-linear codec: end-to-end mean error in its published 0.013-0.018 range.
 # Usage: correctness.sh SDPA_BENCH TSAN_BENCH ASAN_BENCH CHECK_MATRIX CHECK_RUN_JSON
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/matrix-lib.sh"
 . "$(dirname "$0")/registry.sh"
 bench=$1 tsan=$2 asan=$3 matrix=$4 schema=$5

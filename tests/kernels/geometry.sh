@@ -4,7 +4,7 @@
 # plus 2 producers with WARP_SPEC; and sdpa-bench prints it (--list-variants) and records it in the
 # run JSON (config.geometry) as the kernel table states it, which is what the launchers use.
 # Usage: geometry.sh SDPA_BENCH
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/registry.sh"
 bench=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/geometry.XXXXXX"); trap 'rm -rf "$tmp"' EXIT

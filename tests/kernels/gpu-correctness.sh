@@ -6,7 +6,7 @@
 #   then, when compute-sanitizer is installed, memcheck, racecheck, synccheck and initcheck on
 #   every variant at the ragged shape. Without a usable GPU every check SKIPs with the reason.
 # Usage: gpu-correctness.sh SDPA_BENCH CHECK_MATRIX CHECK_RUN_JSON
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/matrix-lib.sh"
 . "$(dirname "$0")/registry.sh"
 bench=$1 matrix=$2 schema=$3

@@ -5,7 +5,7 @@
 # prerequisite (the dependency files, -MMD, of mk/kernels.mk). Before they existed, editing
 # kernels/switches.h left the nvcc build as it was.
 # Usage: make-deps.sh BUILD_DIR HAVE_NVCC(0|1) [ARCH...]
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 build=$1 have_nvcc=$2; shift 2
 
 # The headers of kernels/ that stages.cu includes, transitively (quoted includes only).

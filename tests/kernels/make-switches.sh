@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make refuses kernel switches it does not know, and values other than 0 and 1 (mk/switches.mk),
 # naming the switch; known switches are accepted and reach the generated header.
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 out=$(make -n build USE_XOR_SWIZZLE=1 2>&1); rc=$?
 tap_ok "unknown switch USE_XOR_SWIZZLE=1 stops make" test $rc -ne 0
 tap_ok "  ... with a message naming it" grep -q "unknown kernel switch(es): USE_XOR_SWIZZLE" <<<"$out"

@@ -4,7 +4,7 @@
 # ThreadSanitizer as data races at a line of the kernel source, the cp.async plant by the emulator;
 # an arithmetic plant (fp8-*) must fail its variant's check in the TSan build too, with no report.
 # Usage: planted.sh PLANT_DIR PLANT...
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 dir=$1; shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"

@@ -5,7 +5,7 @@
 # naming that kernel. (Other kernels may be named too: nvcc's register numbering of a kernel can
 # change with the rest of the translation unit.)
 # Usage: ptx-identity.sh NVCC ARCH
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 nvcc=$1 arch=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-identity-test.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/a" "$tmp/b" "$tmp/c"

@@ -10,7 +10,7 @@
 # Control: compiling the same switches twice gives identical text, so a difference is never an
 # artefact of the comparison.
 # Usage: ptx-switches.sh NVCC ARCH...
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/registry.sh"
 nvcc=$1; shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

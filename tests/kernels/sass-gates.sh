@@ -16,7 +16,7 @@
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
 # SASS needs cuobjdump + nvdisasm (tools/sass-mix.sh finds them): SKIP without. The plant needs nvcc.
 # Usage: sass-gates.sh NVCC OBJECT ARCH...
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/registry.sh"
 . tools/sass-mix.sh
 nvcc=$1 obj=$2; shift 2

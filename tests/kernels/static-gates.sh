@@ -3,7 +3,7 @@
 # local memory, static shared memory <= 48 KiB, a feasible launch) for every kernel and
 # architecture, and PTX properties each stage claims.
 # Usage: static-gates.sh PTXAS_JSON_TOOL PTXAS_LOG PTX_DIR ARCH...
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/registry.sh"
 tool=$1 log=$2 ptx_dir=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -2,7 +2,7 @@
 # Fails on any tracked C, C++ or CUDA source that `make format` would change (one TAP line per
 # file that differs, so the log names them). Outside a git checkout there is nothing to list:
 # the suite skips and says why.
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 cd "$(dirname "$0")/../.." || exit 1
 cf=${CLANG_FORMAT:-clang-format}
 if ! command -v "$cf" >/dev/null 2>&1; then
