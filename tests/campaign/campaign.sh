@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measurement bundle as a GPU node meets it, on this machine's emulator: unpacked outside the
 # checkout, run with no build tree or toolkit on the paths, its tarball ingested into a temporary
-# data directory, a report rendered from an ingested run; and every refusal of the ingest.
+# data directory, a report rendered from an ingested run; and every refusal of the ingest. Also:
+# make -n sweep writes nothing.
 # Usage: tests/campaign/campaign.sh BUNDLE.tar.gz SDPA_REPORT
 set -u
 . tests/tap.sh
@@ -20,6 +21,10 @@ tap_ok "the bundle ships peers/schema-version: the version sdpa-report writes (t
   test "$(cat "$B/peers/schema-version")" = "$("$report" schema-version)"
 tap_fail "sdpa-bench needs no libcudart of the toolkit (linked statically)" \
   bash -c 'ldd "$1" | grep -q libcudart' _ "$B/bin/sdpa-bench"
+# make -n runs nothing: the bundle's recursive make (each experiment's params.sh) included.
+make -n sweep SWEEP=experiments/sweeps/emulated.sweep BUILD="$tmp/dry-build" >"$tmp/dry.log" 2>&1
+tap_ok "make -n sweep into a fresh BUILD: exit 0, nothing written (the params' sub-make only printed)" \
+  bash -c '[ "$1" -eq 0 ] && [ ! -e "$2" ] && grep -q "experiment-params EXPERIMENT=stage6-fp8-mma" "$3"' _ $? "$tmp/dry-build" "$tmp/dry.log"
 # The node: no build tree, no toolkit, no compiler on PATH; the bundle run from elsewhere.
 (cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp" \
   "$B/campaign.sh" --quick --backend emu --out "$tmp/c.tar.gz") >"$tmp/campaign.log" 2>&1

@@ -43,11 +43,17 @@ partitoin = gpu"
 refuse "an unset environment variable" "\${NO_SUCH_VAR_FOR_SWEEP}, which is not set" "[sweep]
 name = x
 shared = \${NO_SUCH_VAR_FOR_SWEEP}/s"
-refuse "an unknown part" "part 'peers:all': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1), ceilings, peers, sanitizers, profiles" "[sweep]
+refuse "a part that is not a part's name" "part 'peers:all': a part is a name (campaign.sh --part: history, scaling, ...), experiment:<name> or scaling:S1,S2,... (S >= 1)" "[sweep]
 name = x
 shared = $tmp/s
 backend = emu
 parts = history peers:all
+$kind"
+refuse "a part the bundle's campaign.sh does not know (its list, probes and matrix among them)" "--part 'bogus': accepted: experiment:<name>, history, scaling, scaling:S1,S2,..., ceilings, peers, sanitizers, profiles, probes, matrix" "[sweep]
+name = x
+shared = $tmp/s
+backend = emu
+parts = history bogus
 $kind"
 refuse "an experiment the bundle lacks" "no such experiment" "[sweep]
 name = x

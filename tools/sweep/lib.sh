@@ -62,18 +62,18 @@ kv() {
 # part_slug PART: a file name for a campaign part (experiment:stage1 -> experiment-stage1).
 part_slug() { echo "$1" | tr ':,' '--'; }
 
-# part_check PART: campaign.sh's --part values.
+# part_check PART: the grammar of campaign.sh's --part values (a part becomes a file name). Which
+# parts exist is campaign.sh's list alone: sweep.sh asks the bundle's campaign.sh --plan --part.
 part_check() {
   case $1 in
-    history|scaling|ceilings|peers|sanitizers|profiles) ;;
-    experiment:*) [[ ${1#experiment:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || return 1 ;;
+    experiment:*) [[ ${1#experiment:} =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ;;
     scaling:*)
       local s
+      [ -n "${1#scaling:}" ] || return 1
       for s in $(echo "${1#scaling:}" | tr , ' '); do
         [[ $s =~ ^[0-9]+$ ]] && [ "$s" -ge 1 ] || return 1
-      done
-      [ -n "${1#scaling:}" ] || return 1 ;;
-    *) return 1 ;;
+      done ;;
+    *) [[ $1 =~ ^[a-z]+$ ]] ;;
   esac
 }
 
@@ -103,7 +103,7 @@ sweep_check() {
     [ -n "${CFG[kind:$k.parts]+set}" ] || where=sweep
     for p in $v; do
       part_check "$p" ||
-        sweep_die "$f: [kind $k] part '$p': accepted: experiment:<name>, history, scaling, scaling:S1,S2,... (S >= 1), ceilings, peers, sanitizers, profiles"
+        sweep_die "$f: [kind $k] part '$p': a part is a name (campaign.sh --part: history, scaling, ...), experiment:<name> or scaling:S1,S2,... (S >= 1)"
       # A part is a task and a result file (results/<kind>/<slug>.tar.gz): listed twice, two tasks
       # would race for one file and one would be ingested as the other.
       slug=$(part_slug "$p")
