@@ -664,10 +664,10 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
         rb_puts(&lead, ".\n");
         rb_printf(
             &res,
-            "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each opening with its "
-            "scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
-            "latency-bound), "
-            "the peers beside the stages, then the mission-shape stage history. The sections below are each "
+            "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each full one opening "
+            "with its scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
+            "latency-bound), the peers beside the stages, then the mission-shape stage history; a campaign "
+            "of a few parts (`campaign.sh --part`) shows only those. The sections below are each "
             "experiment's latest run, on the backend its section names.\n",
             g->n, g->n > 1 ? "s" : "", fx);
     }
