@@ -704,7 +704,8 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         steps(c, &b);
         gpu_parts_only(c, &b); /* a campaign with --part: only its parts' sections */
         /* the scaling sweep leads: the mission shape is one sub-wave point of it */
-        if (gpu_campaign_plans(c, "scaling") || gpu_campaign_plans(c, "ceilings") || gpu_campaign_plans(c, "peers"))
+        if (gpu_campaign_plans(c, "scaling") || gpu_campaign_plans(c, "ceilings") ||
+            gpu_campaign_plans(c, "peers"))
             scaling(c, &b, figs);
         if (gpu_campaign_plans(c, "history")) {
             if (history(c, &b, figs) < 0) goto fail;
