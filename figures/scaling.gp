@@ -14,5 +14,8 @@ set title sprintf("Throughput against S — %s, campaign %s", device, campaign) 
 set key outside right center vertical Left reverse   # beside the frame: above it, the key ran into the title, below it into the x label
 f = rundir.'/scaling.tsv'
 is_peer(i) = strstrt(word(scaling_series, i), 'peer-') == 1
-plot for [i = 1:n_scaling] f index (i - 1) u 1:2:3:4 w yerrorlines lw 2 pt 7 ps 0.8 \
+# The 8 line colours repeat from the 9th series on: a new point shape with each round of colours
+# (on the first H100, 16 series drew stage0 and stage5 alike). The same in roofline.gp.
+series_pt(i) = int(word("7 5 9 11 13 15", 1 + (i - 1) / 8))
+plot for [i = 1:n_scaling] f index (i - 1) u 1:2:3:4 w yerrorlines lw 2 lt i pt series_pt(i) ps 0.8 \
      dt 1 + is_peer(i) t word(scaling_series, i)

@@ -37,6 +37,7 @@ order() {
 row() {
   local o=unknown
   [ -n "$4" ] && [ -n "$5" ] && o=$(order "$4" "$5")
+  [ -n "$4" ] && [ -z "$5" ] && o="no kernel yet"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-	}" "${5:-	}" "$o"
 }
 # registry_hypothesis IDENT: the first commit whose kernels/variants.def states a "Hypothesis:" in
@@ -70,6 +71,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
     "$(first paper/methods.md 'Bars of the register-resident and FP8 stages')" "$(kernel_of stage3b)"
   row bars "fp8p family" "stage 6; methods, Bars of the register-resident and FP8 stages" \
     "$(first paper/methods.md 'stage-6 kernel-only rel-L2 bar')" "$(kernel_of stage6)"
+  # The Hopper line: fixed for all its steps at once; judged from its first row (stage 7a) on.
+  row bars "stage 7 (Hopper line)" "predictions and gates of 7a-7g; methods, The Hopper line (stage 7)" \
+    "$(first paper/methods.md 'The Hopper line (stage 7): predictions and gates')" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7a,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")

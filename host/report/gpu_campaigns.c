@@ -12,7 +12,18 @@
 #include "json_file.h"
 #include "manifest.h"
 
-enum { F_CAMPAIGN, F_DEVICE, F_HISTORY, F_CEILINGS, F_SANITIZERS, F_PROFILE, F_HISTORY_WARM, F_AA_CONTROL, F_PROBES, F_MATRIX };
+enum {
+    F_CAMPAIGN,
+    F_DEVICE,
+    F_HISTORY,
+    F_CEILINGS,
+    F_SANITIZERS,
+    F_PROFILE,
+    F_HISTORY_WARM,
+    F_AA_CONTROL,
+    F_PROBES,
+    F_MATRIX
+};
 
 static bool is_dir(const char *p) {
     struct stat st;

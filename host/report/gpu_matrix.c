@@ -71,6 +71,7 @@ void gpu_matrix_section(const gpu_campaign_t *c, rbuf_t *b) {
              "the fp64 reference with the bars fixed before measuring (Methods); worst error / bar is the "
              "largest ratio of an element's error to its bar (below 1 passes); pairs are the cross-variant "
              "claims, bit-identical where the stages promise it. %s",
-             c->id, all_ok ? "Every check and claim held." : "SOME CHECKS OR CLAIMS FAILED: the files name them.");
+             c->id,
+             all_ok ? "Every check and claim held." : "SOME CHECKS OR CLAIMS FAILED: the files name them.");
     md_table_caption(b, tid, cap);
 }

@@ -83,7 +83,7 @@ bool gpu_campaign_plans(const gpu_campaign_t *c, const char *part) {
     const size_t k = strlen(part);
     for (int i = 0; i < p.n; i++) {
         if (!strcmp(p.v[i], part)) return true;
-        if (part[k - 1] == ':' && !strncmp(p.v[i], part, k)) return true;           /* "experiment:" */
+        if (part[k - 1] == ':' && !strncmp(p.v[i], part, k)) return true;              /* "experiment:" */
         if (!strncmp(p.v[i], part, k) && p.v[i][k] == ':' && !strcmp(part, "scaling")) /* a slice */
             return true;
     }

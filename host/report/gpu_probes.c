@@ -43,22 +43,25 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
     md_row(b, 3, "TMA boxes (2-D and 3-D, every swizzle)", "box element to shared-memory byte, per box", n4);
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
-    snprintf(cap, sizeof cap,
-             "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's layouts%s%s.",
-             c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
-             bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "", bad > 0 ? str(check, "first") : "");
+    snprintf(
+        cap, sizeof cap,
+        "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's layouts%s%s.",
+        c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
+        bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "", bad > 0 ? str(check, "first") : "");
     md_table_caption(b, id, cap);
     if (bad > 0)
-        rb_printf(b, "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
-                     "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
-                  bad);
-    if (inc)
-        rb_printf(b, "The record is incomplete: %s.\n\n", str(inc, "error"));
+        rb_printf(
+            b,
+            "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
+            "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
+            bad);
+    if (inc) rb_printf(b, "The record is incomplete: %s.\n\n", str(inc, "error"));
     if (ua)
         rb_printf(b,
                   "A TMA tile load whose innermost coordinate is not a multiple of 16 bytes (%s), run in a "
                   "process of its own: **%s**. The emulator refuses such a load as a T1 fault%s.\n\n",
                   str(ua, "what"), str(ua, "result"),
-                  strcmp(str(ua, "result"), "loaded") ? ", as this device does"
-                                                         : "; this device LOADED it: the emulator is stricter here");
+                  strcmp(str(ua, "result"), "loaded")
+                      ? ", as this device does"
+                      : "; this device LOADED it: the emulator is stricter here");
 }

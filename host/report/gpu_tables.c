@@ -496,7 +496,8 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
             gpu_dram_metric(c)
                 ? "; diamonds: the "
-                  "history's variants at the profile's shape with the DRAM bytes the profiler measured ("
+                  "history's variants at the profile's shape with the DRAM bytes the profiler measured, "
+                  "one per variant, unlabelled (they lie close together: the profile table names them; "
                 : "",
             gpu_dram_metric(c) ? gpu_dram_metric(c) : "", gpu_dram_metric(c) ? ")" : "", c->tag, c->tag);
 }
@@ -664,10 +665,10 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
         rb_puts(&lead, ".\n");
         rb_printf(
             &res,
-            "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each opening with its "
-            "scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
-            "latency-bound), "
-            "the peers beside the stages, then the mission-shape stage history. The sections below are each "
+            "GPU measurements lead: Section @sec:gpu holds %d committed campaign%s%s, each full one opening "
+            "with its scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
+            "latency-bound), the peers beside the stages, then the mission-shape stage history; a campaign "
+            "of a few parts (`campaign.sh --part`) shows only those. The sections below are each "
             "experiment's latest run, on the backend its section names.\n",
             g->n, g->n > 1 ? "s" : "", fx);
     }
@@ -703,7 +704,8 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         steps(c, &b);
         gpu_parts_only(c, &b); /* a campaign with --part: only its parts' sections */
         /* the scaling sweep leads: the mission shape is one sub-wave point of it */
-        if (gpu_campaign_plans(c, "scaling") || gpu_campaign_plans(c, "ceilings") || gpu_campaign_plans(c, "peers"))
+        if (gpu_campaign_plans(c, "scaling") || gpu_campaign_plans(c, "ceilings") ||
+            gpu_campaign_plans(c, "peers"))
             scaling(c, &b, figs);
         if (gpu_campaign_plans(c, "history")) {
             if (history(c, &b, figs) < 0) goto fail;

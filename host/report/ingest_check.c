@@ -14,7 +14,8 @@
 static const cJSON *item(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 
 bool ingest_part_ok(const char *p) {
-    static const char *const fixed[] = {"history", "scaling", "ceilings", "peers", "sanitizers", "profiles", "probes", "matrix"};
+    static const char *const fixed[] = {"history",    "scaling",  "ceilings", "peers",
+                                        "sanitizers", "profiles", "probes",   "matrix"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (!strcmp(p, fixed[i])) return true;
     if (!strncmp(p, "experiment:", 11)) return name_id_ok(p + 11);

@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
     cJSON_AddStringToObject(check, "first", err);
     printf("sdpa-probes: %s (%s, %s): %s%s\n", name, cc, backend,
            bad == 0 ? (complete ? "every probe agrees with the PTX ISA's layouts"
-                                  : "the probes that completed agree with the PTX ISA's layouts")
+                                : "the probes that completed agree with the PTX ISA's layouts")
                     : "DISAGREES with the PTX ISA: ",
            bad ? err : "");
     if (results_write(doc, out, err, sizeof err) != 0) {

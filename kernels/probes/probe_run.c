@@ -64,12 +64,15 @@ static int run_tma(cJSON *doc, const uint16_t *g, uint8_t *out, uint8_t *host, c
             return -1;
         memset(host, 0xcd, PROBE_TMA_MAX_BYTES);
         int e = probe_put(out, host, PROBE_TMA_MAX_BYTES);
-        if (!e) e = probe_tma_box(&map, tma_cases[i].rank, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, out, bytes);
+        if (!e)
+            e = probe_tma_box(&map, tma_cases[i].rank, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, out,
+                              bytes);
         if (!e) e = probe_get(host, out, bytes);
         if (e)
             return FAIL("TMA probe %d (swizzle %d, rank %d, box %dx%dx%d at (%d, %d, %d)): %s", i,
                         tma_cases[i].swizzle, tma_cases[i].rank, tma_cases[i].bx, tma_cases[i].by,
-                        tma_cases[i].bz, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2, probe_error_name(e));
+                        tma_cases[i].bz, tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2,
+                        probe_error_name(e));
         for (unsigned b = 0; b < bytes; b++) snprintf(hex + 2 * b, 3, "%02x", host[b]);
         cJSON *o = cJSON_CreateObject();
         const int c[3] = {tma_cases[i].c0, tma_cases[i].c1, tma_cases[i].c2},

@@ -107,7 +107,9 @@ static void test_hardware_fixtures(void **state) {
         if (cJSON_GetObjectItem(fix, "incomplete"))
             fail_msg("%s: an incomplete record (a probe faulted on the device)", g.gl_pathv[i]);
         const int bad = probe_check_isa(fix, err, sizeof err);
-        if (bad) fail_msg("%s: the hardware disagrees with the PTX ISA %d times; first: %s", g.gl_pathv[i], bad, err);
+        if (bad)
+            fail_msg("%s: the hardware disagrees with the PTX ISA %d times; first: %s", g.gl_pathv[i], bad,
+                     err);
         if (probe_compare(emulator_record(), fix, err, sizeof err))
             fail_msg("%s: the emulator differs from the hardware: %s", g.gl_pathv[i], err);
         /* The emulator refuses the unaligned TMA coordinate because an H100 did (records since

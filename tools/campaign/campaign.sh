@@ -182,7 +182,10 @@ else
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
   matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
-  b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=25 b_hist=25 b_warm=10 b_aa=10 b_scaling=60 b_cublas=10 b_torch=50 b_san=60 b_prof=40 b_pack=5
+  # From the first H100 (campaign 20261127T092705Z, steps in seconds: experiments 6-10, history
+  # 12, scaling to S = 8192 44 and S = 16384 alone 8, sanitizers 4, profiles 6) with about twice
+  # that as margin; the scaling budget lets the 4x-the-last-S prediction admit S = 16384.
+  b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=20 b_hist=25 b_warm=10 b_aa=10 b_scaling=90 b_cublas=10 b_torch=50 b_san=30 b_prof=30 b_pack=5
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
 peer_args=(--iters 20 --min-time 0.5 --max-time 5)

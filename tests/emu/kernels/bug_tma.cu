@@ -23,7 +23,7 @@ __global__ void tma_bugs(const __grid_constant__ CUtensorMap map, const __grid_c
         uint8_t *dst = mode == EMUT_TMA_MISALIGNED ? tile + 64 : tile;
         const CUtensorMap *m = mode == EMUT_TMA_BAD_MAP ? &map3 : &map;
         const int x0 = mode == EMUT_TMA_UNALIGNED_COORD ? 8 : 0; // 8 one-byte elements: not 16 B
-        prims::tma_load_2d(dst, m, x0, 0, &full);                                  // EMU-BUG(tma-issue)
+        prims::tma_load_2d(dst, m, x0, 0, &full);                // EMU-BUG(tma-issue)
         if (mode == EMUT_TMA_OVERLAP) prims::tma_load_2d(tile, &map, 0, 0, &full); // EMU-BUG(tma-overlap)
     }
     if (mode == EMUT_TMA_READ_EARLY && threadIdx.x == 1) out[8192] = tile[0]; // EMU-BUG(tma-read-early)
