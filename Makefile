@@ -42,7 +42,7 @@ help:
 	$(experiments_help)
 	@echo
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
-	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; README, "How to add a stage")."
+	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; kernels/README.md, "How to add a stage")."
 
 # Debian packages by role (tools/deps.sh --list ROLE): build, measure, render, test. Each role has
 # its own stamp, checked once per make run. Compiles need only build ($(DEPS_STAMP), mk/config.mk),

@@ -2,7 +2,7 @@
 # variant table (variants), correctness before timing (check), the sampling engine (sampling),
 # the run (harness), its JSON (run_json), --dump (dump) and the backends behind backend.h.
 #
-# Link layout (README, "sdpa-bench command line"):
+# Link layout (host/bench/README.md, "Command line"):
 #   without nvcc  core + backend_emu.o + backend_nocuda.o + emulator kernels + SIMT runtime
 #   with nvcc     the same, but backend_cuda.o + device_probe.o (nvcc) for backend_nocuda.o,
 #                 + $(KERNELS_CUDA_OBJS), -L$(CUDA_LIB) -lcudart -lstdc++
@@ -148,7 +148,8 @@ BENCH_TEST_DEPS := $(PEER_TEST_DEPS) $(BENCH_TEST_BIN) $(BENCH_ASAN_BIN) $(BENCH
 BENCH_SUITES := $(filter-out %/test_nvml,$(BENCH_UNIT_BINS)) "$(BENCH_TEST_DIR)/test_nvml $(BENCH_FAKE_NVML)" \
                 "bash tests/bench/cli.sh $(BENCH_TEST_BIN)" "bash tests/bench/run.sh $(BENCH_TEST_BIN) $(BENCH_TEST_DIR)" \
                 "bash tests/bench/cli.sh $(BENCH_ASAN_BIN)" "bash tests/bench/run.sh $(BENCH_ASAN_BIN) $(BENCH_TEST_DIR)" \
-                "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)" $(PEER_SUITES)
+                "bash tests/bench/backend.sh $(BENCH_TEST_BIN) $(HAVE_NVCC)" \
+                "bash tests/bench/readme-options.sh $(BENCH_TEST_BIN)" $(PEER_SUITES)
 TEST_DEPS   += $(BENCH_TEST_DEPS)
 TEST_SUITES += $(BENCH_SUITES)
 # With the real program: the writers where hard links fail (host/lib/fileio.c's fallbacks; the

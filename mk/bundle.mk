@@ -1,4 +1,4 @@
-# The relocatable measurement bundle (README, "Measuring on a GPU node"): what a GPU node without
+# The relocatable measurement bundle (tools/campaign/README.md, "Measuring on a GPU node"): what a GPU node without
 # a compiler, Debian packages, root or network needs to run the campaign.
 #   $(BUNDLE_DIR)/            bin/sdpa-bench (cudart linked statically), bin/sdpa-report,
 #                             bin/sdpa-probes (sm_90a; where nvcc builds it),
@@ -59,7 +59,7 @@ experiment-params:
 .PHONY: experiment-params
 endif
 
-## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (README, "Measuring on a GPU node")
+## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (tools/campaign/README.md, "Measuring on a GPU node")
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PROBES) $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \

@@ -1,4 +1,4 @@
-# The campaign as Slurm job arrays across device kinds and nodes (README, "Many GPUs: Slurm
+# The campaign as Slurm job arrays across device kinds and nodes (tools/sweep/README.md, "Many GPUs: Slurm
 # sweeps"; the sweep file: experiments/sweeps/README.md). tools/sweep/sweep.sh writes and submits;
 # Slurm schedules.
 

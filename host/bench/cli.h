@@ -18,7 +18,7 @@
 #define CLI_MAX_SEEDS 64
 #define CLI_MAX_PEERS 4
 
-/* Exit statuses (README, "sdpa-bench command line"). */
+/* Exit statuses (host/bench/README.md, "Command line"). */
 enum { EXIT_PASS = 0, EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
 typedef enum {

@@ -687,7 +687,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         rb_puts(&b, "**No GPU campaign has been committed yet**, so every GPU figure of this study (timings, "
                     "speedups against their gates, scaling, roofline, sanitizers, profile) is NOT EVALUATED. "
                     "A campaign is measured with `bundle/campaign.sh` on a GPU node and committed with `make "
-                    "ingest RESULTS=...` (README, \"Measuring on a GPU node\").\n\n");
+                    "ingest RESULTS=...` (tools/campaign/README.md, \"Measuring on a GPU node\").\n\n");
     else
         rb_printf(&b, "%d campaign%s committed, per device:\n\n", g->n, g->n > 1 ? "s are" : " is");
     for (int i = 0; i < g->n; i++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs that survive real use (README, "Reliability"), with tests/report/fake-bench.sh standing in
+# Runs that survive real use (tests/README.md, "Reliability guarantees"), with tests/report/fake-bench.sh standing in
 # for the harness, in temporary directories: 8 runs started at once into one data directory give
 # 8 distinct complete directories; a run interrupted during timing exits 143, leaves no manifest
 # and no temporary file but an incomplete.txt, renders an INCOMPLETE banner, is skipped by the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # campaign.sh: everything this study measures on one GPU node, into one tarball per command
-# (README, "Measuring on a GPU node"). It runs from the unpacked bundle (make bundle): bin/,
+# (tools/campaign/README.md, "Measuring on a GPU node"). It runs from the unpacked bundle (make bundle): bin/,
 # lib/, experiments/, peers/, ptxas.json; no compiler, package, root or network is needed, and
 # nothing of the checkout. Every command first runs
 #   probe        which backend runs (sdpa-bench --probe): --backend cuda, or auto on a node where

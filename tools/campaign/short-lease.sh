@@ -6,7 +6,7 @@
 # BUNDLE_DIR  an unpacked bundle (make bundle): bin/sdpa-bench, campaign.sh
 # OUT         an empty or new directory whose files come home
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
-# Order, most valuable first (README: never give up steps 2 to 4): environment and probe; each
+# Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment and probe; each
 # variant alone under a timeout (smoke-<v>.json); the e4m3 correctness matrix; the campaign with
 # what is left less 150 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
 # when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs

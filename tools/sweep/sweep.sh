@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The campaign as Slurm job arrays (README, "Many GPUs: Slurm sweeps"; the sweep file:
+# The campaign as Slurm job arrays (tools/sweep/README.md, "Many GPUs: Slurm sweeps"; the sweep file:
 # experiments/sweeps/README.md). Slurm schedules; this script only writes and submits.
 #   sweep.sh submit SWEEP BUNDLE.tar.gz [--dry-run]   make sweep SWEEP=... [DRY_RUN=1]
 #   sweep.sh status SWEEP                             make sweep-status SWEEP=...
