@@ -78,6 +78,9 @@ static void completed(const gpu_campaign_t *c, plist_t *l) {
 static bool interrupted(const gpu_campaign_t *c) { return cJSON_IsTrue(jo(c->campaign, "interrupted")); }
 
 bool gpu_campaign_plans(const gpu_campaign_t *c, const char *part) {
+    const cJSON *a = jo(c->campaign, "parts_planned");
+    if (!a) a = jo(c->campaign, "parts");
+    if (cJSON_GetArraySize(a) == 0) return true; /* no plan recorded: every part */
     plist_t p = {0};
     planned(c, &p);
     const size_t k = strlen(part);

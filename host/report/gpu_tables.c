@@ -496,10 +496,14 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
             gpu_dram_metric(c)
                 ? "; diamonds: the "
-                  "history's variants at the profile's shape with the DRAM bytes the profiler measured, "
-                  "one per variant, unlabelled (they lie close together: the profile table names them; "
+                  "history's variants at the profile's shape with the DRAM bytes the profiler measured ("
                 : "",
-            gpu_dram_metric(c) ? gpu_dram_metric(c) : "", gpu_dram_metric(c) ? ")" : "", c->tag, c->tag);
+            gpu_dram_metric(c) ? gpu_dram_metric(c) : "",
+            gpu_dram_metric(c)
+                ? "), one per variant and unlabelled: they lie close together, and the profile "
+                  "table names them"
+                : "",
+            c->tag, c->tag);
 }
 
 static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {

@@ -234,6 +234,44 @@ paper b2 "$TMP/bad"
 tap_ok "a malformed skipped.txt line: make paper fails naming the file" \
   bash -c 'test $1 -ne 0 && grep -q "skipped.txt: line .stage0 S=oops." "$2"' _ $? "$TMP/b2.log"
 
+# A campaign of two parts (campaign.sh --part probes --part matrix) beside the fixture: only its
+# parts' sections, each counted from its files (a made-up probe record and matrix with one failed
+# check, labelled synthetic like the fixture).
+if command -v jq >/dev/null; then
+  cp -r "$TMP/gpu" "$TMP/pm"
+  D=$(dirname "$(ls -d "$TMP"/pm/fixture-*/*/ | head -n 1)")/20260103T000000Z-fixture-2
+  mkdir -p "$D/probes" "$D/matrix"
+  jq '.campaign_id = "20260103T000000Z-fixture-2" | .parts = ["probes", "matrix"] |
+      .parts_planned = ["probes", "matrix"] | .parts_completed = ["probes", "matrix"] | .interrupted = false' \
+    "$C/campaign.json" >"$D/campaign.json"
+  jq '{schema_version, meta: (.meta + {backend: "cuda", device: {name: "FIXTURE GPU", cc: "9.0"}}), kind: "probes",
+       wgmma_acc: {values: [1, 2, 3]}, wgmma_a: {byte: [0, 1]}, wgmma_desc: [{}, {}], tma: [{}, {}, {}, {}],
+       isa_check: {mismatches: 0, first: ""},
+       tma_unaligned: {what: "x = 4", result: "cudaErrorIllegalInstruction"}}' "$C/campaign.json" >"$D/probes/probes.json"
+  for f in e4m3 seed-linear outliers; do
+    jq --arg f "$f" '.config.codec = (if $f == "seed-linear" then "seed-linear" else "e4m3" end) |
+        .config.dist = (if $f == "outliers" then "outliers" else "normal" end) | .config.seeds = ["0", "1"] |
+        .correctness = [{pass: true, kernel_only: {worst_ratio: 0.25}}, {pass: ($f != "outliers"), kernel_only: {worst_ratio: 1.5}},
+                        {pass: true, kernel_only: {worst_ratio: 0.5}}] |
+        .cross_variant = [{expected: "identical", n_diff: 0, pass: true}, {expected: "bounded", n_diff: 7, pass: true}] |
+        .not_supported = []' "$C/device-run.json" >"$D/matrix/$f.json"
+  done
+  paper pm "$TMP/pm"
+  rc=$? PM=$TMP/pm/out/gen/gpu.md
+  tap_ok "a campaign of the parts probes and matrix: make paper exits 0" test $rc -eq 0
+  tap_ok "  ... says it ran only those parts, and shows no section of the others" \
+    bash -c 'sec=$(awk "/^## .*20260103T000000Z-fixture-2/,0" "$1"); grep -q "This campaign ran only \`probes\` and \`matrix\`" <<<"$sec" &&
+             ! grep -qE "^### (Scaling|Stage history|Sanitizers|Profile|Experiments)" <<<"$sec"' _ "$PM"
+  tap_ok "  ... the probes: four parts counted from the record, no mismatch, the unaligned TMA load's result" \
+    bash -c 'grep -qE "^\| wgmma accumulator .*\| +3 \|$" "$1" && grep -qE "^\| TMA boxes .*\| +4 \|$" "$1" &&
+             grep -q "no mismatches with the PTX" "$1" && grep -q "\*\*cudaErrorIllegalInstruction\*\*" "$1"' _ "$PM"
+  tap_ok "  ... the matrix: checks passed and the worst error over its bar counted, the failed check named in the caption" \
+    bash -c 'grep -qE "^\| matrix/e4m3.json +\| e4m3, normal; seeds 2 +\| +3 of 3 \| +1.500 \| +2 of 2 \| +1 of 1 \|" "$1" &&
+             grep -qE "^\| matrix/outliers.json .*\| +2 of 3 \|" "$1" && grep -q "SOME CHECKS OR CLAIMS FAILED" "$1"' _ "$PM"
+else
+  tap_skip "a campaign of the parts probes and matrix" "jq not installed"
+fi
+
 if [ -n "${2:-}" ]; then
   asan() { "$3" paper --published data/published/seed-l4.json --out "$TMP/asan-$1" --gpu-data "$2" >"$TMP/asan-$1.log" 2>&1; }
   asan ok "$TMP/gpu" "$2"
