@@ -115,7 +115,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char out[300], *argv[64] = {"sdpa-report", "sweep-summary", "--out", out};
         snprintf(out, sizeof out, "%s/summary.json", dir);
         int argc = 4;
-        for (size_t i = 0; i <= len && argc < 63; i += strlen(s + i) + 1) argv[argc++] = s + i;
+        /* A fuzzed --out would write wherever it names (the checkout, as "n" and "x" once): only
+         * the scratch directory's summary.json is written; the fuzzed --out and its value are dropped. */
+        for (size_t i = 0; i <= len && argc < 63; i += strlen(s + i) + 1) {
+            if (!strcmp(s + i, "--out")) {
+                i += strlen(s + i) + 1; /* its value: the loop's step passes over it */
+                if (i > len) break;
+                continue;
+            }
+            argv[argc++] = s + i;
+        }
         argv[argc] = NULL;
         (void)sweep_summary_main(argc, argv);
     }
