@@ -131,6 +131,7 @@ void problem_args(const problem_t *p, sdpa_args_t *a) {
     a->H = p->shape.H;
     a->S = p->shape.S;
     a->D = p->shape.D;
+    a->causal = p->shape.causal;
     a->softmax_scale = (float)p->softmax_scale;
     a->codec = p->in.codec;
 }

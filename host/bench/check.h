@@ -42,7 +42,7 @@ typedef struct {
 } check_ref_t;
 
 typedef struct {
-    char shape_name[32];
+    char shape_name[40];
     sdpa_shape_t shape;
     uint64_t seed;
     size_t n;                                /* elements per tensor */

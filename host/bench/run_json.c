@@ -13,7 +13,8 @@
 #include "reference.h"
 
 uint64_t bench_flops(sdpa_shape_t s) {
-    return 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
+    const uint64_t full = 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
+    return s.causal ? full / 2 : full; /* FlashAttention's benchmarks count a causal run as half */
 }
 
 uint64_t bench_bytes_min(sdpa_shape_t s) {
@@ -35,6 +36,7 @@ cJSON *bj_shape(const char *name, sdpa_shape_t s) {
     cJSON_AddNumberToObject(o, "H", s.H);
     cJSON_AddNumberToObject(o, "S", s.S);
     cJSON_AddNumberToObject(o, "D", s.D);
+    cJSON_AddBoolToObject(o, "causal", s.causal != 0);
     return o;
 }
 
@@ -74,6 +76,7 @@ cJSON *bj_geometry(const sdpa_kernel_entry_t *const *run, size_t n_run) {
             cJSON_AddNumberToObject(o, "mma_warps", g->mma_warps);
             cJSON_AddNumberToObject(o, "smem_bytes", g->smem_bytes);
             cJSON_AddBoolToObject(o, "dynamic_smem", g->dynamic_smem != 0);
+            cJSON_AddBoolToObject(o, "causal", g->causal != 0);
             cJSON_AddItemToArray(a, o);
         }
     }
@@ -102,6 +105,7 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
         cJSON_AddItemToArray(seeds, cJSON_CreateString(buf));
     }
     cJSON_AddStringToObject(c, "codec", codec_name(o->codec));
+    cJSON_AddBoolToObject(c, "causal", o->causal); /* --causal (each shape records its own mask) */
     cJSON_AddStringToObject(c, "dist", dist_name(o->dist));
     /* 1/sqrt(D): one number when every shape has the same D, else null (each shape's own) */
     double scale = o->n_shapes ? 1.0 / sqrt((double)o->shapes[0].shape.D) : NAN;
@@ -211,6 +215,7 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     cJSON_AddNumberToObject(o, "H", p->shape.H);
     cJSON_AddNumberToObject(o, "S", p->shape.S);
     cJSON_AddNumberToObject(o, "D", p->shape.D);
+    cJSON_AddBoolToObject(o, "causal", p->shape.causal != 0);
     cJSON_AddStringToObject(o, "status", c->status_msg);
     cJSON_AddBoolToObject(o, "inputs_unmodified", c->inputs_unmodified);
     cJSON_AddBoolToObject(o, "all_written", c->all_written);

@@ -126,7 +126,8 @@ static const field_t config[] = {
     {"seeds", A, NULL},
     {"codec", S, "|e4m3|seed-linear|"},
     {"dist", S, "|normal|uniform|outliers|"},
-    {"softmax_scale", N, NULL},
+    {"softmax_scale", N | Z, NULL},
+    {"causal", B, NULL},
     {"l2", S, "|cold|warm|"},
     {"warmup", N, NULL},
     {"iters", N, NULL},
@@ -142,8 +143,8 @@ static const field_t config[] = {
     {"tolerances", O, NULL},
     {"reference", O, NULL},
 };
-static const field_t shape[] = {
-    {"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL}, {"D", N, NULL}};
+static const field_t shape[] = {{"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL},
+                                {"S", N, NULL},    {"D", N, NULL}, {"causal", B, NULL}};
 static const field_t tolerances[] = {
     {"u", N, NULL},
     {"rtol", N, NULL},
@@ -157,23 +158,15 @@ static const field_t tolerances[] = {
     {"derivation", S, "|paper/methods.md#tolerances|"},
 };
 static const field_t correctness[] = {
-    {"variant", S, NULL},
-    {"shape", S, NULL},
-    {"seed", S, NULL},
-    {"B", N, NULL},
-    {"H", N, NULL},
-    {"S", N, NULL},
-    {"D", N, NULL},
-    {"status", S, NULL},
-    {"inputs_unmodified", B, NULL},
-    {"all_written", B, NULL},
-    {"reference_rows", N, NULL},
-    {"kernel_only", O, NULL},
-    {"end_to_end", O, NULL},
-    {"legacy", O, NULL},
-    {"gates", O, NULL},
-    {"pass", B, NULL},
-    {"input_checksum", S, NULL},
+    {"variant", S, NULL},     {"shape", S, NULL},
+    {"seed", S, NULL},        {"B", N, NULL},
+    {"H", N, NULL},           {"S", N, NULL},
+    {"D", N, NULL},           {"causal", B, NULL},
+    {"status", S, NULL},      {"inputs_unmodified", B, NULL},
+    {"all_written", B, NULL}, {"reference_rows", N, NULL},
+    {"kernel_only", O, NULL}, {"end_to_end", O, NULL},
+    {"legacy", O, NULL},      {"gates", O, NULL},
+    {"pass", B, NULL},        {"input_checksum", S, NULL},
 };
 static const field_t metrics[] = {
     {"n", N, NULL},           {"nonfinite", N, NULL},    {"n_bad", N, NULL},
