@@ -158,14 +158,25 @@ static void test_zero_head_scale_one(void **state) {
 
 static void test_shapes_and_names(void **state) {
     (void)state;
-    assert_int_equal(named_shapes_count, 8);
+    assert_int_equal(named_shapes_count, 14);
     const struct {
         const char *name;
-        int32_t B, H, S, D;
+        int32_t B, H, S, D, causal;
     } want[] = {
-        {"small", 1, 1, 32, 64},    {"mission", 1, 8, 512, 64}, {"long", 1, 8, 2048, 64},
-        {"ragged", 2, 3, 33, 64},   {"partial", 1, 2, 200, 64}, {"single", 1, 1, 1, 64},
-        {"label-a", 2, 8, 256, 64}, {"stage5", 2, 8, 512, 64},
+        {"small", 1, 1, 32, 64, 0},
+        {"mission", 1, 8, 512, 64, 0},
+        {"long", 1, 8, 2048, 64, 0},
+        {"ragged", 2, 3, 33, 64, 0},
+        {"partial", 1, 2, 200, 64, 0},
+        {"single", 1, 1, 1, 64, 0},
+        {"label-a", 2, 8, 256, 64, 0},
+        {"stage5", 2, 8, 512, 64, 0},
+        {"mission-d128", 1, 8, 512, 128, 0},
+        {"mission-causal", 1, 8, 512, 64, 1},
+        {"mission-d128-causal", 1, 8, 512, 128, 1},
+        {"ragged-d128", 2, 3, 33, 128, 0},
+        {"ragged-causal", 2, 3, 33, 64, 1},
+        {"ragged-d128-causal", 2, 3, 33, 128, 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const named_shape_t *s = named_shape_find(want[i].name);
@@ -174,6 +185,7 @@ static void test_shapes_and_names(void **state) {
         assert_int_equal(s->shape.H, want[i].H);
         assert_int_equal(s->shape.S, want[i].S);
         assert_int_equal(s->shape.D, want[i].D);
+        assert_int_equal(s->shape.causal, want[i].causal);
         assert_non_null(s->note);
     }
     assert_string_equal(named_shape_find("label-a")->note,
