@@ -92,23 +92,30 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   fp8-unpermuted: stage 6's V transpose stores key r at position r instead of k32_pos(r): B of
 #               P.V in natural key order while the P fragment's k is permuted (acc_to_a_e4m3), so
 #               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
+#   fp8-pscale512: stage 6's P scale 512 instead of 448 (below); with fp8-unpermuted, it must fail the
+#               mirror check itself (planted.sh), not only some check
 # plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted rows-shared
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
 plant_sed_ring-depth   := s/(imin(R - 1, n_tiles - 1 - t));/(imin(R - 1, n_tiles - t));/
 plant_sed_ws-early-signal := /kv_wait_tile<Cfg>(t, n_tiles); \/\/ producer: tile t/d
 plant_sed_fp8-unpermuted := s/p = k32_pos(r);/p = r;/
+# fp8-pscale512: stage 6's P codes are e4m3(512 p) while everything else assumes 448 (the codes of
+# p > 7/8 saturate; every other code lands on another grid): the fp64 bar misses it at some shapes,
+# the mirror reference (paper/methods.md#fp8-mirror) must not.
+plant_sed_fp8-pscale512 := s/constexpr float kPScale = 448.0f;/constexpr float kPScale = 512.0f;/
 # rows-shared: the original's Stage-3B failure in the one line where row ownership is stated here:
 # both computing warps claim rows 0-15 of the CTA (as two of its warps shared 16 rows), so their
 # results land on the same output rows and rows 16-31 are never written.
 plant_sed_rows-shared := s/const int row = 16 \* warp + g + 8 \* h;/const int row = 16 * (warp >> 1) + g + 8 * h;/
 plant_variant_ring-depth := stage4
 plant_variant_fp8-unpermuted := stage6
+plant_variant_fp8-pscale512 := stage6
 plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 

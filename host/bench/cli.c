@@ -477,13 +477,14 @@ static int check_combination(cli_opts_t *o, char *err, size_t errlen) {
             return -1;
         }
         memcpy(s->name + len, "-causal", sizeof "-causal");
+    }
+    for (size_t i = 0; o->causal && i < o->n_shapes; i++)
         for (size_t j = 0; j < i; j++)
-            if (strcmp(o->shapes[j].name, s->name) == 0 &&
-                memcmp(&o->shapes[j].shape, &s->shape, sizeof s->shape) == 0) {
-                snprintf(err, errlen, "--shape %s: given twice (with --causal)", s->name);
+            if (strcmp(o->shapes[j].name, o->shapes[i].name) == 0 &&
+                memcmp(&o->shapes[j].shape, &o->shapes[i].shape, sizeof o->shapes[i].shape) == 0) {
+                snprintf(err, errlen, "--shape %s: given twice (with --causal)", o->shapes[i].name);
                 return -1;
             }
-    }
     if (o->n_seeds == 0 && parse_seeds(CLI_DEFAULT_SEEDS, o, err, errlen) != 0) return -1;
     return 0;
 }

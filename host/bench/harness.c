@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "run_json.h"
 #include "variants.h"
+#include "reference_fp8.h"
 #include "stats.h"
 
 static void progress_check(const harness_t *h, const char *variant, const cli_shape_t *s, uint64_t seed) {
@@ -33,6 +34,9 @@ static void print_check(const problem_t *p, const check_t *c) {
     if (problem_sampled(p))
         printf("        (metrics over a sampled reference: %zu of %d rows of every slice)\n", p->n_ref_rows,
                p->shape.S);
+    if (c->has_mirror)
+        printf("        mirror rel-L2 %.2e (bar %.0e, %s): %s\n", c->mirror_rel_l2, REFERENCE_FP8_MIRROR_BAR,
+               c->mirror_gates ? "gating" : "recorded", c->gate_mirror ? "PASS" : "FAIL");
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
 }

@@ -11,6 +11,7 @@
 #include "metrics.h"
 #include "json_file.h"
 #include "reference.h"
+#include "reference_fp8.h"
 
 uint64_t bench_flops(sdpa_shape_t s) {
     const uint64_t full = 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
@@ -231,6 +232,16 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     cJSON_AddBoolToObject(g, "kernel_only", c->gate_kernel);
     cJSON_AddBoolToObject(g, "end_to_end", c->gate_e2e);
     cJSON_AddBoolToObject(g, "legacy", c->gate_legacy);
+    /* The FP8 line's mirror check (paper/methods.md#fp8-mirror); null for the other families. */
+    if (c->has_mirror) {
+        cJSON *m = cJSON_AddObjectToObject(o, "fp8_mirror");
+        json_add_num(m, "rel_l2", c->mirror_rel_l2);
+        cJSON_AddNumberToObject(m, "bar", REFERENCE_FP8_MIRROR_BAR);
+        cJSON_AddBoolToObject(m, "pass", c->gate_mirror);
+        cJSON_AddBoolToObject(m, "gating", c->mirror_gates);
+    } else {
+        cJSON_AddNullToObject(o, "fp8_mirror");
+    }
     cJSON_AddBoolToObject(o, "pass", c->pass);
     char sum[24];
     snprintf(sum, sizeof sum, "%016" PRIx64, inputs_checksum(&p->in));
