@@ -5,16 +5,7 @@
 #include <errno.h>
 
 #include "reference.h"
-#include "rng.h"
-
-static double *random_tensor(size_t n, uint64_t seed) {
-    double *x = malloc(n * sizeof *x);
-    assert_non_null(x);
-    rng_t r;
-    rng_seed(&r, seed, 0);
-    for (size_t i = 0; i < n; i++) x[i] = rng_normal(&r);
-    return x;
-}
+#include "random_tensor.h"
 
 /* Q = 0: all logits 0, uniform weights, every output row is the mean of V's rows. */
 static void test_zero_q_gives_mean(void **state) {

@@ -9,16 +9,7 @@
 #include "fp8.h"
 #include "reference.h"
 #include "reference_fp8.h"
-#include "rng.h"
-
-static double *random_tensor(size_t n, uint64_t seed) {
-    double *x = malloc(n * sizeof *x);
-    assert_non_null(x);
-    rng_t r;
-    rng_seed(&r, seed, 0);
-    for (size_t i = 0; i < n; i++) x[i] = rng_normal(&r);
-    return x;
-}
+#include "random_tensor.h"
 
 /* Every e4m3 value, every midpoint between neighbours (a tie: to even) and random floats in [0, 448]
  * round as the codec's float -> e4m3 (round to nearest even, satfinite). */
