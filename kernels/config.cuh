@@ -17,8 +17,9 @@ constexpr int CHUNK = 16; // bytes per vector load / cp.async copy = 16 codes
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 // One variant = one Config: its switch mask (kernels/switches.h) decides which building blocks
-// it uses, and with the head dimension HD its geometry. One line per switch here; the blocks test
-// these flags with `if constexpr` and read the geometry from the k* members.
+// it uses, and with the head dimension HD its geometry (Causal<Config> below adds the mask). One
+// line per switch here; the blocks test these flags with `if constexpr` and read the geometry from
+// the k* members.
 template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr sdpa_switches_t kSwitches = SW;
     static constexpr bool kCpAsync = SW & SDPA_SW(CP_ASYNC);
@@ -45,6 +46,10 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
                   "USE_FP8_MMA builds on the producer/consumer kernel: needs USE_REG_MMA=1, USE_WARP_SPEC=1");
     static_assert(!kRows64 || kRegMma,
                   "USE_ROWS64 gives 4 computing warps 16 rows each: needs USE_REG_MMA=1");
+    // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
+    // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
+    static constexpr bool kCausal = false;
+    static_assert(HD == 64 || SDPA_WIDE_OF(SW), "D = 128 needs the register-resident line (USE_REG_MMA=1)");
     // Geometry (kernels/geometry.h: one definition for these and for the host, which reads it from
     // the kernel table): kTM query rows per CTA, kTN keys per KV tile, kD the head dimension,
     // kWarps per CTA, of which kMmaWarps compute in REG_MMA (16 query rows each). The grid is
@@ -55,20 +60,27 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kWarps = SDPA_WARPS_OF(SW);
     static constexpr int kThreads = 32 * kWarps;
     static constexpr int kMmaWarps = SDPA_MMA_WARPS_OF(SW);
-    static_assert(kD % 64 == 0 && kTN == 32 && (kTM == 32 || kTM == 64),
-                  "geometry: D a multiple of 64, TN 32");
+    static_assert((kD == 64 || kD == 128) && kTN == 32 && (kTM == 32 || kTM == 64),
+                  "geometry: D 64 or 128, TN 32");
+    // At D = 128 the computing warps read Q's fragments from shared memory for every tile instead
+    // of holding them (D/16 x 4 registers more beside the D/2 of the output would exceed 128):
+    // the same operands, moved, not another arithmetic (paper/methods.md, D = 128).
+    static constexpr bool kQInRegs = kD == 64;
     static_assert(kRegMma || (kTM == 32 && kWarps == 4),
                   "the shared-memory softmax maps 4 warps onto 32 rows (SoftmaxMap, qk_scores, pv_wmma)");
     // 16-byte chunks of a row, of one K (or V) tile and of the Q tile.
     static constexpr int kRowChunks = kD / CHUNK;
     static constexpr int kKvChunks = kTN * kRowChunks;
     static constexpr int kQChunks = kTM * kRowChunks;
-    // Launch bounds (kBoundsThreads, kMinBlocks): 512 threads per SM, which caps registers at 128
-    // per thread (the original's (128, 4)). A block of 192 threads is declared as at most 256 (a
+    // Launch bounds (kBoundsThreads, kMinBlocks): 512 threads per SM at D = 64, which caps registers
+    // at 128 per thread (the original's (128, 4)). A block of 192 threads is declared as at most 256 (a
     // launch may use fewer): (192, 2) would allow 170 registers and (192, 3) 113, where ptxas
     // chose 96 and spilled (observed, sm_90).
+    // At D = 128 the output accumulator alone takes 64 registers per thread of the computing warps
+    // (twice D = 64's), and the line's 4-warp loaders then spill under 128 (observed, sm_89): the
+    // budget becomes 256 threads per SM, a cap of 255 registers (FlashAttention-2's at D = 128).
     static constexpr int kBoundsThreads = (kThreads + 127) / 128 * 128;
-    static constexpr int kMinBlocks = 512 / kBoundsThreads;
+    static constexpr int kMinBlocks = (kD == 64 ? 512 : 256) / kBoundsThreads;
     // Pipeline parameters. kKvStages: uint8 staging slots of the cp.async ring (tiles in flight +
     // the one being read). kLoader0: the first thread that copies and decodes K/V (all threads,
     // or the producer warps of WARP_SPEC). kHalfBufs: fp16 K/V tiles (WARP_SPEC decodes tile t+1
@@ -99,6 +111,15 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // used 30,976 B: 2 CTAs per SM on an L4 instead of 3. In the consumed slot it costs nothing,
     // and stage 1 stays in the original's occupancy class (tests/kernels/static-gates.sh).
     static constexpr bool kScratchInStaging = kCpAsync && !kWmmaPV && !kRegMma;
+};
+
+// The same Config with every key after its query row masked (a row sees keys j <= i): the
+// register-resident line's tiles wholly after a CTA's rows are skipped and its diagonal tiles
+// masked (softmax_regs.cuh, KeyMask and cta_tiles). A type of its own, so that the Configs of
+// the non-causal kernels, and with them their code, stay what they were.
+template <class Cfg> struct Causal : Cfg {
+    static constexpr bool kCausal = true;
+    static_assert(Cfg::kRegMma, "the causal mask needs the register-resident line (USE_REG_MMA=1)");
 };
 
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not

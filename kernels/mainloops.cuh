@@ -27,12 +27,12 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
         else
             dequant_kv_staged<Cfg, C>(sm, slot, buf, valid);
     }
-    static __device__ __forceinline__ void compute(const Smem<Cfg> &sm, int buf, int lane, int kv_valid,
-                                                   float qk_mult, Rows &st) {
+    static __device__ __forceinline__ void compute(const Smem<Cfg> &sm, int buf, int warp, int lane,
+                                                   KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
         if constexpr (Cfg::kFp8Mma)
-            fp8_tile(sm, buf, lane, kv_valid, qk_mult, st);
+            fp8_tile(sm, buf, warp, lane, mask, qk_mult, st);
         else
-            mma_tile(sm, buf, lane, kv_valid, qk_mult, st);
+            mma_tile(sm, buf, warp, lane, mask, qk_mult, st);
     }
 };
 
@@ -73,10 +73,9 @@ __device__ __forceinline__ void mainloop_smem(Smem<Cfg> &sm, int warp, int lane,
 // ---- [stage 3b] mainloop_regs: Q.K^T, softmax and P.V in the computing warps' registers ----------
 // Every warp loads (direct or the cp.async ring, as stages 1 and 4), the first kMmaWarps compute.
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+__device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0,
                                               int q_valid, float qk_mult, float v_step, const uint8_t *gk,
                                               const uint8_t *gv, __half *o_tile) {
-    constexpr int TN = Cfg::kTN;
     using Hooks = RegHooks<Cfg, C>;
     typename Hooks::Rows st;
     kv_pipeline_start(sm, gk, gv, S);
@@ -85,7 +84,7 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
         __syncthreads(); // K, V (and, on the first tile, Q) complete
         if (warp < Cfg::kMmaWarps) {
             if (t == 0) rows_init(sm, warp, lane, st);
-            Hooks::compute(sm, 0, lane, imin(TN, S - t * TN), qk_mult, st);
+            Hooks::compute(sm, 0, warp, lane, tile_mask<Cfg>(t, S, q0 + 16 * warp), qk_mult, st);
         }
         __syncthreads(); // sK, sV are overwritten by the next tile
     }
@@ -97,13 +96,13 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
 // resident hooks.
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
-                                                   int q_valid, float qk_mult, float v_step,
+                                                   int q0, int q_valid, float qk_mult, float v_step,
                                                    const uint8_t *gk, const uint8_t *gv, __half *o_tile) {
     using Hooks = RegHooks<Cfg, C>;
     __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
     if (warp < Cfg::kMmaWarps) {
         typename Hooks::Rows st;
-        ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, qk_mult, st);
+        ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, q0 + 16 * warp, qk_mult, st);
         mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
     } else {
         ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
@@ -116,7 +115,7 @@ __device__ __forceinline__ void
 cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
         const uint8_t *__restrict__ V, const float *__restrict__ q_scale, const float *__restrict__ k_scale,
         const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
-    constexpr int TM = Cfg::kTM, TN = Cfg::kTN, D = Cfg::kD;
+    constexpr int TM = Cfg::kTM, D = Cfg::kD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;
     const int q0 = blockIdx.x * TM;
@@ -126,16 +125,16 @@ cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict_
     const float v_step = Codec<C>::step(v_scale[h]);
     const uint8_t *gk = K + head, *gv = V + head;
     __half *o_tile = O + head + (size_t)q0 * D;
-    const int n_tiles = (S + TN - 1) / TN;
+    const int n_tiles = cta_tiles<Cfg>(S, q0);
 
     if constexpr (Cfg::kFp8Mma)
         load_q_codes(sm, Q + head + (size_t)q0 * D, q_valid);
     else
         load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec)
-        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else if constexpr (Cfg::kRegMma)
-        mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
+        mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else
         mainloop_smem<Cfg, C>(sm, warp, lane, S, n_tiles, q_valid, qk_mult, v_step, gk, gv, o_tile);
 }

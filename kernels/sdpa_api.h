@@ -6,8 +6,9 @@
  * (length H, shared by all batch elements); O is fp16 [B,H,S,D] (IEEE binary16 bits).
  * Pointers are device pointers on the CUDA backend and host pointers on the emulator; all must be
  * 16-byte aligned (cp.async copies 16 bytes; cudaMalloc gives 256).
- * Semantics: O = softmax(softmax_scale * Qd Kd^T) Vd, non-causal, where Xd is the decoded input
- * (codec_decode in host/lib/fp8.h). */
+ * Semantics: O = softmax(softmax_scale * Qd Kd^T + M) Vd, where Xd is the decoded input
+ * (codec_decode in host/lib/fp8.h) and M is 0, or with causal = 1 -inf for every key after its
+ * query row (key j > row i). */
 #ifndef SDPA_API_H
 #define SDPA_API_H
 
@@ -20,10 +21,11 @@
 extern "C" {
 #endif
 
-/* The head dimensions a kernel instance exists for (each variant's own: sdpa_geometry_t). */
-#define SDPA_HEAD_DIMS_TEXT "64"
+/* The head dimensions a kernel instance may exist for (each variant's own: sdpa_geometry_t; the
+ * register-resident line has both, stages 0-3a only 64: geometry.h, SDPA_WIDE_OF). */
+#define SDPA_HEAD_DIMS_TEXT "64, 128"
 #define SDPA_MAX_HEAD_DIMS 2
-static inline int sdpa_head_dim_known(long long D) { return D == 64; }
+static inline int sdpa_head_dim_known(long long D) { return D == 64 || D == 128; }
 #define SDPA_MAX_GRID_YZ 65535 /* gridDim.y (H) and gridDim.z (B) limits */
 
 typedef enum { SDPA_CODEC_E4M3 = 0, SDPA_CODEC_SEED_LINEAR = 1 } sdpa_codec_t;
@@ -41,8 +43,9 @@ typedef enum {
     SDPA_ERR_FAULT,       /* the emulator found a fault in the kernel (barrier, race, bounds): the
                          * kernel is wrong (a correctness failure) */
     SDPA_ERR_UNSUPPORTED, /* the variant cannot compute on these inputs (an FP8_MMA variant given the
-                           * seed-linear codec): never run, never a verdict (sdpa-bench lists it
-                           * under not_supported before launching anything) */
+                           * seed-linear codec; a causal mask or D = 128 where the variant has no
+                           * such instance, or with the seed-linear codec): never run, never a
+                           * verdict (sdpa-bench lists it under not_supported before launching) */
 } sdpa_status_t;
 
 typedef struct {
@@ -52,7 +55,8 @@ typedef struct {
     int32_t B, H, S, D;
     float softmax_scale;
     sdpa_codec_t codec;
-    void *stream; /* cudaStream_t on the CUDA backend; ignored by the emulator */
+    void *stream;   /* cudaStream_t on the CUDA backend; ignored by the emulator */
+    int32_t causal; /* 1: key j > query row i is masked (sdpa_geometry_t.causal says who can) */
 } sdpa_args_t;
 
 typedef sdpa_status_t (*sdpa_launch_fn)(const sdpa_args_t *args);
@@ -68,6 +72,8 @@ typedef struct {
     int32_t mma_warps;    /* computing warps of the register-resident line (0: all 4 share rows) */
     int32_t smem_bytes;   /* shared memory per CTA */
     int32_t dynamic_smem; /* 1: dynamic (above SDPA_STATIC_SMEM_MAX, opted in), 0: static */
+    int32_t causal;       /* 1: a causal instance exists too (E4M3 codec: the kernel's name + "_causal",
+                           * the same geometry) */
 } sdpa_geometry_t;
 
 typedef struct {
@@ -85,7 +91,7 @@ typedef struct {
 #define SDPA_GEOMETRY_OF_SWITCHES(kernel, sw, D, smem_bytes)                                                 \
     {                                                                                                        \
         (kernel), (D), SDPA_TILE_M_OF(sw), SDPA_TILE_N_OF(sw), SDPA_WARPS_OF(sw), SDPA_MMA_WARPS_OF(sw),     \
-            (smem_bytes), 0                                                                                  \
+            (smem_bytes), 0, 0                                                                               \
     }
 
 /* The entry's geometry for head dimension D; NULL when the variant is not built for it. */
@@ -112,7 +118,7 @@ static inline const char *sdpa_status_str(sdpa_status_t s) {
     case SDPA_ERR_LAUNCH: return "kernel launch failed";
     case SDPA_ERR_FAULT: return "the emulator found a fault in the kernel";
     case SDPA_ERR_UNSUPPORTED:
-        return "this variant computes on e4m3 codes; the seed-linear codec has no FP8 form";
+        return "this variant has no kernel for these inputs (codec, head dimension or causal mask)";
     }
     return "unknown status";
 }

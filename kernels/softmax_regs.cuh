@@ -29,12 +29,15 @@ namespace sdpa {
 // One computing warp's rows; K, the k extent of its mma (16 for f16 operands, 32 for e4m3), sets
 // how many A fragments cover Q's D columns. Stage 6 keeps o and l in P-code units (448 p): both
 // carry the same factor, which cancels in o/l.
+// At D = 128 (kQInRegs false) Q's fragments stay in shared memory and q_frag loads each when it is
+// used: qa is then a single unused entry.
 template <int K, int D> struct RegRows {
     static constexpr int kK = K, kD = D;
-    uint32_t qa[D / K][4]; // Q A fragments of the warp's 16 rows, k = K kk .. K kk + K-1
-    float o[D / 8][4];     // unnormalised output, D/8 column tiles of 8 (C layout: rows g, g+8)
-    float m[2];            // running max of rows g, g+8 (identical in the 4 lanes of a quad)
-    float l[2];            // running sum over this lane's keys only; the quad's sum at the end
+    static constexpr bool kQInRegs = D == 64;
+    uint32_t qa[kQInRegs ? D / K : 1][4]; // Q A fragments of the warp's 16 rows, k = K kk .. K kk + K-1
+    float o[D / 8][4]; // unnormalised output, D/8 column tiles of 8 (C layout: rows g, g+8)
+    float m[2];        // running max of rows g, g+8 (identical in the 4 lanes of a quad)
+    float l[2];        // running sum over this lane's keys only; the quad's sum at the end
 };
 template <int D> using MmaRows = RegRows<16, D>; // stages 3b-5: m16n8k16 on halves
 template <int D> using Fp8Rows = RegRows<32, D>; // stage 6: m16n8k32 on e4m3 codes
@@ -47,30 +50,77 @@ template <class Cfg, int K, int D>
 __device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lane, RegRows<K, D> &st) {
     static_assert(D == Cfg::kD && sizeof(sm.q[0][0]) * D == 32 * (D / K),
                   "one A fragment per 32 bytes of a Q row");
-    const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
-    const char *row = reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4);
+    if constexpr (RegRows<K, D>::kQInRegs) {
+        const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
+        const char *row = reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4);
 #pragma unroll
-    for (int kk = 0; kk < D / K; ++kk) prims::ldmatrix<4>(st.qa[kk], row + 32 * kk);
+        for (int kk = 0; kk < D / K; ++kk) prims::ldmatrix<4>(st.qa[kk], row + 32 * kk);
+    }
 #pragma unroll
     for (int j = 0; j < D / 8; ++j) st.o[j][0] = st.o[j][1] = st.o[j][2] = st.o[j][3] = 0.0f;
     st.m[0] = st.m[1] = -INFINITY;
     st.l[0] = st.l[1] = 0.0f;
 }
 
+// Q's A fragment kk of the warp's 16 rows: the registers rows_init filled (D = 64), or one
+// ldmatrix x4 from shared memory into `tmp` (D = 128), with rows_init's addressing.
+template <class Cfg, int K, int D>
+__device__ __forceinline__ const uint32_t (&q_frag(const Smem<Cfg> &sm, const RegRows<K, D> &st, int warp,
+                                                   int lane, int kk, uint32_t (&tmp)[4]))[4] {
+    if constexpr (RegRows<K, D>::kQInRegs) {
+        return st.qa[kk];
+    } else {
+        const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
+        prims::ldmatrix<4>(tmp, reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4) + 32 * kk);
+        return tmp;
+    }
+}
+
+// ---- which keys of a tile a row sees ------------------------------------------------------------
+// Key k of the tile (0 .. kTN-1) and row r of the warp (0 .. 15): a key past the sequence's end
+// (k >= kv_valid) never counts; with CAUSAL, neither does a key after the row's own position,
+// k + diag > r, where diag = (the tile's first key) - (the warp's first row). Without CAUSAL the
+// predicate is the plain k < kv_valid of the non-causal kernels.
+template <bool CAUSAL> struct KeyMask {
+    int kv_valid;
+    int diag;
+    __device__ __forceinline__ bool operator()(int k, int r) const {
+        return k < kv_valid && (!CAUSAL || k + diag <= r);
+    }
+};
+
+// Tile t's mask for a warp whose first query row (in the sequence) is row0.
+template <class Cfg> __device__ __forceinline__ KeyMask<Cfg::kCausal> tile_mask(int t, int S, int row0) {
+    return {imin(Cfg::kTN, S - t * Cfg::kTN), t * Cfg::kTN - row0};
+}
+
+// The KV tiles a CTA computes: every tile, or with CAUSAL the tiles up to the one holding its last
+// row's position (tiles wholly after every row of the CTA are skipped; the diagonal tiles are
+// masked by KeyMask). q0 is the CTA's first row.
+template <class Cfg> __device__ __forceinline__ int cta_tiles(int S, int q0) {
+    constexpr int TN = Cfg::kTN;
+    if constexpr (Cfg::kCausal)
+        return (imin(S, q0 + Cfg::kTM) + TN - 1) / TN;
+    else
+        return (S + TN - 1) / TN;
+}
+
 // [stage 3b] The first half of the online softmax on m16n8 score accumulators (4 tiles of 8 keys):
 // element e of tile j is row g + 8(e/2), key 8j + 2t + e%2. Scales the scores by qk_mult, masks
-// keys >= kv_valid to -inf, takes each row's max over the quad (the 4 lanes holding the row),
-// updates the running max m and rescales the running sum l; returns alpha = exp(m_old - m_new)
-// per row for the caller's output. Shared by stages 3b-5 (fp16 P) and 6 (e4m3 P).
-template <int NT>
-__device__ __forceinline__ void rows_rescale(float (&s)[NT][4], int t, int kv_valid, float qk_mult,
-                                             float (&m)[2], float (&l)[2], float (&alpha)[2]) {
+// the keys the row does not see (KeyMask) to -inf, takes each row's max over the quad (the 4 lanes
+// holding the row), updates the running max m and rescales the running sum l; returns alpha =
+// exp(m_old - m_new) per row for the caller's output. Shared by stages 3b-5 (fp16 P) and 6 (e4m3
+// P). A causal row may see no key of a tile (the diagonal tile of a 64-row CTA): its tile max is
+// -inf, m stays finite (key 0 of tile 0 is seen by every row), alpha = 1 and its weights are 0.
+template <int NT, bool CAUSAL>
+__device__ __forceinline__ void rows_rescale(float (&s)[NT][4], int g, int t, KeyMask<CAUSAL> mask,
+                                             float qk_mult, float (&m)[2], float (&l)[2], float (&alpha)[2]) {
     float tmax[2] = {-INFINITY, -INFINITY};
 #pragma unroll
     for (int j = 0; j < NT; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? s[j][e] * qk_mult : -INFINITY;
+            s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1)) ? s[j][e] * qk_mult : -INFINITY;
             tmax[e >> 1] = fmaxf(tmax[e >> 1], s[j][e]);
         }
 #pragma unroll

@@ -18,8 +18,9 @@ namespace {
 using KernelFn = void (*)(const uint8_t *, const uint8_t *, const uint8_t *, const float *, const float *,
                           const float *, __half *, int, int, float);
 
-// A kernel instance's geometry, as its Config computes it (the host reads it from the table).
-template <class Cfg> constexpr sdpa_geometry_t geometry_of(const char *kernel) {
+// A kernel instance's geometry, as its Config computes it (the host reads it from the table);
+// causal: a causal instance of the same geometry exists too.
+template <class Cfg> constexpr sdpa_geometry_t geometry_of(const char *kernel, int causal) {
     return {kernel,
             Cfg::kD,
             Cfg::kTM,
@@ -27,7 +28,8 @@ template <class Cfg> constexpr sdpa_geometry_t geometry_of(const char *kernel) {
             Cfg::kWarps,
             Cfg::kMmaWarps,
             sdpa::kSmemBytes<Cfg>,
-            sdpa::kDynamicSmem<Cfg>};
+            sdpa::kDynamicSmem<Cfg>,
+            causal};
 }
 
 // The launch of one kernel instance: grid (ceil(S / tile_m), H, B), block 32 warps threads, and the
@@ -43,17 +45,27 @@ sdpa_status_t launch_geometry(const sdpa_args_t *a, KernelFn k, const sdpa_geome
     return rc == 0 ? SDPA_OK : SDPA_LAUNCH_FAILED;
 }
 
-// e4m3_only: the variant computes on the e4m3 codes themselves (FP8_MMA); the seed-linear codec's
-// codes (u - 128) have no FP8 form, so it is refused before anything is launched.
-sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, KernelFn e4m3,
-                          KernelFn seed_linear, bool e4m3_only) {
+// A row's kernels per head dimension (index as the entry's geometry) and codec; a null one does not
+// exist (seed-linear with FP8_MMA, anything but D = 64 non-causal E4M3 or seed-linear on stages
+// 0-3a, seed-linear beyond the original's D = 64 non-causal problems): SDPA_ERR_UNSUPPORTED.
+struct RowKernels {
+    KernelFn e4m3[SDPA_MAX_HEAD_DIMS], seed_linear[SDPA_MAX_HEAD_DIMS], e4m3_causal[SDPA_MAX_HEAD_DIMS];
+};
+
+sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, const RowKernels &k) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
     if (!g) return SDPA_ERR_HEAD_DIM;
-    if (e4m3_only && a->codec != SDPA_CODEC_E4M3) return SDPA_ERR_UNSUPPORTED;
-    return launch_geometry(a, a->codec == SDPA_CODEC_E4M3 ? e4m3 : seed_linear, *g);
+    const int i = (int)(g - e.geometry);
+    const KernelFn fn = a->codec != SDPA_CODEC_E4M3 ? (a->causal ? nullptr : k.seed_linear[i])
+                        : a->causal                 ? k.e4m3_causal[i]
+                                                    : k.e4m3[i];
+    if (!fn) return SDPA_ERR_UNSUPPORTED;
+    return launch_geometry(a, fn, *g);
 }
+
+constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '\0' || streq(a + 1, b + 1)); }
 
 } // namespace
 
@@ -62,33 +74,101 @@ sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, Ke
         const float *__restrict__ qs, const float *__restrict__ ks, const float *__restrict__ vs,            \
         __half *__restrict__ o, int H, int S, float softmax_scale
 
-// Launch bounds from the Config (config.cuh): 512 threads per SM, a cap of 128 registers per thread.
-#define SDPA_DEFINE_KERNEL(ident, codec_tag, codec, cfg)                                                     \
+// Launch bounds from the Config (config.cuh): 512 threads per SM at D = 64 (a cap of 128 registers
+// per thread), 256 at D = 128 (255).
+// The kernel's name: sdpa_<ident>_<codec_tag><suffix> (suffix "", _causal, _d128, _d128_causal).
+#define SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg)                                                   \
     extern "C" __global__ void __launch_bounds__(cfg::kBoundsThreads, cfg::kMinBlocks)                       \
-        SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS) {                                   \
+        SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag##suffix)(SDPA_KERNEL_PARAMS)
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg)                                             \
+    SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg) {                                                     \
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
 
-// Per row: its Config, its two kernels, its table entry (with the geometry of each head dimension
-// it is built for) and its launcher.
+// Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
+// register-resident rows (geometry.h, SDPA_WIDE_OF) are also built for D = 128 and with a causal
+// mask, with the E4M3 codec: seed-linear exists to reproduce the original's published error figures,
+// at its D = 64 non-causal shapes. Wide<tag> holds those kernels; a row without them has none. They
+// are declared here and defined after every D = 64 kernel (pass 3), so that the D = 64 kernels keep
+// their place in the translation unit and with it their PTX, labels included.
+#define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
+    constexpr sdpa_switches_t sw_##ident = (sw);                                                             \
+    struct tag_##ident;
+#include "variants.def"
+#undef SDPA_VARIANT
+
+template <class Tag> struct Wide {
+    static constexpr bool kBuilt = false;
+    static constexpr KernelFn d64_causal = nullptr, d128 = nullptr, d128_causal = nullptr;
+    static constexpr sdpa_geometry_t geometry128 = {};
+};
+
+// The wide rows: every row of variants.def with REG_MMA (a static_assert below checks the list).
+// SDPA_NO_WIDE leaves them out: the planted regressions (mk/kernel-tests.mk) build a copy of every
+// kernel per plant, and their checks run D = 64 non-causal problems.
+#ifdef SDPA_NO_WIDE
+constexpr bool kWideBuilt = false;
+#else
+constexpr bool kWideBuilt = true;
+#endif
+#define SDPA_WIDE_ROWS(X) X(stage3b) X(stage4) X(stage5) X(stage6) X(stage4_r64) X(stage6_r64)
+#define SDPA_WIDE_ROW(ident)                                                                                 \
+    using config_##ident##_causal = sdpa::Causal<sdpa::Config<sw_##ident, 64>>;                              \
+    using config_##ident##_d128 = sdpa::Config<sw_##ident, 128>;                                             \
+    using config_##ident##_d128_causal = sdpa::Causal<sdpa::Config<sw_##ident, 128>>;                        \
+    SDPA_DECLARE_KERNEL(ident, e4m3, _causal, config_##ident##_causal);                                      \
+    SDPA_DECLARE_KERNEL(ident, e4m3, _d128, config_##ident##_d128);                                          \
+    SDPA_DECLARE_KERNEL(ident, e4m3, _d128_causal, config_##ident##_d128_causal);                            \
+    template <> struct Wide<tag_##ident> {                                                                   \
+        static constexpr bool kBuilt = true;                                                                 \
+        static constexpr KernelFn d64_causal = SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal);                 \
+        static constexpr KernelFn d128 = SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128);                         \
+        static constexpr KernelFn d128_causal = SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128_causal);           \
+        static constexpr sdpa_geometry_t geometry128 =                                                       \
+            geometry_of<config_##ident##_d128>("sdpa_" #ident "_e4m3_d128", 1);                              \
+    };
+#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE)
+SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
+#endif
+#undef SDPA_WIDE_ROW
+
+// Pass 2, per row: its D = 64 Config, its two kernels, its table entry (with the geometry of each
+// head dimension it is built for) and its launcher.
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
     using config_##ident = sdpa::Config<(sw), 64>;                                                           \
-    SDPA_DEFINE_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                         \
-    SDPA_DEFINE_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                               \
+    static_assert(Wide<tag_##ident>::kBuilt == (kWideBuilt && SDPA_WIDE_OF(sw) && !streq(#ident, "custom")), \
+                  "SDPA_WIDE_ROWS must list exactly the register-resident rows of variants.def");            \
+    SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
+    SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)                             \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a);                                               \
-    constexpr sdpa_kernel_entry_t entry_##ident = {id,                                                       \
-                                                   parent,                                                   \
-                                                   (sw),                                                     \
-                                                   summary,                                                  \
-                                                   launch_##ident,                                           \
-                                                   1,                                                        \
-                                                   {geometry_of<config_##ident>("sdpa_" #ident "_e4m3")}};   \
+    constexpr sdpa_kernel_entry_t entry_##ident = {                                                          \
+        id,                                                                                                  \
+        parent,                                                                                              \
+        (sw),                                                                                                \
+        summary,                                                                                             \
+        launch_##ident,                                                                                      \
+        Wide<tag_##ident>::kBuilt ? 2 : 1,                                                                   \
+        {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", Wide<tag_##ident>::kBuilt),                     \
+         Wide<tag_##ident>::geometry128}};                                                                   \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
-        return launch_with(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                          \
-                           SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), config_##ident::kFp8Mma);               \
+        constexpr RowKernels k = {                                                                           \
+            {SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), Wide<tag_##ident>::d128},                                \
+            {config_##ident::kFp8Mma ? nullptr : SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), nullptr},         \
+            {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                \
+        return launch_with(a, entry_##ident, k);                                                             \
     }
 #include "variants.def"
 #undef SDPA_VARIANT
+
+// Pass 3: the wide rows' kernels.
+#define SDPA_WIDE_ROW(ident)                                                                                 \
+    SDPA_DEFINE_KERNEL(ident, e4m3, _causal, SDPA_CODEC_E4M3, config_##ident##_causal)                       \
+    SDPA_DEFINE_KERNEL(ident, e4m3, _d128, SDPA_CODEC_E4M3, config_##ident##_d128)                           \
+    SDPA_DEFINE_KERNEL(ident, e4m3, _d128_causal, SDPA_CODEC_E4M3, config_##ident##_d128_causal)
+#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE)
+SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
+#endif
+#undef SDPA_WIDE_ROW
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary) entry_##ident,
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {

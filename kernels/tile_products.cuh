@@ -117,12 +117,12 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
 }
 
 // ---- [stage 3b] one tile on mma.sync m16n8k16: Q K^T, softmax and P V in registers --------------
-// One KV tile (half tiles `buf`, kv_valid keys) for the warp's 16 rows.
+// One KV tile (half tiles `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
 template <class Cfg>
-__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
-                                         MmaRows<Cfg::kD> &st) {
+__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
+                                         KeyMask<Cfg::kCausal> mask, float qk_mult, MmaRows<Cfg::kD> &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
-    const int t = lane & 3;
+    const int g = lane >> 2, t = lane & 3;
     // S = Q K^T: 4 tiles of 8 keys. B (k = d, n = key) is K's [key][d] rows read without .trans:
     // one x4 gives d 32h .. 32h+31 of keys 8j..8j+7, i.e. B of two k steps.
     float s[TN / 8][4];
@@ -134,18 +134,19 @@ __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int lane,
             uint32_t b[4];
             prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][32 * h + 8 * (lane >> 3)]);
             const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
-            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h], b0, s[j]);
-            prims::mma_m16n8k16_f16(s[j], st.qa[2 * h + 1], b1, s[j]);
+            uint32_t q0[4], q1[4];
+            prims::mma_m16n8k16_f16(s[j], q_frag(sm, st, warp, lane, 2 * h, q0), b0, s[j]);
+            prims::mma_m16n8k16_f16(s[j], q_frag(sm, st, warp, lane, 2 * h + 1, q1), b1, s[j]);
         }
     }
     // Online softmax on the accumulators (rows_rescale): s scaled and masked, m and l updated.
     float alpha[2];
-    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
+    rows_rescale(s, g, t, mask, qk_mult, st.m, st.l, alpha);
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+            s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1)) ? __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
             st.l[e >> 1] += s[j][e];
         }
 #pragma unroll
@@ -199,32 +200,39 @@ __device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
     return (lo.x + lo.y) + (hi.x + hi.y);
 }
 
-// One KV tile (code buffers `buf`, kv_valid keys) for the warp's 16 rows.
+// One KV tile (code buffers `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
 template <class Cfg>
-__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int lane, int kv_valid, float qk_mult,
-                                         Fp8Rows<Cfg::kD> &st) {
+__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
+                                         KeyMask<Cfg::kCausal> mask, float qk_mult, Fp8Rows<Cfg::kD> &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
-    const int t = lane & 3;
-    // S = Q K^T on the codes: 4 tiles of 8 keys, two k steps of 32 d into one fp32 accumulator.
+    const int g = lane >> 2, t = lane & 3;
+    // S = Q K^T on the codes: 4 tiles of 8 keys, D/32 k steps of 32 d into one fp32 accumulator
+    // (one ldmatrix x4 per 64 d).
     float s[TN / 8][4];
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j) {
-        uint32_t b[4]; // bytes 16m.. of keys 8j..8j+7: {b[0], b[1]} d 0-31, {b[2], b[3]} d 32-63
-        prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][16 * (lane >> 3)]);
-        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
-        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
-        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[0], b0, s[j]);
-        prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], st.qa[1], b1, s[j]);
+#pragma unroll
+        for (int h = 0; h < D / 64; ++h) {
+            uint32_t b[4]; // bytes 64h + 16m.. of keys 8j..8j+7: {b[0], b[1]} d 64h+0-31, {b[2], b[3]} +32-63
+            prims::ldmatrix<4>(b, &sm.k[buf][8 * j + (lane & 7)][64 * h + 16 * (lane >> 3)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            if (h == 0) s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.0f;
+            uint32_t q0[4], q1[4];
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], q_frag(sm, st, warp, lane, 2 * h, q0), b0, s[j]);
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], q_frag(sm, st, warp, lane, 2 * h + 1, q1), b1, s[j]);
+        }
     }
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
     float alpha[2];
-    rows_rescale(s, t, kv_valid, qk_mult, st.m, st.l, alpha);
+    rows_rescale(s, g, t, mask, qk_mult, st.m, st.l, alpha);
     // 448 p, p = exp(s - m) <= 1 since m includes this tile; masked keys give 0 (code 0).
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-            s[j][e] = (8 * j + 2 * t + (e & 1) < kv_valid) ? kPScale * __expf(s[j][e] - st.m[e >> 1]) : 0.0f;
+            s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1))
+                          ? kPScale * __expf(s[j][e] - st.m[e >> 1])
+                          : 0.0f;
     // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
     // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
     // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.

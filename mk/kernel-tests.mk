@@ -6,6 +6,10 @@ KTEST_DIR := $(BUILD)/tests/kernels
 $(KTEST_DIR)/test_launch_args: tests/kernels/test_launch_args.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
+# Causal kernels ignore future keys (perturbation test on the emulator build of every causal instance).
+$(KTEST_DIR)/test_causal: tests/kernels/test_causal.c $(KERNELS_EMU_OBJS) $(SIMT_LIB) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 # The bank model of stage 6's V^T (the kernel headers compiled as host code by the emulator's toolchain).
 $(KTEST_DIR)/test_bank_model.o: tests/kernels/test_bank_model.cpp | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
@@ -44,8 +48,8 @@ SAME_BITS_BINS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-asan $(KTEST_DIR)/sd
 
 KCORRECT_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/sdpa-bench-tsan $(KTEST_DIR)/sdpa-bench-asan \
                  $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
-KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model $(KCORRECT_DEPS) $(SAME_BITS_BINS)
-KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
+KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_causal $(KTEST_DIR)/test_bank_model $(KCORRECT_DEPS) $(SAME_BITS_BINS)
+KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_causal $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
                     "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
                     "bash tests/kernels/geometry.sh $(BIN)/sdpa-bench" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
@@ -69,7 +73,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
 .PHONY: test-kernels
 
--include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d $(KTEST_DIR)/test_bank_model.d
+-include $(KTEST_DIR)/check_matrix.d $(KTEST_DIR)/test_launch_args.d $(KTEST_DIR)/test_causal.d $(KTEST_DIR)/test_bank_model.d
 
 # ---- planted regressions: the suite must catch the original's bugs ----------------------------------
 # Each plant is a copy of the kernel sources with one line edited by sed (the edit, applied to every
@@ -88,26 +92,36 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   fp8-unpermuted: stage 6's V transpose stores key r at position r instead of k32_pos(r): B of
 #               P.V in natural key order while the P fragment's k is permuted (acc_to_a_e4m3), so
 #               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
+#   fp8-pscale512: stage 6's P scale 512 instead of 448 (below); with fp8-unpermuted, it must fail the
+#               mirror check itself (planted.sh), not only some check
 # plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted rows-shared
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
 plant_sed_ring-depth   := s/(imin(R - 1, n_tiles - 1 - t));/(imin(R - 1, n_tiles - t));/
 plant_sed_ws-early-signal := /kv_wait_tile<Cfg>(t, n_tiles); \/\/ producer: tile t/d
 plant_sed_fp8-unpermuted := s/p = k32_pos(r);/p = r;/
+# fp8-pscale512: stage 6's P codes are e4m3(512 p) while everything else assumes 448 (the codes of
+# p > 7/8 saturate; every other code lands on another grid): the fp64 bar misses it at some shapes,
+# the mirror reference (paper/methods.md#fp8-mirror) must not.
+plant_sed_fp8-pscale512 := s/constexpr float kPScale = 448.0f;/constexpr float kPScale = 512.0f;/
 # rows-shared: the original's Stage-3B failure in the one line where row ownership is stated here:
 # both computing warps claim rows 0-15 of the CTA (as two of its warps shared 16 rows), so their
 # results land on the same output rows and rows 16-31 are never written.
 plant_sed_rows-shared := s/const int row = 16 \* warp + g + 8 \* h;/const int row = 16 * (warp >> 1) + g + 8 * h;/
 plant_variant_ring-depth := stage4
 plant_variant_fp8-unpermuted := stage6
+plant_variant_fp8-pscale512 := stage6
 plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 
+# The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
+# instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
+PLANT_FLAGS := -DSDPA_NO_WIDE
 define plant_rule
 $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
@@ -117,9 +131,9 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
 	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
 $(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
-	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
-	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)

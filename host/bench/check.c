@@ -9,6 +9,7 @@
 
 #include "half.h"
 #include "reference.h"
+#include "reference_fp8.h"
 
 static int oom(char *err, size_t errlen, const char *what) {
     snprintf(err, errlen, "out of memory (%s)", what);
@@ -114,6 +115,7 @@ void problem_free(problem_t *p) {
     free(p->ref_kernel);
     free(p->ref_e2e);
     free(p->ref_rows);
+    free(p->ref_mirror);
     for (int f = 0; f < CHECK_FAMILY_COUNT; f++) free(p->bars[f].atol);
     memset(p, 0, sizeof *p);
 }
@@ -131,6 +133,7 @@ void problem_args(const problem_t *p, sdpa_args_t *a) {
     a->H = p->shape.H;
     a->S = p->shape.S;
     a->D = p->shape.D;
+    a->causal = p->shape.causal;
     a->softmax_scale = (float)p->softmax_scale;
     a->codec = p->in.codec;
 }
@@ -200,6 +203,46 @@ int check_metrics(const problem_t *p, const double *full, const double *atol, co
     return 0;
 }
 
+/* The mirror reference of the problem's sampled rows, made once (the first FP8P check). */
+static int ensure_mirror(problem_t *p, char *err, size_t errlen) {
+    if (p->ref_mirror) return 0;
+    const size_t n = p->n;
+    double *q = malloc(n * sizeof *q), *k = malloc(n * sizeof *k), *v = malloc(n * sizeof *v);
+    p->ref_mirror = malloc(p->n_ref * sizeof *p->ref_mirror);
+    int rc = 0;
+    if (!q || !k || !v || !p->ref_mirror) {
+        rc = oom(err, errlen, "mirror reference");
+    } else {
+        inputs_dequantised(&p->in, 'q', q);
+        inputs_dequantised(&p->in, 'k', k);
+        inputs_dequantised(&p->in, 'v', v);
+        if (reference_fp8_mirror_rows(q, k, v, p->shape, p->softmax_scale, p->ref_rows, p->n_ref_rows,
+                                      p->ref_mirror) != 0)
+            rc = oom(err, errlen, "mirror reference");
+    }
+    if (rc != 0) {
+        free(p->ref_mirror);
+        p->ref_mirror = NULL;
+    }
+    free(q), free(k), free(v);
+    return rc;
+}
+
+/* rel-L2 of out (the full output, doubles) against the mirror, over the rows the references hold. */
+static double mirror_rel_l2(const problem_t *p, const double *out) {
+    const size_t D = (size_t)p->shape.D, S = (size_t)p->shape.S, slices = p->n_ref / (p->n_ref_rows * D);
+    double num = 0.0, den = 0.0;
+    for (size_t bh = 0; bh < slices; bh++)
+        for (size_t r = 0; r < p->n_ref_rows; r++)
+            for (size_t d = 0; d < D; d++) {
+                const double m = p->ref_mirror[(bh * p->n_ref_rows + r) * D + d];
+                const double e = out[(bh * S + p->ref_rows[r]) * D + d] - m;
+                num += e * e;
+                den += m * m;
+            }
+    return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
+}
+
 int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
                   char *err, size_t errlen) {
     backend_t *be = p->be;
@@ -237,6 +280,13 @@ int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa
         if (check_metrics(p, out, p->bars[c->family].atol, p->bars[c->family].family, c) != 0)
             rc = oom(err, errlen, "sampled output rows");
         c->pass = c->status == SDPA_OK && c->inputs_unmodified && c->all_written && c->gate_kernel;
+        if (rc == 0 && family == CHECK_FAMILY_FP8P && (rc = ensure_mirror(p, err, errlen)) == 0) {
+            c->has_mirror = true;
+            c->mirror_rel_l2 = mirror_rel_l2(p, out);
+            c->gate_mirror = c->mirror_rel_l2 <= REFERENCE_FP8_MIRROR_BAR; /* false for NaN */
+            c->mirror_gates = strcmp(be->ops->name, "emu") == 0;
+            if (c->mirror_gates) c->pass &= c->gate_mirror;
+        }
     }
     free(out);
     return rc;

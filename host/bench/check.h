@@ -42,7 +42,7 @@ typedef struct {
 } check_ref_t;
 
 typedef struct {
-    char shape_name[32];
+    char shape_name[40];
     sdpa_shape_t shape;
     uint64_t seed;
     size_t n;                                /* elements per tensor */
@@ -54,6 +54,8 @@ typedef struct {
     size_t n_ref_rows;                       /* rows per slice in ref_*: S, or the sample's size */
     size_t n_ref;                            /* elements of ref_*: B*H*n_ref_rows*D (n when not sampled) */
     problem_bars_t bars[CHECK_FAMILY_COUNT]; /* atol NULL without references */
+    double *ref_mirror;                      /* [n_ref]: the FP8 line's mirror reference (reference_fp8.h),
+                                              * made on the first FP8P check; NULL until then */
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
 } problem_t;
@@ -67,7 +69,12 @@ typedef struct {
     bool inputs_unmodified, all_written;
     err_metrics_t kernel_only, end_to_end, legacy;
     bool gate_kernel, gate_e2e, gate_legacy;
-    bool pass;     /* status ok && inputs_unmodified && all_written && gate_kernel */
+    /* FP8P family only (has_mirror): rel-L2 against the mirror reference and its gate
+     * (paper/methods.md#fp8-mirror), part of pass on the emulator (mirror_gates), whose fp32
+     * round-to-nearest accumulation the bar's budget assumes; recorded, not gating, on a GPU. */
+    bool has_mirror, gate_mirror, mirror_gates;
+    double mirror_rel_l2;
+    bool pass;     /* status ok && inputs_unmodified && all_written && gate_kernel (&& gate_mirror) */
     uint16_t *out; /* host copy of the fp16 output [n] (cross-variant checks, dump) */
 } check_t;
 

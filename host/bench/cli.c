@@ -51,6 +51,7 @@ typedef enum {
     O_CEILINGS,
     O_REF_ROWS,
     O_REF_THREADS,
+    O_CAUSAL,
 } opt_id_t;
 
 typedef struct {
@@ -94,6 +95,7 @@ static const opt_t options[] = {
     {"--ceilings", O_CEILINGS, NULL},
     {"--ref-rows", O_REF_ROWS, "0 (every row) or a number of rows >= 2"},
     {"--ref-threads", O_REF_THREADS, "0 (every CPU this process may use) or a number of threads, up to 1024"},
+    {"--causal", O_CAUSAL, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -114,7 +116,10 @@ void cli_usage(FILE *f) {
         "                         (--vs ID --variant ID alone: an A/A control, ID against itself)\n"
         "                         (a variant, or a peer: NAME or peer-NAME)\n"
         "                         (launches alternate A B A B ...; ratio of medians, bootstrap CI)\n"
-        "  --shape NAME|B,H,S,D   a problem shape (repeatable; default " CLI_DEFAULT_SHAPE "; D must be 64)\n"
+        "  --shape NAME|B,H,S,D   a problem shape (repeatable; default " CLI_DEFAULT_SHAPE
+        "; D = " SDPA_HEAD_DIMS_TEXT ")\n"
+        "  --causal               mask every key after its query row, on every shape (register-resident\n"
+        "                         variants, E4M3 codec; FLOPs counted as half)\n"
         "  --seeds LIST           input seeds, e.g. 0,1,2 (default " CLI_DEFAULT_SEEDS ")\n"
         "  --codec e4m3|seed-linear   8-bit codec of Q, K, V (default e4m3)\n"
         "  --dist normal|uniform|outliers  input distribution (default normal)\n"
@@ -206,12 +211,41 @@ static int shape_error(const char *text, sdpa_status_t st, char *err, size_t err
     return -1;
 }
 
+/* The FlashAttention benchmark grid (FlashAttention-2/3 publish on it): batch x S = 16384 tokens,
+ * heads x D = 2048, S = 512 .. 16384, D 64 or 128, causal or not. A member is named
+ * fa-s<S>-d<D>[-causal], or fa-t<T>-s<S>-d<D>[-causal] with T tokens in place of 16384 (a small
+ * member, for the emulator): B = T / S and H = 2048 / D, both exact. */
+#define FA_GRID_TOKENS 16384
+#define FA_GRID_WIDTH 2048
+int cli_shape_family(const char *text, cli_shape_t *out) {
+    unsigned long long T = FA_GRID_TOKENS, S, D;
+    int n = 0, m = 0;
+    if (sscanf(text, "fa-t%llu-s%llu-d%llu%n", &T, &S, &D, &n) != 3 &&
+        (T = FA_GRID_TOKENS, sscanf(text, "fa-s%llu-d%llu%n", &S, &D, &n) != 2))
+        return -1;
+    const char *rest = text + n;
+    if (strcmp(rest, "-causal") == 0)
+        m = 1;
+    else if (*rest)
+        return -1;
+    if (S < 1 || D < 1 || T < S || T % S || D > FA_GRID_WIDTH || FA_GRID_WIDTH % D || T > INT32_MAX)
+        return -1;
+    if (strlen(text) >= sizeof out->name) return -1;
+    snprintf(out->name, sizeof out->name, "%s", text);
+    out->shape = (sdpa_shape_t){(int32_t)(T / S), (int32_t)(FA_GRID_WIDTH / D), (int32_t)S, (int32_t)D, m};
+    return 0;
+}
+
 int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen) {
     const named_shape_t *ns = named_shape_find(text);
     if (ns) {
         snprintf(out->name, sizeof out->name, "%s", ns->name);
         out->shape = ns->shape;
         return 0;
+    }
+    if (cli_shape_family(text, out) == 0) {
+        const sdpa_status_t st = sdpa_check_shape(out->shape.B, out->shape.H, out->shape.S, out->shape.D);
+        return st == SDPA_OK ? 0 : shape_error(text, st, err, errlen);
     }
     int64_t dim[4];
     const char *p = text;
@@ -226,7 +260,9 @@ int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen
                 strncat(names, named_shapes[k].name, sizeof names - strlen(names) - 1);
                 strncat(names, ", ", sizeof names - strlen(names) - 1);
             }
-            snprintf(err, errlen, "--shape: unknown shape '%s'; accepted: %sor B,H,S,D (integers, D = %s)",
+            snprintf(err, errlen,
+                     "--shape: unknown shape '%s'; accepted: %sfa-s<S>-d<D>[-causal] (the FlashAttention "
+                     "grid, --list-shapes), or B,H,S,D (integers, D = %s)",
                      text, names, SDPA_HEAD_DIMS_TEXT);
             return -1;
         }
@@ -236,7 +272,7 @@ int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen
     const sdpa_status_t st = sdpa_check_shape(dim[0], dim[1], dim[2], dim[3]);
     if (st != SDPA_OK) return shape_error(text, st, err, errlen);
     snprintf(out->name, sizeof out->name, "custom");
-    out->shape = (sdpa_shape_t){(int32_t)dim[0], (int32_t)dim[1], (int32_t)dim[2], (int32_t)dim[3]};
+    out->shape = (sdpa_shape_t){(int32_t)dim[0], (int32_t)dim[1], (int32_t)dim[2], (int32_t)dim[3], 0};
     return 0;
 }
 
@@ -276,7 +312,7 @@ static int add_shape(const char *text, cli_opts_t *o, char *err, size_t errlen) 
     for (size_t i = 0; i < o->n_shapes; i++) {
         const sdpa_shape_t *t = &o->shapes[i].shape;
         if (strcmp(o->shapes[i].name, s.name) == 0 && t->B == s.shape.B && t->H == s.shape.H &&
-            t->S == s.shape.S && t->D == s.shape.D) {
+            t->S == s.shape.S && t->D == s.shape.D && t->causal == s.shape.causal) {
             snprintf(err, errlen, "--shape %s: given twice", text);
             return -1;
         }
@@ -330,6 +366,7 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
     case O_HELP: o->action = CLI_HELP; return 0;
     case O_VERSION: o->action = CLI_VERSION; return 0;
     case O_CHECK_ONLY: o->check_only = true; return 0;
+    case O_CAUSAL: o->causal = true; return 0;
     case O_FORCE: o->force = true; return 0;
     case O_QUIET: o->quiet = true; return 0;
     case O_VARIANT: return *v ? add_variant(v, o, err, errlen) : bad_value(opt, v, err, errlen);
@@ -429,6 +466,26 @@ static int check_combination(cli_opts_t *o, char *err, size_t errlen) {
         return -1;
     }
     if (o->n_shapes == 0 && add_shape(CLI_DEFAULT_SHAPE, o, err, errlen) != 0) return -1;
+    /* --causal masks every shape of the run; a shape's name says so (mission-causal is the same
+     * problem whether named or given as --shape mission --causal). */
+    for (size_t i = 0; o->causal && i < o->n_shapes; i++) {
+        cli_shape_t *s = &o->shapes[i];
+        if (s->shape.causal) continue;
+        s->shape.causal = 1;
+        const size_t len = strlen(s->name);
+        if (len + sizeof "-causal" > sizeof s->name) {
+            snprintf(err, errlen, "--causal: shape name '%s' too long to mark", s->name);
+            return -1;
+        }
+        memcpy(s->name + len, "-causal", sizeof "-causal");
+    }
+    for (size_t i = 0; o->causal && i < o->n_shapes; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(o->shapes[j].name, o->shapes[i].name) == 0 &&
+                memcmp(&o->shapes[j].shape, &o->shapes[i].shape, sizeof o->shapes[i].shape) == 0) {
+                snprintf(err, errlen, "--shape %s: given twice (with --causal)", o->shapes[i].name);
+                return -1;
+            }
     if (o->n_seeds == 0 && parse_seeds(CLI_DEFAULT_SEEDS, o, err, errlen) != 0) return -1;
     return 0;
 }

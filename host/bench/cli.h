@@ -31,7 +31,8 @@ typedef enum {
 } cli_action_t;
 
 typedef struct {
-    char name[32]; /* a named shape, or "custom" for B,H,S,D */
+    char name[40]; /* a named shape, a member of the FlashAttention grid, or "custom" for B,H,S,D;
+                    * "-causal" appended by --causal */
     sdpa_shape_t shape;
 } cli_shape_t;
 
@@ -66,6 +67,7 @@ typedef struct {
     bool ceilings;                  /* --ceilings: measure the roofline's ceilings instead (ceilings.h) */
     size_t ref_rows;                /* --ref-rows: query rows per slice of the references; 0 = all */
     size_t ref_threads;             /* --ref-threads: threads of the references; 0 = every CPU */
+    bool causal;                    /* --causal: every shape masked (cli_shape_t's shape.causal) */
 } cli_opts_t;
 
 /* Defaults (also printed by --help). */
@@ -86,5 +88,8 @@ int cli_check_paths(const cli_opts_t *o, char *err, size_t errlen);
 void cli_usage(FILE *f);
 /* Parses "B,H,S,D" or a named shape into *out; 0 or -1 with the reason (for --shape). */
 int cli_parse_shape(const char *text, cli_shape_t *out, char *err, size_t errlen);
+/* A member of the FlashAttention benchmark grid by name (fa-s<S>-d<D>[-causal], fa-t<T>-...): 0 and
+ * *out filled, -1 when the name is not one (cli.c). */
+int cli_shape_family(const char *text, cli_shape_t *out);
 
 #endif

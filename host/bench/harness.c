@@ -11,8 +11,9 @@
 #include "check.h"
 #include "dump.h"
 #include "run_json.h"
-#include "stats.h"
 #include "variants.h"
+#include "reference_fp8.h"
+#include "stats.h"
 
 static void progress_check(const harness_t *h, const char *variant, const cli_shape_t *s, uint64_t seed) {
     if (!h->opt->quiet)
@@ -33,6 +34,9 @@ static void print_check(const problem_t *p, const check_t *c) {
     if (problem_sampled(p))
         printf("        (metrics over a sampled reference: %zu of %d rows of every slice)\n", p->n_ref_rows,
                p->shape.S);
+    if (c->has_mirror)
+        printf("        mirror rel-L2 %.2e (bar %.0e, %s): %s\n", c->mirror_rel_l2, REFERENCE_FP8_MIRROR_BAR,
+               c->mirror_gates ? "gating" : "recorded", c->gate_mirror ? "PASS" : "FAIL");
     if (!c->inputs_unmodified) printf("        %s modified its inputs\n", c->variant);
     if (!c->all_written) printf("        %s left output elements unwritten\n", c->variant);
 }
@@ -63,11 +67,14 @@ static int dump_last(harness_t *h, const problem_t *p, const check_t *c) {
     return 0;
 }
 
-/* A peer's shape is "not supported" when its workspace would not fit the memory cap (peers.h);
- * recorded once per shape, on its first seed. */
-static bool peer_skips(harness_t *h, size_t i, const cli_shape_t *s, bool record) {
+/* A shape is "not supported" by a peer when its workspace would not fit the memory cap or it has no
+ * causal mask (peers.h), by a variant when it has no kernel for the shape's head dimension or mask
+ * (variants_shape_unsupported); recorded once per shape, on its first seed. */
+static bool arm_skips(harness_t *h, size_t i, const cli_shape_t *s, bool record) {
     char why[256], reason[320];
-    if (!h->peer[i] || peer_fits(h->peer[i], s->shape, why, sizeof why) == 0) return false;
+    if (h->peer[i] ? peer_fits(h->peer[i], s->shape, why, sizeof why) == 0
+                   : !variants_shape_unsupported(h->run[i], s->shape, h->opt->codec, why, sizeof why))
+        return false;
     if (record) {
         snprintf(reason, sizeof reason, "%s: %s", s->name, why);
         cJSON_AddItemToArray(h->not_supported, bj_not_timed(h->run[i]->id, reason));
@@ -98,7 +105,7 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
     check_t checks[HARNESS_MAX_RUN];
     memset(checks, 0, sizeof checks);
     for (size_t i = 0; i < h->n_run && rc == 0; i++) {
-        if (peer_skips(h, i, s, seed == o->seeds[0])) {
+        if (arm_skips(h, i, s, seed == o->seeds[0])) {
             checks[i].status = SDPA_ERR_EMPTY; /* not run: nothing to compare */
             continue;
         }
@@ -328,11 +335,11 @@ static void not_timed(harness_t *h, const char *variant, const char *reason) {
 
 #define FAILED_REASON "failed correctness (not timed; --force times it anyway)"
 
-/* time_arms over the arms whose peers fit this shape (the others are in not_supported already). */
+/* time_arms over the arms that support this shape (the others are in not_supported already). */
 static int time_fitting(harness_t *h, const cli_shape_t *s, const size_t *arms, size_t n_arms) {
     size_t kept[HARNESS_MAX_RUN], n = 0;
     for (size_t a = 0; a < n_arms; a++)
-        if (!peer_skips(h, arms[a], s, false)) kept[n++] = arms[a];
+        if (!arm_skips(h, arms[a], s, false)) kept[n++] = arms[a];
     if (n == 0) return 0;
     if (h->opt->baseline && kept[0] != arms[0]) {
         char why[96];

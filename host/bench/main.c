@@ -100,8 +100,22 @@ static void list_variants(void) {
 static void list_shapes(void) {
     for (size_t i = 0; i < named_shapes_count; i++) {
         const named_shape_t *s = &named_shapes[i];
-        printf("%-10s %d,%d,%d,%d  %s\n", s->name, s->shape.B, s->shape.H, s->shape.S, s->shape.D, s->note);
+        printf("%-10s %d,%d,%d,%d%s  %s\n", s->name, s->shape.B, s->shape.H, s->shape.S, s->shape.D,
+               s->shape.causal ? " causal" : "", s->note);
     }
+    /* The FlashAttention benchmark grid (cli_shape_family): S = 512 .. 16384, D 64 and 128, causal or
+     * not; fa-t<T>-s<S>-d<D>[-causal] names a smaller member with T tokens. */
+    for (int causal = 0; causal < 2; causal++)
+        for (int D = 64; D <= 128; D *= 2)
+            for (int S = 512; S <= 16384; S *= 2) {
+                char name[40];
+                cli_shape_t f;
+                snprintf(name, sizeof name, "fa-s%d-d%d%s", S, D, causal ? "-causal" : "");
+                if (cli_shape_family(name, &f) != 0) continue;
+                printf(
+                    "%-10s %d,%d,%d,%d%s  the FlashAttention benchmark grid (16384 tokens, H x D = 2048)\n",
+                    f.name, f.shape.B, f.shape.H, f.shape.S, f.shape.D, causal ? " causal" : "");
+            }
 }
 
 /* A peer joins the run when it can run here; otherwise it is "not supported" (its library or kernel

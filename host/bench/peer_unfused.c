@@ -101,6 +101,10 @@ int peer_fits(const peer_session_t *s, sdpa_shape_t shape, char *why, size_t why
     const uint64_t total = env && *env ? strtoull(env, NULL, 10) : s->be->ops->mem_bytes(s->be->self);
     const uint64_t need = workspace_bytes(shape);
     const double gib = 1024.0 * 1024.0 * 1024.0;
+    if (shape.causal) { /* its row softmax has no mask */
+        snprintf(why, whylen, "not supported with a causal mask (the unfused peer computes full rows)");
+        return -1;
+    }
     if (total > 0 && (double)need <= PEER_MEM_FRACTION * (double)total) return 0;
     if (total == 0)
         snprintf(why, whylen, "not supported at this shape (needs %.3g GiB; the device memory is unknown)",

@@ -11,9 +11,11 @@
 #include "metrics.h"
 #include "json_file.h"
 #include "reference.h"
+#include "reference_fp8.h"
 
 uint64_t bench_flops(sdpa_shape_t s) {
-    return 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
+    const uint64_t full = 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
+    return s.causal ? full / 2 : full; /* FlashAttention's benchmarks count a causal run as half */
 }
 
 uint64_t bench_bytes_min(sdpa_shape_t s) {
@@ -35,6 +37,7 @@ cJSON *bj_shape(const char *name, sdpa_shape_t s) {
     cJSON_AddNumberToObject(o, "H", s.H);
     cJSON_AddNumberToObject(o, "S", s.S);
     cJSON_AddNumberToObject(o, "D", s.D);
+    cJSON_AddBoolToObject(o, "causal", s.causal != 0);
     return o;
 }
 
@@ -74,6 +77,7 @@ cJSON *bj_geometry(const sdpa_kernel_entry_t *const *run, size_t n_run) {
             cJSON_AddNumberToObject(o, "mma_warps", g->mma_warps);
             cJSON_AddNumberToObject(o, "smem_bytes", g->smem_bytes);
             cJSON_AddBoolToObject(o, "dynamic_smem", g->dynamic_smem != 0);
+            cJSON_AddBoolToObject(o, "causal", g->causal != 0);
             cJSON_AddItemToArray(a, o);
         }
     }
@@ -102,6 +106,7 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
         cJSON_AddItemToArray(seeds, cJSON_CreateString(buf));
     }
     cJSON_AddStringToObject(c, "codec", codec_name(o->codec));
+    cJSON_AddBoolToObject(c, "causal", o->causal); /* --causal (each shape records its own mask) */
     cJSON_AddStringToObject(c, "dist", dist_name(o->dist));
     /* 1/sqrt(D): one number when every shape has the same D, else null (each shape's own) */
     double scale = o->n_shapes ? 1.0 / sqrt((double)o->shapes[0].shape.D) : NAN;
@@ -211,6 +216,7 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     cJSON_AddNumberToObject(o, "H", p->shape.H);
     cJSON_AddNumberToObject(o, "S", p->shape.S);
     cJSON_AddNumberToObject(o, "D", p->shape.D);
+    cJSON_AddBoolToObject(o, "causal", p->shape.causal != 0);
     cJSON_AddStringToObject(o, "status", c->status_msg);
     cJSON_AddBoolToObject(o, "inputs_unmodified", c->inputs_unmodified);
     cJSON_AddBoolToObject(o, "all_written", c->all_written);
@@ -226,6 +232,16 @@ cJSON *bj_correctness(const problem_t *p, const check_t *c) {
     cJSON_AddBoolToObject(g, "kernel_only", c->gate_kernel);
     cJSON_AddBoolToObject(g, "end_to_end", c->gate_e2e);
     cJSON_AddBoolToObject(g, "legacy", c->gate_legacy);
+    /* The FP8 line's mirror check (paper/methods.md#fp8-mirror); null for the other families. */
+    if (c->has_mirror) {
+        cJSON *m = cJSON_AddObjectToObject(o, "fp8_mirror");
+        json_add_num(m, "rel_l2", c->mirror_rel_l2);
+        cJSON_AddNumberToObject(m, "bar", REFERENCE_FP8_MIRROR_BAR);
+        cJSON_AddBoolToObject(m, "pass", c->gate_mirror);
+        cJSON_AddBoolToObject(m, "gating", c->mirror_gates);
+    } else {
+        cJSON_AddNullToObject(o, "fp8_mirror");
+    }
     cJSON_AddBoolToObject(o, "pass", c->pass);
     char sum[24];
     snprintf(sum, sizeof sum, "%016" PRIx64, inputs_checksum(&p->in));

@@ -34,7 +34,7 @@ typedef struct {
     const ab_result_t *ab; /* NULL when fewer than 2 rounds were kept */
 } comparison_rec_t;
 
-/* Work counts of one forward pass (FlashAttention convention, non-causal): 4*B*H*S*S*D FLOPs;
+/* Work counts of one forward pass (FlashAttention convention): 4*B*H*S*S*D FLOPs, half when causal;
  * minimum bytes = Q, K, V read once in fp8 + O written once in fp16. */
 uint64_t bench_flops(sdpa_shape_t s);
 uint64_t bench_bytes_min(sdpa_shape_t s);

@@ -87,6 +87,25 @@ const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec) {
     return NULL;
 }
 
+const char *variants_shape_unsupported(const sdpa_kernel_entry_t *e, sdpa_shape_t shape, sdpa_codec_t codec,
+                                       char *why, size_t whylen) {
+    const sdpa_geometry_t *g = sdpa_entry_geometry(e, shape.D);
+    if (!g)
+        snprintf(why, whylen,
+                 "D = %d: built for D = %d only (D = 128 and causal masks: the register-resident "
+                 "variants)",
+                 shape.D, e->n_geometry ? e->geometry[0].head_dim : 64);
+    else if (shape.causal && !g->causal)
+        snprintf(why, whylen,
+                 "causal: built without a causal mask (the register-resident variants have one)");
+    else if ((shape.D != 64 || shape.causal) && codec != SDPA_CODEC_E4M3)
+        snprintf(why, whylen,
+                 "--codec seed-linear: built for the original's problems only (D = 64, non-causal)");
+    else
+        return NULL;
+    return why;
+}
+
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b) {
     int n = 0;
     for (sdpa_switches_t d = a ^ b; d; d &= d - 1) n++;
@@ -108,9 +127,10 @@ void variants_geometry_str(const sdpa_kernel_entry_t *e, char *out, size_t outle
         const sdpa_geometry_t *g = &e->geometry[i];
         char compute[32] = "";
         if (g->mma_warps) snprintf(compute, sizeof compute, " (%d compute)", g->mma_warps);
-        const int n = snprintf(out + len, outlen - len, "%sD=%d: %d rows x %d keys, %d warps%s, %d B %s smem",
-                               i ? "; " : "", g->head_dim, g->tile_m, g->tile_n, g->warps, compute,
-                               g->smem_bytes, g->dynamic_smem ? "dynamic" : "static");
+        const int n =
+            snprintf(out + len, outlen - len, "%sD=%d: %d rows x %d keys, %d warps%s, %d B %s smem%s",
+                     i ? "; " : "", g->head_dim, g->tile_m, g->tile_n, g->warps, compute, g->smem_bytes,
+                     g->dynamic_smem ? "dynamic" : "static", g->causal ? ", causal too" : "");
         if (n < 0) break;
         len += (size_t)n;
     }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "inputs.h"
 #include "sdpa_api.h"
 
 typedef struct {
@@ -53,6 +54,12 @@ const char *variants_arch_unsupported(int min_sm, int exact_sm, int cc, char *wh
  * codes as they are; the seed-linear codes u - 128 have no FP8 form), or NULL when it can. Such a
  * variant is "not supported", like one that needs a newer device: never run, never failed. */
 const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec);
+/* Why the kernel entry e has no kernel for this problem (its head dimension, its causal mask, or
+ * either with the seed-linear codec: kernels/stages.cu builds D = 128 and causal instances of the
+ * register-resident rows, E4M3 only), in why; NULL when it has one. "Not supported" at that shape:
+ * never run, never failed. */
+const char *variants_shape_unsupported(const sdpa_kernel_entry_t *e, sdpa_shape_t shape, sdpa_codec_t codec,
+                                       char *why, size_t whylen);
 /* How many switches differ (a stage is one switch from its parent). */
 int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
 /* Whether two variants must produce bit-identical outputs (paper/methods.md, cross-variant

@@ -20,14 +20,23 @@
 #include "rng.h"
 
 const named_shape_t named_shapes[] = {
-    {"small", {1, 1, 32, 64}, "the original's small shape"},
-    {"mission", {1, 8, 512, 64}, "the original's mission shape (its code; reports mislabel it)"},
-    {"long", {1, 8, 2048, 64}, "the original's long shape"},
-    {"ragged", {2, 3, 33, 64}, "partial tiles: S = 33 is one key past a 32-row tile"},
-    {"partial", {1, 2, 200, 64}, "S not a multiple of 32 (last tile 8 rows)"},
-    {"single", {1, 1, 1, 64}, "one query and one key"},
-    {"label-a", {2, 8, 256, 64}, "the (2,8,256,64) label of the original's reports; its code never ran it"},
-    {"stage5", {2, 8, 512, 64}, "shape of the original's Stage-5 harness"},
+    {"small", {1, 1, 32, 64, 0}, "the original's small shape"},
+    {"mission", {1, 8, 512, 64, 0}, "the original's mission shape (its code; reports mislabel it)"},
+    {"long", {1, 8, 2048, 64, 0}, "the original's long shape"},
+    {"ragged", {2, 3, 33, 64, 0}, "partial tiles: S = 33 is one key past a 32-row tile"},
+    {"partial", {1, 2, 200, 64, 0}, "S not a multiple of 32 (last tile 8 rows)"},
+    {"single", {1, 1, 1, 64, 0}, "one query and one key"},
+    {"label-a",
+     {2, 8, 256, 64, 0},
+     "the (2,8,256,64) label of the original's reports; its code never ran it"},
+    {"stage5", {2, 8, 512, 64, 0}, "shape of the original's Stage-5 harness"},
+    /* The workloads users run (Llama-class heads of 128, causal masks): the register-resident line. */
+    {"mission-d128", {1, 8, 512, 128, 0}, "the mission shape with head dimension 128"},
+    {"mission-causal", {1, 8, 512, 64, 1}, "the mission shape with a causal mask"},
+    {"mission-d128-causal", {1, 8, 512, 128, 1}, "head dimension 128 and a causal mask"},
+    {"ragged-d128", {2, 3, 33, 128, 0}, "partial tiles at head dimension 128"},
+    {"ragged-causal", {2, 3, 33, 64, 1}, "partial tiles with a causal mask (the diagonal in a partial tile)"},
+    {"ragged-d128-causal", {2, 3, 33, 128, 1}, "partial tiles, head dimension 128, causal"},
 };
 const size_t named_shapes_count = sizeof named_shapes / sizeof named_shapes[0];
 

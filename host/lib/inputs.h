@@ -17,8 +17,11 @@
 
 #include "sdpa_api.h"
 
+/* A problem: B, H, S, D, and whether query row i attends to keys j <= i only (causal, 0 or 1: the
+ * reference masks the later keys, the FLOP count halves; run_json.h). */
 typedef struct {
     int32_t B, H, S, D;
+    int32_t causal;
 } sdpa_shape_t;
 
 typedef enum { DIST_NORMAL = 0, DIST_UNIFORM = 1, DIST_OUTLIERS = 2 } dist_t;

@@ -63,13 +63,17 @@ static double attend_row(const double *restrict qi, const double *restrict ks, c
     return smax;
 }
 
+/* A causal row i attends to keys 0 .. i only: the row over its first i + 1 keys is exactly the
+ * masked row (a masked key's weight exp(-inf) is 0 and adds nothing), and its largest |logit| is
+ * taken over the keys it sees (paper/methods.md, causal masking). */
 double reference_slice_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
                             double scale, size_t bh, size_t r0, size_t r1, double *row, double *out) {
     const size_t S = (size_t)shape.S, D = (size_t)shape.D, slice = S * D;
     const double *qs = q + bh * slice, *ks = k + bh * slice, *vs = v + bh * slice;
     double smax = 0.0;
     for (size_t i = r0; i < r1; i++)
-        smax = fmax(smax, attend_row(qs + i * D, ks, vs, S, D, scale, row, out + (i - r0) * D));
+        smax = fmax(smax, attend_row(qs + i * D, ks, vs, shape.causal ? i + 1 : S, D, scale, row,
+                                     out + (i - r0) * D));
     return smax;
 }
 

@@ -1,4 +1,5 @@
-/* Reference attention in double precision: non-causal SDPA, softmax scale 1/sqrt(D) unless given.
+/* Reference attention in double precision: SDPA (causal when shape.causal: row i sees keys 0 .. i),
+ * softmax scale 1/sqrt(D) unless given.
  * Used twice per problem (methods section of paper/methods.md):
  *   kernel-only: on the dequantised inputs (isolates the kernel's own rounding),
  *   end-to-end:  on the original float inputs (adds the quantisation error).
@@ -19,7 +20,8 @@
 #include "inputs.h"
 
 typedef struct {
-    double *smax; /* [B*H]: max over the slice's computed rows of |q_i . k_j| * softmax_scale */
+    double *smax; /* [B*H]: max over the slice's computed rows of |q_i . k_j| * softmax_scale (the
+                   * keys j each row sees: j <= i when causal) */
     double *vmax; /* [B*H]: max over the slice of |v| */
 } reference_bounds_t;
 

@@ -25,23 +25,38 @@
 typedef struct {
     const char *variant, *codec;
     const sdpa_geometry_t *geometry;
+    int causal; /* the "_causal" instance of the geometry (e4m3 only; sdpa_geometry_t.causal) */
 } kernel_id_t;
 
 static int identify(const char *kernel, kernel_id_t *out) {
+    static const char causal_tag[] = "_causal";
+    const size_t len = strlen(kernel), tag_len = sizeof causal_tag - 1;
+    const int causal = len > tag_len && strcmp(kernel + len - tag_len, causal_tag) == 0;
     for (const sdpa_kernel_entry_t *e = sdpa_kernels_emu; e->id; ++e)
         for (int32_t i = 0; i < e->n_geometry; ++i) {
             const char *name = e->geometry[i].kernel, *tag = strstr(name, "_e4m3");
-            char seedlin[160];
+            char seedlin[160], e4m3_causal[160];
             if (!tag) continue;
             snprintf(seedlin, sizeof seedlin, "%.*s_seedlin%s", (int)(tag - name), name, tag + 5);
-            const int is_e4m3 = strcmp(kernel, name) == 0, is_seedlin = strcmp(kernel, seedlin) == 0;
-            if (!is_e4m3 && !is_seedlin) continue;
+            snprintf(e4m3_causal, sizeof e4m3_causal, "%s%s", name, causal_tag);
+            const int is_e4m3 = strcmp(kernel, causal ? e4m3_causal : name) == 0,
+                      is_seedlin = !causal && strcmp(kernel, seedlin) == 0;
+            if ((!is_e4m3 && !is_seedlin) || (causal && !e->geometry[i].causal)) continue;
             out->variant = e->id;
             out->codec = is_e4m3 ? "e4m3" : "seed-linear";
             out->geometry = &e->geometry[i];
+            out->causal = causal;
             return 0;
         }
     return -1;
+}
+
+/* The register gate of a kernel instance: its launch bounds' cap (kernels/config.cuh): 128 at
+ * D = 64 (512 threads per SM, the original's), 255 at D = 128 (256 threads per SM). */
+static ptxas_gates_t gates_for(const sdpa_geometry_t *g) {
+    ptxas_gates_t r = PTXAS_GATES;
+    if (g->head_dim > 64) r.max_registers = PTXAS_MAX_REGISTERS_D128;
+    return r;
 }
 
 /* The occupancy object of a kernel or a published row (data/SCHEMA.md, ptxas-resources). */
@@ -67,6 +82,7 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     snprintf(arch, sizeof arch, "sm_%d", k->arch);
     cJSON_AddStringToObject(o, "arch", arch);
     cJSON_AddStringToObject(o, "kernel", k->kernel);
+    cJSON_AddBoolToObject(o, "causal", id->causal);
     const sdpa_geometry_t *g = id->geometry;
     cJSON *gj = cJSON_AddObjectToObject(o, "geometry");
     cJSON_AddNumberToObject(gj, "head_dim", g->head_dim);
@@ -226,6 +242,7 @@ int main(int argc, char **argv) {
     cJSON *doc = results_new("ptxas-resources", "ptxas-json", argc, argv);
     cJSON *gates = cJSON_AddObjectToObject(doc, "gates");
     cJSON_AddNumberToObject(gates, "max_registers", PTXAS_GATES.max_registers);
+    cJSON_AddNumberToObject(gates, "max_registers_d128", PTXAS_MAX_REGISTERS_D128);
     cJSON_AddNumberToObject(gates, "max_spill_bytes", (double)PTXAS_GATES.max_spill_bytes);
     cJSON_AddNumberToObject(gates, "max_local_bytes", (double)PTXAS_GATES.max_local_bytes);
     cJSON_AddNumberToObject(gates, "max_static_smem_bytes", (double)PTXAS_GATES.max_static_smem);
@@ -248,7 +265,8 @@ int main(int argc, char **argv) {
         occupancy_t occ;
         const int occ_ok =
             occupancy_compute(ks[i].arch, 32 * geo->warps, ks[i].registers, smem, ks[i].barriers, &occ) == 0;
-        const ptxas_gate_result_t g = ptxas_gate(&ks[i], &PTXAS_GATES);
+        const ptxas_gates_t gates_i = gates_for(geo);
+        const ptxas_gate_result_t g = ptxas_gate(&ks[i], &gates_i);
         all_pass &= g.pass && occ_ok;
         cJSON_AddItemToArray(arr, kernel_json(&ks[i], &id, &occ, occ_ok, g));
     }

@@ -32,6 +32,8 @@ typedef struct {
     long max_static_smem; /* 48 KiB: the static shared memory limit per block */
 } ptxas_gates_t;
 extern const ptxas_gates_t PTXAS_GATES;
+/* The register cap of a D = 128 instance (launch bounds of 256 threads per SM: kernels/config.cuh). */
+#define PTXAS_MAX_REGISTERS_D128 255
 
 typedef struct {
     int registers, spills, local, smem, pass;

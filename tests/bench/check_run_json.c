@@ -126,7 +126,8 @@ static const field_t config[] = {
     {"seeds", A, NULL},
     {"codec", S, "|e4m3|seed-linear|"},
     {"dist", S, "|normal|uniform|outliers|"},
-    {"softmax_scale", N, NULL},
+    {"softmax_scale", N | Z, NULL},
+    {"causal", B, NULL},
     {"l2", S, "|cold|warm|"},
     {"warmup", N, NULL},
     {"iters", N, NULL},
@@ -142,8 +143,8 @@ static const field_t config[] = {
     {"tolerances", O, NULL},
     {"reference", O, NULL},
 };
-static const field_t shape[] = {
-    {"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL}, {"S", N, NULL}, {"D", N, NULL}};
+static const field_t shape[] = {{"name", S, NULL}, {"B", N, NULL}, {"H", N, NULL},
+                                {"S", N, NULL},    {"D", N, NULL}, {"causal", B, NULL}};
 static const field_t tolerances[] = {
     {"u", N, NULL},
     {"rtol", N, NULL},
@@ -164,6 +165,7 @@ static const field_t correctness[] = {
     {"H", N, NULL},
     {"S", N, NULL},
     {"D", N, NULL},
+    {"causal", B, NULL},
     {"status", S, NULL},
     {"inputs_unmodified", B, NULL},
     {"all_written", B, NULL},
@@ -172,6 +174,7 @@ static const field_t correctness[] = {
     {"end_to_end", O, NULL},
     {"legacy", O, NULL},
     {"gates", O, NULL},
+    {"fp8_mirror", O | Z, NULL},
     {"pass", B, NULL},
     {"input_checksum", S, NULL},
 };

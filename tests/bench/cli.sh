@@ -25,7 +25,7 @@ usage() {
 tap_ok "--help exits 0" test $? -eq 0
 for flag in --list-variants --list-shapes --variant --vs --shape --seeds --codec --dist --backend --check-only \
             --warmup --iters --min-time --max-time --l2 --force --out --dump --quiet --help --version \
-            --list-peers --peer --ceilings --ref-rows --ref-threads; do
+            --list-peers --peer --ceilings --ref-rows --ref-threads --causal; do
   tap_ok "--help documents $flag" grep -qe "$flag" "$tmp/help"
 done
 tap_ok "--help documents the exit statuses" grep -q "Exit status: 0" "$tmp/help"
@@ -35,10 +35,16 @@ for id in stage0 stage1 stage2 stage3a stage3a-swz; do
   tap_ok "--list-variants lists $id first on its line" grep -q "^$id " "$tmp/variants"
 done
 "$bin" --list-shapes >"$tmp/shapes"
-for s in small mission long ragged partial single label-a stage5; do
+for s in small mission long ragged partial single label-a stage5 mission-d128 mission-causal mission-d128-causal \
+         ragged-d128 ragged-causal ragged-d128-causal fa-s512-d64 fa-s16384-d128-causal; do
   tap_ok "--list-shapes lists $s" grep -q "^$s " "$tmp/shapes"
 done
 tap_ok "--list-shapes gives B,H,S,D" grep -q "^mission  *1,8,512,64 " "$tmp/shapes"
+tap_ok "--list-shapes marks a causal shape" grep -q "^mission-d128-causal  *1,8,512,128 causal " "$tmp/shapes"
+# The FlashAttention grid: 16384 tokens (B x S), H x D = 2048; 6 S x 2 D x 2 masks.
+tap_ok "--list-shapes: the FlashAttention grid, B x S = 16384, H x D = 2048" \
+  bash -c 'grep -q "^fa-s512-d64  *32,32,512,64 " "$1" && grep -q "^fa-s16384-d128-causal  *1,16,16384,128 causal " "$1"' _ "$tmp/shapes"
+tap_ok "--list-shapes: 24 members of the grid" test "$(grep -c '^fa-s' "$tmp/shapes")" -eq 24
 
 # Bad usage and bad input: exit 2, the flag named.
 usage "unknown flag" "unknown option '--bogus'" --bogus
@@ -56,7 +62,11 @@ usage "--ceilings without --out" "--ceilings needs --out FILE.json" --ceilings
 usage "--ceilings with a variant" "--ceilings measures the device, not variants" --ceilings --variant stage2 \
   --out "$tmp/c.json"
 usage "unknown shape" "--shape: unknown shape 'huge'; accepted: small, mission" --shape huge
-usage "D != 64" "--shape 1,8,512,128: head dimension not supported; accepted: D = 64" --shape 1,8,512,128
+usage "D not 64 or 128" "--shape 1,8,512,96: head dimension not supported; accepted: D = 64, 128" --shape 1,8,512,96
+usage "a grid member with an inexact B" "--shape: unknown shape 'fa-t1000-s512-d64'" --shape fa-t1000-s512-d64
+usage "a grid member with D = 32" "--shape fa-s512-d32: head dimension not supported; accepted: D = 64, 128" --shape fa-s512-d32
+usage "a shape given twice with --causal" "--shape mission-causal: given twice (with --causal)" --causal \
+  --shape mission --shape mission-causal
 usage "S = 0" "--shape 1,8,0,64: empty problem" --shape 1,8,0,64
 usage "B*H*S*D overflows" "--shape 4096,4096,4096,64: problem too large" --shape 4096,4096,4096,64
 usage "H beyond the grid" "--shape 1,65536,1,64: problem too large" --shape 1,65536,1,64

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "bench/cli.h"
+#include "bench/run_json.h"
 
 #define MAX_ARGS 64
 
@@ -147,7 +148,7 @@ static void test_rejections(void **state) {
     REJECT("--variant needs a value", "--variant");
     REJECT("--check-only takes no value", "--check-only=1");
     REJECT("--shape 1,1,32,32: head dimension", "--shape", "1,1,32,32");
-    REJECT("accepted: D = 64", "--shape", "1,1,32,32");
+    REJECT("accepted: D = 64, 128", "--shape", "1,1,32,32");
     REJECT("--shape 1,1,0,64: empty problem", "--shape", "1,1,0,64");
     REJECT("--shape 0,1,32,64: empty problem", "--shape", "0,1,32,64");
     REJECT("--shape 65535,65535,65535,64: problem too large", "--shape", "65535,65535,65535,64");
@@ -245,6 +246,43 @@ static void test_shape_parser(void **state) {
     /* the largest problem sdpa_check_shape accepts passes, one more key does not */
     assert_int_equal(cli_parse_shape("1,1,33554431,64", &s, err, sizeof err), 0);
     assert_int_equal(cli_parse_shape("1,1,33554432,64", &s, err, sizeof err), -1);
+    /* D = 128 and the named causal shapes */
+    assert_int_equal(cli_parse_shape("2,3,77,128", &s, err, sizeof err), 0);
+    assert_int_equal(s.shape.D, 128);
+    assert_int_equal(s.shape.causal, 0);
+    assert_int_equal(cli_parse_shape("mission-d128-causal", &s, err, sizeof err), 0);
+    assert_int_equal(s.shape.D, 128);
+    assert_int_equal(s.shape.causal, 1);
+    /* the FlashAttention grid: B = tokens / S, H = 2048 / D, both exact */
+    assert_int_equal(cli_parse_shape("fa-s2048-d128-causal", &s, err, sizeof err), 0);
+    assert_string_equal(s.name, "fa-s2048-d128-causal");
+    assert_true(s.shape.B == 8 && s.shape.H == 16 && s.shape.S == 2048 && s.shape.D == 128 && s.shape.causal);
+    assert_int_equal(cli_parse_shape("fa-t96-s32-d64", &s, err, sizeof err), 0);
+    assert_true(s.shape.B == 3 && s.shape.H == 32 && s.shape.S == 32 && s.shape.D == 64 && !s.shape.causal);
+    assert_int_equal(cli_parse_shape("fa-t100-s32-d64", &s, err, sizeof err), -1);   /* 100 / 32 inexact */
+    assert_int_equal(cli_parse_shape("fa-s512-d64-causl", &s, err, sizeof err), -1); /* not a member */
+}
+
+/* --causal marks every shape (its name too) and the run; FLOPs halve (run_json.h). */
+static void test_causal(void **state) {
+    (void)state;
+    cli_opts_t o;
+    char err[512];
+    assert_int_equal(
+        parse(&o, err, sizeof err, "--causal", "--shape", "mission", "--shape", "2,3,77,128", NULL), 0);
+    assert_true(o.causal);
+    assert_int_equal(o.n_shapes, 2);
+    assert_string_equal(o.shapes[0].name, "mission-causal");
+    assert_string_equal(o.shapes[1].name, "custom-causal");
+    assert_true(o.shapes[0].shape.causal && o.shapes[1].shape.causal);
+    /* two custom shapes stay two shapes */
+    assert_int_equal(
+        parse(&o, err, sizeof err, "--causal", "--shape", "1,1,1,64", "--shape", "1,1,2,64", NULL), 0);
+    assert_int_equal(o.n_shapes, 2);
+    assert_int_equal(parse(&o, err, sizeof err, "--shape", "mission", NULL), 0);
+    assert_false(o.causal || o.shapes[0].shape.causal);
+    const sdpa_shape_t full = {1, 8, 512, 64, 0}, half = {1, 8, 512, 64, 1};
+    assert_int_equal(bench_flops(half) * 2, bench_flops(full));
 }
 
 /* ---- file-system checks ---- */
@@ -321,6 +359,7 @@ int main(void) {
         cmocka_unit_test(test_aa_control),
         cmocka_unit_test(test_peers_and_ceilings),
         cmocka_unit_test(test_shape_parser),
+        cmocka_unit_test(test_causal),
         cmocka_unit_test_setup_teardown(test_paths, make_tmpdir, remove_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

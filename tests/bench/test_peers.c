@@ -153,7 +153,7 @@ static void test_gemm_argument_checks(void **state) {
  * element. */
 static void test_peer_bar(void **state) {
     (void)state;
-    const sdpa_shape_t s = {1, 2, 3, 64};
+    const sdpa_shape_t s = {1, 2, 3, 64, 0};
     const size_t n = 2 * 3 * 64;
     double *q = malloc(n * sizeof *q), *k = malloc(n * sizeof *k), *v = calloc(n, sizeof *v);
     assert_non_null(q);

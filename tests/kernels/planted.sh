@@ -15,6 +15,15 @@ for p in "$@"; do
     rc=$?
     tap_ok "$p ($sched schedule): the correctness checks fail (exit 1)" test $rc -eq 1
     tap_diag "$(grep -cE '^check .* FAIL' "$tmp/$p-$sched.log") of $(grep -c '^check ' "$tmp/$p-$sched.log") checked launches failed"
+    case $p in
+      fp8-*) # the FP8 line's tight check (paper/methods.md#fp8-mirror) fails on every shape by itself
+        n_fail=$(jq '[.correctness[] | select(.fp8_mirror != null and .fp8_mirror.gating and (.fp8_mirror.pass | not))] | length' \
+          "$tmp/$p-$sched.json")
+        n_fp8=$(jq '[.correctness[] | select(.fp8_mirror != null)] | length' "$tmp/$p-$sched.json")
+        tap_ok "$p ($sched schedule): the mirror check fails on every FP8 launch ($n_fail of $n_fp8)" \
+          test "$n_fp8" -gt 0 -a "$n_fail" -eq "$n_fp8"
+        tap_diag "mirror rel-L2: $(jq -r '[.correctness[] | select(.fp8_mirror != null) | "\(.variant)/\(.shape) \(.fp8_mirror.rel_l2 | . * 1e4 | round / 1e4) (fp64 gate \(.gates.kernel_only))"] | join(", ")' "$tmp/$p-$sched.json")" ;;
+    esac
   done
   variant=$(cat "$dir/$p/variant" 2>/dev/null || echo stage2) # the variant the plant breaks
   for sched in fwd rev rand; do # TSan sees only the interleaving that ran: every schedule

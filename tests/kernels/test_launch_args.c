@@ -41,8 +41,8 @@ static int teardown(void **state) {
 }
 
 static sdpa_args_t valid_args(bufs_t *b) {
-    sdpa_args_t a = {b->q, b->k, b->v, b->scale, b->scale, b->scale,        b->o,
-                     1,    H,    S,    D64,      0.125f,   SDPA_CODEC_E4M3, NULL};
+    sdpa_args_t a = {b->q, b->k, b->v, b->scale, b->scale,        b->scale, b->o, 1,
+                     H,    S,    D64,  0.125f,   SDPA_CODEC_E4M3, NULL,     0};
     return a;
 }
 
@@ -72,8 +72,41 @@ static void head_dim_other_than_64(void **state) {
     sdpa_args_t a = valid_args(b);
     a.D = 32;
     expect_all(b, a, SDPA_ERR_HEAD_DIM);
-    a.D = 128;
+    a.D = 96;
     expect_all(b, a, SDPA_ERR_HEAD_DIM);
+}
+
+/* Each launcher on (D, causal, codec): runs exactly where its entry has the kernel (a geometry for D;
+ * geometry.causal for a mask; E4M3 beyond D = 64 non-causal; never seed-linear on FP8_MMA), refuses
+ * with SDPA_ERR_HEAD_DIM (no geometry) or SDPA_ERR_UNSUPPORTED otherwise, and writes nothing then.
+ * S * D stays within the buffers (S = 20 at D = 128). */
+static void head_dims_and_masks(void **state) {
+    bufs_t *b = *state;
+    int wide = 0;
+    for (int D = 64; D <= 128; D *= 2)
+        for (int causal = 0; causal < 2; causal++)
+            for (int codec = 0; codec < 2; codec++) {
+                sdpa_args_t a = valid_args(b);
+                a.D = D, a.S = S * D64 / D, a.causal = causal, a.codec = (sdpa_codec_t)codec;
+                for (const sdpa_kernel_entry_t *e = sdpa_kernels_emu; e->id; ++e) {
+                    const sdpa_geometry_t *g = sdpa_entry_geometry(e, D);
+                    const bool e4m3 = codec == SDPA_CODEC_E4M3, fp8 = (e->sw & SDPA_SW(FP8_MMA)) != 0;
+                    const sdpa_status_t want = !g                                      ? SDPA_ERR_HEAD_DIM
+                                               : (causal && !g->causal)                ? SDPA_ERR_UNSUPPORTED
+                                               : (!e4m3 && (fp8 || causal || D != 64)) ? SDPA_ERR_UNSUPPORTED
+                                                                                       : SDPA_OK;
+                    wide += D == 128 && causal && e4m3 && want == SDPA_OK;
+                    memset(b->o, 0xab, 2 * N);
+                    const sdpa_status_t got = e->launch(&a);
+                    if (got != want)
+                        fail_msg("%s at D = %d, causal %d, codec %d: status %d (%s), expected %d (%s)", e->id,
+                                 D, causal, codec, got, sdpa_status_str(got), want, sdpa_status_str(want));
+                    if ((want == SDPA_OK) != (b->o[0] != 0xabab))
+                        fail_msg("%s at D = %d, causal %d, codec %d: %s", e->id, D, causal, codec,
+                                 want == SDPA_OK ? "did not run" : "wrote its output despite refusing");
+                }
+            }
+    assert_int_equal(wide, 6); /* stages 3b, 4, 5, 6 and the two 64-row rows */
 }
 
 static void empty_problem(void **state) {
@@ -142,6 +175,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(valid_call_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(head_dim_other_than_64, setup, teardown),
+        cmocka_unit_test_setup_teardown(head_dims_and_masks, setup, teardown),
         cmocka_unit_test_setup_teardown(empty_problem, setup, teardown),
         cmocka_unit_test_setup_teardown(sizes_that_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(null_misaligned_and_unknown_codec, setup, teardown),

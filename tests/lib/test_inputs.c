@@ -124,7 +124,7 @@ static void test_amax_maps_to_448(void **state) {
 
 static void test_zero_head_scale_one(void **state) {
     (void)state;
-    sdpa_shape_t sh = {2, 3, 4, 8};
+    sdpa_shape_t sh = {2, 3, 4, 8, 0};
     size_t n = shape_numel(sh), slice = 32;
     float *x = calloc(n, sizeof *x);
     uint8_t *codes = malloc(n);
@@ -158,14 +158,25 @@ static void test_zero_head_scale_one(void **state) {
 
 static void test_shapes_and_names(void **state) {
     (void)state;
-    assert_int_equal(named_shapes_count, 8);
+    assert_int_equal(named_shapes_count, 14);
     const struct {
         const char *name;
-        int32_t B, H, S, D;
+        int32_t B, H, S, D, causal;
     } want[] = {
-        {"small", 1, 1, 32, 64},    {"mission", 1, 8, 512, 64}, {"long", 1, 8, 2048, 64},
-        {"ragged", 2, 3, 33, 64},   {"partial", 1, 2, 200, 64}, {"single", 1, 1, 1, 64},
-        {"label-a", 2, 8, 256, 64}, {"stage5", 2, 8, 512, 64},
+        {"small", 1, 1, 32, 64, 0},
+        {"mission", 1, 8, 512, 64, 0},
+        {"long", 1, 8, 2048, 64, 0},
+        {"ragged", 2, 3, 33, 64, 0},
+        {"partial", 1, 2, 200, 64, 0},
+        {"single", 1, 1, 1, 64, 0},
+        {"label-a", 2, 8, 256, 64, 0},
+        {"stage5", 2, 8, 512, 64, 0},
+        {"mission-d128", 1, 8, 512, 128, 0},
+        {"mission-causal", 1, 8, 512, 64, 1},
+        {"mission-d128-causal", 1, 8, 512, 128, 1},
+        {"ragged-d128", 2, 3, 33, 128, 0},
+        {"ragged-causal", 2, 3, 33, 64, 1},
+        {"ragged-d128-causal", 2, 3, 33, 128, 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const named_shape_t *s = named_shape_find(want[i].name);
@@ -174,6 +185,7 @@ static void test_shapes_and_names(void **state) {
         assert_int_equal(s->shape.H, want[i].H);
         assert_int_equal(s->shape.S, want[i].S);
         assert_int_equal(s->shape.D, want[i].D);
+        assert_int_equal(s->shape.causal, want[i].causal);
         assert_non_null(s->note);
     }
     assert_string_equal(named_shape_find("label-a")->note,
@@ -181,10 +193,10 @@ static void test_shapes_and_names(void **state) {
     assert_string_equal(named_shape_find("stage5")->note, "shape of the original's Stage-5 harness");
     assert_null(named_shape_find("Mission"));
     assert_null(named_shape_find(NULL));
-    assert_int_equal(shape_numel((sdpa_shape_t){1, 8, 512, 64}), 262144);
-    assert_int_equal(shape_numel((sdpa_shape_t){0, 8, 512, 64}), 0);
-    assert_int_equal(shape_numel((sdpa_shape_t){1, -1, 512, 64}), 0);
-    assert_int_equal(shape_numel((sdpa_shape_t){INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX}), 0);
+    assert_int_equal(shape_numel((sdpa_shape_t){1, 8, 512, 64, 0}), 262144);
+    assert_int_equal(shape_numel((sdpa_shape_t){0, 8, 512, 64, 0}), 0);
+    assert_int_equal(shape_numel((sdpa_shape_t){1, -1, 512, 64, 0}), 0);
+    assert_int_equal(shape_numel((sdpa_shape_t){INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, 0}), 0);
     dist_t d = DIST_NORMAL;
     for (int i = 0; i < 3; i++) {
         assert_int_equal(dist_from_name(dist_name((dist_t)i), &d), 0);
@@ -194,10 +206,12 @@ static void test_shapes_and_names(void **state) {
     assert_int_equal(dist_from_name("gauss", &d), -1);
     sdpa_inputs_t in;
     errno = 0;
-    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 0, 4, 64}, DIST_NORMAL, SDPA_CODEC_E4M3, 0), -1);
+    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 0, 4, 64, 0}, DIST_NORMAL, SDPA_CODEC_E4M3, 0),
+                     -1);
     assert_int_equal(errno, EINVAL);
-    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 1, 4, 64}, (dist_t)9, SDPA_CODEC_E4M3, 0), -1);
-    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 1, 4, 64}, DIST_NORMAL, (sdpa_codec_t)9, 0), -1);
+    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 1, 4, 64, 0}, (dist_t)9, SDPA_CODEC_E4M3, 0), -1);
+    assert_int_equal(inputs_generate(&in, (sdpa_shape_t){1, 1, 4, 64, 0}, DIST_NORMAL, (sdpa_codec_t)9, 0),
+                     -1);
     inputs_free(&in); /* harmless after a failure */
 }
 

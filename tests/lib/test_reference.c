@@ -5,21 +5,12 @@
 #include <errno.h>
 
 #include "reference.h"
-#include "rng.h"
-
-static double *random_tensor(size_t n, uint64_t seed) {
-    double *x = malloc(n * sizeof *x);
-    assert_non_null(x);
-    rng_t r;
-    rng_seed(&r, seed, 0);
-    for (size_t i = 0; i < n; i++) x[i] = rng_normal(&r);
-    return x;
-}
+#include "random_tensor.h"
 
 /* Q = 0: all logits 0, uniform weights, every output row is the mean of V's rows. */
 static void test_zero_q_gives_mean(void **state) {
     (void)state;
-    sdpa_shape_t sh = {2, 2, 5, 8};
+    sdpa_shape_t sh = {2, 2, 5, 8, 0};
     size_t n = shape_numel(sh), S = 5, D = 8;
     double *q = calloc(n, sizeof *q), *k = random_tensor(n, 1), *v = random_tensor(n, 2);
     double *o = malloc(n * sizeof *o);
@@ -40,7 +31,7 @@ static void test_zero_q_gives_mean(void **state) {
 /* A key far larger than the others along q takes all the weight: o = its value row. */
 static void test_dominant_key_selects_value(void **state) {
     (void)state;
-    sdpa_shape_t sh = {1, 1, 6, 4};
+    sdpa_shape_t sh = {1, 1, 6, 4, 0};
     size_t n = shape_numel(sh);
     double *q = calloc(n, sizeof *q), *k = random_tensor(n, 3), *v = random_tensor(n, 4);
     double *o = malloc(n * sizeof *o);
@@ -58,7 +49,7 @@ static void test_dominant_key_selects_value(void **state) {
 /* Permuting keys and values together leaves the output unchanged (up to summation order). */
 static void test_key_permutation_invariance(void **state) {
     (void)state;
-    sdpa_shape_t sh = {1, 2, 37, 64};
+    sdpa_shape_t sh = {1, 2, 37, 64, 0};
     size_t n = shape_numel(sh), S = 37, D = 64;
     double *q = random_tensor(n, 5), *k = random_tensor(n, 6), *v = random_tensor(n, 7);
     double *kp = malloc(n * sizeof *kp), *vp = malloc(n * sizeof *vp);
@@ -100,7 +91,7 @@ static void test_key_permutation_invariance(void **state) {
 /* One key: the weight is exp(0)/exp(0) = 1 exactly, so O = V bit for bit. */
 static void test_single_key_gives_v(void **state) {
     (void)state;
-    sdpa_shape_t sh = {2, 3, 1, 64};
+    sdpa_shape_t sh = {2, 3, 1, 64, 0};
     size_t n = shape_numel(sh);
     double *q = random_tensor(n, 9), *k = random_tensor(n, 10), *v = random_tensor(n, 11);
     double *o = malloc(n * sizeof *o);
@@ -117,7 +108,7 @@ static void test_single_key_gives_v(void **state) {
  * V = ((1,-4), (2,3)) -> Vmax = 4. Row 0: w0 = e^1.5/(e^1.5 + 1); row 1: w0 = 1/(1 + e^-1). */
 static void test_hand_case_and_bounds(void **state) {
     (void)state;
-    sdpa_shape_t sh = {1, 1, 2, 2};
+    sdpa_shape_t sh = {1, 1, 2, 2, 0};
     const double q[] = {1, 0, 0, 2}, k[] = {3, 0, 0, -1}, v[] = {1, -4, 2, 3};
     double o[4], smax, vmax;
     reference_bounds_t b = {&smax, &vmax};
@@ -141,7 +132,7 @@ static void test_hand_case_and_bounds(void **state) {
 /* Bounds are per (b, h) slice: each slice sees only its own data. */
 static void test_bounds_per_slice(void **state) {
     (void)state;
-    sdpa_shape_t sh = {2, 2, 3, 2};
+    sdpa_shape_t sh = {2, 2, 3, 2, 0};
     size_t n = shape_numel(sh);
     double q[24], k[24], v[24], o[24], smax[4], vmax[4];
     for (size_t i = 0; i < n; i++) {
@@ -161,9 +152,9 @@ static void test_bounds_per_slice(void **state) {
 static void test_bad_shape(void **state) {
     (void)state;
     double x[4] = {0};
-    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 0, 4}, 1.0, x, NULL), -1);
-    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 1, -4}, 1.0, x, NULL), -1);
-    assert_int_equal(reference_attention(NULL, x, x, (sdpa_shape_t){1, 1, 1, 4}, 1.0, x, NULL), -1);
+    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 0, 4, 0}, 1.0, x, NULL), -1);
+    assert_int_equal(reference_attention(x, x, x, (sdpa_shape_t){1, 1, 1, -4, 0}, 1.0, x, NULL), -1);
+    assert_int_equal(reference_attention(NULL, x, x, (sdpa_shape_t){1, 1, 1, 4, 0}, 1.0, x, NULL), -1);
 }
 
 /* The same bits whatever the thread count: 1 (serial), 2, 3 and 7 threads (more than the work's
@@ -171,7 +162,7 @@ static void test_bad_shape(void **state) {
  * slices of a length that is not a multiple of the work's chunk. */
 static void test_threads_same_bits(void **state) {
     (void)state;
-    sdpa_shape_t sh = {2, 3, 37, 64};
+    sdpa_shape_t sh = {2, 3, 37, 64, 0};
     const size_t n = shape_numel(sh), slices = 6;
     double *q = random_tensor(n, 11), *k = random_tensor(n, 12), *v = random_tensor(n, 13);
     double *o1 = malloc(n * sizeof *o1), *o = malloc(n * sizeof *o);
@@ -241,7 +232,7 @@ static void test_sample_rows_rule(void **state) {
  * sampled rows (at most the slice's); vmax is over the whole slice either way. */
 static void test_sampled_rows_equal_full(void **state) {
     (void)state;
-    sdpa_shape_t sh = {1, 2, 300, 64};
+    sdpa_shape_t sh = {1, 2, 300, 64, 0};
     const size_t n = shape_numel(sh), S = 300, D = 64, N = 40;
     double *q = random_tensor(n, 21), *k = random_tensor(n, 22), *v = random_tensor(n, 23);
     double *full = malloc(n * sizeof *full), *part = malloc(2 * N * D * sizeof *part);
@@ -278,17 +269,47 @@ static void test_sampled_rows_equal_full(void **state) {
     free(part);
 }
 
+/* Causal: row i of a causal slice is row i of the non-causal reference over the first i + 1 keys
+ * alone (bit for bit: the same arithmetic on the same keys), and the slice's smax is over those
+ * logits only. */
+static void test_causal_row_is_its_prefix(void **state) {
+    (void)state;
+    const size_t S = 37, D = 16;
+    sdpa_shape_t sh = {1, 2, (int32_t)S, (int32_t)D, 1};
+    size_t n = shape_numel(sh);
+    double *q = random_tensor(n, 21), *k = random_tensor(n, 22), *v = random_tensor(n, 23);
+    double *o = malloc(n * sizeof *o), *op = malloc(n * sizeof *op), smax[2], vmax[2];
+    reference_bounds_t b = {smax, vmax};
+    assert_int_equal(reference_attention(q, k, v, sh, 0.0, o, &b), 0);
+    for (size_t bh = 0; bh < 2; bh++) {
+        double want_smax = 0.0;
+        for (size_t i = 0; i < S; i++) {
+            /* the slice's first i + 1 keys and values, as their own slice of length i + 1 */
+            sdpa_shape_t pre = {1, 1, (int32_t)(i + 1), (int32_t)D, 0};
+            double *qp = malloc((i + 1) * D * sizeof *qp), pre_smax, pre_vmax;
+            reference_bounds_t pb = {&pre_smax, &pre_vmax};
+            for (size_t r = 0; r <= i; r++) memcpy(qp + r * D, q + (bh * S + i) * D, D * sizeof *qp);
+            assert_int_equal(
+                reference_attention(qp, k + bh * S * D, v + bh * S * D, pre, 1.0 / sqrt((double)D), op, &pb),
+                0);
+            for (size_t d = 0; d < D; d++) assert_same_double(o[(bh * S + i) * D + d], op[i * D + d]);
+            want_smax = fmax(want_smax, pre_smax);
+            free(qp);
+        }
+        assert_same_double(smax[bh], want_smax);
+    }
+    /* row 0 sees key 0 alone: its output is v_0 */
+    for (size_t d = 0; d < D; d++) assert_same_double(o[d], v[d]);
+    free(q), free(k), free(v), free(o), free(op);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_zero_q_gives_mean),
-        cmocka_unit_test(test_dominant_key_selects_value),
-        cmocka_unit_test(test_key_permutation_invariance),
-        cmocka_unit_test(test_single_key_gives_v),
-        cmocka_unit_test(test_hand_case_and_bounds),
-        cmocka_unit_test(test_bounds_per_slice),
-        cmocka_unit_test(test_bad_shape),
-        cmocka_unit_test(test_threads_same_bits),
-        cmocka_unit_test(test_sample_rows_rule),
+        cmocka_unit_test(test_causal_row_is_its_prefix),   cmocka_unit_test(test_zero_q_gives_mean),
+        cmocka_unit_test(test_dominant_key_selects_value), cmocka_unit_test(test_key_permutation_invariance),
+        cmocka_unit_test(test_single_key_gives_v),         cmocka_unit_test(test_hand_case_and_bounds),
+        cmocka_unit_test(test_bounds_per_slice),           cmocka_unit_test(test_bad_shape),
+        cmocka_unit_test(test_threads_same_bits),          cmocka_unit_test(test_sample_rows_rule),
         cmocka_unit_test(test_sampled_rows_equal_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,69 @@
+/* The mirror reference of the FP8 line (reference_fp8.h; paper/methods.md#fp8-mirror). */
+#include "reference_fp8.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double reference_e4m3_round(double x) {
+    if (x < 0x1p-6) return nearbyint(x * 0x1p9) * 0x1p-9; /* subnormal range: spacing 2^-9 */
+    int e;
+    frexp(x, &e); /* x = f 2^e, f in [0.5, 1): 4 significant bits leave a spacing of 2^(e-4) */
+    const double step = ldexp(1.0, e - 4), r = nearbyint(x / step) * step;
+    return r > 448.0 ? 448.0 : r;
+}
+
+/* One query row (qi) against the keys 0 .. n_keys-1 of its slice. */
+static void mirror_row(const double *qi, const double *ks, const double *vs, size_t n_keys, size_t D,
+                       double scale, double *s, double *tile, double *o) {
+    double m = -INFINITY, l = 0.0;
+    memset(o, 0, D * sizeof *o);
+    for (size_t t0 = 0; t0 < n_keys; t0 += REFERENCE_FP8_TILE) {
+        const size_t t1 = t0 + REFERENCE_FP8_TILE < n_keys ? t0 + REFERENCE_FP8_TILE : n_keys;
+        double m_new = m;
+        for (size_t j = t0; j < t1; j++) {
+            double dot = 0.0;
+            for (size_t d = 0; d < D; d++) dot += qi[d] * ks[j * D + d];
+            s[j - t0] = scale * dot;
+            m_new = fmax(m_new, s[j - t0]);
+        }
+        const double alpha = exp(m - m_new); /* 0 on the first tile */
+        double tl = 0.0;
+        memset(tile, 0, D * sizeof *tile);
+        for (size_t j = t0; j < t1; j++) {
+            const double c = reference_e4m3_round(REFERENCE_FP8_P_SCALE * exp(s[j - t0] - m_new));
+            tl += c;
+            for (size_t d = 0; d < D; d++) tile[d] += c * vs[j * D + d];
+        }
+        l = alpha * l + tl;
+        for (size_t d = 0; d < D; d++) o[d] = alpha * o[d] + tile[d];
+        m = m_new;
+    }
+    for (size_t d = 0; d < D; d++) o[d] /= l;
+}
+
+int reference_fp8_mirror_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
+                              double scale, const size_t *rows, size_t n_rows, double *out) {
+    if (!q || !k || !v || !out || shape_numel(shape) == 0 || !(scale > 0)) {
+        errno = EINVAL;
+        return -1;
+    }
+    const size_t S = (size_t)shape.S, D = (size_t)shape.D, slices = (size_t)shape.B * (size_t)shape.H;
+    const size_t n = rows ? n_rows : S;
+    double *s = malloc(REFERENCE_FP8_TILE * sizeof *s), *tile = malloc(D * sizeof *tile);
+    if (!s || !tile) {
+        free(s), free(tile);
+        errno = ENOMEM;
+        return -1;
+    }
+    for (size_t bh = 0; bh < slices; bh++)
+        for (size_t r = 0; r < n; r++) {
+            const size_t i = rows ? rows[r] : r;
+            const double *base = q + bh * S * D;
+            mirror_row(base + i * D, k + bh * S * D, v + bh * S * D, shape.causal ? i + 1 : S, D, scale, s,
+                       tile, out + (bh * n + r) * D);
+        }
+    free(s), free(tile);
+    return 0;
+}
