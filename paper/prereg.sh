@@ -71,6 +71,9 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
     "$(first paper/methods.md 'Bars of the register-resident and FP8 stages')" "$(kernel_of stage3b)"
   row bars "fp8p family" "stage 6; methods, Bars of the register-resident and FP8 stages" \
     "$(first paper/methods.md 'stage-6 kernel-only rel-L2 bar')" "$(kernel_of stage6)"
+  # The FP8 mirror's bar: the stage-6 kernel is older; what it judges from is the mirror reference.
+  row bars "fp8 mirror" "stage 6 against its mirror reference (the reference is what it judges from: host/lib/reference_fp8.c; the stage-6 kernel is older); methods, A tight check of the FP8 line" \
+    "$(first paper/methods.md 'A tight check of the FP8 line: the mirror reference')" "$(first host/lib/reference_fp8.c)"
   # The Hopper line: fixed for all its steps at once; judged from its first row (stage 7a) on.
   row bars "stage 7 (Hopper line)" "predictions and gates of 7a-7g; methods, The Hopper line (stage 7)" \
     "$(first paper/methods.md 'The Hopper line (stage 7): predictions and gates')" \
