@@ -82,6 +82,11 @@ double jo_num(const cJSON *obj, const char *key) {
     return cJSON_IsNumber(n) ? n->valuedouble : NAN;
 }
 
+const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback) {
+    const char *s = jo_str(obj, key);
+    return s ? s : fallback;
+}
+
 bool jo_eq(const cJSON *obj, const char *key, const char *s) {
     const char *v = jo_str(obj, key);
     return v && s && strcmp(v, s) == 0;

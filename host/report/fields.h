@@ -41,6 +41,8 @@ const cJSON *jo(const cJSON *obj, const char *key);
 const char *jo_str(const cJSON *obj, const char *key);
 double jo_num(const cJSON *obj, const char *key);
 bool jo_eq(const cJSON *obj, const char *key, const char *s);
+/* Its string, or fallback when it is absent or not a string ("not recorded", "?"). */
+const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback);
 
 /* Propagates a failed read (its message is already in the report's err). */
 #define TRY(x)                                                                                               \

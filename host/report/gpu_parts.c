@@ -100,7 +100,7 @@ void gpu_parts_only(const gpu_campaign_t *c, rbuf_t *b) {
     planned(c, &p);
     all_parts(c, &all);
     int left_out = 0;
-    for (int i = 0; i < all.n; i++) left_out += find(&p, all.v[i]) < 0 && !gpu_campaign_plans(c, all.v[i]);
+    for (int i = 0; i < all.n; i++) left_out += !gpu_campaign_plans(c, all.v[i]);
     if (cJSON_GetArraySize(a) == 0 || !left_out) return;
     rb_puts(b, "This campaign ran only ");
     for (int i = 0; i < p.n; i++) rb_printf(b, "%s`%s`", i == 0 ? "" : i + 1 < p.n ? ", " : " and ", p.v[i]);

@@ -8,10 +8,6 @@
 #include "tables.h"
 
 static int count(const cJSON *a) { return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0; }
-static const char *str(const cJSON *o, const char *key) {
-    const char *s = jo_str(o, key);
-    return s ? s : "not recorded";
-}
 
 void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
     rb_printf(b, "### Hardware probes {#sec:gpu-%s-probes}\n\n", c->tag);
@@ -33,7 +29,8 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
               "encode their own coordinates, so the record shows where the hardware put each element; it "
               "is decoded against the PTX ISA's formulas (`probe_check_isa`) and compared, byte for byte, "
               "with the emulator's record by `make test`.\n\n",
-              str(jo(jo(p, "meta"), "device"), "name"), str(jo(jo(p, "meta"), "device"), "cc"),
+              jo_str_or(jo(jo(p, "meta"), "device"), "name", "not recorded"),
+              jo_str_or(jo(jo(p, "meta"), "device"), "cc", "not recorded"),
               inc ? " and STOPPED EARLY (a probe faulted: see below)" : "");
     static const md_col_t cols[] = {{"probe", 30, 'l'}, {"what it maps", 50, 'l'}, {"records", 8, 'r'}};
     md_table_head(b, cols, 3);
@@ -47,7 +44,8 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
         cap, sizeof cap,
         "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's layouts%s%s.",
         c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
-        bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "", bad > 0 ? str(check, "first") : "");
+        bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "",
+        bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
     md_table_caption(b, id, cap);
     if (bad > 0)
         rb_printf(
@@ -55,13 +53,13 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
             "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
             "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
             bad);
-    if (inc) rb_printf(b, "The record is incomplete: %s.\n\n", str(inc, "error"));
+    if (inc) rb_printf(b, "The record is incomplete: %s.\n\n", jo_str_or(inc, "error", "not recorded"));
     if (ua)
         rb_printf(b,
                   "A TMA tile load whose innermost coordinate is not a multiple of 16 bytes (%s), run in a "
                   "process of its own: **%s**. The emulator refuses such a load as a T1 fault%s.\n\n",
-                  str(ua, "what"), str(ua, "result"),
-                  strcmp(str(ua, "result"), "loaded")
+                  jo_str_or(ua, "what", "not recorded"), jo_str_or(ua, "result", "not recorded"),
+                  strcmp(jo_str_or(ua, "result", "not recorded"), "loaded")
                       ? ", as this device does"
                       : "; this device LOADED it: the emulator is stricter here");
 }

@@ -41,10 +41,6 @@ static const char *num_or(char *dst, size_t n, const cJSON *o, const char *key, 
     if (!isfinite(x)) return snprintf(dst, n, "not recorded"), dst;
     return snprintf(dst, n, "%.0f%s", x, unit), dst;
 }
-static const char *str_or(const cJSON *o, const char *key) {
-    const char *s = jo_str(o, key);
-    return s ? s : "not recorded";
-}
 
 static void banner(const gpu_campaign_t *c, rbuf_t *b) {
     gpu_parts_banner(c, b);
@@ -75,11 +71,12 @@ static void device_line(const gpu_campaign_t *c, rbuf_t *b) {
     rb_printf(b,
               "Device: **%s**, compute capability %s, %s SMs; SM clock: default %s, measured %s; memory "
               "clock %s; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
-              str_or(d, "name"), str_or(d, "cc"), num_or(a, N, d, "sm_count", ""),
-              num_or(s, N, d, "sm_clock_default_mhz", " MHz"),
+              jo_str_or(d, "name", "not recorded"), jo_str_or(d, "cc", "not recorded"),
+              num_or(a, N, d, "sm_count", ""), num_or(s, N, d, "sm_clock_default_mhz", " MHz"),
               num_or(m, N, d, "sm_clock_measured_mhz", " MHz"), num_or(k, N, d, "mem_clock_mhz", " MHz"),
               cJSON_IsBool(locked) ? (cJSON_IsTrue(locked) ? "yes" : "no") : "not recorded",
-              str_or(d, "driver_version"), str_or(d, "driver_release"), str_or(d, "runtime_version"));
+              jo_str_or(d, "driver_version", "not recorded"), jo_str_or(d, "driver_release", "not recorded"),
+              jo_str_or(d, "runtime_version", "not recorded"));
 }
 
 static void steps(const gpu_campaign_t *c, rbuf_t *b) {
@@ -99,7 +96,7 @@ static void steps(const gpu_campaign_t *c, rbuf_t *b) {
             snprintf(st, sizeof st, "ok");
         else
             snprintf(st, sizeof st, "FAILED (exit %s)", fmt_num(x, N, "%.0f", rc));
-        md_row(b, 4, str_or(e, "name"), st, fmt_num(x, N, "%.0f", jo_num(e, "seconds")),
+        md_row(b, 4, jo_str_or(e, "name", "not recorded"), st, fmt_num(x, N, "%.0f", jo_num(e, "seconds")),
                fmt_num(y, N, "%.0f", jo_num(e, "expected_seconds")));
     }
     char id[N];
@@ -183,13 +180,14 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
              base ? base : "");
     caption(c, b, id, cap);
     if (figs & GPU_FIG_ECDF)
-        rb_printf(b,
-                  "![%sLatency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
-                  "fraction of samples at or below each latency.]({figdir}/gpu/%s/ecdf.png)"
-                  "{#fig:gpu-%s-ecdf width=100%%}\n\n",
-                  fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
-                  str_or(cJSON_GetArrayItem(jo(jo(c->history, "config"), "shapes"), 0), "name"), c->tag,
-                  c->tag);
+        rb_printf(
+            b,
+            "![%sLatency ECDF of every variant of the history of campaign %s%s at its first shape, %s: "
+            "fraction of samples at or below each latency.]({figdir}/gpu/%s/ecdf.png)"
+            "{#fig:gpu-%s-ecdf width=100%%}\n\n",
+            fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+            jo_str_or(cJSON_GetArrayItem(jo(jo(c->history, "config"), "shapes"), 0), "name", "not recorded"),
+            c->tag, c->tag);
     return 0;
 }
 
@@ -224,8 +222,8 @@ static void warm(const gpu_campaign_t *c, rbuf_t *b) {
                  fmt_ci(y, N, "%.2f", jo_num(cs, "ci_lo"), jo_num(cs, "ci_hi")));
         snprintf(wm, sizeof wm, "%s %s", fmt_us(x, N, jo_num(ws, "median")),
                  fmt_ci(y, N, "%.2f", jo_num(ws, "ci_lo"), jo_num(ws, "ci_hi")));
-        md_row(b, 8, str_or(w, "variant"), str_or(w, "shape"), cm, fmt_num(cn, N, "%.0f", jo_num(cs, "n")),
-               wm, fmt_num(wn, N, "%.0f", jo_num(ws, "n")),
+        md_row(b, 8, jo_str_or(w, "variant", "not recorded"), jo_str_or(w, "shape", "not recorded"), cm,
+               fmt_num(cn, N, "%.0f", jo_num(cs, "n")), wm, fmt_num(wn, N, "%.0f", jo_num(ws, "n")),
                fmt_num(r, N, "%.3f", jo_num(ws, "median") / jo_num(cs, "median")), gpu_timing_label(c));
     }
     char id[N], cap[1024];
@@ -263,14 +261,16 @@ static void aa_control(const gpu_campaign_t *c, rbuf_t *b) {
         double lo = node_num(cJSON_GetArrayItem(ci, 0)), hi = node_num(cJSON_GetArrayItem(ci, 1));
         double eps = jo_num(e, "epsilon"), floor = fmax(1 - lo, hi - 1);
         char pair[2 * N], sp[2 * N], x[N], y[N], fl[N], band[N], k[N], vd[N];
-        snprintf(pair, sizeof pair, "%s against %s", str_or(e, "candidate"), str_or(e, "baseline"));
+        snprintf(pair, sizeof pair, "%s against %s", jo_str_or(e, "candidate", "not recorded"),
+                 jo_str_or(e, "baseline", "not recorded"));
         snprintf(sp, sizeof sp, "%s %s", fmt_num(x, N, "%.4f", jo_num(e, "speedup")),
                  fmt_ci(y, N, "%.4f", lo, hi));
         snprintf(fl, sizeof fl, "±%s", fmt_pct(x, N, floor));
         snprintf(band, sizeof band, "±%s", fmt_pct(y, N, eps));
-        snprintf(vd, sizeof vd, "%s%s", mark(c), c->emulated ? NA_MARK " (emulated)" : str_or(e, "verdict"));
-        md_row(b, 8, pair, str_or(e, "shape"), fmt_num(x, N, "%.0f", jo_num(e, "rounds")), sp, fl, band,
-               fmt_num(k, N, "%.1f", eps / floor), vd);
+        snprintf(vd, sizeof vd, "%s%s", mark(c),
+                 c->emulated ? NA_MARK " (emulated)" : jo_str_or(e, "verdict", "not recorded"));
+        md_row(b, 8, pair, jo_str_or(e, "shape", "not recorded"), fmt_num(x, N, "%.0f", jo_num(e, "rounds")),
+               sp, fl, band, fmt_num(k, N, "%.1f", eps / floor), vd);
         if (!say.len && isfinite(floor) && isfinite(eps))
             rb_printf(&say,
                       floor < eps
@@ -326,14 +326,16 @@ static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
             }
         }
         char gate[3 * N] = NA_MARK;
-        if (perf) snprintf(gate, sizeof gate, "%s (%s)", str_or(perf, "name"), str_or(perf, "target"));
-        const char *status = perf ? str_or(perf, "status") : NA_MARK;
+        if (perf)
+            snprintf(gate, sizeof gate, "%s (%s)", jo_str_or(perf, "name", "not recorded"),
+                     jo_str_or(perf, "target", "not recorded"));
+        const char *status = perf ? jo_str_or(perf, "status", "not recorded") : NA_MARK;
         char st[3 * N];
         const char *why = perf ? jo_str(perf, "reason") : NULL;
         snprintf(st, sizeof st, "%s%s%s%s", mark(c), status, why && *why ? ": " : "", why && *why ? why : "");
         const cJSON *val = perf ? jo(perf, "value") : NULL;
         char vd[N];
-        snprintf(vd, sizeof vd, "%s%s", mark(c), str_or(r->summary, "verdict"));
+        snprintf(vd, sizeof vd, "%s%s", mark(c), jo_str_or(r->summary, "verdict", "not recorded"));
         md_row(b, 6, r->name, pair, gate,
                cJSON_IsString(val) ? val->valuestring : fmt_num(v, N, "%.3f", jo_num(perf, "value")), st, vd);
     }
@@ -404,9 +406,10 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                 fmt_num(v, N, "%.4g", jo_num(e, "value"));
                 fmt_ci(ci, N, "%.4g", node_num(cJSON_GetArrayItem(k, 0)), node_num(cJSON_GetArrayItem(k, 1)));
             }
-            snprintf(st, sizeof st, "%s%s%s", str_or(e, "status"), ok ? "" : ": ",
+            snprintf(st, sizeof st, "%s%s%s", jo_str_or(e, "status", "not recorded"), ok ? "" : ": ",
                      ok ? "" : (jo_str(e, "reason") ? jo_str(e, "reason") : "no reason recorded"));
-            md_row(b, 5, str_or(e, "name"), v, ci, str_or(e, "unit"), st);
+            md_row(b, 5, jo_str_or(e, "name", "not recorded"), v, ci, jo_str_or(e, "unit", "not recorded"),
+                   st);
         }
         snprintf(id, N, "tbl:gpu-%s-ceilings", c->tag);
         caption(c, b, id,
@@ -536,7 +539,7 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
             snprintf(cell[t], sizeof cell[t], "not run");
             cJSON_ArrayForEach(f, jo(c->sanitizers, "results")) {
                 if (!jo_eq(f, "variant", v) || !jo_eq(f, "tool", TOOLS[t])) continue;
-                const char *st = str_or(f, "status"), *why = jo_str(f, "reason");
+                const char *st = jo_str_or(f, "status", "not recorded"), *why = jo_str(f, "reason");
                 char n[N];
                 if (!strcmp(st, "pass"))
                     snprintf(cell[t], sizeof cell[t], "pass (%s errors)",
@@ -555,7 +558,7 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
     snprintf(cap, sizeof cap,
              "compute-sanitizer on every variant at shape %s (sanitizers.json); skipped and "
              "errored runs with their reason.",
-             str_or(c->sanitizers, "shape"));
+             jo_str_or(c->sanitizers, "shape", "not recorded"));
     caption(c, b, id, cap);
 }
 
@@ -572,7 +575,8 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     int k = 0;
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;
-        snprintf(heads[k], sizeof heads[k], "%s (%s)", str_or(m, "label"), str_or(m, "unit"));
+        snprintf(heads[k], sizeof heads[k], "%s (%s)", jo_str_or(m, "label", "not recorded"),
+                 jo_str_or(m, "unit", "not recorded"));
         cols[1 + k] = (md_col_t){heads[k], 10, 'r'};
         k++;
     }
@@ -582,7 +586,7 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         rbuf_t row = {0};
         bool ok = jo_eq(v, "status", "ok");
         rb_puts(&row, "| ");
-        rb_cell(&row, str_or(v, "variant"));
+        rb_cell(&row, jo_str_or(v, "variant", "not recorded"));
         int j = 0;
         cJSON_ArrayForEach(m, ms) {
             if (j++ >= k) break;
@@ -591,7 +595,7 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             rb_printf(&row, " | %s", x);
         }
         char st[3 * N];
-        snprintf(st, sizeof st, "%s%s%s", str_or(v, "status"), ok ? "" : ": ",
+        snprintf(st, sizeof st, "%s%s%s", jo_str_or(v, "status", "not recorded"), ok ? "" : ": ",
                  ok ? "" : (jo_str(v, "reason") ? jo_str(v, "reason") : "no reason recorded"));
         rb_puts(&row, " | ");
         rb_cell(&row, st);
@@ -607,11 +611,14 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     snprintf(cap, sizeof cap,
              "Profile metrics per variant at the %s shape (%s, profile.json); skipped "
              "variants with their reason.%s",
-             str_or(c->profile, "shape"), str_or(c->profile, "tool"), more);
+             jo_str_or(c->profile, "shape", "not recorded"), jo_str_or(c->profile, "tool", "not recorded"),
+             more);
     caption(c, b, id, cap);
     static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
     md_table_head(b, hc, 3);
-    cJSON_ArrayForEach(m, ms) md_row(b, 3, str_or(m, "label"), str_or(m, "unit"), str_or(m, "hypothesis"));
+    cJSON_ArrayForEach(m, ms)
+        md_row(b, 3, jo_str_or(m, "label", "not recorded"), jo_str_or(m, "unit", "not recorded"),
+               jo_str_or(m, "hypothesis", "not recorded"));
     snprintf(id, N, "tbl:gpu-%s-metrics", c->tag);
     caption(c, b, id, "The profile's metrics and the hypothesis each one tests.");
     if (figs & GPU_FIG_PROFILE)
@@ -636,11 +643,14 @@ static void sweeps(const gpu_data_t *g, rbuf_t *b) {
         int missing = 0;
         cJSON_ArrayForEach(p, jo(s, "parts")) {
             if (jo_eq(p, "status", "complete")) continue;
-            md_row(b, 5, str_or(s, "sweep"), str_or(p, "part"), str_or(p, "kind"), str_or(p, "slurm_state"),
-                   str_or(p, "reason"));
+            md_row(b, 5, jo_str_or(s, "sweep", "not recorded"), jo_str_or(p, "part", "not recorded"),
+                   jo_str_or(p, "kind", "not recorded"), jo_str_or(p, "slurm_state", "not recorded"),
+                   jo_str_or(p, "reason", "not recorded"));
             missing++;
         }
-        if (!missing) md_row(b, 5, str_or(s, "sweep"), "(none missing)", "", "", "every part complete");
+        if (!missing)
+            md_row(b, 5, jo_str_or(s, "sweep", "not recorded"), "(none missing)", "", "",
+                   "every part complete");
     }
     md_table_caption(b, "tbl:gpu-sweeps",
                      "Parts of each cluster sweep that are missing, and why "

@@ -159,11 +159,12 @@ extern "C" int probe_tma_unaligned(void) {
     static CUtensorMap map;
     char err[256];
     void *g = probe_alloc(64 * 16 * 2), *out = probe_alloc(16 * 8 * 2);
-    int rc = !g || !out ? -1
-             : prims::tma_encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, g, dims, strides, box,
-                                       CU_TENSOR_MAP_SWIZZLE_NONE, err, sizeof err)
-                 ? -1
-                 : probe_tma_box(&map, 2, PROBE_UNALIGNED_X, 0, 0, (uint8_t *)out, 16 * 8 * 2);
+    int rc = -1;
+    if (g && out &&
+        prims::tma_encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, g, dims, strides, box,
+                                CU_TENSOR_MAP_SWIZZLE_NONE, err, sizeof err) == 0)
+        rc = probe_tma_box(&map, 2, PROBE_UNALIGNED_X, 0, 0, (uint8_t *)out, 16 * 8 * 2);
+    probe_free(g), probe_free(out);
     return rc;
 }
 
