@@ -79,8 +79,9 @@ test-kernels: $(KERNEL_TEST_DEPS)
 # Each plant is a copy of the kernel sources with one line edited by sed (the edit, applied to every
 # header of kernels/, must hit exactly one line in all, or the build stops: a refactor cannot
 # silently disarm a plant), built for the emulator (plain and ThreadSanitizer) and linked into
-# sdpa-bench. tests/kernels/planted.sh expects every one of them to fail the checks that the real
-# kernels pass.
+# sdpa-bench. The copy's kernel table holds only the variant the plant breaks (plant_variant_NAME;
+# tools/variants-only.awk): every kernel per plant would cost ~75 CPU-seconds of compile per plant.
+# tests/kernels/planted.sh expects every one of them to fail the checks that the real kernels pass.
 #   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
 #   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
 #   end-barrier: the barrier closing a KV tile removed (the next tile's loads overwrite K, V and the
@@ -94,7 +95,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
 #   fp8-pscale512: stage 6's P scale 512 instead of 448 (below); with fp8-unpermuted, it must fail the
 #               mirror check itself (planted.sh), not only some check
-# plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
+# plant_variant_NAME: the variant each plant's builds hold (default stage2). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
@@ -123,9 +124,10 @@ plant_variant_ws-early-signal := stage5
 # instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
 PLANT_FLAGS := -DSDPA_NO_WIDE
 define plant_rule
-$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
+$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.awk
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
+	$$(Q)awk -v keep=$(or $(plant_variant_$(1)),stage2) -f tools/variants-only.awk kernels/variants.def >$$(@D)/variants.def
 	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \

@@ -5,8 +5,10 @@
 #   (check_matrix), each prefixed with NAME.
 run() {
   local name=$1 expected=$2 range=$3 backend=$4 bin=$5; shift 5
+  local t0=$SECONDS
   "$bin" --backend "$backend" --check-only --quiet --out "$tmp/$name.json" "$@" >"$tmp/$name.log" 2>&1
   local rc=$?
+  tap_diag "$name: $((SECONDS - t0)) s"
   tap_ok "$name: sdpa-bench exits 0 (every check passed)" test $rc -eq 0
   [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/$name.log" | tail -n 30
   tap_fail "$name: no sanitizer or emulator report" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Planted regressions (mk/kernel-tests.mk builds them): each must fail the correctness checks that
-# the real kernels pass, under more than one schedule, and the barrier plants must be reported by
+# Planted regressions (mk/kernel-tests.mk builds them, each with the one variant it breaks): each
+# must fail the correctness checks that the real kernels pass, under more than one schedule, and the barrier plants must be reported by
 # ThreadSanitizer as data races at a line of the kernel source, the cp.async plant by the emulator;
 # an arithmetic plant (fp8-*) must fail its variant's check in the TSan build too, with no report.
 # Usage: planted.sh PLANT_DIR PLANT...
