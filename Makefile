@@ -15,8 +15,9 @@ include mk/config.mk
 # Builds run on every CPU unless -j is given: `make test` and `make build` compile ~1,500 CPU-seconds
 # of independent objects (the rules are -j safe: one apt-get, stamps per role). The experiments,
 # bundle and paper keep their serial order and readable output: only the build goals get it.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 ifneq ($(filter build test,$(or $(MAKECMDGOALS),build)),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+MAKEFLAGS += -j$(NPROC)
 endif
 
 BUILD_TARGETS :=

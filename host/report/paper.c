@@ -453,6 +453,27 @@ static void include(rbuf_t *b, const stage_t *s, const char *file, const char *e
               file, s->name, s->rundir, s->figdir, extra);
 }
 
+/* Where the committed GPU campaigns ran this experiment: one line per campaign, its device, its
+ * verdict and the section of its gates (the stage's own section shows the latest local run, which
+ * is emulated unless this machine has a GPU). Nothing when no campaign ran it. */
+static void gpu_runs_of(const paper_t *p, const stage_t *s, rbuf_t *b) {
+    int n = 0;
+    for (int i = 0; i < p->gpu.n; i++) {
+        const gpu_campaign_t *c = p->gpu.c[i];
+        for (int k = 0; k < c->nruns; k++) {
+            const gpu_run_t *r = &c->runs[k];
+            if (!r->loaded || strcmp(r->name, s->name) != 0) continue;
+            if (!n++) rb_puts(b, "Measured in the committed GPU campaigns:\n\n");
+            const char *mark = c->fixture ? "SYNTHETIC " : "";
+            rb_printf(b, "- %s%s, campaign `%s`: verdict **%s%s** (Section @sec:gpu-%s-verdicts)%s\n", mark,
+                      jo_str_or(c->campaign, "device", "device not recorded"), c->id, mark,
+                      c->emulated ? "n/a (emulated)" : jo_str_or(r->summary, "verdict", "not recorded"), c->tag,
+                      c->emulated ? "; EMULATED campaign" : "");
+        }
+    }
+    if (n) rb_puts(b, "\n");
+}
+
 /* stage-NAME.md: the run's fragments under level-3 headers (the paper gives each stage a
  * level-2 section), or "not run". Identifiers are prefixed with NAME- so that the stages'
  * tables and figures keep distinct numbers and references. */
@@ -461,14 +482,16 @@ static int stage_sections(paper_t *p) {
         stage_t *s = &p->st[k];
         rbuf_t b = {0};
         if (!s->loaded) {
-            rb_printf(&b, "**Not run yet.** There is no run of `%s` under `data/%s/`; `make all` runs it.\n",
+            rb_printf(&b, "**Not run yet here.** There is no run of `%s` under `data/%s/`; `make all` runs it.\n\n",
                       s->name, s->name);
+            gpu_runs_of(p, s, &b);
         } else {
             char dev[256];
             rb_printf(&b, "Latest run: `%s` (backend %s, %s); verdict **%s**.\n\n", s->r.run_id,
                       rj_str(&s->r.T, "meta.backend"), report_device_label(&s->r, dev, sizeof dev),
                       s->verdict);
             include(&b, s, "tables/banner.md", "");
+            gpu_runs_of(p, s, &b);
             rb_printf(&b, "### Hypothesis {#sec:%s-hypothesis}\n\n", s->name);
             include(&b, s, "hypothesis.md", " section=\"prediction\"");
             include(&b, s, "tables/occupancy.md", "");

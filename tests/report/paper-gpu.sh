@@ -132,6 +132,10 @@ tap_ok "the paper says a campaign is committed instead of 'Until such a campaign
   bash -c 'grep -q "does so for the 1 committed campaign" "$1/out/gen/gpu-lead.md" && ! grep -q "Until such a campaign" "$1/out/paper.md"' _ "$TMP/f"
 tap_ok "verdicts: the campaign's stage2 run judged against its gate (summary.json)" \
   bash -c 'grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$1" | grep -q "PASS.*ready to merge"' _ "$G"
+tap_ok "the stage's own section names the campaign that ran it: SYNTHETIC device, verdict, its gates' section" \
+  bash -c 'grep -qE "^- SYNTHETIC FIXTURE GPU \(synthetic, not a measurement\), campaign .*: verdict \*\*SYNTHETIC ready to merge\*\* \(Section @sec:gpu-c1-verdicts\)" "$1/out/gen/stage-stage2-wmma-pv.md" &&
+           grep -A3 "SYNTHETIC FIXTURE GPU (synthetic" "$1/out/paper.md" | grep -qE "\(Section [0-9]+(\.[0-9]+)+\)" &&
+           ! grep -q "@sec:gpu" "$1/out/paper.md"' _ "$TMP/f"
 tap_ok "sanitizers: a skipped tool shows its reason" \
   grep -qF "skipped: FIXTURE skip: racecheck does not model named barriers" "$G"
 tap_ok "  ... an errored tool shows its reason" grep -qF "error: FIXTURE error: compute-sanitizer exited 139" "$G"
