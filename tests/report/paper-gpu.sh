@@ -41,9 +41,9 @@ tap_ok "  ... and its device says it is not a measurement" \
 cp -r "$FX" "$TMP/gpu"
 C=$(ls -d "$TMP"/gpu/fixture-*/*/)
 C=${C%/}
-paper() { # NAME GPU_DATA_DIR
+paper() { # NAME GPU_DATA_DIR [FORMATS]: FORMATS "md" where only the generated Markdown is checked
   "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/data" GPU_DATA_DIR="$2" FIG_DIR="$TMP/$1/fig" REPORT_DIR="$TMP/$1/out" \
-    >"$TMP/$1.log" 2>&1
+    ${3:+PANDOC_FORMATS="$3"} >"$TMP/$1.log" 2>&1
 }
 paper f "$TMP/gpu"
 rc=$?
@@ -177,7 +177,7 @@ if command -v jq >/dev/null; then
   jq '(.ceilings[] | select(.name == "gemm_fp8_e4m3")) |= (.status = "skipped" | .value = null | .ci = null
       | .reason = "FIXTURE: no FP8 GEMM on this device")' "$C/ceilings.json" >"$C2/ceilings.json"
 fi
-paper t "$TMP/two"
+paper t "$TMP/two" md
 tap_ok "two campaigns: make paper exits 0" test $? -eq 0
 if command -v jq >/dev/null; then
   tap_ok "  ... a skipped ceiling shows its reason; no share of it and no roof for it" \
@@ -221,7 +221,7 @@ tap_ok "  ... the paper says no GPU campaign is committed and the GPU figures ar
 tap_ok "  ... and draws no GPU figure" test ! -e "$TMP/e/fig/paper/gpu"
 tap_ok "  ... and says 'Until such a campaign is committed, nothing is compared'" \
   grep -q "Until such a campaign is committed, nothing is compared" "$TMP/e/out/paper.md"
-paper m "$TMP/missing-dir"
+paper m "$TMP/missing-dir" md
 tap_ok "  ... likewise when GPU_DATA_DIR does not exist" \
   bash -c 'test $1 -eq 0 && grep -q "No GPU campaign has been committed yet" "$2"' _ $? "$TMP/m/out/gen/gpu.md"
 
@@ -260,7 +260,7 @@ if command -v jq >/dev/null; then
         .cross_variant = [{expected: "identical", n_diff: 0, pass: true}, {expected: "bounded", n_diff: 7, pass: true}] |
         .not_supported = []' "$C/device-run.json" >"$D/matrix/$f.json"
   done
-  paper pm "$TMP/pm"
+  paper pm "$TMP/pm" md
   rc=$? PM=$TMP/pm/out/gen/gpu.md
   tap_ok "a campaign of the parts probes and matrix: make paper exits 0" test $rc -eq 0
   tap_ok "  ... says it ran only those parts, and shows no section of the others" \
