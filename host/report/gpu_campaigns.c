@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpu_parts.h"
+#include "names.h"
 #include "json_file.h"
 #include "manifest.h"
 
@@ -322,6 +322,21 @@ static int load_sweeps(gpu_data_t *g, const char *dir, char *err, size_t n) {
     }
     listing_free(&l);
     return rc;
+}
+
+bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n) {
+    char p[4096];
+    struct stat st;
+    if (!name_id_ok(name)) {
+        snprintf(why, n, "not a campaign id (an ingest in progress or cut short leaves such a name)");
+        return false;
+    }
+    snprintf(p, sizeof p, "%.2000s/%.200s/campaign.json", dir, name);
+    if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, n, "no campaign.json (not a finished ingest)");
+        return false;
+    }
+    return true;
 }
 
 int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *err, size_t n) {

@@ -71,6 +71,10 @@ typedef struct {
     int nsweeps;
 } gpu_data_t;
 
+/* Whether dir/name under GPU_DATA_DIR is a finished campaign the paper may read: a valid id (not
+ * a dot name, which an ingest in progress uses, nor one with ".tmp."), holding campaign.json. When
+ * not, why says so. */
+bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n);
 /* Loads every campaign under dir (sorted by slug, then id); a missing dir holds none.
  * published: data/published/seed-l4.json, for the runs' reports. 0 or -1 with err set. */
 int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *err, size_t n);

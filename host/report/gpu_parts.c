@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "names.h"
 
@@ -106,21 +105,6 @@ void gpu_parts_only(const gpu_campaign_t *c, rbuf_t *b) {
     for (int i = 0; i < p.n; i++) rb_printf(b, "%s`%s`", i == 0 ? "" : i + 1 < p.n ? ", " : " and ", p.v[i]);
     rb_puts(b, " (`campaign.sh --part`): the sections of the other parts are left out here; the device's "
                "parts table says which campaign measured them.\n\n");
-}
-
-bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n) {
-    char p[4096];
-    struct stat st;
-    if (!name_id_ok(name)) {
-        snprintf(why, n, "not a campaign id (an ingest in progress or cut short leaves such a name)");
-        return false;
-    }
-    snprintf(p, sizeof p, "%.2000s/%.200s/campaign.json", dir, name);
-    if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, n, "no campaign.json (not a finished ingest)");
-        return false;
-    }
-    return true;
 }
 
 void gpu_parts_banner(const gpu_campaign_t *c, rbuf_t *b) {

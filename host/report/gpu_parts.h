@@ -11,10 +11,6 @@
 #include "gpu_campaigns.h"
 #include "textbuf.h"
 
-/* Whether dir/name under GPU_DATA_DIR is a finished campaign the paper may read: a valid id (not
- * a dot name, which an ingest in progress uses, nor one with ".tmp."), holding campaign.json. When
- * not, why says so. */
-bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t n);
 /* Whether the campaign planned a part: "history", "probes", ...; "scaling" also for a slice
  * (scaling:S1,...), "experiment:" for any experiment. A campaign without a plan planned all. */
 bool gpu_campaign_plans(const gpu_campaign_t *c, const char *part);

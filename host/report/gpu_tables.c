@@ -387,8 +387,8 @@ static void sampled_note(const gpu_campaign_t *c, rbuf_t *b) {
 }
 
 /* Ceilings, then the sweep: every variant and peer at every S, measured or why not. */
-static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
-    rb_printf(b, "### Scaling, roofline and peers {#sec:gpu-%s-scaling}\n\n", c->tag);
+/* The device's measured ceilings (ceilings.json), the roofs of the roofline. */
+static void ceilings_table(const gpu_campaign_t *c, rbuf_t *b) {
     char id[N];
     if (c->ceilings) {
         static const md_col_t cc[] = {{"ceiling", 14, 'l'},
@@ -419,10 +419,11 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         rb_puts(b, "No ceilings were measured in this campaign (no ceilings.json): no percentage of a "
                    "ceiling is given.\n\n");
     }
-    if (!c->npts) {
-        rb_puts(b, "No scaling sweep in this campaign.\n\n");
-        return;
-    }
+}
+
+/* The sweep's points, each with its throughput and share of the ceilings, or its reason. */
+static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
+    char id[N];
     double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3");
     static const md_col_t cols[] = {{"variant or peer", 14, 'l'},
                                     {"S", 5, 'r'},
@@ -482,6 +483,9 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             break;
         }
     sampled_note(c, b);
+}
+
+static void scaling_figures(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     if (figs & GPU_FIG_SCALING)
         rb_printf(b,
                   "![%sThroughput against sequence length S (log scale), one line per variant and peer, "
@@ -507,6 +511,17 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                   "table names them"
                 : "",
             c->tag, c->tag);
+}
+
+static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
+    rb_printf(b, "### Scaling, roofline and peers {#sec:gpu-%s-scaling}\n\n", c->tag);
+    ceilings_table(c, b);
+    if (!c->npts) {
+        rb_puts(b, "No scaling sweep in this campaign.\n\n");
+        return;
+    }
+    scaling_table(c, b);
+    scaling_figures(c, b, figs);
 }
 
 static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
