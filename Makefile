@@ -95,7 +95,9 @@ experiment report-figures paper: | $(call deps_stamp,render)
 RENDER_TOOLS := gnuplot pandoc pdflatex
 render_missing = $(strip $(foreach t,$(RENDER_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 TEST_DEPS += deps
-TEST_SUITES += "bash tests/style/deps.sh"
+TEST_SUITES += "bash tests/style/deps.sh" "bash tests/tools/run-tests.sh"
+# Suites that mostly wait (tools/run-tests.sh): they run beside the TEST_JOBS slots.
+TEST_BESIDE ?= tests/sweep/sweep.sh tests/campaign/interrupt.sh
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)
 build: $(BUILD_TARGETS)
@@ -104,7 +106,8 @@ build: $(BUILD_TARGETS)
 ## test: build and run every test suite; ends with "N passed, N failed, N skipped"
 test: $(TEST_DEPS)
 	$(Q)$(if $(NVCC),true,echo "test: nvcc not found: suites needing nvcc report SKIP")
-	$(Q)MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" tools/run-tests.sh $(BUILD)/test-logs $(TEST_SUITES)
+	$(Q)MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" TEST_BESIDE="$(TEST_BESIDE)" \
+	  tools/run-tests.sh $(BUILD)/test-logs $(TEST_SUITES)
 
 ## clean: remove build outputs (build/, paper/build/); never touches data/ or figures/ run directories
 clean:

@@ -6,8 +6,11 @@
 #   "not ok ..." (no SKIP)   -> failed
 #   a suite that exits non-zero without reporting a failure, or reports nothing, counts one failure.
 # Suites run TEST_JOBS at a time (default: the number of CPUs, at most 4; TEST_JOBS=1 runs them
-# one after another): each writes only its own log and temporary directory. The report below is
-# in the order given, whatever the order of completion.
+# one after another): each writes only its own log and temporary directory. The suites named in
+# TEST_BESIDE (words matched against each suite's command line) mostly wait (a Slurm cluster's
+# scheduling, a campaign's time limit: ~15 % of their wall time on the CPU), so with TEST_JOBS > 1
+# they start first and run beside the others instead of holding a slot. The report below is in
+# the order given, whatever the order of completion.
 # Usage: tools/run-tests.sh LOGDIR SUITE [SUITE ...]   (SUITE may carry arguments: "path arg ...")
 set -u
 logdir=$1; shift
@@ -31,14 +34,28 @@ run_one() {
   awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}' >"$log.secs"
   echo "$rc" >"$log.rc"
 }
-running=0
+beside() { # SUITE: whether it runs beside the slots
+  local w
+  [ "$jobs" -gt 1 ] || return 1
+  for w in ${TEST_BESIDE:-}; do case $1 in *"$w"*) return 0 ;; esac; done
+  return 1
+}
 echo "running $# suites, $jobs at a time (TEST_JOBS); the report follows in order" >&2
 for suite in "$@"; do
   rm -f "$(log_of "$suite").rc"
+  if beside "$suite"; then run_one "$suite" & fi
+done
+slots=() # pids of the suites holding a slot
+for suite in "$@"; do
+  beside "$suite" && continue
   if [ "$jobs" -eq 1 ]; then run_one "$suite"; continue; fi
-  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  if [ ${#slots[@]} -ge "$jobs" ]; then
+    wait -n -p done_pid "${slots[@]}"
+    for i in "${!slots[@]}"; do [ "${slots[i]}" = "$done_pid" ] && unset 'slots[i]'; done
+    slots=("${slots[@]}")
+  fi
   run_one "$suite" &
-  running=$((running + 1))
+  slots+=($!)
 done
 wait
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tools/run-tests.sh, the runner of make test: its closing count, a suite that fails without
+# saying so, the report in the order given, at most TEST_JOBS suites at once in the slots, and the
+# TEST_BESIDE suites started first, beside the slots (each stand-in suite records when it ran).
+. "$(dirname "$0")/../tap.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# A stand-in suite: suite.sh NAME SECONDS [fail|silent]: logs its start and end, then reports.
+cat >"$tmp/suite.sh" <<'S'
+#!/usr/bin/env bash
+echo "start $1 $(date +%s.%N)" >>"$T/events"
+sleep "$2"
+echo "end $1 $(date +%s.%N)" >>"$T/events"
+case ${3:-} in fail) echo "not ok 1 - $1" ;; silent) exit 3 ;; *) echo "ok 1 - $1" ;; esac
+S
+chmod +x "$tmp/suite.sh"
+export T=$tmp
+s() { echo "$tmp/suite.sh $*"; }
+
+out=$(TEST_JOBS=2 TEST_BESIDE="waiter" tools/run-tests.sh "$tmp/logs" "$(s a 0.6)" "$(s b 0.6)" "$(s c 0.6)" \
+  "$(s waiter 1.5)" 2>/dev/null)
+tap_ok "four passing suites: exit 0 and '4 passed, 0 failed, 0 skipped'" \
+  bash -c '[ $1 -eq 0 ] && [ "$(tail -n 1 <<<"$2")" = "4 passed, 0 failed, 0 skipped" ]' _ $? "$out"
+tap_ok "  ... the report in the order given" \
+  test "$(grep -oE 'suite.sh [a-z]+' <<<"$out" | cut -d' ' -f2 | tr '\n' ' ')" = "a b c waiter "
+# Most concurrent suites, beside ones excluded and included.
+most() { # EXCLUDE: the most suites running at once, not counting EXCLUDE
+  awk -v x="$1" '{print $3, ($1 == "start" ? 1 : -1), $2}' "$tmp/events" | sort -n |
+    awk -v x="$1" '$3 != x {n += $2; if (n > m) m = n} END {print m}'
+}
+tap_ok "  ... at most TEST_JOBS = 2 suites in the slots at once ($(most waiter))" test "$(most waiter)" -eq 2
+tap_ok "  ... the TEST_BESIDE suite ran beside them: 3 at once ($(most none))" test "$(most none)" -eq 3
+# Listed last, it started before c, which had to wait ~0.6 s for a slot.
+order=$(awk '$1 == "start" {print $3, $2}' "$tmp/events" | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+tap_ok "  ... and started before the slots freed up ($order)" bash -c '[[ "$1" == *waiter*c* ]]' _ "$order"
+
+rm -f "$tmp/events"
+out=$(TEST_JOBS=1 TEST_BESIDE="waiter" tools/run-tests.sh "$tmp/logs1" "$(s a 0.2)" "$(s waiter 0.2)" "$(s c 0.2)" 2>/dev/null)
+tap_ok "TEST_JOBS=1: one suite at a time, the beside one included, in the order given" \
+  bash -c '[ "$(awk "{print \$1 \$2}" "$1" | tr "\n" " ")" = "starta enda startwaiter endwaiter startc endc " ]' _ "$tmp/events"
+
+out=$(TEST_JOBS=2 tools/run-tests.sh "$tmp/logs2" "$(s a 0.1)" "$(s b 0.1 fail)" "$(s c 0.1 silent)" 2>/dev/null)
+rc=$?
+tap_ok "a failing suite and one that exits 3 without a TAP line: exit 1, '1 passed, 2 failed, 0 skipped'" \
+  bash -c '[ $1 -ne 0 ] && [ "$(tail -n 1 <<<"$2")" = "1 passed, 2 failed, 0 skipped" ]' _ $rc "$out"
+tap_ok "  ... the silent one named with its exit status" grep -q "suite.sh c 0.1 silent .*(exit status 3)" <<<"$out"
+tap_done
