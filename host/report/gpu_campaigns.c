@@ -400,7 +400,7 @@ void gpu_data_free(gpu_data_t *g) {
     *g = (gpu_data_t){0};
 }
 
-const char *const gpu_matrix_files[GPU_MATRIX_FILES] = {"e4m3", "seed-linear", "outliers"};
+const char *const gpu_matrix_files[GPU_MATRIX_FILES] = {"e4m3", "seed-linear", "outliers", "wide"};
 
 double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
     const cJSON *e;

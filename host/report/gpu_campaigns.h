@@ -15,8 +15,9 @@
 #define GPU_MAX_SWEEPS 64
 #define GPU_MAX_RUNS 32
 #define GPU_MAX_POINTS 512
-/* The correctness matrix's files (campaign part "matrix"): e4m3, seed-linear, outliers. */
-#define GPU_MATRIX_FILES 3
+/* The correctness matrix's files (campaign part "matrix"): e4m3, seed-linear, outliers, and wide
+ * (head dimension 128 and causal masks; campaigns before it have the first three). */
+#define GPU_MATRIX_FILES 4
 extern const char *const gpu_matrix_files[GPU_MATRIX_FILES];
 
 /* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. The

@@ -121,13 +121,17 @@ tap_ok "  ... the scaling sweep: a result per variant (and the cuBLAS peer) and 
 step_of() { jq -r --arg n "$1" '.steps[] | select(.name == $n) | if .skipped then "skipped: " + .skipped else "exit \(.exit_status)" end' "$C/campaign.json"; }
 tap_ok "  ... the probes: skipped on the emulator, with the reason (sm_90a code runs on a GPU only)" \
   bash -c '[[ "$1" == "skipped: backend emu: the probes run on a GPU"* ]] && [ ! -e "$2/probes/probes.json" ]' _ "$(step_of probes)" "$C"
-tap_ok "  ... the correctness matrix: e4m3, seed-linear and outlier files of every variant, each check passed" \
-  bash -c 'for f in e4m3 seed-linear outliers; do
-             jq -e --argjson n "$2" "([.correctness[] | .variant] | unique | length) + (.not_supported | length) == \$n and
+tap_ok "  ... the correctness matrix: e4m3, seed-linear, outlier and wide files of every variant, each check passed" \
+  bash -c 'for f in e4m3 seed-linear outliers wide; do
+             jq -e --argjson n "$2" "([.correctness[], .not_supported[] | .variant] | unique | length) == \$n and
                ([.correctness[] | select(.pass != true)] | length) == 0 and (.correctness | length) > 0" "$1/matrix/$f.json" >/dev/null ||
                { echo "# matrix/$f.json"; exit 1; }; done
            [ "$(jq -r .config.dist "$1/matrix/outliers.json")" = outliers ] &&
            [ "$(jq -r .config.codec "$1/matrix/seed-linear.json")" = seed-linear ]' _ "$C" "$n_var"
+tap_ok "  ... the wide file: D = 128 and causal shapes checked (some variants), the others not supported with the reason" \
+  jq -e '([.config.shapes[] | select(.D == 128)] | length) > 0 and ([.config.shapes[] | select(.causal)] | length) > 0 and
+         ([.correctness[] | select(.D == 128 or .shape == "ragged-d128")] | length) > 0 and
+         ([.not_supported[] | select((.reason // "") | test("D = 128|causal"))] | length) > 0' "$C/matrix/wide.json"
 tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \
   bash -c 'for s in probe checks device probes matrix ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles; do
              [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"

@@ -252,8 +252,9 @@ if command -v jq >/dev/null; then
        wgmma_acc: {values: [1, 2, 3]}, wgmma_a: {byte: [0, 1]}, wgmma_desc: [{}, {}], tma: [{}, {}, {}, {}],
        isa_check: {mismatches: 0, first: ""},
        tma_unaligned: {what: "x = 4", result: "cudaErrorIllegalInstruction"}}' "$C/campaign.json" >"$D/probes/probes.json"
-  for f in e4m3 seed-linear outliers; do
+  for f in e4m3 seed-linear outliers wide; do
     jq --arg f "$f" '.config.codec = (if $f == "seed-linear" then "seed-linear" else "e4m3" end) |
+        (if $f == "wide" then .config.shapes = [{name: "ragged-d128-causal", B: 2, H: 3, S: 33, D: 128, causal: true}] else . end) |
         .config.dist = (if $f == "outliers" then "outliers" else "normal" end) | .config.seeds = ["0", "1"] |
         .correctness = [{pass: true, kernel_only: {worst_ratio: 0.25}}, {pass: ($f != "outliers"), kernel_only: {worst_ratio: 1.5}},
                         {pass: true, kernel_only: {worst_ratio: 0.5}}] |
@@ -272,6 +273,9 @@ if command -v jq >/dev/null; then
   tap_ok "  ... the matrix: checks passed and the worst error over its bar counted, the failed check named in the caption" \
     bash -c 'grep -qE "^\| matrix/e4m3.json +\| e4m3, normal; seeds 2 +\| +3 of 3 \| +1.500 \| +2 of 2 \| +1 of 1 \|" "$1" &&
              grep -qE "^\| matrix/outliers.json .*\| +2 of 3 \|" "$1" && grep -q "SOME CHECKS OR CLAIMS FAILED" "$1"' _ "$PM"
+  tap_ok "  ... the wide file's row says its inputs go beyond D = 64 non-causal" \
+    bash -c 'grep -qE "^\| matrix/wide.json +\| e4m3, normal; seeds 2; D = 128, causal +\|" "$1" &&
+             ! grep -qE "^\| matrix/e4m3.json .*causal" "$1"' _ "$PM"
 else
   tap_skip "a campaign of the parts probes and matrix" "jq not installed"
 fi

@@ -15,8 +15,10 @@
 #                (probes/probes.json; the emulator's tests compare themselves with it once ingested)
 #   matrix       the correctness matrix: every healthy variant at the small, mission, ragged, partial,
 #                single and label-a shapes, seeds 0,1,2, codecs e4m3 and seed-linear, then outlier
-#                inputs (sdpa-bench --check-only; matrix/<codec|outliers>.json): the bars and the
-#                bit-identity claims between stages on the device
+#                inputs, then head dimension 128 and causal masks (the register-resident rows;
+#                the others are recorded as not supported) (sdpa-bench --check-only;
+#                matrix/<codec|outliers|wide>.json): the bars and the bit-identity claims between
+#                stages on the device
 #   ceilings     copy bandwidth and cuBLAS/cuBLASLt GEMM throughput (sdpa-bench --ceilings)
 #   experiment:<name>  one experiment, as `make stageN` runs it (experiments/run.sh)
 #   history      every variant at the mission and long shapes in one interleaved process
@@ -175,11 +177,14 @@ L4_FACTOR=2.4
 if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
+  matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
   scaling_S="128 256" peer_shape=small san_shape=ragged
   b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
+  matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal --shape mission-d128
+                    --shape mission-causal --shape mission-d128-causal)
   matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
   # From the first H100 (campaign 20261127T092705Z, steps in seconds: experiments 6-10, history
@@ -233,7 +238,7 @@ plan_line checks $b_checks "each variant alone at the single shape, under a ${ch
 for p in "${planned[@]}"; do
   while read -r s b; do
     case $s in
-      matrix) what="correctness of every variant: ${matrix_args[*]} --seeds $matrix_seeds, e4m3, seed-linear, outliers" ;;
+      matrix) what="correctness of every variant: ${matrix_args[*]} --seeds $matrix_seeds, e4m3, seed-linear, outliers; D = 128 and causal: ${matrix_wide_args[*]}" ;;
       probes) what="wgmma/TMA layout probes against the PTX ISA (sm_90a GPUs only)" ;;
       ceilings) what="copy bandwidth, cuBLAS GEMM fp16/fp8 (sdpa-bench --ceilings)" ;;
       experiment-*) what=${s#experiment-} s=experiment ;;
@@ -415,7 +420,7 @@ part_probes() {
   step probes $b_probes "$here/bin/sdpa-probes" --out "$root/probes/probes.json"
 }
 
-# The correctness matrix: three sdpa-bench processes (each a file even when another fails).
+# The correctness matrix: four sdpa-bench processes (each a file even when another fails).
 matrix() {
   local rc=0 v
   mkdir -p "$root/matrix"
@@ -427,6 +432,8 @@ matrix() {
     --out "$root/matrix/seed-linear.json" || rc=1
   "$bench" --backend "$backend" --check-only "$@" "${matrix_args[@]}" --seeds 0 --dist outliers \
     --out "$root/matrix/outliers.json" || rc=1
+  "$bench" --backend "$backend" --check-only "$@" "${matrix_wide_args[@]}" --seeds "$matrix_seeds" --codec e4m3 \
+    --out "$root/matrix/wide.json" || rc=1
   return $rc
 }
 

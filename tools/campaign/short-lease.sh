@@ -7,7 +7,8 @@
 # OUT         an empty or new directory whose files come home
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment and probe; each
-# variant alone under a timeout (smoke-<v>.json); the e4m3 correctness matrix; the campaign with
+# variant alone under a timeout (smoke-<v>.json); the e4m3 correctness matrix and its D = 128 / causal
+# twin; the campaign with
 # what is left less 150 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
 # when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
 # only if its limit fits what is left. The loose
@@ -52,6 +53,9 @@ for v in "${variants[@]}"; do
 done
 mshapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
 step matrix-e4m3 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec e4m3 --out "$f/matrix-e4m3.json"
+# Head dimension 128 and causal masks (the register-resident rows only; never run on a GPU before).
+step matrix-wide 60 "$B" --backend cuda --check-only --shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal \
+  --shape mission-d128 --shape mission-causal --shape mission-d128-causal --seeds 0,1,2 --codec e4m3 --out "$f/matrix-wide.json"
 # The campaign: what is left, less 30 s for its own kill margin and the pack, and 120 s for the
 # other two matrices after it (they run in whatever the campaign leaves unused).
 tl=$(( $(left) - 150 ))
