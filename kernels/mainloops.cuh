@@ -93,17 +93,20 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
 
 // ---- [stage 5] mainloop_warp_spec: producer warps load, consumer warps compute -------------------
 // The roles split here; each runs its loop of the skeleton (warp_spec.cuh) with the register-
-// resident hooks.
+// resident hooks; with TMA_KV (stage 7a) the producers' ring is fed by TMA through `maps`.
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
-                                                   int q0, int q_valid, float qk_mult, float v_step,
-                                                   const uint8_t *gk, const uint8_t *gv, __half *o_tile) {
+__device__ __forceinline__ void
+mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0, int q_valid, float qk_mult,
+                   float v_step, const uint8_t *gk, const uint8_t *gv, __half *o_tile, const KvMaps &maps) {
     using Hooks = RegHooks<Cfg, C>;
-    __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+    if constexpr (Cfg::kTmaKv) kv_barriers_init(sm);
+    __syncthreads(); // Q (and the ring's mbarriers) complete; from here on the roles meet only at barriers
     if (warp < Cfg::kMmaWarps) {
         typename Hooks::Rows st;
         ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, q0 + 16 * warp, qk_mult, st);
         mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+    } else if constexpr (Cfg::kTmaKv) {
+        ws_producer_tma<Cfg, Hooks>(sm, n_tiles, maps, S);
     } else {
         ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
     }
@@ -111,10 +114,11 @@ __device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int 
 
 // ---- [stage 0] the kernel body: one CTA's setup, then the main loop its Config names -------------
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void
-cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
-        const uint8_t *__restrict__ V, const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-        const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+__device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q,
+                                        const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                                        const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                                        const float *__restrict__ v_scale, __half *__restrict__ O, int H,
+                                        int S, float softmax_scale, const KvMaps &maps) {
     constexpr int TM = Cfg::kTM, D = Cfg::kD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;
@@ -132,7 +136,8 @@ cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict_
     else
         load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec)
-        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile,
+                                   maps);
     else if constexpr (Cfg::kRegMma)
         mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else
@@ -148,14 +153,14 @@ __device__ __forceinline__ void
 sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
                   const float *__restrict__ q_scale, const float *__restrict__ k_scale,
                   const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
-                  float softmax_scale) {
+                  float softmax_scale, const KvMaps &maps) {
     if constexpr (kDynamicSmem<Cfg>) {
         SMEM_DYNAMIC(unsigned char, raw);
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,
-                        softmax_scale);
+                        softmax_scale, maps);
     } else {
         __shared__ Smem<Cfg> sm;
-        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);
     }
 }
 
@@ -165,16 +170,26 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
 // returns SDPA_ERR_UNSUPPORTED for seed-linear; sdpa-bench lists the variant as not supported on a
 // device older than the switch's MIN_SM), and if one were, its output would stay unwritten, which
 // the correctness check reports.
+// [stage 7a] A TMA_KV kernel needs sm_90 (cp.async.bulk.tensor, mbarrier expect_tx and try_wait): its
+// e4m3 instance for an older architecture traps instead (prims::arch_trap; never launched there
+// either: the variant's MIN_SM is 90), so that a wrong binary stops loudly rather than computing
+// nothing; its seed-linear instance is empty, as stage 6's.
 template <class Cfg, sdpa_codec_t C>
-constexpr bool kRunnable = !Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma);
+constexpr bool kRunnable = (!Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma)) &&
+                           (!Cfg::kTmaKv || prims::has_sm90);
+template <class Cfg, sdpa_codec_t C>
+constexpr bool kTrapsHere = Cfg::kTmaKv &&C == SDPA_CODEC_E4M3 && !prims::has_sm90;
 
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void
-sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
-             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+__device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
+                                             const uint8_t *__restrict__ V, const float *__restrict__ q_scale,
+                                             const float *__restrict__ k_scale,
+                                             const float *__restrict__ v_scale, __half *__restrict__ O, int H,
+                                             int S, float softmax_scale, const KvMaps &maps = KvMaps{}) {
     if constexpr (kRunnable<Cfg, C>)
-        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);
+    else if constexpr (kTrapsHere<Cfg, C>)
+        prims::arch_trap();
 }
 
 } // namespace sdpa

@@ -94,11 +94,18 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
 #   fp8-pscale512: stage 6's P scale 512 instead of 448 (below); with fp8-unpermuted, it must fail the
 #               mirror check itself (planted.sh), not only some check
-# plant_variant_NAME: the variant the TSan runs use (default stage2). The original's other Stage-4
+#   tma-expect-short: stage 7a's full barrier expects one box's bytes instead of K's and V's (the
+#               phase could complete with V still in flight: the emulator faults at the expect_tx)
+#   tma-parity: stage 7a's producers wait on a full barrier with parity 0 every time, not flipped
+#               when the ring wraps (from tile 3 on, a phase already passed: the tile's boxes are not
+#               waited for; the emulator faults at the wait)
+# plant_variant_NAME: the variant the TSan runs use (default stage2); plant_tsan_shape_NAME the
+# shape they run (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
+          tma-expect-short tma-parity
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -113,6 +120,11 @@ plant_sed_fp8-pscale512 := s/constexpr float kPScale = 448.0f;/constexpr float k
 # both computing warps claim rows 0-15 of the CTA (as two of its warps shared 16 rows), so their
 # results land on the same output rows and rows 16-31 are never written.
 plant_sed_rows-shared := s/const int row = 16 \* warp + g + 8 \* h;/const int row = 16 * (warp >> 1) + g + 8 * h;/
+plant_sed_tma-expect-short := s/constexpr uint32_t kTxBytes = 2u \* TN \* Cfg::kD;/constexpr uint32_t kTxBytes = 1u * TN * Cfg::kD;/
+plant_sed_tma-parity := s/const unsigned phase = (t \/ R) \& 1;/const unsigned phase = 0;/
+plant_variant_tma-expect-short := stage7a
+plant_variant_tma-parity := stage7a
+plant_tsan_shape_tma-parity := partial
 plant_variant_ring-depth := stage4
 plant_variant_fp8-unpermuted := stage6
 plant_variant_fp8-pscale512 := stage6
@@ -126,6 +138,7 @@ define plant_rule
 $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS)
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
+	$$(Q)echo $(or $(plant_tsan_shape_$(1)),ragged) >$$(@D)/tsan-shape
 	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
