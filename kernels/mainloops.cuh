@@ -146,23 +146,38 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
 
 // The CTA's shared memory: a static object up to 48 KiB (every variant at D = 64), else the launch's
 // dynamic shared memory (kDynamicSmem: the launcher passes kSmemBytes and has opted the kernel in).
-// Declared here, not returned from a helper: a reference returned from a function holding the
+// Declared in the body, not returned from a helper: a reference returned from a function holding the
 // static object lost its address space for nvcc (generic st.u8 instead of st.shared.u8, observed).
+// A macro, so that the two bodies below share it: a TMA_KV kernel's has the tensor maps as one more
+// parameter, a function of its own, so that every other kernel's static object keeps its name (the
+// enclosing function's signature is part of it) and with it its PTX, byte for byte.
+#define SDPA_CTA_ON_SMEM(maps)                                                                               \
+    if constexpr (kDynamicSmem<Cfg>) {                                                                       \
+        SMEM_DYNAMIC(unsigned char, raw);                                                                    \
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
+                        softmax_scale, maps);                                                                \
+    } else {                                                                                                 \
+        __shared__ Smem<Cfg> sm;                                                                             \
+        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);               \
+    }
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
+                  float softmax_scale) {
+    SDPA_CTA_ON_SMEM(KvMaps{})
+}
+// [stage 7a]
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
 sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
                   const float *__restrict__ q_scale, const float *__restrict__ k_scale,
                   const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
                   float softmax_scale, const KvMaps &maps) {
-    if constexpr (kDynamicSmem<Cfg>) {
-        SMEM_DYNAMIC(unsigned char, raw);
-        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,
-                        softmax_scale, maps);
-    } else {
-        __shared__ Smem<Cfg> sm;
-        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);
-    }
+    SDPA_CTA_ON_SMEM(maps)
 }
+#undef SDPA_CTA_ON_SMEM
 
 // [stage 6] An FP8_MMA kernel computes on e4m3 codes with sm_89's FP8 mma.sync. Its seed-linear
 // instance (codes u - 128: no e4m3 form) and its instance for an older architecture of the
@@ -186,8 +201,10 @@ __device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, cons
                                              const float *__restrict__ k_scale,
                                              const float *__restrict__ v_scale, __half *__restrict__ O, int H,
                                              int S, float softmax_scale, const KvMaps &maps = KvMaps{}) {
-    if constexpr (kRunnable<Cfg, C>)
+    if constexpr (kRunnable<Cfg, C> && Cfg::kTmaKv)
         sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);
+    else if constexpr (kRunnable<Cfg, C>)
+        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
     else if constexpr (kTrapsHere<Cfg, C>)
         prims::arch_trap();
 }

@@ -112,11 +112,15 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
     SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg) {                                                     \
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
-// [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V.
-#define SDPA_DEFINE_TMA_KERNEL(ident, codec_tag, suffix, codec, cfg)                                         \
+// [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V. Declared
+// with the row (pass 2) and defined after every other kernel (pass 4), so that adding them leaves the
+// others' place in the translation unit, and their PTX, as it was.
+#define SDPA_DECLARE_TMA_KERNEL(ident, codec_tag, cfg)                                                       \
     extern "C" __global__ void __launch_bounds__(cfg::kBoundsThreads, cfg::kMinBlocks) SDPA_BACKEND_SYM(     \
-        sdpa_##ident##_##codec_tag##suffix)(SDPA_KERNEL_PARAMS, const __grid_constant__ CUtensorMap tm_k,    \
-                                            const __grid_constant__ CUtensorMap tm_v) {                      \
+        sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS, const __grid_constant__ CUtensorMap tm_k,            \
+                                    const __grid_constant__ CUtensorMap tm_v)
+#define SDPA_DEFINE_TMA_KERNEL(ident, codec_tag, codec, cfg)                                                 \
+    SDPA_DECLARE_TMA_KERNEL(ident, codec_tag, cfg) {                                                         \
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale,                          \
                                        sdpa::KvMaps{&tm_k, &tm_v});                                          \
     }
@@ -187,6 +191,23 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW
 
+// A row's D = 64 kernels, one per codec, and its launcher's body: the plain rows' defined here, a
+// TMA_KV row's declared here and defined in pass 4.
+// clang-format off
+#define SDPA_ROW_KERNELS(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_DECLS, SDPA_PLAIN_ROW_KERNELS)(ident)
+#define SDPA_ROW_LAUNCH(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_LAUNCH, SDPA_PLAIN_LAUNCH)(ident)
+#define SDPA_TMA_KERNELS_OF(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+// clang-format on
+#define SDPA_PLAIN_ROW_KERNELS(ident)                                                                        \
+    SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
+    SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)
+#define SDPA_TMA_ROW_DECLS(ident)                                                                            \
+    SDPA_DECLARE_TMA_KERNEL(ident, e4m3, config_##ident);                                                    \
+    SDPA_DECLARE_TMA_KERNEL(ident, seedlin, config_##ident);
+#define SDPA_TMA_ROW_KERNELS(ident)                                                                          \
+    SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
+    SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
+#define SDPA_NO_KERNELS(ident)
 // A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
 // one kernel (launch_tma).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \
@@ -207,11 +228,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
                   "a TMA_KV row is D = 64 non-causal");                                                      \
-    SDPA_IF(SDPA_IS_TMA(ident))                                                                              \
-    (SDPA_DEFINE_TMA_KERNEL, SDPA_DEFINE_KERNEL)(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)SDPA_IF(     \
-        SDPA_IS_TMA(ident))(SDPA_DEFINE_TMA_KERNEL, SDPA_DEFINE_KERNEL)(                                     \
-        ident, seedlin, , SDPA_CODEC_SEED_LINEAR,                                                            \
-        config_##ident) static sdpa_status_t launch_##ident(const sdpa_args_t *a);                           \
+    SDPA_ROW_KERNELS(ident)                                                                                  \
+    static sdpa_status_t launch_##ident(const sdpa_args_t *a);                                               \
     constexpr sdpa_kernel_entry_t entry_##ident = {                                                          \
         id,                                                                                                  \
         parent,                                                                                              \
@@ -221,9 +239,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         Wide<tag_##ident>::kBuilt ? 2 : 1,                                                                   \
         {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", Wide<tag_##ident>::kBuilt),                     \
          Wide<tag_##ident>::geometry128}};                                                                   \
-    static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
-        SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_LAUNCH, SDPA_PLAIN_LAUNCH)(ident)                               \
-    }
+    static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
 #include "variants.def"
 #undef SDPA_VARIANT
 
@@ -236,6 +252,11 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW
+
+// Pass 4: the TMA_KV rows' kernels.
+#define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_KERNELS_OF(ident)
+#include "variants.def"
+#undef SDPA_VARIANT
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary) entry_##ident,
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {
