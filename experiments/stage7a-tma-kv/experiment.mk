@@ -4,7 +4,7 @@
 # Read by experiments/common.mk and copied into every run directory, so that a report is always
 # judged against the definition its run was made with (make report RUN=... reads the copy).
 # Defaults of every parameter not set here (timing budgets, static budgets): experiments/common.mk.
-TITLE        := Stage 7a: K and V by TMA into the producers' ring (stage6 to stage7a)
+TITLE        := Stage 7a: K and V by TMA into the producer ring (stage6 to stage7a)
 MAKE_TARGET  := stage7a
 BASELINE     := stage6
 CANDIDATE    := stage7a
