@@ -99,6 +99,11 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   tma-parity: stage 7a's producers wait on a full barrier with parity 0 every time, not flipped
 #               when the ring wraps (from tile 3 on, a phase already passed: the tile's boxes are not
 #               waited for; the emulator faults at the wait)
+#   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
+#   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
+#   under rand), apparently since a thread yields at each
+#   mbarrier arrive and the other producers finish reading before the issuer runs on; only the TSan
+#   build reports it, as a race with the copy, so it cannot meet planted.sh's first requirement.)
 # plant_variant_NAME: the variant the TSan runs use (default stage2); plant_tsan_shape_NAME the
 # shape they run (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
