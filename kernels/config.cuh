@@ -31,6 +31,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWarpSpec = SW & SDPA_SW(WARP_SPEC);
     static constexpr bool kFp8Mma = SW & SDPA_SW(FP8_MMA);
     static constexpr bool kRows64 = SW & SDPA_SW(ROWS64);
+    static constexpr bool kTmaKv = SW & SDPA_SW(TMA_KV);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -46,6 +47,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
                   "USE_FP8_MMA builds on the producer/consumer kernel: needs USE_REG_MMA=1, USE_WARP_SPEC=1");
     static_assert(!kRows64 || kRegMma,
                   "USE_ROWS64 gives 4 computing warps 16 rows each: needs USE_REG_MMA=1");
+    // TMA_KV replaces the cp.async copies of stage 6's producer ring (same staging slots, same
+    // repack): it needs that ring and the producers that own it.
+    static_assert(!kTmaKv || kFp8Mma, "USE_TMA_KV feeds stage 6's producer ring: needs USE_FP8_MMA=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -122,6 +126,15 @@ template <class Cfg> struct Causal : Cfg {
     static_assert(Cfg::kRegMma, "the causal mask needs the register-resident line (USE_REG_MMA=1)");
 };
 
+// [stage 7a] The TMA ring's mbarriers, one pair per staging slot: full[s] completes when the elected
+// producer thread has armed it (one arrival, with the slot's K and V bytes expected) and both TMA
+// boxes have landed; empty[s] when every producer thread has read the slot (kLoaders arrivals).
+template <class Cfg, bool HAS> struct KvBarriers {};
+template <class Cfg> struct KvBarriers<Cfg, true> {
+    alignas(8) uint64_t full[Cfg::kKvStages];
+    alignas(8) uint64_t empty[Cfg::kKvStages];
+};
+
 // Static shared memory of one CTA. Optional buffers are empty base classes when a Config does not
 // use them (the empty-base optimisation gives them size zero), so ptxas's smem figure is exactly
 // the sum of the buffers a variant declares.
@@ -169,7 +182,8 @@ struct Smem : Staging<Cfg, Cfg::kCpAsync>,
               ScoreBuffers<Cfg, !Cfg::kRegMma>,
               Scratch<Cfg, !Cfg::kRegMma && !Cfg::kScratchInStaging>,
               HalfTiles<Cfg, !Cfg::kFp8Mma>,
-              CodeTiles<Cfg, Cfg::kFp8Mma> {};
+              CodeTiles<Cfg, Cfg::kFp8Mma>,
+              KvBarriers<Cfg, Cfg::kTmaKv> {};
 
 // Shared memory per CTA. Up to 48 KiB it is static (__shared__, as every variant before D = 128);
 // above, it is dynamic: the launcher passes the size and opts the kernel in

@@ -12,7 +12,8 @@
  * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch.
  *   wide       the row is also built for D = 128 and with a causal mask (E4M3 codec): the
  *              register-resident line (REG_MMA), whose warps own whole rows; stages 0-3a are the
- *              original's faithful kernels, D = 64 and non-causal only */
+ *              original's faithful kernels, D = 64 and non-causal only; so is the Hopper line's
+ *              first step for now (TMA_KV, stage 7a: one kernel, to keep the build short) */
 #ifndef SDPA_GEOMETRY_H
 #define SDPA_GEOMETRY_H
 
@@ -22,7 +23,7 @@
 #define SDPA_TILE_N_OF(sw) 32
 #define SDPA_MMA_WARPS_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? SDPA_TILE_M_OF(sw) / 16 : 0)
 #define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + 2 : 4)
-#define SDPA_WIDE_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? 1 : 0)
+#define SDPA_WIDE_OF(sw) ((((sw)&SDPA_SW(REG_MMA)) && !((sw)&SDPA_SW(TMA_KV))) ? 1 : 0)
 /* Static shared memory per block; above it a kernel's shared memory is dynamic and opted in. */
 #define SDPA_STATIC_SMEM_MAX (48 * 1024)
 

@@ -237,3 +237,75 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
 }
 
 } // namespace sdpa
+
+namespace sdpa {
+
+// ---- [stage 7a] K/V by TMA into the same staging ring -------------------------------------------
+// One thread (the first producer) copies a whole K and V tile with two cp.async.bulk.tensor loads
+// instead of 64 producer threads issuing 16-byte cp.async copies; the tile lands in the staging
+// slot stage 6 uses, and the producers' repack (repack_kv_staged) reads it unchanged. The copies
+// complete on the slot's full mbarrier; every producer's read of the slot is released on its empty
+// mbarrier before the slot is loaded again (the copies' order against those reads is not program
+// order any more: TMA writes the slot, not the reading thread).
+//
+// The tensor maps: K and V as 3-D uint8 tensors (D, S, B*H), innermost first, a box of (D, kTN, 1)
+// (one tile of one head); keys past S are outside the tensor and arrive as zeros, so a tail tile
+// needs no bounds (repack still zeroes rows >= valid: the same bytes either way). The innermost
+// coordinate is always 0 (a multiple of 16 bytes, which TMA requires: an H100 stops otherwise).
+struct KvMaps {
+    const CUtensorMap *k = nullptr, *v = nullptr;
+};
+
+// Host: the tensor map of K (or V) codes at `codes`; 0, or -1 with the reason in err.
+inline int encode_kv_map(CUtensorMap *map, const void *codes, int B, int H, int S, int D, int tile_n,
+                         char *err, size_t errlen) {
+    const cuuint64_t dims[3] = {(cuuint64_t)D, (cuuint64_t)S, (cuuint64_t)B * (cuuint64_t)H};
+    const cuuint64_t strides[2] = {(cuuint64_t)D, (cuuint64_t)S * (cuuint64_t)D}; // bytes, dims 1..2
+    const cuuint32_t box[3] = {(cuuint32_t)D, (cuuint32_t)tile_n, 1};
+    return prims::tma_encode_tiled(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, codes, dims, strides, box,
+                                   CU_TENSOR_MAP_SWIZZLE_NONE, err, errlen);
+}
+
+// The first producer thread owns the barriers and issues every copy.
+template <class Cfg> __device__ __forceinline__ bool tma_issuer() { return threadIdx.x == Cfg::kLoader0; }
+
+// Before the block barrier that publishes them (mainloop_warp_spec): full[s] takes the issuer's one
+// arrival (with the slot's bytes), empty[s] every producer thread's.
+template <class Cfg> __device__ __forceinline__ void kv_barriers_init(Smem<Cfg> &sm) {
+    if (tma_issuer<Cfg>()) {
+#pragma unroll
+        for (int s = 0; s < Cfg::kKvStages; ++s) {
+            prims::mbar_init(&sm.full[s], 1);
+            prims::mbar_init(&sm.empty[s], Cfg::kLoaders);
+        }
+        prims::fence_mbarrier_init();
+    }
+}
+
+// The issuer loads tile t (of the CTA's head bh) into slot t % R, once the producers have released
+// the slot's previous tile t - R: that release completed phase (t / R - 1) of empty[slot], whose
+// parity is (t / R + 1) & 1; a fresh barrier passes parity 1 at once (tiles 0..R-1, first use).
+template <class Cfg>
+__device__ __forceinline__ void tma_kv_issue(Smem<Cfg> &sm, const KvMaps &maps, int t, int bh) {
+    constexpr int R = Cfg::kKvStages, TN = Cfg::kTN;
+    constexpr uint32_t kTxBytes = 2u * TN * Cfg::kD; // one K and one V box, out-of-bounds zeros included
+    const int slot = t % R;
+    prims::mbar_wait(&sm.empty[slot], ((t / R) & 1) ^ 1);
+    prims::mbar_arrive_expect_tx(&sm.full[slot], kTxBytes);
+    prims::tma_load_3d(&sm.k8[slot][0][0], maps.k, 0, t * TN, bh, &sm.full[slot]);
+    prims::tma_load_3d(&sm.v8[slot][0][0], maps.v, 0, t * TN, bh, &sm.full[slot]);
+}
+
+// Every producer: tile t's boxes have landed in slot t % R (phase t / R of full[slot]).
+template <class Cfg> __device__ __forceinline__ void tma_kv_wait(Smem<Cfg> &sm, int t) {
+    constexpr int R = Cfg::kKvStages;
+    const unsigned phase = (t / R) & 1; // flips each time the ring wraps
+    prims::mbar_wait(&sm.full[t % R], phase);
+}
+
+// Every producer, after its last read of tile t's slot.
+template <class Cfg> __device__ __forceinline__ void tma_kv_release(Smem<Cfg> &sm, int t) {
+    prims::mbar_arrive(&sm.empty[t % Cfg::kKvStages]);
+}
+
+} // namespace sdpa

@@ -93,17 +93,20 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
 
 // ---- [stage 5] mainloop_warp_spec: producer warps load, consumer warps compute -------------------
 // The roles split here; each runs its loop of the skeleton (warp_spec.cuh) with the register-
-// resident hooks.
+// resident hooks; with TMA_KV (stage 7a) the producers' ring is fed by TMA through `maps`.
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
-                                                   int q0, int q_valid, float qk_mult, float v_step,
-                                                   const uint8_t *gk, const uint8_t *gv, __half *o_tile) {
+__device__ __forceinline__ void
+mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0, int q_valid, float qk_mult,
+                   float v_step, const uint8_t *gk, const uint8_t *gv, __half *o_tile, const KvMaps &maps) {
     using Hooks = RegHooks<Cfg, C>;
-    __syncthreads(); // Q complete; from here on the two roles meet only at named barriers
+    if constexpr (Cfg::kTmaKv) kv_barriers_init(sm);
+    __syncthreads(); // Q (and the ring's mbarriers) complete; from here on the roles meet only at barriers
     if (warp < Cfg::kMmaWarps) {
         typename Hooks::Rows st;
         ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, q0 + 16 * warp, qk_mult, st);
         mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+    } else if constexpr (Cfg::kTmaKv) {
+        ws_producer_tma<Cfg, Hooks>(sm, n_tiles, maps, S);
     } else {
         ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);
     }
@@ -111,10 +114,11 @@ __device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int 
 
 // ---- [stage 0] the kernel body: one CTA's setup, then the main loop its Config names -------------
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void
-cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
-        const uint8_t *__restrict__ V, const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-        const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
+__device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q,
+                                        const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                                        const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                                        const float *__restrict__ v_scale, __half *__restrict__ O, int H,
+                                        int S, float softmax_scale, const KvMaps &maps) {
     constexpr int TM = Cfg::kTM, D = Cfg::kD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int h = blockIdx.y, b = blockIdx.z;
@@ -132,7 +136,8 @@ cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict_
     else
         load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec)
-        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile,
+                                   maps);
     else if constexpr (Cfg::kRegMma)
         mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else
@@ -141,23 +146,38 @@ cta_run(Smem<Cfg> &sm, const uint8_t *__restrict__ Q, const uint8_t *__restrict_
 
 // The CTA's shared memory: a static object up to 48 KiB (every variant at D = 64), else the launch's
 // dynamic shared memory (kDynamicSmem: the launcher passes kSmemBytes and has opted the kernel in).
-// Declared here, not returned from a helper: a reference returned from a function holding the
+// Declared in the body, not returned from a helper: a reference returned from a function holding the
 // static object lost its address space for nvcc (generic st.u8 instead of st.shared.u8, observed).
+// A macro, so that the two bodies below share it: a TMA_KV kernel's has the tensor maps as one more
+// parameter, a function of its own, so that every other kernel's static object keeps its name (the
+// enclosing function's signature is part of it) and with it its PTX, byte for byte.
+#define SDPA_CTA_ON_SMEM(maps)                                                                               \
+    if constexpr (kDynamicSmem<Cfg>) {                                                                       \
+        SMEM_DYNAMIC(unsigned char, raw);                                                                    \
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
+                        softmax_scale, maps);                                                                \
+    } else {                                                                                                 \
+        __shared__ Smem<Cfg> sm;                                                                             \
+        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);               \
+    }
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
 sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
                   const float *__restrict__ q_scale, const float *__restrict__ k_scale,
                   const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
                   float softmax_scale) {
-    if constexpr (kDynamicSmem<Cfg>) {
-        SMEM_DYNAMIC(unsigned char, raw);
-        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,
-                        softmax_scale);
-    } else {
-        __shared__ Smem<Cfg> sm;
-        cta_run<Cfg, C>(sm, Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
-    }
+    SDPA_CTA_ON_SMEM(KvMaps{})
 }
+// [stage 7a]
+template <class Cfg, sdpa_codec_t C>
+__device__ __forceinline__ void
+sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
+                  const float *__restrict__ q_scale, const float *__restrict__ k_scale,
+                  const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S,
+                  float softmax_scale, const KvMaps &maps) {
+    SDPA_CTA_ON_SMEM(maps)
+}
+#undef SDPA_CTA_ON_SMEM
 
 // [stage 6] An FP8_MMA kernel computes on e4m3 codes with sm_89's FP8 mma.sync. Its seed-linear
 // instance (codes u - 128: no e4m3 form) and its instance for an older architecture of the
@@ -165,16 +185,28 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
 // returns SDPA_ERR_UNSUPPORTED for seed-linear; sdpa-bench lists the variant as not supported on a
 // device older than the switch's MIN_SM), and if one were, its output would stay unwritten, which
 // the correctness check reports.
+// [stage 7a] A TMA_KV kernel needs sm_90 (cp.async.bulk.tensor, mbarrier expect_tx and try_wait): its
+// e4m3 instance for an older architecture traps instead (prims::arch_trap; never launched there
+// either: the variant's MIN_SM is 90), so that a wrong binary stops loudly rather than computing
+// nothing; its seed-linear instance is empty, as stage 6's.
 template <class Cfg, sdpa_codec_t C>
-constexpr bool kRunnable = !Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma);
+constexpr bool kRunnable = (!Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma)) &&
+                           (!Cfg::kTmaKv || prims::has_sm90);
+template <class Cfg, sdpa_codec_t C>
+constexpr bool kTrapsHere = Cfg::kTmaKv &&C == SDPA_CODEC_E4M3 && !prims::has_sm90;
 
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void
-sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, const uint8_t *__restrict__ V,
-             const float *__restrict__ q_scale, const float *__restrict__ k_scale,
-             const float *__restrict__ v_scale, __half *__restrict__ O, int H, int S, float softmax_scale) {
-    if constexpr (kRunnable<Cfg, C>)
+__device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,
+                                             const uint8_t *__restrict__ V, const float *__restrict__ q_scale,
+                                             const float *__restrict__ k_scale,
+                                             const float *__restrict__ v_scale, __half *__restrict__ O, int H,
+                                             int S, float softmax_scale, const KvMaps &maps = KvMaps{}) {
+    if constexpr (kRunnable<Cfg, C> && Cfg::kTmaKv)
+        sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale, maps);
+    else if constexpr (kRunnable<Cfg, C>)
         sdpa_forward_body<Cfg, C>(Q, K, V, q_scale, k_scale, v_scale, O, H, S, softmax_scale);
+    else if constexpr (kTrapsHere<Cfg, C>)
+        prims::arch_trap();
 }
 
 } // namespace sdpa

@@ -310,6 +310,8 @@ __device__ __forceinline__ void arch_trap(PRIMS_CALLER) {
 #else
 #define PRIMS_HAS_SM90 1
 #endif
+// What a kernel that needs sm_90 (TMA, mbarrier transactions) tests before its body, as has_sm90a.
+inline constexpr bool has_sm90 = PRIMS_HAS_SM90 != 0;
 #if !defined(SIMT_EMU) && PRIMS_HAS_SM90
 #define PRIMS_SMEM_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
 #endif

@@ -56,6 +56,10 @@
 //                         producers' decode becomes a copy and a transpose); tile_products.cuh
 //                         fp8_tile (Q.K^T and P.V on mma.sync m16n8k32 e4m3, P as e4m3 codes of
 //                         448 p); sdpa_forward's empty body where it cannot run
+//   TMA_KV (stage 7a)     KvBarriers (config.cuh); loads.cuh KvMaps, encode_kv_map, kv_barriers_init,
+//                         tma_kv_issue / tma_kv_wait / tma_kv_release (the ring by TMA and mbarriers);
+//                         warp_spec.cuh ws_producer_tma; sdpa_forward's trap before sm_90;
+//                         stages.cu's TMA rows (tensor-map parameters, launch_tma)
 #pragma once
 
 #include "config.cuh"

@@ -17,6 +17,9 @@ namespace {
 
 using KernelFn = void (*)(const uint8_t *, const uint8_t *, const uint8_t *, const float *, const float *,
                           const float *, __half *, int, int, float);
+// [stage 7a] A TMA_KV kernel also takes the tensor maps of K and V (__grid_constant__ parameters).
+using KernelTmaFn = void (*)(const uint8_t *, const uint8_t *, const uint8_t *, const float *, const float *,
+                             const float *, __half *, int, int, float, CUtensorMap, CUtensorMap);
 
 // A kernel instance's geometry, as its Config computes it (the host reads it from the table);
 // causal: a causal instance of the same geometry exists too.
@@ -35,13 +38,16 @@ template <class Cfg> constexpr sdpa_geometry_t geometry_of(const char *kernel, i
 // The launch of one kernel instance: grid (ceil(S / tile_m), H, B), block 32 warps threads, and the
 // dynamic shared memory of a Config above 48 KiB (the kernel opted in first: the runtime refuses
 // more than 48 KiB of dynamic shared memory to a kernel that has not, and so does the emulator).
-sdpa_status_t launch_geometry(const sdpa_args_t *a, KernelFn k, const sdpa_geometry_t &g) {
+// `extra`: the parameters after the common ones (a TMA_KV kernel's tensor maps).
+template <class Fn, class... Extra>
+sdpa_status_t launch_geometry(const sdpa_args_t *a, Fn k, const sdpa_geometry_t &g, const Extra &...extra) {
     const dim3 grid((unsigned)((a->S + g.tile_m - 1) / g.tile_m), (unsigned)a->H, (unsigned)a->B);
     const dim3 block((unsigned)(32 * g.warps));
     const size_t smem = g.dynamic_smem ? (size_t)g.smem_bytes : 0;
     if (g.dynamic_smem && SDPA_OPT_IN_DYNAMIC_SMEM(k, smem) != 0) return SDPA_LAUNCH_FAILED;
-    const int rc = SDPA_LAUNCH(k, grid, block, smem, a->stream, a->q, a->k, a->v, a->q_scale, a->k_scale,
-                               a->v_scale, reinterpret_cast<__half *>(a->o), a->H, a->S, a->softmax_scale);
+    const int rc =
+        SDPA_LAUNCH(k, grid, block, smem, a->stream, a->q, a->k, a->v, a->q_scale, a->k_scale, a->v_scale,
+                    reinterpret_cast<__half *>(a->o), a->H, a->S, a->softmax_scale, extra...);
     return rc == 0 ? SDPA_OK : SDPA_LAUNCH_FAILED;
 }
 
@@ -52,7 +58,8 @@ struct RowKernels {
     KernelFn e4m3[SDPA_MAX_HEAD_DIMS], seed_linear[SDPA_MAX_HEAD_DIMS], e4m3_causal[SDPA_MAX_HEAD_DIMS];
 };
 
-sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, const RowKernels &k) {
+[[maybe_unused]] sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
+                                           const RowKernels &k) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
@@ -63,6 +70,27 @@ sdpa_status_t launch_with(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, co
                                                     : k.e4m3[i];
     if (!fn) return SDPA_ERR_UNSUPPORTED;
     return launch_geometry(a, fn, *g);
+}
+
+// [stage 7a] A TMA_KV row: D = 64, non-causal, E4M3 only (its one kernel). The tensor maps of K and
+// V are encoded here from the arguments (loads.cuh, encode_kv_map; the emulator has its own encoder
+// with the driver's rules) and passed by value; a map the rules refuse fails the launch, with the
+// reason on stderr.
+[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
+                                          KernelTmaFn fn) {
+    const sdpa_status_t st = sdpa_check_args(a);
+    if (st != SDPA_OK) return st;
+    const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
+    if (!g) return SDPA_ERR_HEAD_DIM;
+    if (a->codec != SDPA_CODEC_E4M3 || a->causal) return SDPA_ERR_UNSUPPORTED;
+    CUtensorMap mk, mv;
+    char err[256];
+    if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, err, sizeof err) != 0 ||
+        sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: the K/V tensor maps: %s\n", e.id, err);
+        return SDPA_LAUNCH_FAILED;
+    }
+    return launch_geometry(a, fn, *g, mk, mv);
 }
 
 constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '\0' || streq(a + 1, b + 1)); }
@@ -84,6 +112,31 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
     SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg) {                                                     \
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
+// [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V. Declared
+// with the row (pass 2) and defined after every other kernel (pass 4), so that adding them leaves the
+// others' place in the translation unit, and their PTX, as it was.
+#define SDPA_DECLARE_TMA_KERNEL(ident, codec_tag, cfg)                                                       \
+    extern "C" __global__ void __launch_bounds__(cfg::kBoundsThreads, cfg::kMinBlocks) SDPA_BACKEND_SYM(     \
+        sdpa_##ident##_##codec_tag)(SDPA_KERNEL_PARAMS, const __grid_constant__ CUtensorMap tm_k,            \
+                                    const __grid_constant__ CUtensorMap tm_v)
+#define SDPA_DEFINE_TMA_KERNEL(ident, codec_tag, codec, cfg)                                                 \
+    SDPA_DECLARE_TMA_KERNEL(ident, codec_tag, cfg) {                                                         \
+        sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale,                          \
+                                       sdpa::KvMaps{&tm_k, &tm_v});                                          \
+    }
+
+// The TMA_KV rows of variants.def, one probe line each (a static_assert below holds the list to the
+// rows' switches): SDPA_IS_TMA(ident) is 1 for them, 0 for every other row, and SDPA_IF picks their
+// kernel definition and launcher.
+#define SDPA_TMA_ROW_stage7a ~, 1
+#define SDPA_SECOND_(a, b, ...) b
+#define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
+#define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
+#define SDPA_CAT_(a, b) a##b
+#define SDPA_IF_(c) SDPA_CAT_(SDPA_IF_, c)
+#define SDPA_IF_0(then, other) other
+#define SDPA_IF_1(then, other) then
+#define SDPA_IF(c) SDPA_IF_(c)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
 // register-resident rows (geometry.h, SDPA_WIDE_OF) are also built for D = 128 and with a causal
@@ -96,6 +149,12 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
     struct tag_##ident;
 #include "variants.def"
 #undef SDPA_VARIANT
+
+// A custom build with USE_TMA_KV=1 (make's sdpa_custom.h, included by variants.def above) is a
+// TMA_KV row too.
+#if defined(SDPA_CUSTOM_VARIANT) && USE_TMA_KV
+#define SDPA_TMA_ROW_custom ~, 1
+#endif
 
 template <class Tag> struct Wide {
     static constexpr bool kBuilt = false;
@@ -132,14 +191,44 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW
 
+// A row's D = 64 kernels, one per codec, and its launcher's body: the plain rows' defined here, a
+// TMA_KV row's declared here and defined in pass 4.
+// clang-format off
+#define SDPA_ROW_KERNELS(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_DECLS, SDPA_PLAIN_ROW_KERNELS)(ident)
+#define SDPA_ROW_LAUNCH(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_LAUNCH, SDPA_PLAIN_LAUNCH)(ident)
+#define SDPA_TMA_KERNELS_OF(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+// clang-format on
+#define SDPA_PLAIN_ROW_KERNELS(ident)                                                                        \
+    SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
+    SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)
+#define SDPA_TMA_ROW_DECLS(ident)                                                                            \
+    SDPA_DECLARE_TMA_KERNEL(ident, e4m3, config_##ident);                                                    \
+    SDPA_DECLARE_TMA_KERNEL(ident, seedlin, config_##ident);
+#define SDPA_TMA_ROW_KERNELS(ident)                                                                          \
+    SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
+    SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
+#define SDPA_NO_KERNELS(ident)
+// A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
+// one kernel (launch_tma).
+#define SDPA_PLAIN_LAUNCH(ident)                                                                             \
+    constexpr RowKernels k = {                                                                               \
+        {SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), Wide<tag_##ident>::d128},                                    \
+        {config_##ident::kFp8Mma ? nullptr : SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), nullptr},             \
+        {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                    \
+    return launch_with(a, entry_##ident, k);
+#define SDPA_TMA_LAUNCH(ident) return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3));
+
 // Pass 2, per row: its D = 64 Config, its two kernels, its table entry (with the geometry of each
 // head dimension it is built for) and its launcher.
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
     using config_##ident = sdpa::Config<(sw), 64>;                                                           \
     static_assert(Wide<tag_##ident>::kBuilt == (kWideBuilt && SDPA_WIDE_OF(sw) && !streq(#ident, "custom")), \
                   "SDPA_WIDE_ROWS must list exactly the register-resident rows of variants.def");            \
-    SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
-    SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)                             \
+    static_assert(SDPA_IS_TMA(ident) == config_##ident::kTmaKv,                                              \
+                  "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
+    static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
+                  "a TMA_KV row is D = 64 non-causal");                                                      \
+    SDPA_ROW_KERNELS(ident)                                                                                  \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a);                                               \
     constexpr sdpa_kernel_entry_t entry_##ident = {                                                          \
         id,                                                                                                  \
@@ -150,13 +239,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         Wide<tag_##ident>::kBuilt ? 2 : 1,                                                                   \
         {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", Wide<tag_##ident>::kBuilt),                     \
          Wide<tag_##ident>::geometry128}};                                                                   \
-    static sdpa_status_t launch_##ident(const sdpa_args_t *a) {                                              \
-        constexpr RowKernels k = {                                                                           \
-            {SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), Wide<tag_##ident>::d128},                                \
-            {config_##ident::kFp8Mma ? nullptr : SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), nullptr},         \
-            {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                \
-        return launch_with(a, entry_##ident, k);                                                             \
-    }
+    static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
 #include "variants.def"
 #undef SDPA_VARIANT
 
@@ -169,6 +252,11 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW
+
+// Pass 4: the TMA_KV rows' kernels.
+#define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_KERNELS_OF(ident)
+#include "variants.def"
+#undef SDPA_VARIANT
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary) entry_##ident,
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {

@@ -66,6 +66,26 @@ __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const ui
     }
 }
 
+// [stage 7a] The same producer loop with the ring fed by TMA (loads.cuh): the issuer keeps R - 1
+// tiles in flight as the cp.async ring does (tile t + R - 1 is issued when tile t is next), every
+// producer waits on the slot's full barrier instead of its own cp.async group, and releases the
+// slot once its repack has read it. The hand-over to the consumers is stage 6's.
+template <class Cfg, class Hooks>
+__device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, const KvMaps &maps, int S) {
+    constexpr int R = Cfg::kKvStages, TN = Cfg::kTN;
+    const int bh = (int)(blockIdx.z * gridDim.y + blockIdx.y); // this CTA's (b, h): the maps' 3rd coordinate
+    if (tma_issuer<Cfg>())
+        for (int t = 0; t < imin(R - 1, n_tiles); ++t) tma_kv_issue(sm, maps, t, bh);
+    for (int t = 0; t < n_tiles; ++t) {
+        if (tma_issuer<Cfg>() && t + R - 1 < n_tiles) tma_kv_issue(sm, maps, t + R - 1, bh);
+        tma_kv_wait(sm, t); // producer: tile t's boxes have landed
+        if (t >= 2) bar_sync_buf<Cfg, kBarEmpty>(t & 1);
+        Hooks::prepare(sm, t % R, t & 1, imin(TN, S - t * TN));
+        tma_kv_release(sm, t); // this thread has read slot t % R
+        bar_arrive_buf<Cfg, kBarFull>(t & 1);
+    }
+}
+
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
                                             int row0, float qk_mult, typename Hooks::Rows &st) {

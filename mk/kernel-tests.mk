@@ -95,11 +95,23 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               keys meet the wrong values (an arithmetic plant: no race, only wrong outputs)
 #   fp8-pscale512: stage 6's P scale 512 instead of 448 (below); with fp8-unpermuted, it must fail the
 #               mirror check itself (planted.sh), not only some check
-# plant_variant_NAME: the variant each plant's builds hold (default stage2). The original's other Stage-4
+#   tma-expect-short: stage 7a's full barrier expects one box's bytes instead of K's and V's (the
+#               phase could complete with V still in flight: the emulator faults at the expect_tx)
+#   tma-parity: stage 7a's producers wait on a full barrier with parity 0 every time, not flipped
+#               when the ring wraps (from tile 3 on, a phase already passed: the tile's boxes are not
+#               waited for; the emulator faults at the wait)
+#   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
+#   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
+#   under rand), apparently since a thread yields at each
+#   mbarrier arrive and the other producers finish reading before the issuer runs on; only the TSan
+#   build reports it, as a race with the copy, so it cannot meet planted.sh's first requirement.)
+# plant_variant_NAME: the variant each plant's builds hold (default stage2); plant_tsan_shape_NAME
+# the shape its TSan runs use (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
-PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared
+PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
+          tma-expect-short tma-parity
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -117,6 +129,11 @@ plant_sed_rows-shared := s/const int row = 16 \* warp + g + 8 \* h;/const int ro
 # end-barrier: stage1, whose outputs go wrong at the plain checks' shapes (stage 2's stay right
 # under the fwd and rev schedules: only TSan sees its race).
 plant_variant_end-barrier := stage1
+plant_sed_tma-expect-short := s/constexpr uint32_t kTxBytes = 2u \* TN \* Cfg::kD;/constexpr uint32_t kTxBytes = 1u * TN * Cfg::kD;/
+plant_sed_tma-parity := s/const unsigned phase = (t \/ R) \& 1;/const unsigned phase = 0;/
+plant_variant_tma-expect-short := stage7a
+plant_variant_tma-parity := stage7a
+plant_tsan_shape_tma-parity := partial
 plant_variant_ring-depth := stage4
 plant_variant_fp8-unpermuted := stage6
 plant_variant_fp8-pscale512 := stage6
@@ -131,6 +148,7 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
 	$$(Q)awk -v keep=$(or $(plant_variant_$(1)),stage2) -f tools/variants-only.awk kernels/variants.def >$$(@D)/variants.def
+	$$(Q)echo $(or $(plant_tsan_shape_$(1)),ragged) >$$(@D)/tsan-shape
 	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \

@@ -104,7 +104,8 @@ static void test_switches_str(void **state) {
     assert_int_equal(strlen(buf), 11);
 }
 
-/* stage6 (FP8_MMA): one switch from stage5, ARITH (identical to nothing but its 64-row variant), needs sm_89, and cannot
+/* stage6 (FP8_MMA): one switch from stage5, ARITH (identical to nothing but its 64-row variant and its TMA
+ * variant, stage7a), needs sm_89, and cannot
  * compute on the seed-linear codes (not supported there, like an older device). */
 static void test_stage6_rules(void **state) {
     (void)state;
@@ -114,17 +115,38 @@ static void test_stage6_rules(void **state) {
     assert_int_equal(s6->sw, s5->sw | SDPA_SW(FP8_MMA));
     assert_int_equal(variants_min_sm(s6->sw), 89);
     assert_int_equal(variants_min_sm(s5->sw), 80);
-    /* identical to nothing but its own geometry variants (ROWS64: class LAYOUT, stage6-r64) */
+    /* identical to nothing but its own geometry variant (ROWS64: class LAYOUT, stage6-r64) and its
+     * load variant (TMA_KV: class LOAD, stage7a) */
     for (size_t i = 0; i < variants_registry_count; i++)
-        if (&variants_registry[i] != s6 && variants_registry[i].sw != (s6->sw | SDPA_SW(ROWS64)))
+        if (&variants_registry[i] != s6 && variants_registry[i].sw != (s6->sw | SDPA_SW(ROWS64)) &&
+            variants_registry[i].sw != (s6->sw | SDPA_SW(TMA_KV)))
             assert_false(variants_expect_identical(s6->sw, variants_registry[i].sw));
     assert_true(variants_expect_identical(s6->sw, s6->sw | SDPA_SW(ROWS64)));
+    assert_true(variants_expect_identical(s6->sw, s6->sw | SDPA_SW(TMA_KV)));
     assert_string_equal(variants_codec_unsupported(s6->sw, SDPA_CODEC_SEED_LINEAR),
                         sdpa_status_str(SDPA_ERR_UNSUPPORTED));
     assert_null(variants_codec_unsupported(s6->sw, SDPA_CODEC_E4M3));
     for (size_t i = 0; i < variants_registry_count; i++)
         if (!(variants_registry[i].sw & SDPA_SW(FP8_MMA)))
             assert_null(variants_codec_unsupported(variants_registry[i].sw, SDPA_CODEC_SEED_LINEAR));
+}
+
+/* stage7a (TMA_KV): one switch from stage6, LOAD (bit-identical to stage6), needs sm_90 but not sm_90a
+ * (TMA and mbarrier transactions are portable sm_90 PTX), and refuses the seed-linear codes as stage6. */
+static void test_stage7a_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7 = variants_find("stage7a"), *s6 = variants_find("stage6");
+    assert_non_null(s7);
+    assert_string_equal(s7->parent, "stage6");
+    assert_int_equal(s7->sw, s6->sw | SDPA_SW(TMA_KV));
+    assert_int_equal(variants_min_sm(s7->sw), 90);
+    assert_int_equal(variants_exact_sm(s7->sw), 0);
+    assert_true(variants_expect_identical(s7->sw, s6->sw));
+    assert_string_equal(variants_codec_unsupported(s7->sw, SDPA_CODEC_SEED_LINEAR),
+                        sdpa_status_str(SDPA_ERR_UNSUPPORTED));
+    char why[160];
+    assert_non_null(variants_arch_unsupported(variants_min_sm(s7->sw), 0, 89, why, sizeof why));
+    assert_null(variants_arch_unsupported(variants_min_sm(s7->sw), 0, 90, why, sizeof why));
 }
 
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
@@ -169,7 +191,7 @@ int main(void) {
         cmocka_unit_test(test_registry_rows),         cmocka_unit_test(test_one_switch_per_stage),
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,9 +26,10 @@ for p in "$@"; do
     esac
   done
   variant=$(cat "$dir/$p/variant" 2>/dev/null || echo stage2) # the variant the plant breaks
+  shape=$(cat "$dir/$p/tsan-shape" 2>/dev/null || echo ragged) # a shape where it shows
   for sched in fwd rev rand; do # TSan sees only the interleaving that ran: every schedule
     log=$tmp/$p-tsan-$sched.log
-    "$dir/$p/sdpa-bench-tsan" --backend emu --check-only --quiet --shape ragged --seeds 0 --variant "$variant" \
+    "$dir/$p/sdpa-bench-tsan" --backend emu --check-only --quiet --shape "$shape" --seeds 0 --variant "$variant" \
       --schedule "$sched" --out "$tmp/$p-tsan-$sched.json" >"$log" 2>&1
     rc=$?
     case $p in

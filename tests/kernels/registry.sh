@@ -4,6 +4,7 @@
 #   registry_rows             "ident|id|parent|NAME NAME ..." per row of variants.def (custom
 #                             excluded), the names being the SDPA_SW(...) bits of the row
 #   registry_has ROWSW NAME   whether a row's switch names include NAME
+#   registry_wide ROWSW       whether a row has D = 128 and causal instances (geometry.h, SDPA_WIDE_OF)
 #   registry_min_sm ROWSW     the oldest architecture (major*10+minor) a row's switches need (MIN_SM)
 #   registry_exact_sm ROWSW   the one architecture a row runs on when a switch is architecture-specific
 #                             (ARCH SM90A: 90), else 0
@@ -16,6 +17,10 @@ registry_rows() {
     done
 }
 registry_has() { [[ " $1 " == *" $2 "* ]]; }
+# registry_wide ROWSW: whether a row is also built for D = 128 and with a causal mask, as
+# kernels/geometry.h's SDPA_WIDE_OF says: the register-resident line (REG_MMA), but not the TMA row
+# (TMA_KV, stage 7a: D = 64 non-causal only).
+registry_wide() { registry_has "$1" REG_MMA && ! registry_has "$1" TMA_KV; }
 # registry_threads ROWSW: the block of a row, as kernels/geometry.h defines it (the tests' own
 # statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2.
 registry_threads() {

@@ -11,6 +11,10 @@
 #                 same PTX becomes F2FP.F16.E4M3.UNPACK conversions and 32 HMMA.16816.F32, two
 #                 per m16n8k32 (nvcc 13.0; Hopper's FP8 rate needs wgmma); before sm_89 an empty
 #                 body (no LDGSTS, no MMA).
+#   TMA_KV (7a):  on sm_90 the K/V copies are UTMALDG.3D (TMA) completing on SYNCS barriers
+#                 (SYNCS.ARRIVE.TRANS64 with the bytes, SYNCS.PHASECHK.TRANS64 waits), no LDGSTS and
+#                 no DEPBAR of cp.async groups; before sm_90 a trapping body (BPT.TRAP, no UTMALDG,
+#                 no MMA).
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -56,6 +60,11 @@ while IFS='|' read -r ident id _ sw; do
   for arch in "$@"; do
     sass_listing "$obj" "sdpa_${ident}_e4m3" "sm_$arch" >"$tmp/k.sass"
     tap_ok "sm_$arch $id: SASS listed" test -s "$tmp/k.sass"
+    if registry_has "$sw" TMA_KV && [ "$arch" -lt 90 ]; then
+      tap_ok "sm_$arch $id: a trapping body (BPT.TRAP; no UTMALDG, LDGSTS or MMA)" \
+        test "$(cnt 'BPT\.TRAP')" -gt 0 -a "$(cnt 'UTMALDG|LDGSTS|[HQ]MMA')" -eq 0
+      continue
+    fi
     if registry_has "$sw" FP8_MMA && [ "$arch" -lt 89 ]; then
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
@@ -74,7 +83,13 @@ while IFS='|' read -r ident id _ sw; do
       tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32'))" test "$(cnt 'HMMA\.16816\.F32')" -eq 32
       tap_ok "sm_$arch $id: LDSM (Q, K) and LDSM .trans (V)" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88\.4')" -gt 0
     fi
-    if registry_has "$sw" CP_ASYNC; then
+    if registry_has "$sw" TMA_KV; then
+      tap_ok "sm_$arch $id: UTMALDG.3D (TMA loads of K and V: $(cnt 'UTMALDG\.3D'))" test "$(cnt 'UTMALDG\.3D')" -gt 0
+      tap_ok "sm_$arch $id: SYNCS mbarriers (expect_tx arrive, phase-check wait)" \
+        test "$(cnt 'SYNCS\.ARRIVE\.TRANS64')" -gt 0 -a "$(cnt 'SYNCS\.PHASECHK\.TRANS64')" -gt 0
+      tap_ok "sm_$arch $id: no LDGSTS, no cp.async group wait ($(cnt 'LDGSTS|DEPBAR\.LE SB0'))" \
+        test "$(cnt 'LDGSTS|DEPBAR\.LE SB0')" -eq 0
+    elif registry_has "$sw" CP_ASYNC; then
       depth=2; registry_has "$sw" KV_RING3 && depth=3
       tap_ok "sm_$arch $id: LDGSTS (cp.async)" test "$(cnt LDGSTS)" -gt 0
       for n in $(seq 0 $((depth - 1))); do

@@ -37,18 +37,30 @@ for v in stage0 stage1 stage2 stage3a; do
     tap_skip "$v: the original's occupancy class" "no published ptxas figures for $v"
 done
 
-body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
+# body PTX KERNEL: the kernel's listing, to its closing brace (inline asm blocks of prims.cuh put
+# their own "{" and "}" lines inside it: braces are counted, not the first "}" taken).
+body() {
+  awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print; if ($0 ~ /^[ \t]*\{[ \t]*$/) d++; else if ($0 ~ /^[ \t]*\}[ \t]*$/ && --d == 0) exit}' "$1"
+}
 # barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
 barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-while read -r ident cp pv regmma ring ws fp8; do
+while read -r ident cp pv regmma ring ws fp8 tma; do
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
   tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
   for arch in "$@"; do
     ptx="$ptx_dir/stages_sm$arch.ptx"
     body "$ptx" "sdpa_${ident}_e4m3" >"$tmp/k.ptx"
+    if [ "$tma" = 1 ] && [ "$arch" -lt 90 ]; then
+      # Stage 7a before sm_90: no TMA or mbarrier transactions, so the body traps (mainloops.cuh,
+      # kTrapsHere); the variant is "not supported" there (MIN_SM 90) and never launched.
+      tap_ok "sm_$arch $ident: the body traps (no TMA before sm_90)" grep -qE '^\s*trap;' "$tmp/k.ptx"
+      tap_fail "sm_$arch $ident: ... and does nothing else (no mma, copy, load, store or mbarrier)" \
+        grep -qE 'mma|cp\.async|ld\.global|st\.global|ldmatrix|mbarrier' "$tmp/k.ptx"
+      continue
+    fi
     if [ "$fp8" = 1 ] && [ "$arch" -lt 89 ]; then
       # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (mainloops.cuh, kRunnable); the
       # variant is "not supported" there and never launched.
@@ -57,7 +69,18 @@ while read -r ident cp pv regmma ring ws fp8; do
       tap_ok "sm_$arch $ident: ... and the kernel exists (ret)" grep -qE '^\s*ret;' "$tmp/k.ptx"
       continue
     fi
-    if [ "$cp" = 1 ]; then
+    if [ "$tma" = 1 ]; then
+      # Stage 7a: the ring's copies are two TMA boxes per tile (K and V, issued by one thread, in the
+      # prologue and in the loop: at least 2 in the code, how many is the compiler's unrolling),
+      # completing on mbarriers; no cp.async left.
+      nbulk=$(grep -c 'cp\.async\.bulk\.tensor\.3d\.shared::cluster\.global\.tile\.mbarrier::complete_tx::bytes' "$tmp/k.ptx")
+      tap_ok "sm_$arch $ident: K and V by cp.async.bulk.tensor.3d ($nbulk in the code)" test "$nbulk" -ge 2 -a $((nbulk % 2)) -eq 0
+      tap_ok "sm_$arch $ident: mbarriers: init, expect_tx, arrive, try_wait.parity" \
+        test "$(grep -cE 'mbarrier\.(init|arrive\.expect_tx|arrive|try_wait\.parity)\.shared' "$tmp/k.ptx")" -ge 4 -a \
+        "$(grep -c 'mbarrier\.arrive\.expect_tx' "$tmp/k.ptx")" -ge 1 -a "$(grep -c 'mbarrier\.try_wait\.parity' "$tmp/k.ptx")" -ge 1
+      tap_ok "sm_$arch $ident: the mbarrier init is fenced (fence.mbarrier_init)" grep -q 'fence\.mbarrier_init' "$tmp/k.ptx"
+      tap_fail "sm_$arch $ident: no cp.async copies or group waits" grep -qE 'cp\.async\.(ca|cg)|cp\.async\.wait_group' "$tmp/k.ptx"
+    elif [ "$cp" = 1 ]; then
       tap_ok "sm_$arch $ident: 16-byte cp.async copies" grep -qE 'cp\.async\.(ca|cg)\.shared\.global.*, 16' "$tmp/k.ptx"
     else
       tap_fail "sm_$arch $ident: no cp.async" grep -q 'cp\.async' "$tmp/k.ptx"
@@ -91,7 +114,7 @@ while read -r ident cp pv regmma ring ws fp8; do
     else
       tap_ok "sm_$arch $ident: $mma WMMA mma (4 for Q.K^T$([ "$pv" = 1 ] && echo ' + 4 for P.V'))" test "$mma" -eq $((4 + 4 * pv))
     fi
-    if [ "$cp" = 1 ]; then
+    if [ "$cp" = 1 ] && [ "$tma" = 0 ]; then
       # Every wait depth the ring needs (0 .. depth-1) is in the code: a deeper-than-needed wait
       # (the original's Stage-4 control arm: wait_prior(0) on every tile) would drop the others.
       depth=$((2 + ring))
@@ -125,7 +148,7 @@ while read -r ident cp pv regmma ring ws fp8; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA)"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV)"
 done)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
