@@ -64,8 +64,9 @@ void gpu_matrix_section(const gpu_campaign_t *c, rbuf_t *b) {
         const cJSON *cfg = jo(d, "config");
         char file[64], in[96], ck[32], w[32], pr[32], id[32], ns[16];
         snprintf(file, sizeof file, "matrix/%s.json", gpu_matrix_files[k]);
-        snprintf(in, sizeof in, "%s, %s; seeds %d%s", jo_str_or(cfg, "codec", "?"), jo_str_or(cfg, "dist", "?"),
-                 cJSON_GetArraySize(jo(cfg, "seeds")), wide_shapes(cfg) ? "; D = 128, causal" : "");
+        snprintf(in, sizeof in, "%s, %s; seeds %d%s", jo_str_or(cfg, "codec", "?"),
+                 jo_str_or(cfg, "dist", "?"), cJSON_GetArraySize(jo(cfg, "seeds")),
+                 wide_shapes(cfg) ? "; D = 128, causal" : "");
         snprintf(ck, sizeof ck, "%d of %d", t.passed, t.checks);
         snprintf(w, sizeof w, "%.3f", t.worst);
         snprintf(pr, sizeof pr, "%d of %d", t.pairs_passed, t.pairs);

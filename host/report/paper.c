@@ -467,8 +467,8 @@ static void gpu_runs_of(const paper_t *p, const stage_t *s, rbuf_t *b) {
             const char *mark = c->fixture ? "SYNTHETIC " : "";
             rb_printf(b, "- %s%s, campaign `%s`: verdict **%s%s** (Section @sec:gpu-%s-verdicts)%s\n", mark,
                       jo_str_or(c->campaign, "device", "device not recorded"), c->id, mark,
-                      c->emulated ? "n/a (emulated)" : jo_str_or(r->summary, "verdict", "not recorded"), c->tag,
-                      c->emulated ? "; EMULATED campaign" : "");
+                      c->emulated ? "n/a (emulated)" : jo_str_or(r->summary, "verdict", "not recorded"),
+                      c->tag, c->emulated ? "; EMULATED campaign" : "");
         }
     }
     if (n) rb_puts(b, "\n");
@@ -482,8 +482,9 @@ static int stage_sections(paper_t *p) {
         stage_t *s = &p->st[k];
         rbuf_t b = {0};
         if (!s->loaded) {
-            rb_printf(&b, "**Not run yet here.** There is no run of `%s` under `data/%s/`; `make all` runs it.\n\n",
-                      s->name, s->name);
+            rb_printf(
+                &b, "**Not run yet here.** There is no run of `%s` under `data/%s/`; `make all` runs it.\n\n",
+                s->name, s->name);
             gpu_runs_of(p, s, &b);
         } else {
             char dev[256];
