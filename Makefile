@@ -1,7 +1,8 @@
 # fp8-sdpa-stages: top-level build. `make help` lists every target.
 # Each module has its own fragment under mk/ (and experiments/common.mk); a fragment adds to
 #   BUILD_TARGETS  what `make build` produces
-#   TEST_DEPS      what the test suites need built
+#   TEST_DEPS      what the test suites need built (TEST_DEPS_FIRST: its longest compiles, which
+#                  make -j starts first so that they do not run alone at the end)
 #   TEST_SUITES    the suites `make test` runs (executables that speak TAP)
 # and documents its targets with "## target: description" comments, which `make help` prints.
 
@@ -22,6 +23,7 @@ endif
 
 BUILD_TARGETS :=
 TEST_DEPS     :=
+TEST_DEPS_FIRST :=
 TEST_SUITES   :=
 
 include mk/switches.mk
@@ -98,15 +100,18 @@ TEST_DEPS += deps
 TEST_SUITES += "bash tests/style/deps.sh" "bash tests/tools/run-tests.sh"
 # Suites that mostly wait (tools/run-tests.sh): they run beside the TEST_JOBS slots.
 TEST_BESIDE ?= tests/sweep/sweep.sh tests/campaign/interrupt.sh
+# The longest suites take the first slots (tools/run-tests.sh), longest first.
+TEST_FIRST ?= tests/kernels/correctness.sh tests/kernels/ptx-identity.sh tests/report/render.sh \
+              tests/report/layout.sh tests/kernels/ptx-switches.sh
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)
 build: $(BUILD_TARGETS)
 	$(Q)$(if $(NVCC),true,echo "build: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME)): skipped the CUDA kernels, the CUDA backend and the ptxas gates")
 
 ## test: build and run every test suite; ends with "N passed, N failed, N skipped"
-test: $(TEST_DEPS)
+test: $(TEST_DEPS_FIRST) $(TEST_DEPS)
 	$(Q)$(if $(NVCC),true,echo "test: nvcc not found: suites needing nvcc report SKIP")
-	$(Q)MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" TEST_BESIDE="$(TEST_BESIDE)" \
+	$(Q)MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" TEST_BESIDE="$(TEST_BESIDE)" TEST_FIRST="$(TEST_FIRST)" \
 	  tools/run-tests.sh $(BUILD)/test-logs $(TEST_SUITES)
 
 ## clean: remove build outputs (build/, paper/build/); never touches data/ or figures/ run directories

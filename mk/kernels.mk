@@ -91,6 +91,8 @@ $(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stag
 	$(Q)mkdir -p $(@D)
 	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(KERNEL_EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
+# The longest single compiles of make test (~30-80 CPU-seconds each): started first.
+TEST_DEPS_FIRST += $(KERNELS_EMU_OBJS) $(KERNELS_EMU_TSAN_OBJS) $(KERNELS_CUDA_OBJS) $(KERNELS_EMU_ASAN_OBJS) $(KERNEL_PTX)
 -include $(KEMU)/stages.d $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
 

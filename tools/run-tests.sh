@@ -9,8 +9,9 @@
 # one after another): each writes only its own log and temporary directory. The suites named in
 # TEST_BESIDE (words matched against each suite's command line) mostly wait (a Slurm cluster's
 # scheduling, a campaign's time limit: ~15 % of their wall time on the CPU), so with TEST_JOBS > 1
-# they start first and run beside the others instead of holding a slot. The report below is in
-# the order given, whatever the order of completion.
+# they start first and run beside the others instead of holding a slot. The suites named in
+# TEST_FIRST take the first slots (the longest: started last, one of them would run alone at the
+# end). The report below is in the order given, whatever the order of completion.
 # Usage: tools/run-tests.sh LOGDIR SUITE [SUITE ...]   (SUITE may carry arguments: "path arg ...")
 set -u
 logdir=$1; shift
@@ -45,9 +46,16 @@ for suite in "$@"; do
   rm -f "$(log_of "$suite").rc"
   if beside "$suite"; then run_one "$suite" & fi
 done
+first() { # SUITE: whether it takes one of the first slots
+  local w
+  for w in ${TEST_FIRST:-}; do case $1 in *"$w"*) return 0 ;; esac; done
+  return 1
+}
+order=() # the slot suites, TEST_FIRST ones first
+for suite in "$@"; do first "$suite" && ! beside "$suite" && order+=("$suite"); done
+for suite in "$@"; do first "$suite" || beside "$suite" || order+=("$suite"); done
 slots=() # pids of the suites holding a slot
-for suite in "$@"; do
-  beside "$suite" && continue
+for suite in "${order[@]}"; do
   if [ "$jobs" -eq 1 ]; then run_one "$suite"; continue; fi
   if [ ${#slots[@]} -ge "$jobs" ]; then
     wait -n -p done_pid "${slots[@]}"

@@ -34,6 +34,12 @@ order=$(awk '$1 == "start" {print $3, $2}' "$tmp/events" | sort -n | cut -d' ' -
 tap_ok "  ... and started before the slots freed up ($order)" bash -c '[[ "$1" == *waiter*c* ]]' _ "$order"
 
 rm -f "$tmp/events"
+TEST_JOBS=2 TEST_FIRST="long" tools/run-tests.sh "$tmp/logs3" "$(s a 0.3)" "$(s b 0.3)" "$(s long 0.3)" >/dev/null 2>&1
+order=$(awk '$1 == "start" {print $3, $2}' "$tmp/events" | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+tap_ok "TEST_FIRST: the long suite, listed last, takes a first slot; b waits ($order)" \
+  bash -c '[[ "$1" == *long*b* ]]' _ "$order"
+
+rm -f "$tmp/events"
 out=$(TEST_JOBS=1 TEST_BESIDE="waiter" tools/run-tests.sh "$tmp/logs1" "$(s a 0.2)" "$(s waiter 0.2)" "$(s c 0.2)" 2>/dev/null)
 tap_ok "TEST_JOBS=1: one suite at a time, the beside one included, in the order given" \
   bash -c '[ "$(awk "{print \$1 \$2}" "$1" | tr "\n" " ")" = "starta enda startwaiter endwaiter startc endc " ]' _ "$tmp/events"
