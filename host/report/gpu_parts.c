@@ -130,11 +130,11 @@ void gpu_parts_table(const gpu_data_t *g, int i, rbuf_t *b) {
     for (int k = i; k < g->n && !strcmp(g->c[k]->slug, c->slug); k++) planned(g->c[k], &all), last = k;
     rb_printf(b, "## %s%s: parts measured {#sec:gpu-%s-parts}\n\n", jo_str(c->campaign, "device"),
               c->emulated ? " (EMULATED)" : "", c->tag);
-    rb_printf(b, "%d campaign%s of this device:", last - i + 1, last > i ? "s" : "");
+    /* one id per line: a run of them in a sentence overflowed the PDF's text area (layout check) */
+    rb_printf(b, "%d campaign%s of this device:\n\n", last - i + 1, last > i ? "s" : "");
     for (int k = i; k <= last; k++)
-        rb_printf(b, " `%s`%s%s", g->c[k]->id, interrupted(g->c[k]) ? " (INTERRUPTED)" : "",
-                  k < last ? "," : ".");
-    rb_puts(b, " Each part of the campaign plan, the campaign it comes from, or missing: a part a campaign "
+        rb_printf(b, "- `%s`%s\n", g->c[k]->id, interrupted(g->c[k]) ? " (INTERRUPTED)" : "");
+    rb_puts(b, "\nEach part of the campaign plan, the campaign it comes from, or missing: a part a campaign "
                "planned and none completed (a later campaign with `campaign.sh --part` adds it).\n\n");
     static const md_col_t cols[] = {{"part", 24, 'l'}, {"status", 10, 'l'}, {"campaign", 40, 'l'}};
     md_table_head(b, cols, 3);
