@@ -54,7 +54,11 @@ label() { if [ -z "$1" ]; then echo "working tree"; elif [ -d "$1/kernels" ]; th
 label_base=$(label "$base") label_head=$(label "$head")
 
 entries() { grep -oE '^\.visible \.entry [A-Za-z0-9_]+' "$1" | awk '{print $3}'; }
-body() { awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print} on && /^}/ {exit}' "$1"; }
+# A kernel's listing ends at the brace that closes its body: counted, because prims.cuh's inline
+# asm blocks put lines of a lone '{' or '}' inside it (a cut at the first '}' lost the rest).
+body() {
+  awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print; if ($0 ~ /^[ \t]*\{[ \t]*$/) d++; else if ($0 ~ /^[ \t]*\}[ \t]*$/ && --d == 0) exit}' "$1"
+}
 # compile SIDE ARCH N: the N-th listing of SIDE for ARCH, kept as $tmp/SIDE.smARCH.N.ptx.
 compile() {
   (cd "$tmp/$1" && "${det[@]}" "$nvcc" -std=c++17 -O3 -Ikernels -arch=compute_$2 -ptx kernels/stages.cu \
@@ -72,7 +76,8 @@ hash_of() { sha256sum <"$1" | cut -c1-16; }
 retries=${PTX_IDENTITY_RETRIES:-4}
 # bodies SIDE ARCH KERNEL: the distinct hashes of KERNEL's body over SIDE's listings.
 bodies() { for f in "$tmp/$1".sm$2.*.ptx; do body "$f" "$3" | sha256sum | cut -c1-16; done | sort -u; }
-outside() { for f in "$tmp/$1".sm$2.*.ptx; do awk '/^\.visible \.entry/ {on=1} !on {print} on && /^}/ {on=0}' "$f" |
+outside() { for f in "$tmp/$1".sm$2.*.ptx; do awk '/^\.visible \.entry/ {on=1; d=0} !on {print}
+    on && /^[ \t]*\{[ \t]*$/ {d++} on && /^[ \t]*\}[ \t]*$/ && --d == 0 {on=0}' "$f" |
   sha256sum | cut -c1-16; done | sort -u; }
 rc=0
 for a in $archs; do
