@@ -35,22 +35,18 @@ run_one() {
   awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}' >"$log.secs"
   echo "$rc" >"$log.rc"
 }
-beside() { # SUITE: whether it runs beside the slots
+named_in() { # "WORD ..." SUITE: whether a word of the list occurs in the suite's command line
   local w
-  [ "$jobs" -gt 1 ] || return 1
-  for w in ${TEST_BESIDE:-}; do case $1 in *"$w"*) return 0 ;; esac; done
+  for w in $1; do case $2 in *"$w"*) return 0 ;; esac; done
   return 1
 }
+beside() { [ "$jobs" -gt 1 ] && named_in "${TEST_BESIDE:-}" "$1"; } # runs beside the slots
+first() { named_in "${TEST_FIRST:-}" "$1"; }                          # takes one of the first slots
 echo "running $# suites, $jobs at a time (TEST_JOBS); the report follows in order" >&2
 for suite in "$@"; do
   rm -f "$(log_of "$suite").rc"
   if beside "$suite"; then run_one "$suite" & fi
 done
-first() { # SUITE: whether it takes one of the first slots
-  local w
-  for w in ${TEST_FIRST:-}; do case $1 in *"$w"*) return 0 ;; esac; done
-  return 1
-}
 order=() # the slot suites, TEST_FIRST ones first
 for suite in "$@"; do first "$suite" && ! beside "$suite" && order+=("$suite"); done
 for suite in "$@"; do first "$suite" || beside "$suite" || order+=("$suite"); done
