@@ -13,7 +13,7 @@ SHELL := /bin/bash
 
 include mk/config.mk
 
-# Builds run on every CPU unless -j is given: `make test` and `make build` compile ~1,500 CPU-seconds
+# Builds run on every CPU unless -j is given: `make test` and `make build` compile ~900 CPU-seconds
 # of independent objects (the rules are -j safe: one apt-get, stamps per role). The experiments,
 # bundle and paper keep their serial order and readable output: only the build goals get it.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
