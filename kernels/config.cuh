@@ -32,6 +32,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kFp8Mma = SW & SDPA_SW(FP8_MMA);
     static constexpr bool kRows64 = SW & SDPA_SW(ROWS64);
     static constexpr bool kTmaKv = SW & SDPA_SW(TMA_KV);
+    static constexpr bool kWgmmaQk = SW & SDPA_SW(WGMMA_QK);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -50,6 +51,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // TMA_KV replaces the cp.async copies of stage 6's producer ring (same staging slots, same
     // repack): it needs that ring and the producers that own it.
     static_assert(!kTmaKv || kFp8Mma, "USE_TMA_KV feeds stage 6's producer ring: needs USE_FP8_MMA=1");
+    // WGMMA_QK reads K where TMA put it (the staging slot, 64-byte swizzled): it needs TMA_KV's ring.
+    static_assert(!kWgmmaQk || kTmaKv, "USE_WGMMA_QK reads K from the TMA ring: needs USE_TMA_KV=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -66,6 +69,12 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kMmaWarps = SDPA_MMA_WARPS_OF(SW);
     static_assert((kD == 64 || kD == 128) && kTN == 32 && (kTM == 32 || kTM == 64),
                   "geometry: D 64 or 128, TN 32");
+    // [stage 7b] wgmma's M is 64: the CTA's 64 rows are one warpgroup's (warps 0-3, 16 rows each, as
+    // the m16n8 fragments of stage 6 give them). The swizzle of Q and K spans one row of codes: 64
+    // bytes at D = 64 (a D = 128 instance would take the 128-byte swizzle; not built yet).
+    static_assert(!kWgmmaQk || (kTM == 64 && SDPA_MMA_WARPS_OF(SW) == 4 && kD == 64),
+                  "USE_WGMMA_QK: one warpgroup of 4 computing warps over 64 rows, D = 64");
+    static constexpr unsigned kSwizzle = kWgmmaQk ? (unsigned)kD : 0u; // bytes; 0 = none
     // At D = 128 the computing warps read Q's fragments from shared memory for every tile instead
     // of holding them (D/16 x 4 registers more beside the D/2 of the output would exceed 128):
     // the same operands, moved, not another arithmetic (paper/methods.md, D = 128).
@@ -93,6 +102,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kLoader0 = kWarpSpec ? kMmaWarps * 32 : 0;
     static constexpr int kLoaders = kThreads - kLoader0;
     static constexpr int kHalfBufs = kWarpSpec ? 2 : 1;
+    // [stage 7b] Who reads a TMA staging slot before it may be loaded again: the producers (their
+    // repack), and with WGMMA_QK also the consumer warpgroup (its wgmma reads K in the slot).
+    static constexpr int kSlotReaders = kLoaders + (kWgmmaQk ? 32 * kMmaWarps : 0);
     static_assert(kKvChunks % kLoaders == 0, "every loader thread copies the same number of chunks");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
     // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding
@@ -140,9 +152,14 @@ template <class Cfg> struct KvBarriers<Cfg, true> {
 // the sum of the buffers a variant declares.
 // [stage 1] uint8 staging of the cp.async pipeline; [stage 2] the fp16 P buffer of WMMA P.V.
 template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
+// [stage 7b] A swizzled tile starts on the swizzle's repeat (8 rows of its span), so that TMA's
+// writes and wgmma's reads XOR the same address bits (hopper-wgmma-notes, section 3); each slot of
+// 32 rows keeps that alignment.
+template <class Cfg> constexpr int kTileAlign = Cfg::kSwizzle ? 8 * (int)Cfg::kSwizzle : 128;
 template <class Cfg> struct Staging<Cfg, true> {
-    alignas(128) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
+    alignas(kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
     alignas(128) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
+    static_assert(Cfg::kTN * Cfg::kD % kTileAlign<Cfg> == 0, "every staging slot keeps the tile alignment");
 };
 template <class Cfg, bool HAS> struct PBuffer {};
 template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[Cfg::kTM][Cfg::LDS]; };
@@ -176,19 +193,33 @@ template <class Cfg> struct CodeTiles<Cfg, true> {
     alignas(128) uint8_t vt[Cfg::kHalfBufs][Cfg::kD][Cfg::LDVT];
 };
 
+// [stage 7b] Q's codes as wgmma's A operand: K-major, 64-byte swizzled rows of D codes (written by
+// the threads, then published to the async proxy); K is read in its staging slot, so no K buffer;
+// V^T as stage 6's.
+template <class Cfg, bool HAS> struct WgTiles {};
+template <class Cfg> struct WgTiles<Cfg, true> {
+    alignas(kTileAlign<Cfg>) uint8_t q[Cfg::kTM][Cfg::kD];
+    alignas(128) uint8_t vt[Cfg::kHalfBufs][Cfg::kD][Cfg::LDVT];
+};
+
 template <class Cfg>
 struct Smem : Staging<Cfg, Cfg::kCpAsync>,
               PBuffer<Cfg, Cfg::kWmmaPV && !Cfg::kFusedSoftmaxPV && !Cfg::kRegMma>,
               ScoreBuffers<Cfg, !Cfg::kRegMma>,
               Scratch<Cfg, !Cfg::kRegMma && !Cfg::kScratchInStaging>,
               HalfTiles<Cfg, !Cfg::kFp8Mma>,
-              CodeTiles<Cfg, Cfg::kFp8Mma>,
+              CodeTiles<Cfg, Cfg::kFp8Mma && !Cfg::kWgmmaQk>,
+              WgTiles<Cfg, Cfg::kWgmmaQk>,
               KvBarriers<Cfg, Cfg::kTmaKv> {};
 
 // Shared memory per CTA. Up to 48 KiB it is static (__shared__, as every variant before D = 128);
 // above, it is dynamic: the launcher passes the size and opts the kernel in
 // (cudaFuncAttributeMaxDynamicSharedMemorySize; the emulator enforces the same rule).
 template <class Cfg> constexpr int kSmemBytes = (int)sizeof(Smem<Cfg>);
-template <class Cfg> constexpr bool kDynamicSmem = kSmemBytes<Cfg> > SDPA_STATIC_SMEM_MAX;
+// [stage 7b] A wgmma kernel's shared memory is dynamic at any size: its descriptors and swizzles need
+// the shared-window address of every tile, which the emulator gives dynamic shared memory in all of
+// its builds (its ASan build keeps static shared memory in ordinary storage), and the kernel asks for
+// the alignment its swizzled tiles need (SMEM_DYNAMIC_ALIGNED), as CUTLASS and FlashAttention-3 do.
+template <class Cfg> constexpr bool kDynamicSmem = kSmemBytes<Cfg> > SDPA_STATIC_SMEM_MAX || Cfg::kWgmmaQk;
 
 } // namespace sdpa

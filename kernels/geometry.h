@@ -4,25 +4,29 @@
  * host: the launchers' grid and block, sdpa-bench --list-variants, ptxas-json's occupancy, the
  * run JSON and the reports. Plain C macros, so that C11 host code and C++ constant expressions
  * share them.
- *   tile_m     query rows per CTA: 32 (the original's), 64 with ROWS64 (4 computing warps)
+ *   tile_m     query rows per CTA: 32 (the original's), 64 with ROWS64 (4 computing warps) or
+ *              WGMMA_QK (the 4 warps of one wgmma warpgroup)
  *   tile_n     keys per KV tile: 32
  *   mma_warps  warps that own 16 query rows each (the register-resident line, REG_MMA); 0 when
  *              the 4 warps share the shared-memory softmax's rows (stages 0-3a)
- *   warps      per CTA: the computing warps plus 2 producers with WARP_SPEC, else 4
+ *   warps      per CTA: the computing warps plus the producers with WARP_SPEC (2 warps; 1 with
+ *              WGMMA_QK, whose producers no longer copy K), else 4
  * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch.
  *   wide       the row is also built for D = 128 and with a causal mask (E4M3 codec): the
  *              register-resident line (REG_MMA), whose warps own whole rows; stages 0-3a are the
  *              original's faithful kernels, D = 64 and non-causal only; so is the Hopper line's
- *              first step for now (TMA_KV, stage 7a: one kernel, to keep the build short) */
+ *              first steps for now (TMA_KV, stages 7a and 7b: one kernel each, to keep the build
+ *              short) */
 #ifndef SDPA_GEOMETRY_H
 #define SDPA_GEOMETRY_H
 
 #include "switches.h"
 
-#define SDPA_TILE_M_OF(sw) (((sw)&SDPA_SW(ROWS64)) ? 64 : 32)
+#define SDPA_TILE_M_OF(sw) (((sw) & (SDPA_SW(ROWS64) | SDPA_SW(WGMMA_QK))) ? 64 : 32)
 #define SDPA_TILE_N_OF(sw) 32
 #define SDPA_MMA_WARPS_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? SDPA_TILE_M_OF(sw) / 16 : 0)
-#define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + 2 : 4)
+#define SDPA_PRODUCER_WARPS_OF(sw) (((sw)&SDPA_SW(WGMMA_QK)) ? 1 : 2)
+#define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + SDPA_PRODUCER_WARPS_OF(sw) : 4)
 #define SDPA_WIDE_OF(sw) ((((sw)&SDPA_SW(REG_MMA)) && !((sw)&SDPA_SW(TMA_KV))) ? 1 : 0)
 /* Static shared memory per block; above it a kernel's shared memory is dynamic and opted in. */
 #define SDPA_STATIC_SMEM_MAX (48 * 1024)

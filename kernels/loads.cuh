@@ -198,8 +198,21 @@ constexpr bool vt_row_permutes_each_group() {
 }
 static_assert(vt_row_permutes_each_group(), "vt_row must permute the rows of each group of 16");
 
+// Where chunk (r, col) of Q's codes goes: row r of the padded code tile (stage 6), or, for wgmma
+// (stage 7b), its 16-byte unit of the swizzled K-major tile: the tile starts on the swizzle's
+// repeat, so the XOR of the shared address's bits [7, ..) into [4, ..) (wg_swizzle) is the same on
+// the tile's offset; rows are D bytes, so this is where TMA's swizzle would have put it.
+template <class Cfg> __device__ __forceinline__ uint8_t *q_chunk(Smem<Cfg> &sm, int r, int col) {
+    if constexpr (Cfg::kWgmmaQk)
+        return &sm.q[0][0] + wg_swizzle((uint32_t)(r * Cfg::kD + col), Cfg::kSwizzle);
+    else
+        return &sm.q[r][col];
+}
+
 // Q codes -> the code tile, 16-byte chunks as TileChunks; rows >= valid are zero (shared memory is
-// not zeroed, and 0xff is an e4m3 NaN).
+// not zeroed, and 0xff is an e4m3 NaN). [stage 7b] wgmma reads Q through the async proxy: each
+// thread's ordinary stores are made visible to it (fence.proxy.async) before the block barrier
+// that publishes them (mainloop_warp_spec).
 template <class Cfg>
 __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__restrict__ g, int valid) {
     using M = TileChunks<Cfg, Cfg::kTM>;
@@ -207,9 +220,10 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
     for (int i = 0; i < M::kPerThread; ++i) {
         const int c = M::chunk(i), r = M::row(c), col = M::col(c);
         if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
-        *reinterpret_cast<uint4 *>(&sm.q[r][col]) =
+        *reinterpret_cast<uint4 *>(q_chunk(sm, r, col)) =
             r < valid ? *reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col) : make_uint4(0, 0, 0, 0);
     }
+    if constexpr (Cfg::kWgmmaQk) prims::fence_proxy_async();
 }
 
 // The producers' step of stage 6 (instead of dequant_kv_staged): staging slot -> K codes (copied
@@ -220,6 +234,7 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
 // staging bytes it copied itself, so, as in dequant_kv_staged, its own cp.async wait suffices. 16
 // byte stores per chunk is the simplest correct transpose; the next step would be an in-register
 // 4x4 byte transpose among 4 lanes holding 4 keys (FlashAttention-3's), giving 32-bit stores.
+// [stage 7b] With WGMMA_QK the consumers' wgmma reads K in the staging slot itself: V^T only.
 template <class Cfg>
 __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
     const LoaderChunks<Cfg> m(threadIdx.x);
@@ -227,8 +242,9 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
     for (int i = 0; i < m.kPerThread; ++i) {
         const int r = m.row(i), c = m.col(i), p = k32_pos(r);
         const bool in = r < valid;
-        *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
-            in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        if constexpr (!Cfg::kWgmmaQk)
+            *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
+                in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
@@ -257,13 +273,18 @@ struct KvMaps {
 };
 
 // Host: the tensor map of K (or V) codes at `codes`; 0, or -1 with the reason in err.
+// [stage 7b] swizzle: 0, or the bytes of the swizzle the tile is read with (K for wgmma: 64 at D = 64).
 inline int encode_kv_map(CUtensorMap *map, const void *codes, int B, int H, int S, int D, int tile_n,
-                         char *err, size_t errlen) {
+                         unsigned swizzle, char *err, size_t errlen) {
     const cuuint64_t dims[3] = {(cuuint64_t)D, (cuuint64_t)S, (cuuint64_t)B * (cuuint64_t)H};
     const cuuint64_t strides[2] = {(cuuint64_t)D, (cuuint64_t)S * (cuuint64_t)D}; // bytes, dims 1..2
     const cuuint32_t box[3] = {(cuuint32_t)D, (cuuint32_t)tile_n, 1};
-    return prims::tma_encode_tiled(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, codes, dims, strides, box,
-                                   CU_TENSOR_MAP_SWIZZLE_NONE, err, errlen);
+    const CUtensorMapSwizzle sw = swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                  : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                  : swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                  : CU_TENSOR_MAP_SWIZZLE_NONE;
+    return prims::tma_encode_tiled(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, codes, dims, strides, box, sw, err,
+                                   errlen);
 }
 
 // The first producer thread owns the barriers and issues every copy.
@@ -276,7 +297,7 @@ template <class Cfg> __device__ __forceinline__ void kv_barriers_init(Smem<Cfg> 
 #pragma unroll
         for (int s = 0; s < Cfg::kKvStages; ++s) {
             prims::mbar_init(&sm.full[s], 1);
-            prims::mbar_init(&sm.empty[s], Cfg::kLoaders);
+            prims::mbar_init(&sm.empty[s], Cfg::kSlotReaders);
         }
         prims::fence_mbarrier_init();
     }
@@ -303,7 +324,8 @@ template <class Cfg> __device__ __forceinline__ void tma_kv_wait(Smem<Cfg> &sm, 
     prims::mbar_wait(&sm.full[t % R], phase);
 }
 
-// Every producer, after its last read of tile t's slot.
+// Every reader of tile t's slot (kSlotReaders: the producers; with WGMMA_QK also the consumers, once
+// their wgmma on K has completed), after its last read of it.
 template <class Cfg> __device__ __forceinline__ void tma_kv_release(Smem<Cfg> &sm, int t) {
     prims::mbar_arrive(&sm.empty[t % Cfg::kKvStages]);
 }

@@ -27,12 +27,19 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
         else
             dequant_kv_staged<Cfg, C>(sm, slot, buf, valid);
     }
-    static __device__ __forceinline__ void compute(const Smem<Cfg> &sm, int buf, int warp, int lane,
+    // Tile `tile` of the CTA: its operand buffer is tile % kHalfBufs (one buffer without WARP_SPEC).
+    static __device__ __forceinline__ void compute(Smem<Cfg> &sm, int tile, int warp, int lane,
                                                    KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
-        if constexpr (Cfg::kFp8Mma)
+        const int buf = Cfg::kHalfBufs > 1 ? tile & 1 : 0;
+        if constexpr (Cfg::kWgmmaQk) { // [stage 7b] S by the warpgroup's wgmma, the rest as stage 6
+            float s[Cfg::kTN / 8][4];
+            wgmma_scores(sm, tile, s);
+            fp8_softmax_pv(sm, buf, lane, mask, qk_mult, st, s);
+        } else if constexpr (Cfg::kFp8Mma) {
             fp8_tile(sm, buf, warp, lane, mask, qk_mult, st);
-        else
+        } else {
             mma_tile(sm, buf, warp, lane, mask, qk_mult, st);
+        }
     }
 };
 
@@ -84,7 +91,7 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
         __syncthreads(); // K, V (and, on the first tile, Q) complete
         if (warp < Cfg::kMmaWarps) {
             if (t == 0) rows_init(sm, warp, lane, st);
-            Hooks::compute(sm, 0, warp, lane, tile_mask<Cfg>(t, S, q0 + 16 * warp), qk_mult, st);
+            Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, q0 + 16 * warp), qk_mult, st);
         }
         __syncthreads(); // sK, sV are overwritten by the next tile
     }
@@ -152,7 +159,11 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
 // parameter, a function of its own, so that every other kernel's static object keeps its name (the
 // enclosing function's signature is part of it) and with it its PTX, byte for byte.
 #define SDPA_CTA_ON_SMEM(maps)                                                                               \
-    if constexpr (kDynamicSmem<Cfg>) {                                                                       \
+    if constexpr (Cfg::kWgmmaQk) {                                                                           \
+        SMEM_DYNAMIC_ALIGNED(unsigned char, raw_wg, kTileAlign<Cfg>);                                        \
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_wg), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
+                        softmax_scale, maps);                                                                \
+    } else if constexpr (kDynamicSmem<Cfg>) {                                                                \
         SMEM_DYNAMIC(unsigned char, raw);                                                                    \
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
                         softmax_scale, maps);                                                                \
@@ -189,11 +200,14 @@ sdpa_forward_body(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K, 
 // e4m3 instance for an older architecture traps instead (prims::arch_trap; never launched there
 // either: the variant's MIN_SM is 90), so that a wrong binary stops loudly rather than computing
 // nothing; its seed-linear instance is empty, as stage 6's.
+// [stage 7b] A WGMMA_QK kernel needs sm_90a (wgmma with FP8 operands): it traps in any other code,
+// as stage 7a's before sm_90 (stages.cu builds its CUDA kernels for sm_90a alone).
 template <class Cfg, sdpa_codec_t C>
 constexpr bool kRunnable = (!Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma)) &&
-                           (!Cfg::kTmaKv || prims::has_sm90);
+                           (!Cfg::kTmaKv || prims::has_sm90) && (!Cfg::kWgmmaQk || prims::has_sm90a);
 template <class Cfg, sdpa_codec_t C>
-constexpr bool kTrapsHere = Cfg::kTmaKv &&C == SDPA_CODEC_E4M3 && !prims::has_sm90;
+constexpr bool kTrapsHere = C == SDPA_CODEC_E4M3 && ((Cfg::kTmaKv && !prims::has_sm90) ||
+                                                     (Cfg::kWgmmaQk && !prims::has_sm90a));
 
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,

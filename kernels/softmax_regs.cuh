@@ -50,7 +50,7 @@ template <class Cfg, int K, int D>
 __device__ __forceinline__ void rows_init(const Smem<Cfg> &sm, int warp, int lane, RegRows<K, D> &st) {
     static_assert(D == Cfg::kD && sizeof(sm.q[0][0]) * D == 32 * (D / K),
                   "one A fragment per 32 bytes of a Q row");
-    if constexpr (RegRows<K, D>::kQInRegs) {
+    if constexpr (RegRows<K, D>::kQInRegs && !Cfg::kWgmmaQk) { // [stage 7b] wgmma reads Q in shared memory
         const int r = 16 * warp + (lane & 7) + 8 * ((lane >> 3) & 1);
         const char *row = reinterpret_cast<const char *>(&sm.q[r][0]) + 16 * (lane >> 4);
 #pragma unroll

@@ -76,8 +76,9 @@ struct RowKernels {
 // V are encoded here from the arguments (loads.cuh, encode_kv_map; the emulator has its own encoder
 // with the driver's rules) and passed by value; a map the rules refuse fails the launch, with the
 // reason on stderr.
+// [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's; 0 for stage 7a's repack).
 [[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
-                                          KernelTmaFn fn) {
+                                          KernelTmaFn fn, unsigned k_swizzle) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
@@ -85,8 +86,8 @@ struct RowKernels {
     if (a->codec != SDPA_CODEC_E4M3 || a->causal) return SDPA_ERR_UNSUPPORTED;
     CUtensorMap mk, mv;
     char err[256];
-    if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, err, sizeof err) != 0 ||
-        sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, err, sizeof err) != 0) {
+    if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, k_swizzle, err, sizeof err) != 0 ||
+        sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, 0, err, sizeof err) != 0) {
         fprintf(stderr, "%s: the K/V tensor maps: %s\n", e.id, err);
         return SDPA_LAUNCH_FAILED;
     }
@@ -96,6 +97,22 @@ struct RowKernels {
 constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '\0' || streq(a + 1, b + 1)); }
 
 } // namespace
+
+// Which kernels this compile defines (mk/kernels.mk). The emulator's: all. nvcc's main compile (the
+// architectures of CUDA_ARCHS): all but those of the rows with an sm_90a-only switch (ARCH SM90A,
+// switches.h), which it declares and launches. nvcc's sm_90a compile (SDPA_PART_SM90A): those alone,
+// and no table: every other kernel keeps one build and its code for sm_90 (the one measured on an
+// H100), where a fat binary holding sm_90a code for it would let the runtime pick that instead.
+#if defined(SIMT_EMU)
+#define SDPA_DEFINES_PORTABLE 1
+#define SDPA_DEFINES_SM90A 1
+#elif defined(SDPA_PART_SM90A)
+#define SDPA_DEFINES_PORTABLE 0
+#define SDPA_DEFINES_SM90A 1
+#else
+#define SDPA_DEFINES_PORTABLE 1
+#define SDPA_DEFINES_SM90A 0
+#endif
 
 #define SDPA_KERNEL_PARAMS                                                                                   \
     const uint8_t *__restrict__ q, const uint8_t *__restrict__ k, const uint8_t *__restrict__ v,             \
@@ -108,10 +125,14 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg)                                                   \
     extern "C" __global__ void __launch_bounds__(cfg::kBoundsThreads, cfg::kMinBlocks)                       \
         SDPA_BACKEND_SYM(sdpa_##ident##_##codec_tag##suffix)(SDPA_KERNEL_PARAMS)
+#if SDPA_DEFINES_PORTABLE
 #define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg)                                             \
     SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg) {                                                     \
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
+#else
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg) SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg);
+#endif
 // [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V. Declared
 // with the row (pass 2) and defined after every other kernel (pass 4), so that adding them leaves the
 // others' place in the translation unit, and their PTX, as it was.
@@ -129,6 +150,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // rows' switches): SDPA_IS_TMA(ident) is 1 for them, 0 for every other row, and SDPA_IF picks their
 // kernel definition and launcher.
 #define SDPA_TMA_ROW_stage7a ~, 1
+#define SDPA_TMA_ROW_stage7b ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -137,6 +159,10 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_IF_0(then, other) other
 #define SDPA_IF_1(then, other) then
 #define SDPA_IF(c) SDPA_IF_(c)
+// [stage 7b] The rows with an sm_90a-only switch (ARCH SM90A), one probe line each (held to the
+// switches below): the compile that defines their kernels is SDPA_DEFINES_SM90A's.
+#define SDPA_SM90A_ROW_stage7b ~, 1
+#define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
 // register-resident rows (geometry.h, SDPA_WIDE_OF) are also built for D = 128 and with a causal
@@ -154,6 +180,9 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // TMA_KV row too.
 #if defined(SDPA_CUSTOM_VARIANT) && USE_TMA_KV
 #define SDPA_TMA_ROW_custom ~, 1
+#endif
+#if defined(SDPA_CUSTOM_VARIANT) && USE_WGMMA_QK
+#define SDPA_SM90A_ROW_custom ~, 1
 #endif
 
 template <class Tag> struct Wide {
@@ -196,7 +225,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 // clang-format off
 #define SDPA_ROW_KERNELS(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_DECLS, SDPA_PLAIN_ROW_KERNELS)(ident)
 #define SDPA_ROW_LAUNCH(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_LAUNCH, SDPA_PLAIN_LAUNCH)(ident)
-#define SDPA_TMA_KERNELS_OF(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_KERNELS_OF(ident) SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_DEFINED_HERE, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_DEFINED_HERE(ident) SDPA_IF(SDPA_IS_SM90A(ident))(SDPA_TMA_SM90A_KERNELS, SDPA_TMA_PORTABLE_KERNELS)(ident)
 // clang-format on
 #define SDPA_PLAIN_ROW_KERNELS(ident)                                                                        \
     SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
@@ -208,6 +238,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
     SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
 #define SDPA_NO_KERNELS(ident)
+#define SDPA_TMA_SM90A_KERNELS(ident) SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_PORTABLE_KERNELS(ident) SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
 // A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
 // one kernel (launch_tma).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \
@@ -216,7 +248,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         {config_##ident::kFp8Mma ? nullptr : SDPA_BACKEND_SYM(sdpa_##ident##_seedlin), nullptr},             \
         {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                    \
     return launch_with(a, entry_##ident, k);
-#define SDPA_TMA_LAUNCH(ident) return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3));
+#define SDPA_TMA_LAUNCH(ident)                                                                               \
+    return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), config_##ident::kSwizzle);
 
 // Pass 2, per row: its D = 64 Config, its two kernels, its table entry (with the geometry of each
 // head dimension it is built for) and its launcher.
@@ -228,7 +261,15 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
                   "a TMA_KV row is D = 64 non-causal");                                                      \
+    static_assert(SDPA_IS_SM90A(ident) == config_##ident::kWgmmaQk,                                          \
+                  "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
+    static_assert(!SDPA_IS_SM90A(ident) || SDPA_IS_TMA(ident), "an sm_90a row is a TMA row (pass 4)");       \
     SDPA_ROW_KERNELS(ident)                                                                                  \
+    SDPA_ROW_ENTRY(ident, id, parent, sw, summary)
+#if defined(SDPA_PART_SM90A) // the kernels alone: the main compile has the table and the launchers
+#define SDPA_ROW_ENTRY(ident, id, parent, sw, summary)
+#else
+#define SDPA_ROW_ENTRY(ident, id, parent, sw, summary)                                                       \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a);                                               \
     constexpr sdpa_kernel_entry_t entry_##ident = {                                                          \
         id,                                                                                                  \
@@ -240,6 +281,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", Wide<tag_##ident>::kBuilt),                     \
          Wide<tag_##ident>::geometry128}};                                                                   \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
+#endif
 #include "variants.def"
 #undef SDPA_VARIANT
 
@@ -258,9 +300,11 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #include "variants.def"
 #undef SDPA_VARIANT
 
+#if !defined(SDPA_PART_SM90A)
 #define SDPA_VARIANT(ident, id, parent, sw, summary) entry_##ident,
 extern "C" const sdpa_kernel_entry_t SDPA_KERNEL_TABLE[] = {
 #include "variants.def"
     {nullptr, nullptr, 0, nullptr, nullptr, 0, {}},
 };
 #undef SDPA_VARIANT
+#endif

@@ -200,15 +200,12 @@ __device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
     return (lo.x + lo.y) + (hi.x + hi.y);
 }
 
-// One KV tile (code buffers `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
+// S = Q K^T on the codes for warp `warp`'s 16 rows (code buffers `buf`): 4 tiles of 8 keys, D/32
+// k steps of 32 d into one fp32 accumulator (one ldmatrix x4 per 64 d).
 template <class Cfg>
-__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
-                                         KeyMask<Cfg::kCausal> mask, float qk_mult, Fp8Rows<Cfg::kD> &st) {
+__device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int warp, int lane,
+                                           const Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
-    const int g = lane >> 2, t = lane & 3;
-    // S = Q K^T on the codes: 4 tiles of 8 keys, D/32 k steps of 32 d into one fp32 accumulator
-    // (one ldmatrix x4 per 64 d).
-    float s[TN / 8][4];
 #pragma unroll
     for (int j = 0; j < TN / 8; ++j) {
 #pragma unroll
@@ -222,6 +219,15 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp,
             prims::mma_m16n8k32<prims::Fp8::e4m3>(s[j], q_frag(sm, st, warp, lane, 2 * h + 1, q1), b1, s[j]);
         }
     }
+}
+
+// The rest of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): the online softmax,
+// P as e4m3 codes and O = alpha O + P V on mma.sync m16n8k32 with V^T of buffer `buf`.
+template <class Cfg>
+__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane, KeyMask<Cfg::kCausal> mask,
+                                               float qk_mult, Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
     float alpha[2];
     rows_rescale(s, g, t, mask, qk_mult, st.m, st.l, alpha);
@@ -260,6 +266,45 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp,
             st.o[2 * np + 1][e] = st.o[2 * np + 1][e] * alpha[e >> 1] + pv1[e];
         }
     }
+}
+
+// One KV tile (code buffers `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
+template <class Cfg>
+__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
+                                         KeyMask<Cfg::kCausal> mask, float qk_mult, Fp8Rows<Cfg::kD> &st) {
+    float s[Cfg::kTN / 8][4];
+    fp8_scores(sm, buf, warp, lane, st, s);
+    fp8_softmax_pv(sm, buf, lane, mask, qk_mult, st, s);
+}
+
+// ---- [stage 7b] Q.K^T by wgmma: one warpgroup, Q and K from swizzled shared memory ---------------
+// The 4 computing warps are one warpgroup; S (64 rows x 32 keys) = Q K^T is one wgmma m64n32k32 per
+// 32 d (SS: Q's tile and K's staging slot, both K-major with 64-byte swizzled rows of D codes, by
+// descriptor: 8-row groups 8 D bytes apart, the k step 32 bytes further inside the row). Thread t's
+// accumulator i is row 16 w + g + 8 ((i >> 1) & 1), key 8 (i >> 2) + 2 q + (i & 1) (wgmma_layout.h):
+// warp w's rows, and exactly element e = i % 4 of stage 6's m16n8 tile j = i / 4, so the softmax and
+// P.V that follow are stage 6's code. Both are exact products summed in k order in fp32 (the
+// emulator's model of either instruction): bit-identical to stage 7a. K's slot was filled by TMA
+// (tile t's phase of full[slot]: every consumer waits for it itself, as the async proxy's reads
+// need) and is released (empty[slot]) only once the wgmma that reads it has completed.
+template <class Cfg>
+__device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, float (&s)[Cfg::kTN / 8][4]) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    constexpr uint32_t kSbo = 8 * D; // bytes between 8-row groups of a D-byte-row tile
+    static_assert(TN / 8 * 4 == TN / 2, "m64nTNk32: TN/2 accumulators per thread, 4 per 8 keys");
+    const int slot = tile % Cfg::kKvStages;
+    tma_kv_wait(sm, tile);
+    float d[TN / 2];
+    prims::wgmma_fence();
+#pragma unroll
+    for (int kb = 0; kb < D / 32; ++kb)
+        prims::wgmma_ss(d, prims::wgmma_desc(&sm.q[0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle),
+                        prims::wgmma_desc(&sm.k8[slot][0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle), kb > 0);
+    prims::wgmma_commit();
+    prims::wgmma_wait<0>(d);
+    tma_kv_release(sm, tile); // the wgmma has read K: the slot may be loaded again
+#pragma unroll
+    for (int i = 0; i < TN / 2; ++i) s[i / 4][i % 4] = d[i];
 }
 
 } // namespace sdpa

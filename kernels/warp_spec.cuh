@@ -48,8 +48,8 @@ template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_b
 
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
-// operand buffer `buf` (its own chunks only); Hooks::compute(sm, buf, warp, lane, mask, qk_mult,
-// st): a consumer warp multiplies one tile, the keys `mask` (softmax_regs.cuh, KeyMask) lets each
+// operand buffer `buf` (its own chunks only); Hooks::compute(sm, t, warp, lane, mask, qk_mult,
+// st): a consumer warp multiplies tile t (operand buffer t & 1; stage 7b also reads its slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each
 // row see, into its rows `st` (a typename Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a
 // causal mask both roles stop at the last tile the CTA's rows see.
 template <class Cfg, class Hooks>
@@ -87,12 +87,12 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
 }
 
 template <class Cfg, class Hooks>
-__device__ __forceinline__ void ws_consumer(const Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
+__device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
                                             int row0, float qk_mult, typename Hooks::Rows &st) {
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
     for (int t = 0; t < n_tiles; ++t) {
         bar_sync_buf<Cfg, kBarFull>(t & 1);
-        Hooks::compute(sm, t & 1, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);
+        Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);
         if (t + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>(t & 1);
     }
 }
