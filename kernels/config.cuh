@@ -157,7 +157,8 @@ template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 // 32 rows keeps that alignment.
 template <class Cfg> constexpr int kTileAlign = Cfg::kSwizzle ? 8 * (int)Cfg::kSwizzle : 128;
 template <class Cfg> struct Staging<Cfg, true> {
-    alignas(kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
+    alignas(
+        kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
     alignas(128) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
     static_assert(Cfg::kTN * Cfg::kD % kTileAlign<Cfg> == 0, "every staging slot keeps the tile alignment");
 };

@@ -77,8 +77,8 @@ struct RowKernels {
 // with the driver's rules) and passed by value; a map the rules refuse fails the launch, with the
 // reason on stderr.
 // [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's; 0 for stage 7a's repack).
-[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
-                                          KernelTmaFn fn, unsigned k_swizzle) {
+[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, KernelTmaFn fn,
+                                          unsigned k_swizzle) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
@@ -131,7 +131,8 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
 #else
-#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg) SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg);
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg)                                             \
+    SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg);
 #endif
 // [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V. Declared
 // with the row (pass 2) and defined after every other kernel (pass 4), so that adding them leaves the
@@ -238,8 +239,10 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
     SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
 #define SDPA_NO_KERNELS(ident)
-#define SDPA_TMA_SM90A_KERNELS(ident) SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
-#define SDPA_TMA_PORTABLE_KERNELS(ident) SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_SM90A_KERNELS(ident)                                                                        \
+    SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_PORTABLE_KERNELS(ident)                                                                     \
+    SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
 // A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
 // one kernel (launch_tma).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \

@@ -224,8 +224,9 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
 // The rest of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): the online softmax,
 // P as e4m3 codes and O = alpha O + P V on mma.sync m16n8k32 with V^T of buffer `buf`.
 template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane, KeyMask<Cfg::kCausal> mask,
-                                               float qk_mult, Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
+__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane,
+                                               KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                               Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
