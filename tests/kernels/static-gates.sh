@@ -37,11 +37,8 @@ for v in stage0 stage1 stage2 stage3a; do
     tap_skip "$v: the original's occupancy class" "no published ptxas figures for $v"
 done
 
-# body PTX KERNEL: the kernel's listing, to its closing brace (inline asm blocks of prims.cuh put
-# their own "{" and "}" lines inside it: braces are counted, not the first "}" taken).
-body() {
-  awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print; if ($0 ~ /^[ \t]*\{[ \t]*$/) d++; else if ($0 ~ /^[ \t]*\}[ \t]*$/ && --d == 0) exit}' "$1"
-}
+# body PTX KERNEL: the kernel's listing, to its closing brace (tools/ptx-body.awk).
+body() { awk -v k="$2" -f tools/ptx-body.awk "$1"; }
 # barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
 barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
