@@ -245,9 +245,23 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
                 in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+        if constexpr (Cfg::kWgmmaPv) {
+            // [stage 7c] wgmma's core matrices (config.cuh, VtTile): c is a multiple of 16, so column
+            // c + d is row d % 8 of row group c / 8 + d / 8, an immediate offset from the chunk's
+            // first byte (indexing each store by (c + d) / 8 and % 8 kept 64 addresses live and spilled).
+            uint8_t *const col = &sm.vt[buf][c / 8][p / 16][0][p % 16];
 #pragma unroll
-        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+            for (int d = 0; d < CHUNK; ++d)
+                col[(d / 8) * sizeof(sm.vt[0][0]) + (d % 8) * 16] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        } else {
+#pragma unroll
+            for (int d = 0; d < CHUNK; ++d)
+                sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        }
     }
+    // [stage 7c] The consumers' wgmma reads V^T through the async proxy: this thread's stores are made
+    // visible to it before the FULL barrier hands the buffer over (ws_producer_tma).
+    if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();
 }
 
 } // namespace sdpa

@@ -152,6 +152,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // kernel definition and launcher.
 #define SDPA_TMA_ROW_stage7a ~, 1
 #define SDPA_TMA_ROW_stage7b ~, 1
+#define SDPA_TMA_ROW_stage7c ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -163,6 +164,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // [stage 7b] The rows with an sm_90a-only switch (ARCH SM90A), one probe line each (held to the
 // switches below): the compile that defines their kernels is SDPA_DEFINES_SM90A's.
 #define SDPA_SM90A_ROW_stage7b ~, 1
+#define SDPA_SM90A_ROW_stage7c ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
@@ -182,7 +184,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #if defined(SDPA_CUSTOM_VARIANT) && USE_TMA_KV
 #define SDPA_TMA_ROW_custom ~, 1
 #endif
-#if defined(SDPA_CUSTOM_VARIANT) && USE_WGMMA_QK
+#if defined(SDPA_CUSTOM_VARIANT) && (USE_WGMMA_QK || USE_WGMMA_PV)
 #define SDPA_SM90A_ROW_custom ~, 1
 #endif
 
@@ -264,7 +266,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
                   "a TMA_KV row is D = 64 non-causal");                                                      \
-    static_assert(SDPA_IS_SM90A(ident) == config_##ident::kWgmmaQk,                                          \
+    static_assert(SDPA_IS_SM90A(ident) == (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv),            \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
     static_assert(!SDPA_IS_SM90A(ident) || SDPA_IS_TMA(ident), "an sm_90a row is a TMA row (pass 4)");       \
     SDPA_ROW_KERNELS(ident)                                                                                  \

@@ -107,6 +107,10 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   wg-early-release: stage 7b's consumers release K's slot right after committing the wgmma that
 #               reads it, before its wait (the issuer may load the next tile over K while it is
 #               read; the emulator faults at the TMA issue, W6/T4). A moved line: 3 diff lines.
+#   wg-pv-unfenced: stage 7c's producer stores of V^T not published to the async proxy before the
+#               FULL barrier (the consumers' wgmma may read stale bytes; the emulator faults, W7)
+#   fp8-unpermuted-wgmma: fp8-unpermuted's edit in stage 7c, whose B operand of P.V is V^T in
+#               wgmma's layout: the keys must still meet the P fragment's k order
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -118,7 +122,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
-          tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release
+          tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
+          fp8-unpermuted-wgmma
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -140,8 +145,16 @@ plant_sed_tma-expect-short := s/constexpr uint32_t kTxBytes = 2u \* TN \* Cfg::k
 plant_sed_tma-parity := s/const unsigned phase = (t \/ R) \& 1;/const unsigned phase = 0;/
 plant_sed_wg-wait-short := s/prims::wgmma_wait<0>(d);/prims::wgmma_wait<1>(d);/
 plant_sed_wg-q-unfenced := /if constexpr (Cfg::kWgmmaQk) prims::fence_proxy_async();/d
-plant_sed_wg-early-release := s/    prims::wgmma_commit();/    prims::wgmma_commit(); tma_kv_release(sm, tile);/; /the wgmma has read K: the slot may be loaded again/d
+plant_sed_wg-early-release := s|prims::wgmma_commit(); // S = Q K^T in flight: K.s slot is read until the wait|prims::wgmma_commit(); tma_kv_release(sm, tile);|; /the wgmma has read K: the slot may be loaded again/d
 plant_difflines_wg-early-release := 3
+plant_sed_wg-pv-unfenced := /if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();/d
+plant_sed_fp8-unpermuted-wgmma := $(plant_sed_fp8-unpermuted)
+plant_variant_wg-pv-unfenced := stage7c
+# The emulator's fence model is lazier than the hardware (a fence publishes every thread's stores so far):
+# under TSan at the ragged shape the rev schedule lets an unrelated fence cover the stores; partial (more
+# tiles, the ring wrapping) shows it under every schedule.
+plant_tsan_shape_wg-pv-unfenced := partial
+plant_variant_fp8-unpermuted-wgmma := stage7c
 plant_variant_wg-wait-short := stage7b
 plant_variant_wg-q-unfenced := stage7b
 plant_variant_wg-early-release := stage7b

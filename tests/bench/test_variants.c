@@ -172,10 +172,23 @@ static void test_stage7b_rules(void **state) {
     }
 }
 
+/* stage7c (WGMMA_PV): one switch from stage7b, LAYOUT (bit-identical to stage7b and, LAYOUT + LOAD
+ * apart, "bounded" against stage 6), sm_90a only. */
+static void test_stage7c_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7c = variants_find("stage7c"), *s7b = variants_find("stage7b");
+    assert_non_null(s7c);
+    assert_string_equal(s7c->parent, "stage7b");
+    assert_int_equal(s7c->sw, s7b->sw | SDPA_SW(WGMMA_PV));
+    assert_int_equal(variants_exact_sm(s7c->sw), 90);
+    assert_true(variants_expect_identical(s7c->sw, s7b->sw));
+    assert_true(variants_expect_identical(s7c->sw, variants_find("stage7a")->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK is the one sm_90a switch, and exactly the
- * rows that have it need sm_90a. */
+ * X-macro would give them, then the registry: WGMMA_QK and WGMMA_PV are the sm_90a switches, and
+ * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
     static const struct {
@@ -206,10 +219,11 @@ static void test_arch_column(void **state) {
     }
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
-                         i == SDPA_SWBIT_WGMMA_QK ? SDPA_SWARCH_SM90A : SDPA_SWARCH_ANY);
+                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV ? SDPA_SWARCH_SM90A
+                                                                               : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
         assert_int_equal(variants_exact_sm(variants_registry[i].sw),
-                         (variants_registry[i].sw & SDPA_SW(WGMMA_QK)) ? 90 : 0);
+                         (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV))) ? 90 : 0);
 }
 
 int main(void) {
@@ -218,6 +232,7 @@ int main(void) {
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
+        cmocka_unit_test(test_stage7c_rules),
         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

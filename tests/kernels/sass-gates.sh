@@ -19,6 +19,8 @@
 #                 QGMMA.64x32x32.F32.E4M3.E4M3 (FP8 at the tensor core's rate), fenced and waited
 #                 for (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR.LE); P.V still 16 HMMA.16816 on unpacked
 #                 codes (stage 7c's step), no LDSM of Q or K (4 LDSM: V^T's).
+#   WGMMA_PV (7c): P.V is 1 QGMMA.64x64x32 (A from registers); no HMMA, QMMA or LDSM; the only FP8
+#                 unpacks left are the row sums' (at most 8).
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -76,7 +78,15 @@ while IFS='|' read -r ident id _ sw; do
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
     fi
-    if registry_has "$sw" WGMMA_QK; then
+    if registry_has "$sw" WGMMA_PV; then
+      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32, P.V by 1 QGMMA.64x64x32 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
+        test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 1 -a "$(cnt QGMMA)" -eq 3
+      tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
+      # The FP8 unpacks left are the row sums' (l sums P's decoded codes: stage 6's numerics): 4 per
+      # tile, one per A register; none feeds a product.
+      tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
+        test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 8
+    elif registry_has "$sw" WGMMA_QK; then
       tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32.F32.E4M3.E4M3 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'))" \
         test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt QGMMA)" -eq 2
       tap_ok "sm_$arch $id: the wgmma fence and wait (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR.LE)" \

@@ -44,7 +44,7 @@ barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg exact; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv exact; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -97,7 +97,21 @@ while read -r ident cp pv regmma ring ws fp8 tma wg exact; do
       n32=$(grep -c 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32' "$tmp/k.ptx")
       n16=$(grep -c 'mma\.sync\.aligned\.m16n8k16' "$tmp/k.ptx")
       nwg=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n32k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
-      if [ "$wg" = 1 ]; then
+      if [ "$wg" = 1 ] && [ "$wgpv" = 1 ]; then
+        # Stage 7c: P.V is 1 wgmma m64n64k32 (RS: P from registers); no mma.sync and no ldmatrix
+        # left; two fences to the async proxy (Q by every thread, V^T by the producers).
+        nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
+        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n32k32 ($nwg), P.V by 1 wgmma m64n64k32 from registers ($nwg64), no mma.sync ($n32, $n16), no WMMA ($mma)" \
+          test "$nwg" -eq 2 -a "$nwg64" -eq 1 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: P.V's A operand from registers (wgmma RS: {4 registers}, descriptor)" \
+          grep -qE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx"
+        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0, once per product" \
+          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq 6
+        tap_ok "sm_$arch $ident: Q's and V^T's stores published to the async proxy (2 fence.proxy.async)" \
+          test "$(grep -c 'fence\.proxy\.async' "$tmp/k.ptx")" -ge 2
+        tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
+        tap_fail "sm_$arch $ident: no wgmma serialisation warning from ptxas" grep -qiE 'wgmma.*serializ' "$log"
+      elif [ "$wg" = 1 ]; then
         # Stage 7b: Q.K^T is 2 wgmma m64n32k32 (2 k steps of 32), committed and waited for once per
         # tile; P.V stays 8 mma.sync; Q reaches the async proxy through fence.proxy.async.
         tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n32k32 e4m3 ($nwg), P.V by 8 mma.sync m16n8k32 ($n32), no m16n8k16 ($n16), no WMMA ($mma)" \
@@ -167,7 +181,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg exact; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(registry_exact_sm "$sw")"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(registry_exact_sm "$sw")"
 done)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
