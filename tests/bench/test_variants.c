@@ -220,7 +220,7 @@ static void test_arch_column(void **state) {
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
                          i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV ? SDPA_SWARCH_SM90A
-                                                                               : SDPA_SWARCH_ANY);
+                                                                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
         assert_int_equal(variants_exact_sm(variants_registry[i].sw),
                          (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV))) ? 90 : 0);
@@ -232,8 +232,7 @@ int main(void) {
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
-        cmocka_unit_test(test_stage7c_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
