@@ -92,7 +92,7 @@ static void test_table_lookup_and_check(void **state) {
 
 static void test_switches_str(void **state) {
     (void)state;
-    char buf[128];
+    char buf[24 * SDPA_SWITCH_COUNT]; /* as sdpa-bench's --list-variants */
     variants_switches_str(variants_find("stage3a")->sw, buf, sizeof buf);
     /* every switch of the list, in order: the four of the study first, then any added later */
     assert_memory_equal(buf, "cp_async=1 wmma_pv=1 fused_softmax_pv=1 smem_pad=0", 50);
