@@ -128,15 +128,13 @@ latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RU
   $(shell $(SDPA_REPORT) latest-run $(DATA_DIR)/$(1))))$(LATEST_RUN_$(1))
 
 ## all: run every experiment and the seed-linear codec check, then assemble the paper
-# The programs are built on every CPU (-j; they are -j safe); then the experiments run one after
-# the other on one core (the emulator is single-threaded), the seed-linear check beside them on
-# the other.
+# The programs are built on every CPU (-j; they are -j safe); then the experiments and the
+# seed-linear check run NPROC at a time, each on one core (the emulator is single-threaded; every
+# run has its own run directory and report, and concurrent runs are tested: tests/experiments/
+# reliability.sh), each one's output kept together; then the paper.
 all:
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
-	$(Q)$(MAKE) --no-print-directory seed-linear & sl=$$!; \
-	  for t in $(EXPERIMENT_TARGETS); do \
-	    $(MAKE) --no-print-directory $$t || { kill $$sl 2>/dev/null; wait $$sl; exit 1; }; done; \
-	  wait $$sl || { echo "all: make seed-linear failed" >&2; exit 1; }
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) --output-sync=recurse seed-linear $(EXPERIMENT_TARGETS)
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
 
