@@ -18,7 +18,9 @@
 #   GPU_DATA_DIR                    the GPU campaigns `make paper` reads (default $(DATA_DIR)/gpu)
 #   RUN_ID                          force the run id (refused if that directory exists)
 #   RUN                             the run directory of `make report`
-#   SHAPES, SEEDS, TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an experiment's parameters
+#   SHAPES, SEEDS, TIMING_SHAPE, EMU_TIMING_SHAPE, GPU_TIMING, EMU_TIMING, ...  override an
+#                                   experiment's parameters (EMU_TIMING_SHAPE: the shape timed on
+#                                   the emulator, default TIMING_SHAPE)
 #   THROTTLE                        the timing's --throttle-threshold: auto (default: the device's
 #                                   row of sdpa-bench's table, host/bench/throttle.c) or a fraction
 #   BACKEND                         auto (default: the GPU when usable, else the emulator, said
@@ -97,7 +99,8 @@ experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	@echo "[$(EXPERIMENT) 1/6] build: $(SDPA_BENCH), $(SDPA_REPORT)$(if $(PTXAS_JSON), and $(PTXAS_JSON),; nvcc not found: no ptxas.json)"
 	$(Q)dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
-	  timing_shape=$(TIMING_SHAPE) gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
+	  timing_shape=$(TIMING_SHAPE) emu_timing_shape=$(or $(EMU_TIMING_SHAPE),$(TIMING_SHAPE)) \
+	  gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
 	  backend=$(BACKEND) throttle=$(THROTTLE)) && \
 	  $(MAKE) --no-print-directory $(if $(render_missing),report-tables,report) RUN=$$dir \
 	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)")
@@ -125,15 +128,13 @@ latest_run = $(if $(filter undefined,$(origin LATEST_RUN_$(1))),$(eval LATEST_RU
   $(shell $(SDPA_REPORT) latest-run $(DATA_DIR)/$(1))))$(LATEST_RUN_$(1))
 
 ## all: run every experiment and the seed-linear codec check, then assemble the paper
-# The programs are built on every CPU (-j; they are -j safe); then the experiments run one after
-# the other on one core (the emulator is single-threaded), the seed-linear check beside them on
-# the other.
+# The programs are built on every CPU (-j; they are -j safe); then the experiments and the
+# seed-linear check run NPROC at a time, each on one core (the emulator is single-threaded; every
+# run has its own run directory and report, and concurrent runs are tested: tests/experiments/
+# reliability.sh), each one's output kept together; then the paper.
 all:
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
-	$(Q)$(MAKE) --no-print-directory seed-linear & sl=$$!; \
-	  for t in $(EXPERIMENT_TARGETS); do \
-	    $(MAKE) --no-print-directory $$t || { kill $$sl 2>/dev/null; wait $$sl; exit 1; }; done; \
-	  wait $$sl || { echo "all: make seed-linear failed" >&2; exit 1; }
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) --output-sync=recurse seed-linear $(EXPERIMENT_TARGETS)
 	$(Q)$(MAKE) --no-print-directory paper
 .PHONY: all
 

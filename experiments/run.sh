@@ -18,6 +18,7 @@
 # arrived from elsewhere: nothing in it is sourced or evaluated) and compares both copies with the
 # digests run.args recorded before they were made. A new run's parameters pass the same grammar
 # (`sdpa-report params check`) before its run directory is created.
+# emu_timing_shape=SHAPE (optional, default timing_shape): the shape timed on the emulator.
 # throttle=F|auto (optional, default auto) is the timing's --throttle-threshold: auto lets
 # sdpa-bench take the device's row of its table (host/bench/throttle.c: e.g. 0.5 on the
 # power-capped L4, NVBench's 0.75 elsewhere), or SDPA_THROTTLE_THRESHOLD when the campaign sets it.
@@ -25,14 +26,15 @@
 #        resume and throttle optional).
 set -eu
 keys="exp data bench report ptxas baseline candidate shapes seeds timing_shape gpu emu l2 run_id backend"
-resume= throttle=auto
+resume= throttle=auto emu_timing_shape=
 for a in "$@"; do
   k=${a%%=*}
-  case " $keys resume throttle " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
+  case " $keys resume throttle emu_timing_shape " in *" $k "*) printf -v "$k" '%s' "${a#*=}" ;; *) echo "run.sh: unknown key '$k'" >&2; exit 2 ;; esac
 done
 for k in $keys; do [ -n "${!k+set}" ] || { echo "run.sh: missing $k=" >&2; exit 2; }; done
+emu_timing_shape=${emu_timing_shape:-$timing_shape}
 # What a resumed run must repeat exactly (bench, report, ptxas and data come from the caller).
-recorded="exp baseline candidate shapes seeds timing_shape gpu emu l2 backend throttle"
+recorded="exp baseline candidate shapes seeds timing_shape gpu emu l2 backend throttle emu_timing_shape"
 
 dir= current="setting up" child=
 step() { current=$2; echo "[$exp $1/6] $2" >&2; }
@@ -78,6 +80,7 @@ if [ -n "$resume" ]; then
     k=${line%%=*}
     case " $recorded " in *" $k "*) printf -v "$k" '%s' "${line#*=}" ;; esac
   done < "$dir/run.args"
+  emu_timing_shape=${emu_timing_shape:-$timing_shape} # a run recorded before the key existed
   for f in run.json run-timing.json; do # a result that does not load is not resumed over
     if [ -e "$dir/$f" ] && ! "$report" get "$dir/$f" meta.backend >/dev/null; then
       echo "run.sh: resume: $dir/$f is damaged (above); start a new run" >&2; dir=; exit 2
@@ -130,9 +133,13 @@ fi
 
 if [ ! -e "$dir/run-timing.json" ]; then
   backend=$("$report" get "$dir/run.json" meta.backend)
-  if [ "$backend" = cuda ]; then read -r warmup iters tmin tmax <<<"$gpu"; else read -r warmup iters tmin tmax <<<"$emu"; fi
-  step 3 "harness: timing on $timing_shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
-  harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$timing_shape" \
+  # The emulator times its own shape when the experiment names one (EMU_TIMING_SHAPE: its times
+  # decide nothing, and a GPU-sized shape can take hours on a CPU); the GPU the timing shape.
+  shape=$timing_shape
+  if [ "$backend" = cuda ]; then read -r warmup iters tmin tmax <<<"$gpu"; else
+    read -r warmup iters tmin tmax <<<"$emu"; shape=${emu_timing_shape:-$timing_shape}; fi
+  step 3 "harness: timing on $shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
+  harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$shape" \
     --seeds "${seeds%%,*}" --warmup "$warmup" --iters "$iters" --min-time "$tmin" --max-time "$tmax" --l2 "$l2" \
     --throttle-threshold "$throttle" "${ptxas_arg[@]}" --out "$dir/run-timing.json"
 fi

@@ -7,6 +7,8 @@
 // computes nothing.
 #pragma once
 
+#include <type_traits>
+
 #include "prims.cuh"
 #include "sdpa_api.h"
 
@@ -33,6 +35,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kRows64 = SW & SDPA_SW(ROWS64);
     static constexpr bool kTmaKv = SW & SDPA_SW(TMA_KV);
     static constexpr bool kWgmmaQk = SW & SDPA_SW(WGMMA_QK);
+    static constexpr bool kWgmmaPv = SW & SDPA_SW(WGMMA_PV);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -53,6 +56,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static_assert(!kTmaKv || kFp8Mma, "USE_TMA_KV feeds stage 6's producer ring: needs USE_FP8_MMA=1");
     // WGMMA_QK reads K where TMA put it (the staging slot, 64-byte swizzled): it needs TMA_KV's ring.
     static_assert(!kWgmmaQk || kTmaKv, "USE_WGMMA_QK reads K from the TMA ring: needs USE_TMA_KV=1");
+    // WGMMA_PV's A operand is the P fragment of the warpgroup's rows: it needs WGMMA_QK's warpgroup.
+    static_assert(!kWgmmaPv || kWgmmaQk, "USE_WGMMA_PV multiplies the warpgroup's P: needs USE_WGMMA_QK=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -157,7 +162,8 @@ template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 // 32 rows keeps that alignment.
 template <class Cfg> constexpr int kTileAlign = Cfg::kSwizzle ? 8 * (int)Cfg::kSwizzle : 128;
 template <class Cfg> struct Staging<Cfg, true> {
-    alignas(kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
+    alignas(
+        kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
     alignas(128) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
     static_assert(Cfg::kTN * Cfg::kD % kTileAlign<Cfg> == 0, "every staging slot keeps the tile alignment");
 };
@@ -196,10 +202,17 @@ template <class Cfg> struct CodeTiles<Cfg, true> {
 // [stage 7b] Q's codes as wgmma's A operand: K-major, 64-byte swizzled rows of D codes (written by
 // the threads, then published to the async proxy); K is read in its staging slot, so no K buffer;
 // V^T as stage 6's.
+// [stage 7c] With WGMMA_PV, V^T is wgmma's B operand (N = D rows, K = the tile's 32 key positions):
+// K-major in the canonical layout without swizzle, core matrices of 8 rows x 16 bytes, 128 bytes
+// each: vt[buf][d / 8][p / 16][d % 8][p % 16] (descriptor: LBO 128 between the two k halves, SBO 256
+// between 8-row groups; wgmma_layout.h's wg_kmajor_address).
+template <class Cfg>
+using VtTile = typename std::conditional<Cfg::kWgmmaPv, uint8_t[Cfg::kD / 8][Cfg::kTN / 16][8][16],
+                                         uint8_t[Cfg::kD][Cfg::LDVT]>::type;
 template <class Cfg, bool HAS> struct WgTiles {};
 template <class Cfg> struct WgTiles<Cfg, true> {
     alignas(kTileAlign<Cfg>) uint8_t q[Cfg::kTM][Cfg::kD];
-    alignas(128) uint8_t vt[Cfg::kHalfBufs][Cfg::kD][Cfg::LDVT];
+    alignas(128) VtTile<Cfg> vt[Cfg::kHalfBufs];
 };
 
 template <class Cfg>

@@ -198,21 +198,14 @@ constexpr bool vt_row_permutes_each_group() {
 }
 static_assert(vt_row_permutes_each_group(), "vt_row must permute the rows of each group of 16");
 
-// Where chunk (r, col) of Q's codes goes: row r of the padded code tile (stage 6), or, for wgmma
-// (stage 7b), its 16-byte unit of the swizzled K-major tile: the tile starts on the swizzle's
-// repeat, so the XOR of the shared address's bits [7, ..) into [4, ..) (wg_swizzle) is the same on
-// the tile's offset; rows are D bytes, so this is where TMA's swizzle would have put it.
-template <class Cfg> __device__ __forceinline__ uint8_t *q_chunk(Smem<Cfg> &sm, int r, int col) {
-    if constexpr (Cfg::kWgmmaQk)
-        return &sm.q[0][0] + wg_swizzle((uint32_t)(r * Cfg::kD + col), Cfg::kSwizzle);
-    else
-        return &sm.q[r][col];
-}
-
 // Q codes -> the code tile, 16-byte chunks as TileChunks; rows >= valid are zero (shared memory is
-// not zeroed, and 0xff is an e4m3 NaN). [stage 7b] wgmma reads Q through the async proxy: each
+// not zeroed, and 0xff is an e4m3 NaN). [stage 7b] For wgmma, chunk (r, col) goes to its 16-byte
+// unit of the swizzled K-major tile: the tile starts on the swizzle's repeat, so the XOR of the
+// shared address's bits [7, ..) into [4, ..) (wg_swizzle) is the same on the tile's offset, and
+// rows are D bytes: where TMA's swizzle would put it. wgmma reads Q through the async proxy: each
 // thread's ordinary stores are made visible to it (fence.proxy.async) before the block barrier
-// that publishes them (mainloop_warp_spec).
+// that publishes them (mainloop_warp_spec). (Both stores are written out where they are used: a
+// pointer returned from a helper loses its shared address space for nvcc, see SDPA_CTA_ON_SMEM.)
 template <class Cfg>
 __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__restrict__ g, int valid) {
     using M = TileChunks<Cfg, Cfg::kTM>;
@@ -220,8 +213,13 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
     for (int i = 0; i < M::kPerThread; ++i) {
         const int c = M::chunk(i), r = M::row(c), col = M::col(c);
         if (M::kCount % Cfg::kThreads != 0 && c >= M::kCount) break;
-        *reinterpret_cast<uint4 *>(q_chunk(sm, r, col)) =
+        const uint4 x =
             r < valid ? *reinterpret_cast<const uint4 *>(g + r * Cfg::kD + col) : make_uint4(0, 0, 0, 0);
+        if constexpr (Cfg::kWgmmaQk)
+            *reinterpret_cast<uint4 *>(&sm.q[0][0] +
+                                       wg_swizzle((uint32_t)(r * Cfg::kD + col), Cfg::kSwizzle)) = x;
+        else
+            *reinterpret_cast<uint4 *>(&sm.q[r][col]) = x;
     }
     if constexpr (Cfg::kWgmmaQk) prims::fence_proxy_async();
 }
@@ -247,9 +245,23 @@ __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int bu
                 in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+        if constexpr (Cfg::kWgmmaPv) {
+            // [stage 7c] wgmma's core matrices (config.cuh, VtTile): c is a multiple of 16, so column
+            // c + d is row d % 8 of row group c / 8 + d / 8, an immediate offset from the chunk's
+            // first byte (indexing each store by (c + d) / 8 and % 8 kept 64 addresses live and spilled).
+            uint8_t *const col = &sm.vt[buf][c / 8][p / 16][0][p % 16];
 #pragma unroll
-        for (int d = 0; d < CHUNK; ++d) sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+            for (int d = 0; d < CHUNK; ++d)
+                col[(d / 8) * sizeof(sm.vt[0][0]) + (d % 8) * 16] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        } else {
+#pragma unroll
+            for (int d = 0; d < CHUNK; ++d)
+                sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        }
     }
+    // [stage 7c] The consumers' wgmma reads V^T through the async proxy: this thread's stores are made
+    // visible to it before the FULL barrier hands the buffer over (ws_producer_tma).
+    if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();
 }
 
 } // namespace sdpa

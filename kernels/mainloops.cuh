@@ -161,7 +161,7 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
 #define SDPA_CTA_ON_SMEM(maps)                                                                               \
     if constexpr (Cfg::kWgmmaQk) {                                                                           \
         SMEM_DYNAMIC_ALIGNED(unsigned char, raw_wg, kTileAlign<Cfg>);                                        \
-        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_wg), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
+        cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_wg), Q, K, V, q_scale, k_scale, v_scale, O, H, S, \
                         softmax_scale, maps);                                                                \
     } else if constexpr (kDynamicSmem<Cfg>) {                                                                \
         SMEM_DYNAMIC(unsigned char, raw);                                                                    \
@@ -206,8 +206,8 @@ template <class Cfg, sdpa_codec_t C>
 constexpr bool kRunnable = (!Cfg::kFp8Mma || (C == SDPA_CODEC_E4M3 && prims::has_fp8_mma)) &&
                            (!Cfg::kTmaKv || prims::has_sm90) && (!Cfg::kWgmmaQk || prims::has_sm90a);
 template <class Cfg, sdpa_codec_t C>
-constexpr bool kTrapsHere = C == SDPA_CODEC_E4M3 && ((Cfg::kTmaKv && !prims::has_sm90) ||
-                                                     (Cfg::kWgmmaQk && !prims::has_sm90a));
+constexpr bool kTrapsHere = C == SDPA_CODEC_E4M3 &&
+                            ((Cfg::kTmaKv && !prims::has_sm90) || (Cfg::kWgmmaQk && !prims::has_sm90a));
 
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void sdpa_forward(const uint8_t *__restrict__ Q, const uint8_t *__restrict__ K,

@@ -856,7 +856,7 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
 #define SMEM_DYNAMIC(T, name) T *name = (T *)simt::dynamic_smem()
 // The emulator's dynamic shared memory is 1024-byte aligned (its README): any ALIGN up to that holds.
 #define SMEM_DYNAMIC_ALIGNED(T, name, ALIGN)                                                                 \
-    static_assert((ALIGN) <= 1024, "the emulator aligns dynamic shared memory to 1024 bytes");              \
+    static_assert((ALIGN) <= 1024, "the emulator aligns dynamic shared memory to 1024 bytes");               \
     SMEM_DYNAMIC(T, name)
 // Launch: 0 on success, non-zero when the emulator detected a fault (reported on stderr with the
 // kernel's file and line).
@@ -870,7 +870,9 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
 #else
 #define SMEM_DYNAMIC(T, name) extern __shared__ __align__(128) T name[]
 // With a larger alignment, for tiles that TMA and wgmma swizzle (aligned to the swizzle's repeat).
-#define SMEM_DYNAMIC_ALIGNED(T, name, ALIGN) extern __shared__ __align__(ALIGN) T name[]
+#define SMEM_DYNAMIC_ALIGNED(T, name, ALIGN)                                                                 \
+    extern __shared__ __align__(ALIGN)                                                                       \
+    T name[]
 // Launch: 0 on success, else the cudaError_t of the launch. Peek, not Get: the error stays set,
 // so the caller (host/bench/backend_cuda.cu) reads it with cudaGetLastError and can report its
 // name and text (too many resources requested, no kernel image for this device, ...).

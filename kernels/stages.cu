@@ -77,8 +77,8 @@ struct RowKernels {
 // with the driver's rules) and passed by value; a map the rules refuse fails the launch, with the
 // reason on stderr.
 // [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's; 0 for stage 7a's repack).
-[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
-                                          KernelTmaFn fn, unsigned k_swizzle) {
+[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, KernelTmaFn fn,
+                                          unsigned k_swizzle) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
@@ -131,7 +131,8 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
         sdpa::sdpa_forward<cfg, codec>(q, k, v, qs, ks, vs, o, H, S, softmax_scale);                         \
     }
 #else
-#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg) SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg);
+#define SDPA_DEFINE_KERNEL(ident, codec_tag, suffix, codec, cfg)                                             \
+    SDPA_DECLARE_KERNEL(ident, codec_tag, suffix, cfg);
 #endif
 // [stage 7a] A TMA_KV row's kernels: the same parameters and the tensor maps of K and V. Declared
 // with the row (pass 2) and defined after every other kernel (pass 4), so that adding them leaves the
@@ -151,6 +152,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // kernel definition and launcher.
 #define SDPA_TMA_ROW_stage7a ~, 1
 #define SDPA_TMA_ROW_stage7b ~, 1
+#define SDPA_TMA_ROW_stage7c ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -162,6 +164,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // [stage 7b] The rows with an sm_90a-only switch (ARCH SM90A), one probe line each (held to the
 // switches below): the compile that defines their kernels is SDPA_DEFINES_SM90A's.
 #define SDPA_SM90A_ROW_stage7b ~, 1
+#define SDPA_SM90A_ROW_stage7c ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
@@ -181,7 +184,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #if defined(SDPA_CUSTOM_VARIANT) && USE_TMA_KV
 #define SDPA_TMA_ROW_custom ~, 1
 #endif
-#if defined(SDPA_CUSTOM_VARIANT) && USE_WGMMA_QK
+#if defined(SDPA_CUSTOM_VARIANT) && (USE_WGMMA_QK || USE_WGMMA_PV)
 #define SDPA_SM90A_ROW_custom ~, 1
 #endif
 
@@ -238,8 +241,10 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
     SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
 #define SDPA_NO_KERNELS(ident)
-#define SDPA_TMA_SM90A_KERNELS(ident) SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
-#define SDPA_TMA_PORTABLE_KERNELS(ident) SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_SM90A_KERNELS(ident)                                                                        \
+    SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_PORTABLE_KERNELS(ident)                                                                     \
+    SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
 // A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
 // one kernel (launch_tma).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \
@@ -261,7 +266,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
                   "a TMA_KV row is D = 64 non-causal");                                                      \
-    static_assert(SDPA_IS_SM90A(ident) == config_##ident::kWgmmaQk,                                          \
+    static_assert(SDPA_IS_SM90A(ident) == (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv),            \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
     static_assert(!SDPA_IS_SM90A(ident) || SDPA_IS_TMA(ident), "an sm_90a row is a TMA row (pass 4)");       \
     SDPA_ROW_KERNELS(ident)                                                                                  \

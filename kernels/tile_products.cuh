@@ -221,11 +221,35 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
     }
 }
 
-// The rest of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): the online softmax,
-// P as e4m3 codes and O = alpha O + P V on mma.sync m16n8k32 with V^T of buffer `buf`.
+// ---- [stage 7c] P.V by wgmma: P's codes from registers (RS), V^T from shared memory ----------------
+// The A operand of wgmma RS is, byte for byte, the m16n8k32 A fragment that acc_to_a_e4m3 builds
+// (byte i of register i / 4: row 16 w + g + 8 ((i >> 2) & 1), k 4 q + (i & 3) + 16 (i >> 3);
+// wgmma_layout.h), so P's codes feed it as they are, k permuted as before; B = V^T of buffer `buf`
+// with the same key order (k32_pos), K-major in core matrices (VtTile). One m64nDk32 per tile into a
+// zeroed accumulator, whose element i is stage 6's o[i / 4][i % 4]: the two-level accumulation and
+// its fp32 sums in k order are stage 6's, so bit-identical to stage 7b. The wait retires the group
+// before the accumulator is read and before the buffer is released (EMPTY, ws_consumer).
 template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane, KeyMask<Cfg::kCausal> mask,
-                                               float qk_mult, Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
+__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[4],
+                                         const float (&alpha)[2], Fp8Rows<Cfg::kD> &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    static_assert(sizeof(sm.vt[0]) == D * TN, "V^T: D rows of the tile's TN key positions");
+    float pv[D / 2];
+    prims::wgmma_fence();
+    prims::wgmma_rs(pv, pa, prims::wgmma_desc(&sm.vt[buf][0][0][0][0], 128, 256, 0), false);
+    prims::wgmma_commit();
+    prims::wgmma_wait<0>(pv);
+#pragma unroll
+    for (int i = 0; i < D / 2; ++i) st.o[i / 4][i % 4] = st.o[i / 4][i % 4] * alpha[(i % 4) >> 1] + pv[i];
+}
+
+// The rest of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): the online softmax,
+// P as e4m3 codes and O = alpha O + P V on mma.sync m16n8k32 with V^T of buffer `buf` ([stage 7c]
+// or on the warpgroup's wgmma, wgmma_pv).
+template <class Cfg>
+__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane,
+                                               KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                               Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
@@ -250,20 +274,24 @@ __device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int
     // is added to the running output in fp32, so the FP8 mma's own accumulator never carries more
     // than one tile (methods.md, "Accumulation order and precision": reduced-precision fp32
     // accumulation on Ada/Hopper then costs about 2^-12 Vmax per tile, independent of S).
+    if constexpr (Cfg::kWgmmaPv) {
+        wgmma_pv(sm, buf, pa, alpha, st);
+    } else {
 #pragma unroll
-    for (int np = 0; np < D / 16; ++np) {
-        uint32_t b[4]; // rows d = 16np + 8(m/2) + .., bytes 16(m%2)..: {b[0], b[1]}, {b[2], b[3]}
-        prims::ldmatrix<4>(
-            b, &sm.vt[buf][vt_row(16 * np + (lane & 7) + 8 * (lane >> 4))][16 * ((lane >> 3) & 1)]);
-        const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
-        const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        float pv0[4], pv1[4];
-        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa, b0, zero);
-        prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa, b1, zero);
+        for (int np = 0; np < D / 16; ++np) {
+            uint32_t b[4]; // rows d = 16np + 8(m/2) + .., bytes 16(m%2)..: {b[0], b[1]}, {b[2], b[3]}
+            prims::ldmatrix<4>(
+                b, &sm.vt[buf][vt_row(16 * np + (lane & 7) + 8 * (lane >> 4))][16 * ((lane >> 3) & 1)]);
+            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+            const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            float pv0[4], pv1[4];
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa, b0, zero);
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa, b1, zero);
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            st.o[2 * np][e] = st.o[2 * np][e] * alpha[e >> 1] + pv0[e];
-            st.o[2 * np + 1][e] = st.o[2 * np + 1][e] * alpha[e >> 1] + pv1[e];
+            for (int e = 0; e < 4; ++e) {
+                st.o[2 * np][e] = st.o[2 * np][e] * alpha[e >> 1] + pv0[e];
+                st.o[2 * np + 1][e] = st.o[2 * np + 1][e] * alpha[e >> 1] + pv1[e];
+            }
         }
     }
 }
@@ -300,7 +328,7 @@ __device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, float (&s)
     for (int kb = 0; kb < D / 32; ++kb)
         prims::wgmma_ss(d, prims::wgmma_desc(&sm.q[0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle),
                         prims::wgmma_desc(&sm.k8[slot][0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle), kb > 0);
-    prims::wgmma_commit();
+    prims::wgmma_commit(); // S = Q K^T in flight: K's slot is read until the wait
     prims::wgmma_wait<0>(d);
     tma_kv_release(sm, tile); // the wgmma has read K: the slot may be loaded again
 #pragma unroll

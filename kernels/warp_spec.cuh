@@ -49,9 +49,10 @@ template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_b
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
 // operand buffer `buf` (its own chunks only); Hooks::compute(sm, t, warp, lane, mask, qk_mult,
-// st): a consumer warp multiplies tile t (operand buffer t & 1; stage 7b also reads its slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each
-// row see, into its rows `st` (a typename Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a
-// causal mask both roles stop at the last tile the CTA's rows see.
+// st): a consumer warp multiplies tile t (operand buffer t & 1; stage 7b also reads its staging
+// slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each row see, into its rows `st` (a
+// typename Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a causal mask both roles stop at
+// the last tile the CTA's rows see.
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,
                                             const uint8_t *__restrict__ gv, int S) {
@@ -87,8 +88,8 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
 }
 
 template <class Cfg, class Hooks>
-__device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S,
-                                            int row0, float qk_mult, typename Hooks::Rows &st) {
+__device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S, int row0,
+                                            float qk_mult, typename Hooks::Rows &st) {
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
     for (int t = 0; t < n_tiles; ++t) {
         bar_sync_buf<Cfg, kBarFull>(t & 1);

@@ -57,7 +57,7 @@ KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_causal $(KTE
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \
                      $(BENCH_TEST_DIR)/check_run_json"
 ifneq ($(NVCC),)
-KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KCUDA)/stages.o
+KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KERNELS_CUDA_OBJS)
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
                     "bash tests/kernels/ptx-switches.sh $(NVCC) $(CUDA_ARCHS)" \
                     "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
@@ -100,6 +100,17 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   tma-parity: stage 7a's producers wait on a full barrier with parity 0 every time, not flipped
 #               when the ring wraps (from tile 3 on, a phase already passed: the tile's boxes are not
 #               waited for; the emulator faults at the wait)
+#   wg-wait-short: stage 7b's wgmma.wait_group 1 instead of 0 (the wait depth one short: S is read
+#               with its wgmma still in flight; the emulator faults at the wait, W3)
+#   wg-q-unfenced: stage 7b's Q stores not published to the async proxy (no fence.proxy.async
+#               before the block barrier: wgmma may read stale bytes; the emulator faults, W7)
+#   wg-early-release: stage 7b's consumers release K's slot right after committing the wgmma that
+#               reads it, before its wait (the issuer may load the next tile over K while it is
+#               read; the emulator faults at the TMA issue, W6/T4). A moved line: 3 diff lines.
+#   wg-pv-unfenced: stage 7c's producer stores of V^T not published to the async proxy before the
+#               FULL barrier (the consumers' wgmma may read stale bytes; the emulator faults, W7)
+#   fp8-unpermuted-wgmma: fp8-unpermuted's edit in stage 7c, whose B operand of P.V is V^T in
+#               wgmma's layout: the keys must still meet the P fragment's k order
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -111,7 +122,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
-          tma-expect-short tma-parity
+          tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
+          fp8-unpermuted-wgmma
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -131,6 +143,22 @@ plant_sed_rows-shared := s/const int row = 16 \* warp + g + 8 \* h;/const int ro
 plant_variant_end-barrier := stage1
 plant_sed_tma-expect-short := s/constexpr uint32_t kTxBytes = 2u \* TN \* Cfg::kD;/constexpr uint32_t kTxBytes = 1u * TN * Cfg::kD;/
 plant_sed_tma-parity := s/const unsigned phase = (t \/ R) \& 1;/const unsigned phase = 0;/
+plant_sed_wg-wait-short := s/prims::wgmma_wait<0>(d);/prims::wgmma_wait<1>(d);/
+plant_sed_wg-q-unfenced := /if constexpr (Cfg::kWgmmaQk) prims::fence_proxy_async();/d
+plant_sed_wg-early-release := s|prims::wgmma_commit(); // S = Q K^T in flight: K.s slot is read until the wait|prims::wgmma_commit(); tma_kv_release(sm, tile);|; /the wgmma has read K: the slot may be loaded again/d
+plant_difflines_wg-early-release := 3
+plant_sed_wg-pv-unfenced := /if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();/d
+plant_sed_fp8-unpermuted-wgmma := $(plant_sed_fp8-unpermuted)
+plant_variant_wg-pv-unfenced := stage7c
+# The emulator's fence model is lazier than the hardware (a fence publishes every thread's stores so far):
+# under TSan at the ragged shape the rev schedule lets an unrelated fence cover the stores; partial (more
+# tiles, the ring wrapping) shows it under every schedule.
+plant_tsan_shape_wg-pv-unfenced := partial
+plant_variant_fp8-unpermuted-wgmma := stage7c
+plant_variant_wg-wait-short := stage7b
+plant_variant_wg-q-unfenced := stage7b
+plant_variant_wg-early-release := stage7b
+plant_tsan_shape_wg-early-release := partial
 plant_variant_tma-expect-short := stage7a
 plant_variant_tma-parity := stage7a
 plant_tsan_shape_tma-parity := partial
@@ -151,7 +179,7 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 	$$(Q)echo $(or $(plant_tsan_shape_$(1)),ragged) >$$(@D)/tsan-shape
 	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
-	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le 2 ] || \
+	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le $(or $(plant_difflines_$(1)),2) ] || \
 	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
 $(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@

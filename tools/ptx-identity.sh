@@ -53,11 +53,12 @@ checkout "$head" "$tmp/head" || exit 2
 label() { if [ -z "$1" ]; then echo "working tree"; elif [ -d "$1/kernels" ]; then echo "$1"; else git rev-parse --short "$1"; fi; }
 label_base=$(label "$base") label_head=$(label "$head")
 
+body_awk=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ptx-body.awk
 entries() { grep -oE '^\.visible \.entry [A-Za-z0-9_]+' "$1" | awk '{print $3}'; }
 # A kernel's listing ends at the brace that closes its body: counted, because prims.cuh's inline
 # asm blocks put lines of a lone '{' or '}' inside it (a cut at the first '}' lost the rest).
 body() {
-  awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print; if ($0 ~ /^[ \t]*\{[ \t]*$/) d++; else if ($0 ~ /^[ \t]*\}[ \t]*$/ && --d == 0) exit}' "$1"
+  awk -v k="$2" -f "$body_awk" "$1"
 }
 # compile SIDE ARCH N: the N-th listing of SIDE for ARCH, kept as $tmp/SIDE.smARCH.N.ptx.
 compile() {

@@ -82,7 +82,7 @@ static void list_peers(void) {
 static void list_variants(void) {
     for (size_t i = 0; i < variants_registry_count; i++) {
         const variant_info_t *v = &variants_registry[i];
-        char sw[160], geo[256];
+        char sw[24 * SDPA_SWITCH_COUNT], geo[256]; /* a switch: its key, "=0" and a space */
         variants_switches_str(v->sw, sw, sizeof sw);
         const sdpa_kernel_entry_t *k = variants_kernel(tables[0], v->id);
         variants_geometry_str(k ? k : variants_kernel(tables[1], v->id), geo, sizeof geo);

@@ -25,7 +25,7 @@
 #include "gpu_tables.h"
 
 #define N 96
-#define MAX_STAGES 8
+#define MAX_STAGES 16 /* experiments in the paper: 9 with stage 7b, 10 with 7c */
 
 typedef struct {
     const char *name, *rundir, *figdir;
@@ -592,7 +592,12 @@ int report_paper_main(int argc, char **argv) {
             p.seed_linear_path = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             p.out = argv[++i];
-        else if (!strcmp(argv[i], "--stage") && i + 3 < argc && p.n < MAX_STAGES) {
+        else if (!strcmp(argv[i], "--stage") && i + 3 < argc) {
+            if (p.n == MAX_STAGES) {
+                fprintf(stderr, "sdpa-report paper: --stage %s: more than %d stages (MAX_STAGES, paper.c)\n",
+                        argv[i + 1], MAX_STAGES);
+                return 2;
+            }
             p.st[p.n++] = (stage_t){.name = argv[i + 1], .rundir = argv[i + 2], .figdir = argv[i + 3]};
             i += 3;
         } else

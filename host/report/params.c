@@ -101,6 +101,7 @@ static const param_key_t EXP_KEYS[P_NKEYS] = {
     {"GPU_TIMING", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", false},
     {"EMU_TIMING", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", false},
     {"L2", g_l2, "cold or warm", false},
+    {"EMU_TIMING_SHAPE", g_shape, "one shape (a name or B,H,S,D)", false},
 };
 
 /* run.args (experiments/run.sh); the first ten are what a resumed run repeats. */
@@ -116,6 +117,7 @@ enum {
     A_L2,
     A_BACKEND,
     A_THROTTLE,
+    A_EMU_TIMING_SHAPE,
     A_EXP_SHA,
     A_HYP_SHA,
     A_NKEYS
@@ -132,6 +134,7 @@ static const param_key_t ARG_KEYS[A_NKEYS] = {
     {"l2", g_l2, "cold or warm", true},
     {"backend", g_backend, BACKEND_NAMES_TEXT, true},
     {"throttle", g_throttle, "auto or a fraction of the default SM clock", false},
+    {"emu_timing_shape", g_shape, "one shape (a name or B,H,S,D)", false},
     {"experiment_sha256", g_sha, "64 lowercase hex digits", false},
     {"hypothesis_sha256", g_sha, "64 lowercase hex digits", false},
 };

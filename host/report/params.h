@@ -34,6 +34,7 @@ enum {
     P_GPU_TIMING,
     P_EMU_TIMING,
     P_L2,
+    P_EMU_TIMING_SHAPE,
     P_NKEYS
 };
 

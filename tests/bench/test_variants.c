@@ -92,7 +92,7 @@ static void test_table_lookup_and_check(void **state) {
 
 static void test_switches_str(void **state) {
     (void)state;
-    char buf[128];
+    char buf[24 * SDPA_SWITCH_COUNT]; /* as sdpa-bench's --list-variants */
     variants_switches_str(variants_find("stage3a")->sw, buf, sizeof buf);
     /* every switch of the list, in order: the four of the study first, then any added later */
     assert_memory_equal(buf, "cp_async=1 wmma_pv=1 fused_softmax_pv=1 smem_pad=0", 50);
@@ -149,9 +149,46 @@ static void test_stage7a_rules(void **state) {
     assert_null(variants_arch_unsupported(variants_min_sm(s7->sw), 0, 90, why, sizeof why));
 }
 
+/* stage7b (WGMMA_QK): one switch from stage7a, LAYOUT (bit-identical to stage7a), the first sm_90a-only
+ * row: "not supported" on every device but compute capability 9.0, older or newer. */
+static void test_stage7b_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7b = variants_find("stage7b"), *s7a = variants_find("stage7a");
+    assert_non_null(s7b);
+    assert_string_equal(s7b->parent, "stage7a");
+    assert_int_equal(s7b->sw, s7a->sw | SDPA_SW(WGMMA_QK));
+    assert_int_equal(variants_min_sm(s7b->sw), 90);
+    assert_int_equal(variants_exact_sm(s7b->sw), 90);
+    assert_true(variants_expect_identical(s7b->sw, s7a->sw));
+    char why[160];
+    static const int ccs[] = {80, 89, 90, 100, 120};
+    for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++) {
+        const char *got = variants_arch_unsupported(variants_min_sm(s7b->sw), variants_exact_sm(s7b->sw),
+                                                    ccs[i], why, sizeof why);
+        if (ccs[i] == 90)
+            assert_null(got);
+        else
+            assert_non_null(got);
+    }
+}
+
+/* stage7c (WGMMA_PV): one switch from stage7b, LAYOUT (bit-identical to stage7b and, LAYOUT + LOAD
+ * apart, "bounded" against stage 6), sm_90a only. */
+static void test_stage7c_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7c = variants_find("stage7c"), *s7b = variants_find("stage7b");
+    assert_non_null(s7c);
+    assert_string_equal(s7c->parent, "stage7b");
+    assert_int_equal(s7c->sw, s7b->sw | SDPA_SW(WGMMA_PV));
+    assert_int_equal(variants_exact_sm(s7c->sw), 90);
+    assert_true(variants_expect_identical(s7c->sw, s7b->sw));
+    assert_true(variants_expect_identical(s7c->sw, variants_find("stage7a")->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
- * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. No row of the registry needs sm_90a
- * yet, so the rule is checked on test-only rows as the X-macro would give them. */
+ * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
+ * X-macro would give them, then the registry: WGMMA_QK and WGMMA_PV are the sm_90a switches, and
+ * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
     static const struct {
@@ -181,9 +218,12 @@ static void test_arch_column(void **state) {
         }
     }
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
-        assert_int_equal(variants_switch_info[i].exact_sm, SDPA_SWARCH_ANY);
+        assert_int_equal(variants_switch_info[i].exact_sm,
+                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV ? SDPA_SWARCH_SM90A
+                                                                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
-        assert_int_equal(variants_exact_sm(variants_registry[i].sw), 0);
+        assert_int_equal(variants_exact_sm(variants_registry[i].sw),
+                         (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV))) ? 90 : 0);
 }
 
 int main(void) {
@@ -191,7 +231,8 @@ int main(void) {
         cmocka_unit_test(test_registry_rows),         cmocka_unit_test(test_one_switch_per_stage),
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
-        cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
+        cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The geometry is a parameter of each variant (kernels/geometry.h, issue 23 section 2): every row of
-# kernels/variants.def has 32 query rows per CTA, or 64 with ROWS64; 4 warps, or the computing warps
-# plus 2 producers with WARP_SPEC; and sdpa-bench prints it (--list-variants) and records it in the
+# kernels/variants.def has 32 query rows per CTA, or 64 with ROWS64 or WGMMA_QK; 4 warps, or the
+# computing warps plus 2 producers with WARP_SPEC (1 with WGMMA_QK); and sdpa-bench prints it (--list-variants) and records it in the
 # run JSON (config.geometry) as the kernel table states it, which is what the launchers use.
 # Usage: geometry.sh SDPA_BENCH
 . "$(dirname "$0")/../tap.sh"
@@ -12,7 +12,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/geometry.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 "$bench" --backend emu --check-only --quiet --shape single --seeds 0 --out "$tmp/run.json" >"$tmp/run.log" 2>&1
 tap_ok "a run on the emulator records config.geometry" jq -e '.config.geometry | length > 0' "$tmp/run.json"
 while IFS='|' read -r ident id parent sw; do
-  rows=32; registry_has "$sw" ROWS64 && rows=64
+  rows=$(registry_tile_m "$sw")
   mma=0; registry_has "$sw" REG_MMA && mma=$((rows / 16))
   warps=$(($(registry_threads "$sw") / 32))
   line=$(awk -v id="$id" '$1 == id' "$tmp/list")

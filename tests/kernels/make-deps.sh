@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Editing a kernel header rebuilds the kernels: every compile of kernels/stages.cu (nvcc's object
-# and PTX listings, the emulator's plain, TSan and ASan objects) has, in make's database, every
+# Editing a kernel header rebuilds the kernels: every compile of kernels/stages.cu (nvcc's objects
+# (CUDA_ARCHS, and the sm_90a rows') and PTX listings, the emulator's plain, TSan and ASan objects) has, in make's database, every
 # header that stages.cu includes, directly or through another header of kernels/, as a
 # prerequisite (the dependency files, -MMD, of mk/kernels.mk). Before they existed, editing
 # kernels/switches.h left the nvcc build as it was.
@@ -27,7 +27,7 @@ tap_ok "stages.cu includes kernels/switches.h (directly or not)" grep -qx kernel
 
 targets=("$build/kernels/emu/stages.o" "$build/kernels/emu/stages-tsan.o" "$build/kernels/emu/stages-asan.o")
 if [ "$have_nvcc" = 1 ]; then
-  targets+=("$build/kernels/cuda/stages.o")
+  targets+=("$build/kernels/cuda/stages.o" "$build/kernels/cuda/stages_sm90a.o" "$build/kernels/cuda/stages_sm90a.ptx")
   for a in "$@"; do targets+=("$build/kernels/cuda/stages_sm$a.ptx"); done
 fi
 for t in "${targets[@]}"; do

@@ -22,12 +22,16 @@ registry_has() { [[ " $1 " == *" $2 "* ]]; }
 # (TMA_KV, stage 7a: D = 64 non-causal only).
 registry_wide() { registry_has "$1" REG_MMA && ! registry_has "$1" TMA_KV; }
 # registry_threads ROWSW: the block of a row, as kernels/geometry.h defines it (the tests' own
-# statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2.
+# statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2 (+ 1
+# with WGMMA_QK: one warpgroup of 64 rows, one producer warp).
+# registry_tile_m ROWSW: query rows per CTA: 32, or 64 with ROWS64 or WGMMA_QK (one warpgroup).
+registry_tile_m() { if registry_has "$1" ROWS64 || registry_has "$1" WGMMA_QK; then echo 64; else echo 32; fi; }
 registry_threads() {
-  local rows=32 mma=0 warps=4
-  registry_has "$1" ROWS64 && rows=64
+  local rows mma=0 warps=4 producers=2
+  rows=$(registry_tile_m "$1")
+  registry_has "$1" WGMMA_QK && producers=1
   registry_has "$1" REG_MMA && mma=$((rows / 16))
-  registry_has "$1" WARP_SPEC && warps=$((mma + 2))
+  registry_has "$1" WARP_SPEC && warps=$((mma + producers))
   echo $((32 * warps))
 }
 registry_min_sm() {

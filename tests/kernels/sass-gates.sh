@@ -15,6 +15,12 @@
 #                 (SYNCS.ARRIVE.TRANS64 with the bytes, SYNCS.PHASECHK.TRANS64 waits), no LDGSTS and
 #                 no DEPBAR of cp.async groups; before sm_90 a trapping body (BPT.TRAP, no UTMALDG,
 #                 no MMA).
+#   WGMMA_QK (7b): built for sm_90a alone (its own object, OBJECT's name + _sm90a): Q.K^T is 2
+#                 QGMMA.64x32x32.F32.E4M3.E4M3 (FP8 at the tensor core's rate), fenced and waited
+#                 for (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR.LE); P.V still 16 HMMA.16816 on unpacked
+#                 codes (stage 7c's step), no LDSM of Q or K (4 LDSM: V^T's).
+#   WGMMA_PV (7c): P.V is 1 QGMMA.64x64x32 (A from registers); no HMMA, QMMA or LDSM; the only FP8
+#                 unpacks left are the row sums' (at most 8).
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -57,20 +63,38 @@ tap_diag "disassembler: $SASS_TOOL"
 cnt() { grep -cE "^$1" "$tmp/k.sass"; }
 while IFS='|' read -r ident id _ sw; do
   registry_has "$sw" CP_ASYNC || registry_has "$sw" REG_MMA || continue
-  for arch in "$@"; do
-    sass_listing "$obj" "sdpa_${ident}_e4m3" "sm_$arch" >"$tmp/k.sass"
+  archs=("$@") o=$obj
+  [ "$(registry_exact_sm "$sw")" = 90 ] && archs=(90a) o=${obj%.o}_sm90a.o
+  for arch in "${archs[@]}"; do
+    an=${arch%a} # the architecture's number (90a: 90)
+    sass_listing "$o" "sdpa_${ident}_e4m3" "sm_$arch" >"$tmp/k.sass"
     tap_ok "sm_$arch $id: SASS listed" test -s "$tmp/k.sass"
-    if registry_has "$sw" TMA_KV && [ "$arch" -lt 90 ]; then
+    if registry_has "$sw" TMA_KV && [ "$an" -lt 90 ]; then
       tap_ok "sm_$arch $id: a trapping body (BPT.TRAP; no UTMALDG, LDGSTS or MMA)" \
         test "$(cnt 'BPT\.TRAP')" -gt 0 -a "$(cnt 'UTMALDG|LDGSTS|[HQ]MMA')" -eq 0
       continue
     fi
-    if registry_has "$sw" FP8_MMA && [ "$arch" -lt 89 ]; then
+    if registry_has "$sw" FP8_MMA && [ "$an" -lt 89 ]; then
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
     fi
-    if registry_has "$sw" FP8_MMA; then
-      if [ "$arch" -eq 89 ]; then
+    if registry_has "$sw" WGMMA_PV; then
+      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32, P.V by 1 QGMMA.64x64x32 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
+        test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 1 -a "$(cnt QGMMA)" -eq 3
+      tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
+      # The FP8 unpacks left are the row sums' (l sums P's decoded codes: stage 6's numerics): 4 per
+      # tile, one per A register; none feeds a product.
+      tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
+        test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 8
+    elif registry_has "$sw" WGMMA_QK; then
+      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32.F32.E4M3.E4M3 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'))" \
+        test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt QGMMA)" -eq 2
+      tap_ok "sm_$arch $id: the wgmma fence and wait (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR.LE)" \
+        test "$(cnt 'WARPGROUP\.ARRIVE')" -gt 0 -a "$(cnt 'WARPGROUP\.DEPBAR\.LE')" -gt 0
+      tap_ok "sm_$arch $id: P.V still 16 HMMA.16816.F32 on unpacked codes ($(cnt 'HMMA\.16816\.F32')), 4 LDSM (V^T: $(cnt LDSM))" \
+        test "$(cnt 'HMMA\.16816\.F32')" -eq 16 -a "$(cnt LDSM)" -eq 4
+    elif registry_has "$sw" FP8_MMA; then
+      if [ "$an" -eq 89 ]; then
         tap_ok "sm_$arch $id: 16 QMMA.16832.F32.E4M3.E4M3 ($(cnt 'QMMA\.16832\.F32\.E4M3\.E4M3'))" \
           test "$(cnt 'QMMA\.16832\.F32\.E4M3\.E4M3')" -eq 16
         tap_ok "sm_$arch $id: no HMMA ($(cnt HMMA))" test "$(cnt HMMA)" -eq 0

@@ -37,23 +37,25 @@ for v in stage0 stage1 stage2 stage3a; do
     tap_skip "$v: the original's occupancy class" "no published ptxas figures for $v"
 done
 
-# body PTX KERNEL: the kernel's listing, to its closing brace (inline asm blocks of prims.cuh put
-# their own "{" and "}" lines inside it: braces are counted, not the first "}" taken).
-body() {
-  awk -v k="$2" '$0 ~ "\\.entry "k"\\(" {on=1} on {print; if ($0 ~ /^[ \t]*\{[ \t]*$/) d++; else if ($0 ~ /^[ \t]*\}[ \t]*$/ && --d == 0) exit}' "$1"
-}
+# body PTX KERNEL: the kernel's listing, to its closing brace (tools/ptx-body.awk).
+body() { awk -v k="$2" -f tools/ptx-body.awk "$1"; }
 # barriers_of KERNEL ARCH: "used N barriers" of the kernel's ptxas record for sm_ARCH.
 barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-while read -r ident cp pv regmma ring ws fp8 tma; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv exact; do
+  # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
+  # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
+  archs=("$@")
+  [ "$exact" = 90 ] && archs=(90a)
   nk=$(grep -cE "Compiling entry function 'sdpa_${ident}_(e4m3|seedlin)'" "$log")
-  tap_ok "$ident: ptxas reports 2 codecs x $# architectures" test "$nk" -eq $((2 * $#))
-  for arch in "$@"; do
+  tap_ok "$ident: ptxas reports 2 codecs x ${#archs[@]} architectures (${archs[*]})" test "$nk" -eq $((2 * ${#archs[@]}))
+  for arch in "${archs[@]}"; do
     ptx="$ptx_dir/stages_sm$arch.ptx"
     body "$ptx" "sdpa_${ident}_e4m3" >"$tmp/k.ptx"
-    if [ "$tma" = 1 ] && [ "$arch" -lt 90 ]; then
+    an=${arch%a} # the architecture's number (90a: 90)
+    if [ "$tma" = 1 ] && [ "$an" -lt 90 ]; then
       # Stage 7a before sm_90: no TMA or mbarrier transactions, so the body traps (mainloops.cuh,
       # kTrapsHere); the variant is "not supported" there (MIN_SM 90) and never launched.
       tap_ok "sm_$arch $ident: the body traps (no TMA before sm_90)" grep -qE '^\s*trap;' "$tmp/k.ptx"
@@ -61,7 +63,7 @@ while read -r ident cp pv regmma ring ws fp8 tma; do
         grep -qE 'mma|cp\.async|ld\.global|st\.global|ldmatrix|mbarrier' "$tmp/k.ptx"
       continue
     fi
-    if [ "$fp8" = 1 ] && [ "$arch" -lt 89 ]; then
+    if [ "$fp8" = 1 ] && [ "$an" -lt 89 ]; then
       # Stage 6 before sm_89: no FP8 mma.sync, so an empty body (mainloops.cuh, kRunnable); the
       # variant is "not supported" there and never launched.
       tap_fail "sm_$arch $ident: empty body (no FP8 mma.sync before sm_89)" \
@@ -89,19 +91,50 @@ while read -r ident cp pv regmma ring ws fp8 tma; do
     if [ "$fp8" = 1 ]; then
       # Stage 6: 8 m16n8k32 e4m3 for Q.K^T (4 key tiles x 2 k steps of 32) + 8 for P.V (8 column
       # tiles x 1 key step), no f16 mma, no WMMA; P packed to e4m3 in registers (cvt.satfinite);
-      # V^T made by the producers' byte stores (16 per chunk, 2 chunks each: 32), no .trans load;
-      # apart from those, only 16-byte stores (Q and K codes).
+      # V^T made by the producers' byte stores (16 per chunk, 128 chunks over the 64 producer
+      # threads: 32; over stage 7b's one producer warp: 64), no .trans load; apart from those, only
+      # 16-byte stores (Q and K codes).
       n32=$(grep -c 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32' "$tmp/k.ptx")
       n16=$(grep -c 'mma\.sync\.aligned\.m16n8k16' "$tmp/k.ptx")
-      tap_ok "sm_$arch $ident: 16 mma.sync m16n8k32 e4m3 ($n32), no m16n8k16 ($n16), no WMMA ($mma)" \
-        test "$n32" -eq 16 -a "$n16" -eq 0 -a "$mma" -eq 0
+      nwg=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n32k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
+      if [ "$wg" = 1 ] && [ "$wgpv" = 1 ]; then
+        # Stage 7c: P.V is 1 wgmma m64n64k32 (RS: P from registers); no mma.sync and no ldmatrix
+        # left; two fences to the async proxy (Q by every thread, V^T by the producers).
+        nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
+        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n32k32 ($nwg), P.V by 1 wgmma m64n64k32 from registers ($nwg64), no mma.sync ($n32, $n16), no WMMA ($mma)" \
+          test "$nwg" -eq 2 -a "$nwg64" -eq 1 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: P.V's A operand from registers (wgmma RS: {4 registers}, descriptor)" \
+          grep -qE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx"
+        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0, once per product" \
+          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq 6
+        tap_ok "sm_$arch $ident: Q's and V^T's stores published to the async proxy (2 fence.proxy.async)" \
+          test "$(grep -c 'fence\.proxy\.async' "$tmp/k.ptx")" -ge 2
+        tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
+        tap_fail "sm_$arch $ident: no wgmma serialisation warning from ptxas" grep -qiE 'wgmma.*serializ' "$log"
+      elif [ "$wg" = 1 ]; then
+        # Stage 7b: Q.K^T is 2 wgmma m64n32k32 (2 k steps of 32), committed and waited for once per
+        # tile; P.V stays 8 mma.sync; Q reaches the async proxy through fence.proxy.async.
+        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n32k32 e4m3 ($nwg), P.V by 8 mma.sync m16n8k32 ($n32), no m16n8k16 ($n16), no WMMA ($mma)" \
+          test "$nwg" -eq 2 -a "$n32" -eq 8 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0 around them" \
+          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq 3
+        tap_ok "sm_$arch $ident: Q's stores published to the async proxy (fence.proxy.async)" grep -q 'fence\.proxy\.async' "$tmp/k.ptx"
+        tap_fail "sm_$arch $ident: no ldmatrix of Q or K (4 ldmatrix: V^T's)" test "$(grep -c ldmatrix "$tmp/k.ptx")" -ne 4
+        # ptxas serialises wgmma (and says so) when it cannot keep the accumulators in registers
+        # across the asynchronous region: the instructions then run one after another.
+        tap_fail "sm_$arch $ident: no wgmma serialisation warning from ptxas" grep -qiE 'wgmma.*serializ' "$log"
+      else
+        tap_ok "sm_$arch $ident: 16 mma.sync m16n8k32 e4m3 ($n32), no m16n8k16 ($n16), no WMMA ($mma), no wgmma ($nwg)" \
+          test "$n32" -eq 16 -a "$n16" -eq 0 -a "$mma" -eq 0 -a "$nwg" -eq 0
+      fi
       tap_ok "sm_$arch $ident: P quantised in registers (cvt.rn.satfinite.e4m3x2.f32)" \
         grep -q 'cvt\.rn\.satfinite\.e4m3x2\.f32' "$tmp/k.ptx"
       tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
       nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
       nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.(v4\.(u32|b32)|u8)')
-      tap_ok "sm_$arch $ident: 32 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
-        test "$nu8" -eq 32 -a "$nst" -eq 0
+      wu8=$((16 * 128 / (32 * (wg == 1 ? 1 : 2))))
+      tap_ok "sm_$arch $ident: $wu8 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
+        test "$nu8" -eq "$wu8" -a "$nst" -eq 0
     elif [ "$regmma" = 1 ]; then
       # Stage 3b: 16 m16n8k16 for Q.K^T (4 key tiles x 4 k steps) + 16 for P.V (8 column tiles x
       # 2 key steps), no WMMA, V through ldmatrix .trans; the only shared-memory stores are the
@@ -133,7 +166,7 @@ while read -r ident cp pv regmma ring ws fp8 tma; do
     else
       tap_ok "sm_$arch $ident: ptxas reserves 1 barrier (__syncthreads): $nbar" test "$nbar" = 1
     fi
-    if [ "$arch" -ge 89 ]; then
+    if [ "$an" -ge 89 ]; then
       tap_ok "sm_$arch $ident: hardware E4M3 decode (cvt.rn.f16x2.e4m3x2)" grep -q 'cvt\.rn\.f16x2\.e4m3x2' "$tmp/k.ptx"
     else
       tap_fail "sm_$arch $ident: no E4M3 cvt instruction before sm_89" grep -q 'e4m3x2' "$tmp/k.ptx"
@@ -148,7 +181,7 @@ while read -r ident cp pv regmma ring ws fp8 tma; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV)"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(registry_exact_sm "$sw")"
 done)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
