@@ -1,4 +1,4 @@
-# Experiments: the pipeline behind each experiment's target (`make stage1` ... `make stage7b`),
+# Experiments: the pipeline behind each experiment's target (`make stage1` ... `make stage7c`),
 # `make report`, `make paper`, `make all` and `make kick-the-tires` (included by the top Makefile).
 #
 #   1 build      the variants, $(BIN)/sdpa-bench, $(BIN)/sdpa-report and, with nvcc, $(PTXAS_JSON)
