@@ -120,6 +120,10 @@ bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b) {
     return (classes & (classes - 1)) == 0;                  /* at most one class: a layout or a load change */
 }
 
+bool variants_expect_identical_on(sdpa_switches_t a, sdpa_switches_t b, bool emulated) {
+    return variants_expect_identical(a, b) && (emulated || !((a ^ b) & VARIANTS_SW_OTHER_INSTRUCTION));
+}
+
 void variants_geometry_str(const sdpa_kernel_entry_t *e, char *out, size_t outlen) {
     size_t len = 0;
     if (outlen) out[0] = '\0';

@@ -68,6 +68,15 @@ int variants_switch_distance(sdpa_switches_t a, sdpa_switches_t b);
  * or layout), or only cp_async (the same arithmetic, loaded another way). Every other pair is
  * "bounded". */
 bool variants_expect_identical(sdpa_switches_t a, sdpa_switches_t b);
+/* The switches that move a product to another tensor-core instruction while keeping its arithmetic
+ * class (LAYOUT): wgmma instead of mma.sync (stages 7b, 7c). The emulator computes both as exact
+ * products summed in k order in fp32, so the rule above holds there; a GPU's FP8 wgmma accumulates
+ * in its own order and width (paper/methods.md, "Accumulation order and precision"), unlike sm_90's
+ * mma.sync FP8 (unpacked to fp16 HMMA), so on a GPU such pairs are "bounded", not identical. */
+#define VARIANTS_SW_OTHER_INSTRUCTION (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV))
+/* variants_expect_identical on a backend: on the emulator (emulated true) the class rule; on a GPU,
+ * not where the two differ in a switch of VARIANTS_SW_OTHER_INSTRUCTION. */
+bool variants_expect_identical_on(sdpa_switches_t a, sdpa_switches_t b, bool emulated);
 /* A kernel table entry's geometry (kernels/geometry.h) per head dimension, e.g.
  * "D=64: 32 rows x 32 keys, 4 warps (2 compute), 26112 B static smem". */
 void variants_geometry_str(const sdpa_kernel_entry_t *e, char *out, size_t outlen);

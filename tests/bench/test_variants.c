@@ -183,6 +183,13 @@ static void test_stage7c_rules(void **state) {
     assert_int_equal(variants_exact_sm(s7c->sw), 90);
     assert_true(variants_expect_identical(s7c->sw, s7b->sw));
     assert_true(variants_expect_identical(s7c->sw, variants_find("stage7a")->sw));
+    /* on a GPU, wgmma's FP8 accumulation is not mma.sync's: bounded there, identical on the emulator */
+    const sdpa_switches_t s7a = variants_find("stage7a")->sw, s6 = variants_find("stage6")->sw;
+    assert_true(variants_expect_identical_on(s7c->sw, s7b->sw, true));
+    assert_false(variants_expect_identical_on(s7c->sw, s7b->sw, false));
+    assert_false(variants_expect_identical_on(s7b->sw, s7a, false));
+    assert_true(variants_expect_identical_on(s7a, s6, false)); /* TMA: the same mma.sync either way */
+    assert_true(variants_expect_identical_on(s7a, s6, true));
 }
 
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
