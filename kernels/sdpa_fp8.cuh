@@ -60,6 +60,14 @@
 //                         tma_kv_issue / tma_kv_wait / tma_kv_release (the ring by TMA and mbarriers);
 //                         warp_spec.cuh ws_producer_tma; sdpa_forward's trap before sm_90;
 //                         stages.cu's TMA rows (tensor-map parameters, launch_tma)
+//   WGMMA_QK (stage 7b)   config.cuh WgTiles (Q swizzled), kTileAlign, kSlotReaders, dynamic shared
+//                         memory; loads.cuh load_q_codes' swizzled stores + fence.proxy.async, the K
+//                         map's swizzle; tile_products.cuh wgmma_scores (wgmma SS on Q and K's slot),
+//                         fp8_tile split into fp8_scores / fp8_softmax_pv; mainloops.cuh RegHooks'
+//                         wgmma path; stages.cu's sm_90a rows (their own compile)
+//   WGMMA_PV (stage 7c)   config.cuh VtTile (V^T in wgmma's core matrices); loads.cuh
+//                         repack_kv_staged's core-matrix stores + fence.proxy.async;
+//                         tile_products.cuh wgmma_pv (wgmma RS on P's codes)
 #pragma once
 
 #include "config.cuh"

@@ -82,8 +82,8 @@ while IFS='|' read -r ident id _ sw; do
       tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32, P.V by 1 QGMMA.64x64x32 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
         test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 1 -a "$(cnt QGMMA)" -eq 3
       tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
-      # The FP8 unpacks left are the row sums' (l sums P's decoded codes: stage 6's numerics): 4 per
-      # tile, one per A register; none feeds a product.
+      # The FP8 unpacks left are the row sums' (l sums P's decoded codes: stage 6's numerics): 8 per
+      # tile, two per A register (e4m3x4_sum); none feeds a product.
       tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
         test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 8
     elif registry_has "$sw" WGMMA_QK; then
