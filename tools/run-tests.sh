@@ -22,7 +22,15 @@ timeout_s=${SUITE_TIMEOUT:-1200}
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 [ "$jobs" -le 4 ] || jobs=4
-log_of() { echo "$logdir/$(echo "$1" | sed 's#^build/##; s#[^A-Za-z0-9._-]#_#g').log"; }
+# A suite's log is named after its command line; a long one (the planted suite lists every plant)
+# is cut and made unique by a digest of the whole line: a file name has at most 255 bytes, and
+# the name carries .log.secs after it.
+log_of() {
+  local n
+  n=$(echo "$1" | sed 's#^build/##; s#[^A-Za-z0-9._-]#_#g')
+  [ ${#n} -le 200 ] || n="${n:0:180}-$(printf '%s' "$1" | md5sum | cut -c1-16)"
+  echo "$logdir/$n.log"
+}
 
 # Phase 1: run every suite, at most $jobs at once; each leaves LOG, LOG.rc and LOG.secs.
 run_one() {

@@ -49,4 +49,13 @@ rc=$?
 tap_ok "a failing suite and one that exits 3 without a TAP line: exit 1, '1 passed, 2 failed, 0 skipped'" \
   bash -c '[ $1 -ne 0 ] && [ "$(tail -n 1 <<<"$2")" = "1 passed, 2 failed, 0 skipped" ]' _ $rc "$out"
 tap_ok "  ... the silent one named with its exit status" grep -q "suite.sh c 0.1 silent .*(exit status 3)" <<<"$out"
+
+# A suite whose command line is longer than a file name may be (the planted suite lists every plant):
+# its log still gets written, and two such suites that differ only at the end get two logs.
+long=$(printf 'p%.0s' {1..300})
+out=$(TEST_JOBS=2 tools/run-tests.sh "$tmp/logs4" "$(s a 0.1) ${long}x" "$(s a 0.1) ${long}y" 2>/dev/null)
+rc=$?
+tap_ok "two suites with 300-character arguments: exit 0 and '2 passed, 0 failed, 0 skipped'" \
+  bash -c '[ $1 -eq 0 ] && [ "$(tail -n 1 <<<"$2")" = "2 passed, 0 failed, 0 skipped" ]' _ $rc "$out"
+tap_ok "  ... two logs, each with its status and time" test "$(ls "$tmp/logs4" | grep -c '\.log\.rc$')" -eq 2
 tap_done
