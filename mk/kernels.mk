@@ -93,7 +93,9 @@ KEMU := $(BUILD)/kernels/emu
 KERNELS_EMU_OBJS      := $(KEMU)/stages.o
 KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
 KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
-KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN)
+# Line tables only (after EMU_CXXFLAGS' -g): sanitizer reports and backtraces keep file and line,
+# and each compile of the kernels' one translation unit takes ~30 % less CPU (85 -> 60 s plain).
+KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN) -gline-tables-only
 # The kernels' ASan+UBSan build at -O0 (the runtime's stays -O1): at -O1 this one translation unit
 # took ~200 CPU-seconds to compile (at -O0 ~30 s), and its runs are the small shapes (a few seconds
 # slower); -O0 also keeps every access the source makes for ASan to check.

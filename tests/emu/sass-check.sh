@@ -40,13 +40,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sass() { "$tool" -sass "$@" >"$tmp/out" 2>&1; } # listings are large: grep files, not arguments
 has() { for p in "$@"; do grep -q -- "$p" "$tmp/$f" || return 1; done; }
-sass -arch sm_89 "$dir/mma_fp8.o" && mv "$tmp/out" "$tmp/fp8-89"
+sass -arch sm_89 "$dir/mma_fp8.fatbin" && mv "$tmp/out" "$tmp/fp8-89"
 grep -q nvdisasm "$tmp/fp8-89" && skip_all "cuobjdump cannot find nvdisasm (pip install nvidia-cuda-nvdisasm)"
 tap_diag "disassembler: $tool"
 f=fp8-89
 tap_ok "SASS: sm_89 FP8 mma.sync is QMMA.16832.F32.E4M3.E4M3 (and .E5M2)" has QMMA.16832.F32.E4M3.E4M3 \
   QMMA.16832.F32.E5M2.E5M2
-sass -arch sm_90 "$dir/mma_fp8.o" && mv "$tmp/out" "$tmp/fp8-90"
+sass -arch sm_90 "$dir/mma_fp8.fatbin" && mv "$tmp/out" "$tmp/fp8-90"
 f=fp8-90
 if has QMMA; then
   tap_diag "sm_90: FP8 mma.sync is QMMA (native FP8 tensor-core instruction)"
@@ -56,28 +56,28 @@ else
 fi
 lowered() { has QMMA || has HMMA.16816.F32 UNPACK_B; }
 tap_ok "SASS: sm_90 FP8 mma.sync lowering recorded (QMMA, or conversions + HMMA.16816.F32)" lowered
-sass "$dir/mma_f16.o" && mv "$tmp/out" "$tmp/f16"
+sass "$dir/mma_f16.fatbin" && mv "$tmp/out" "$tmp/f16"
 f=f16
 tap_ok "SASS: f16 mma.sync -> HMMA.16816.F32, ldmatrix -> LDSM (.MT88 for .trans), movmatrix -> MOVM" \
   has HMMA.16816.F32 LDSM.16.M88.4 LDSM.16.MT88.4 LDSM.16.MT88.2 MOVM.16.MT88
-sass "$dir/named_barrier.o" && mv "$tmp/out" "$tmp/bar"
+sass "$dir/named_barrier.fatbin" && mv "$tmp/out" "$tmp/bar"
 f=bar
 tap_ok "SASS: named barriers -> BAR.SYNC and BAR.ARV" has BAR.SYNC BAR.ARV
-sass -arch sm_90a "$dir/wgmma.o" && mv "$tmp/out" "$tmp/wg"
+sass -arch sm_90a "$dir/wgmma.fatbin" && mv "$tmp/out" "$tmp/wg"
 f=wg
 tap_ok "SASS: sm_90a wgmma is QGMMA for every N (16 ... 256)" has QGMMA.64x16x32.F32.E4M3.E4M3 \
   QGMMA.64x32x32.F32.E4M3.E4M3 QGMMA.64x64x32.F32.E4M3.E4M3 QGMMA.64x96x32.F32.E4M3.E4M3 \
   QGMMA.64x128x32.F32.E4M3.E4M3 QGMMA.64x160x32.F32.E4M3.E4M3 QGMMA.64x192x32.F32.E4M3.E4M3 \
   QGMMA.64x256x32.F32.E4M3.E4M3
-sass -arch sm_90a "$dir/wgmma_pipeline.o" && mv "$tmp/out" "$tmp/pipe"
+sass -arch sm_90a "$dir/wgmma_pipeline.fatbin" && mv "$tmp/out" "$tmp/pipe"
 f=pipe
 tap_ok "SASS: sm_90a TMA pipeline: UTMALDG, SYNCS barriers, QGMMA.64x64x32, WARPGROUP.ARRIVE / DEPBAR" has UTMALDG.2D \
   SYNCS.EXCH.64 SYNCS.ARRIVE.TRANS64 SYNCS.PHASECHK.TRANS64.TRYWAIT QGMMA.64x64x32.F32.E4M3.E4M3 WARPGROUP.ARRIVE \
   WARPGROUP.DEPBAR.LE
-sass -arch sm_90a "$dir/bug_wgmma.o" && mv "$tmp/out" "$tmp/regs"
+sass -arch sm_90a "$dir/bug_wgmma.fatbin" && mv "$tmp/out" "$tmp/regs"
 f=regs
 tap_ok "SASS: setmaxnreg -> USETMAXREG.DEALLOC / TRY_ALLOC" has USETMAXREG.DEALLOC USETMAXREG.TRY_ALLOC
-sass -arch sm_90a "$dir/stmatrix.o" && mv "$tmp/out" "$tmp/stsm"
+sass -arch sm_90a "$dir/stmatrix.fatbin" && mv "$tmp/out" "$tmp/stsm"
 f=stsm
 tap_ok "SASS: stmatrix -> STSM (.trans: MT88), x1/x2/x4" has STSM.16.M88 STSM.16.M88.2 STSM.16.M88.4 STSM.16.MT88.4
 tap_done

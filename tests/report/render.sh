@@ -12,10 +12,11 @@ for tool in pandoc gnuplot pdflatex pdftotext; do
   command -v $tool >/dev/null || { tap_skip "render tests" "$tool not installed (make deps)"; tap_done; }
 done
 
-# render RUN NAME: make report into $TMP/NAME/{figures,out}.
+# render RUN NAME [FORMATS]: make report into $TMP/NAME/{figures,out}, in every format or in those
+# given (the renders whose checks read only the PDF skip the other two: ~3 CPU-seconds each).
 render() {
   "${MAKE_CMD[@]}" report RUN="$1" DATA_DIR="$TMP/data" FIG_DIR="$TMP/$2/figures" REPORT_DIR="$TMP/$2/out" \
-    >"$TMP/$2.log" 2>&1 || { sed 's/^/# /' "$TMP/$2.log"; return 1; }
+    ${3:+PANDOC_FORMATS="$3"} >"$TMP/$2.log" 2>&1 || { sed 's/^/# /' "$TMP/$2.log"; return 1; }
 }
 
 E=$(new_run emulated stage2-wmma-pv)
@@ -69,18 +70,18 @@ tap_ok "figures byte-identical across two builds" diff -r "$F" "$TMP/b/figures/s
 B=$(new_run emulated stage2-wmma-pv 20260102T030405Z-fallback)
 jq '.meta.backend_fallback = {reason: "cudaSetDevice(0): all CUDA-capable devices are busy or unavailable", gpu_visible: true}' \
   "$FIXTURES/emulated/run-timing.json" > "$B/run-timing.json"
-tap_ok "backend fallback: make report exits 0" render "$B" fb
+tap_ok "backend fallback: make report exits 0" render "$B" fb pdf
 tap_ok "backend fallback: PDF page 1 says a GPU is visible but was not used" bash -c \
   "pdftotext -l 1 '$TMP/fb/out/stage2-wmma-pv/$(basename "$B")/report.pdf' - | tr '\n' ' ' | grep -q 'A GPU is visible on this machine but was not used: cudaSetDevice(0)'"
 
 # GPU fixtures: PASS and the negative result.
 P=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-gpupass)
-tap_ok "gpu-pass: make report exits 0" render "$P" p
+tap_ok "gpu-pass: make report exits 0" render "$P" p pdf
 pdftotext -layout "$TMP/p/out/stage2-wmma-pv/$(basename "$P")/report.pdf" "$TMP/p.txt"
 tap_ok "gpu-pass: verdict ready to merge, no EMULATED notice" \
   bash -c "grep -q 'Verdict: ready to merge' '$TMP/p.txt' && ! grep -q 'EMULATED' '$TMP/p.txt'"
 N=$(new_run gpu-fail stage2-wmma-pv 20260102T030405Z-gpufail)
-tap_ok "gpu-fail: make report exits 0" render "$N" n
+tap_ok "gpu-fail: make report exits 0" render "$N" n pdf
 pdftotext -layout "$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.pdf" "$TMP/n.txt"
 tap_ok "gpu-fail: merge deferred with a negative-result section" \
   bash -c "grep -q 'Verdict: merge deferred' '$TMP/n.txt' && grep -q 'Negative result' '$TMP/n.txt' && grep -q 'What it rules out' '$TMP/n.txt'"
@@ -89,7 +90,8 @@ tap_ok "gpu-fail: merge deferred with a negative-result section" \
 mkdir -p "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass"
 cp "$P"/*.json "$P/experiment.mk" "$P/hypothesis.md" "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass/"
 PANDOC_CMD="SOURCE_DATE_EPOCH=0 pandoc"
-paper() { "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/pdata" FIG_DIR="$TMP/$1/figures" REPORT_DIR="$TMP/$1/out" >"$TMP/$1.log" 2>&1; }
+paper() { "${MAKE_CMD[@]}" paper DATA_DIR="$TMP/pdata" FIG_DIR="$TMP/$1/figures" REPORT_DIR="$TMP/$1/out" \
+            ${2:+PANDOC_FORMATS="$2"} >"$TMP/$1.log" 2>&1; }
 tap_ok "make paper: exits 0 with one run and two experiments not run" paper pa
 pdftotext -layout "$TMP/pa/out/paper.pdf" "$TMP/pa.txt"
 missing=
@@ -122,7 +124,7 @@ opt_present() { opt && grep -A6 'Optional part' "$TMP/opt.out" | grep -q '(test 
 tap_ok "include optional=: no fragment, no section (the rest of the document stays)" opt_absent
 echo '(test fragment)' >"$TMP/gen6/opt.md"
 tap_ok "include optional=: a fragment brings in the section and itself" opt_present
-tap_ok "make paper: second build" paper pb
+tap_ok "make paper: second build" paper pb "pdf html"
 tap_ok "paper PDF and HTML byte-identical across two builds" \
   bash -c "cmp -s '$TMP/pa/out/paper.pdf' '$TMP/pb/out/paper.pdf' && cmp -s '$TMP/pa/out/paper.html' '$TMP/pb/out/paper.html'"
 
