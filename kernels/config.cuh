@@ -36,6 +36,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kTmaKv = SW & SDPA_SW(TMA_KV);
     static constexpr bool kWgmmaQk = SW & SDPA_SW(WGMMA_QK);
     static constexpr bool kWgmmaPv = SW & SDPA_SW(WGMMA_PV);
+    static constexpr bool kWgSpec = SW & SDPA_SW(WG_SPEC);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -58,6 +59,10 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static_assert(!kWgmmaQk || kTmaKv, "USE_WGMMA_QK reads K from the TMA ring: needs USE_TMA_KV=1");
     // WGMMA_PV's A operand is the P fragment of the warpgroup's rows: it needs WGMMA_QK's warpgroup.
     static_assert(!kWgmmaPv || kWgmmaQk, "USE_WGMMA_PV multiplies the warpgroup's P: needs USE_WGMMA_QK=1");
+    // WG_SPEC makes stage 7c's warpgroup two and its producer warp a warpgroup: it needs both products
+    // on wgmma (a consumer warpgroup's rows are one wgmma's M).
+    static_assert(!kWgSpec || kWgmmaPv,
+                  "USE_WG_SPEC splits the wgmma kernel's warpgroups: needs USE_WGMMA_PV=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -72,13 +77,19 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kWarps = SDPA_WARPS_OF(SW);
     static constexpr int kThreads = 32 * kWarps;
     static constexpr int kMmaWarps = SDPA_MMA_WARPS_OF(SW);
-    static_assert((kD == 64 || kD == 128) && kTN == 32 && (kTM == 32 || kTM == 64),
+    static_assert((kD == 64 || kD == 128) && kTN == 32 && (kTM == 32 || kTM == 64 || kTM == 128),
                   "geometry: D 64 or 128, TN 32");
     // [stage 7b] wgmma's M is 64: the CTA's 64 rows are one warpgroup's (warps 0-3, 16 rows each, as
     // the m16n8 fragments of stage 6 give them). The swizzle of Q and K spans one row of codes: 64
     // bytes at D = 64 (a D = 128 instance would take the 128-byte swizzle; not built yet).
-    static_assert(!kWgmmaQk || (kTM == 64 && SDPA_MMA_WARPS_OF(SW) == 4 && kD == 64),
-                  "USE_WGMMA_QK: one warpgroup of 4 computing warps over 64 rows, D = 64");
+    // [stage 7d] WG_SPEC: two such warpgroups (warps 0-3, 4-7: rows 0-63, 64-127), each reading its
+    // half of Q's tile; the producers are the third warpgroup (warps 8-11).
+    static constexpr int kConsumerWgs = kWgSpec ? 2 : 1;
+    static_assert(!kWgmmaQk ||
+                      (kTM == 64 * kConsumerWgs && SDPA_MMA_WARPS_OF(SW) == 4 * kConsumerWgs && kD == 64),
+                  "USE_WGMMA_QK: warpgroups of 4 computing warps over 64 rows each, D = 64");
+    static_assert(!kWgSpec || SDPA_PRODUCER_WARPS_OF(SW) == 4,
+                  "USE_WG_SPEC: the producers are one warpgroup");
     static constexpr unsigned kSwizzle = kWgmmaQk ? (unsigned)kD : 0u; // bytes; 0 = none
     // At D = 128 the computing warps read Q's fragments from shared memory for every tile instead
     // of holding them (D/16 x 4 registers more beside the D/2 of the output would exceed 128):
@@ -97,8 +108,20 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // At D = 128 the output accumulator alone takes 64 registers per thread of the computing warps
     // (twice D = 64's), and the line's 4-warp loaders then spill under 128 (observed, sm_89): the
     // budget becomes 256 threads per SM, a cap of 255 registers (FlashAttention-2's at D = 128).
-    static constexpr int kBoundsThreads = (kThreads + 127) / 128 * 128;
-    static constexpr int kMinBlocks = (kD == 64 ? 512 : 256) / kBoundsThreads;
+    static constexpr int kBoundsThreads = SDPA_BOUNDS_THREADS(kThreads);
+    static constexpr int kMinBlocks = SDPA_MIN_BLOCKS(kThreads, kD);
+    // [stage 7d] The register split. Bounded (384, 1), ptxas gives every thread floor(65536/384/8)*8 =
+    // 168 registers at entry; the producer warpgroup, whose TMA issue and V^T repack hold a few
+    // addresses and one 16-byte chunk, lowers its allocation (setmaxnreg.dec) and the consumers raise
+    // theirs (setmaxnreg.inc) by what it frees: the block's pool exactly. The consumers of 7d need no
+    // more than stage 7c's (93); 7e's and 7f's accumulators are what the registers are for.
+    static constexpr int kEntryRegs = SDPA_REG_CAP(kThreads, kD);
+    static constexpr int kProducerRegs = 40;
+    static constexpr int kConsumerRegs =
+        kWgSpec ? (kEntryRegs * kThreads - kProducerRegs * 128) / (128 * kConsumerWgs) / 8 * 8 : kEntryRegs;
+    static_assert(!kWgSpec ||
+                      (kThreads == 384 && kMinBlocks == 1 && kEntryRegs == 168 && kConsumerRegs == 232),
+                  "USE_WG_SPEC: 384 threads bounded (384, 1): 168 registers at entry, split 40 / 232");
     // Pipeline parameters. kKvStages: uint8 staging slots of the cp.async ring (tiles in flight +
     // the one being read). kLoader0: the first thread that copies and decodes K/V (all threads,
     // or the producer warps of WARP_SPEC). kHalfBufs: fp16 K/V tiles (WARP_SPEC decodes tile t+1
@@ -108,7 +131,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kLoaders = kThreads - kLoader0;
     static constexpr int kHalfBufs = kWarpSpec ? 2 : 1;
     // [stage 7b] Who reads a TMA staging slot before it may be loaded again: the producers (their
-    // repack), and with WGMMA_QK also the consumer warpgroup (its wgmma reads K in the slot).
+    // repack), and with WGMMA_QK also the consumer warpgroup (its wgmma reads K in the slot); [stage
+    // 7d] both consumer warpgroups and the 128 producer threads: 384 arrivals.
     static constexpr int kSlotReaders = kLoaders + (kWgmmaQk ? 32 * kMmaWarps : 0);
     static_assert(kKvChunks % kLoaders == 0, "every loader thread copies the same number of chunks");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):

@@ -33,7 +33,7 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
         const int buf = Cfg::kHalfBufs > 1 ? tile & 1 : 0;
         if constexpr (Cfg::kWgmmaQk) { // [stage 7b] S by the warpgroup's wgmma, the rest as stage 6
             float s[Cfg::kTN / 8][4];
-            wgmma_scores(sm, tile, s);
+            wgmma_scores(sm, tile, Cfg::kWgSpec ? warp / 4 : 0, s);
             fp8_softmax_pv(sm, buf, lane, mask, qk_mult, st, s);
         } else if constexpr (Cfg::kFp8Mma) {
             fp8_tile(sm, buf, warp, lane, mask, qk_mult, st);
@@ -101,6 +101,9 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
 // ---- [stage 5] mainloop_warp_spec: producer warps load, consumer warps compute -------------------
 // The roles split here; each runs its loop of the skeleton (warp_spec.cuh) with the register-
 // resident hooks; with TMA_KV (stage 7a) the producers' ring is fed by TMA through `maps`.
+// [stage 7d] With WG_SPEC each role is whole warpgroups, and the split moves registers between them
+// (config.cuh, kProducerRegs): the producers give theirs back first, and the consumers' .inc waits
+// until the block's pool has them.
 template <class Cfg, sdpa_codec_t C>
 __device__ __forceinline__ void
 mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0, int q_valid, float qk_mult,
@@ -109,10 +112,12 @@ mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0
     if constexpr (Cfg::kTmaKv) kv_barriers_init(sm);
     __syncthreads(); // Q (and the ring's mbarriers) complete; from here on the roles meet only at barriers
     if (warp < Cfg::kMmaWarps) {
+        if constexpr (Cfg::kWgSpec) prims::setmaxnreg_inc<Cfg::kConsumerRegs>();
         typename Hooks::Rows st;
         ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, q0 + 16 * warp, qk_mult, st);
         mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
     } else if constexpr (Cfg::kTmaKv) {
+        if constexpr (Cfg::kWgSpec) prims::setmaxnreg_dec<Cfg::kProducerRegs>();
         ws_producer_tma<Cfg, Hooks>(sm, n_tiles, maps, S);
     } else {
         ws_producer<Cfg, Hooks>(sm, n_tiles, gk, gv, S);

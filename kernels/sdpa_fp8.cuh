@@ -68,6 +68,10 @@
 //   WGMMA_PV (stage 7c)   config.cuh VtTile (V^T in wgmma's core matrices); loads.cuh
 //                         repack_kv_staged's core-matrix stores + fence.proxy.async;
 //                         tile_products.cuh wgmma_pv (wgmma RS on P's codes)
+//   WG_SPEC (stage 7d)    geometry.h (128 rows, a producer warpgroup) and SDPA_REG_CAP; config.cuh
+//                         kConsumerWgs, kEntryRegs / kProducerRegs / kConsumerRegs (the register
+//                         split); tile_products.cuh wgmma_scores' warpgroup rows; mainloops.cuh
+//                         mainloop_warp_spec's setmaxnreg.dec / .inc
 #pragma once
 
 #include "config.cuh"

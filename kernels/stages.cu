@@ -153,6 +153,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_TMA_ROW_stage7a ~, 1
 #define SDPA_TMA_ROW_stage7b ~, 1
 #define SDPA_TMA_ROW_stage7c ~, 1
+#define SDPA_TMA_ROW_stage7d ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -165,6 +166,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // switches below): the compile that defines their kernels is SDPA_DEFINES_SM90A's.
 #define SDPA_SM90A_ROW_stage7b ~, 1
 #define SDPA_SM90A_ROW_stage7c ~, 1
+#define SDPA_SM90A_ROW_stage7d ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
@@ -184,7 +186,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #if defined(SDPA_CUSTOM_VARIANT) && USE_TMA_KV
 #define SDPA_TMA_ROW_custom ~, 1
 #endif
-#if defined(SDPA_CUSTOM_VARIANT) && (USE_WGMMA_QK || USE_WGMMA_PV)
+#if defined(SDPA_CUSTOM_VARIANT) && (USE_WGMMA_QK || USE_WGMMA_PV || USE_WG_SPEC)
 #define SDPA_SM90A_ROW_custom ~, 1
 #endif
 
@@ -266,7 +268,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
                   "a TMA_KV row is D = 64 non-causal");                                                      \
-    static_assert(SDPA_IS_SM90A(ident) == (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv),            \
+    static_assert(SDPA_IS_SM90A(ident) ==                                                                    \
+                      (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv || config_##ident::kWgSpec),     \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
     static_assert(!SDPA_IS_SM90A(ident) || SDPA_IS_TMA(ident), "an sm_90a row is a TMA row (pass 4)");       \
     SDPA_ROW_KERNELS(ident)                                                                                  \

@@ -315,8 +315,10 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp,
 // emulator's model of either instruction): bit-identical to stage 7a. K's slot was filled by TMA
 // (tile t's phase of full[slot]: every consumer waits for it itself, as the async proxy's reads
 // need) and is released (empty[slot]) only once the wgmma that reads it has completed.
+// [stage 7d] Warpgroup wg's rows are Q's rows 64 wg .. 64 wg + 63: its A descriptor starts there (a
+// multiple of the swizzle's 8-row repeat, so the same swizzle applies).
 template <class Cfg>
-__device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, float (&s)[Cfg::kTN / 8][4]) {
+__device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, int wg, float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     constexpr uint32_t kSbo = 8 * D; // bytes between 8-row groups of a D-byte-row tile
     static_assert(TN / 8 * 4 == TN / 2, "m64nTNk32: TN/2 accumulators per thread, 4 per 8 keys");
@@ -326,7 +328,7 @@ __device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, float (&s)
     prims::wgmma_fence();
 #pragma unroll
     for (int kb = 0; kb < D / 32; ++kb)
-        prims::wgmma_ss(d, prims::wgmma_desc(&sm.q[0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle),
+        prims::wgmma_ss(d, prims::wgmma_desc(&sm.q[64 * wg][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle),
                         prims::wgmma_desc(&sm.k8[slot][0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle), kb > 0);
     prims::wgmma_commit(); // S = Q K^T in flight: K's slot is read until the wait
     prims::wgmma_wait<0>(d);

@@ -122,7 +122,7 @@ EMU_NVCC_FLAGS := -std=c++17 -Werror all-warnings -Ikernels -Itests/emu/kernels
 $(EMU_NVCC_DIR)/archs: FORCE
 	$(Q)mkdir -p $(@D) && echo '$(EMU_NVCC_ARCHS)' | tools/write-if-changed.sh $@
 $(EMU_NVCC_DIR)/%.rc: tests/emu/kernels/%.cu tests/emu/kernels/emu_tests.h kernels/prims.cuh kernels/tensor_map.h \
-                      kernels/wgmma_layout.h $(EMU_NVCC_DIR)/archs | $(DEPS_STAMP)
+                      kernels/wgmma_layout.h $(EMU_NVCC_DIR)/archs mk/emu.mk | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(patsubst %,sm_%,$(call emu_nvcc_archs,$<))]"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(EMU_NVCC_FLAGS) $(foreach a,$(call emu_nvcc_archs,$<),-gencode arch=compute_$(a),code=sm_$(a)) \

@@ -117,6 +117,11 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               FULL barrier (the consumers' wgmma may read stale bytes; the emulator faults, W7)
 #   fp8-unpermuted-wgmma: fp8-unpermuted's edit in stage 7c, whose B operand of P.V is V^T in
 #               wgmma's layout: the keys must still meet the P fragment's k order
+#   wg-one-reader: stage 7d's staging slots released after the producers and one consumer warpgroup
+#               (the empty barrier's count of stage 7c): the phase completes while the other
+#               warpgroup's wgmma may still read K, and the next box lands on it (W6/T4)
+#   wg-pool: stage 7d's consumers ask setmaxnreg.inc for 8 registers more than the producers freed:
+#               the block's pool can never hold them, .inc waits for ever (R3, a deadlock report)
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -129,7 +134,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-          fp8-unpermuted-wgmma
+          fp8-unpermuted-wgmma wg-one-reader wg-pool
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -161,6 +166,12 @@ plant_variant_wg-pv-unfenced := stage7c
 # tiles, the ring wrapping) shows it under every schedule.
 plant_tsan_shape_wg-pv-unfenced := partial
 plant_variant_fp8-unpermuted-wgmma := stage7c
+plant_sed_wg-one-reader := s/static constexpr int kSlotReaders = kLoaders + (kWgmmaQk ? 32 \* kMmaWarps : 0);/static constexpr int kSlotReaders = kLoaders + (kWgmmaQk ? 128 : 0);/
+plant_variant_wg-one-reader := stage7d
+# The ring must wrap before a slot is loaded again: ragged's 2 tiles never reuse one.
+plant_tsan_shape_wg-one-reader := partial
+plant_sed_wg-pool := s/prims::setmaxnreg_inc<Cfg::kConsumerRegs>();/prims::setmaxnreg_inc<Cfg::kConsumerRegs + 8>();/
+plant_variant_wg-pool := stage7d
 plant_variant_wg-wait-short := stage7b
 plant_variant_wg-q-unfenced := stage7b
 plant_variant_wg-early-release := stage7b
@@ -200,7 +211,8 @@ $(foreach p,$(PLANTS),$(eval $(call plant_rule,$(p))))
 # The plants the emulator itself faults on (a copy in flight read, an mbarrier or wgmma misused, an
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
-PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced
+PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
+                    wg-one-reader wg-pool
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 TEST_DEPS   += $(PLANT_BINS)

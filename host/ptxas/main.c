@@ -51,11 +51,12 @@ static int identify(const char *kernel, kernel_id_t *out) {
     return -1;
 }
 
-/* The register gate of a kernel instance: its launch bounds' cap (kernels/config.cuh): 128 at
- * D = 64 (512 threads per SM, the original's), 255 at D = 128 (256 threads per SM). */
+/* The register gate of a kernel instance: its launch bounds' cap (kernels/geometry.h, SDPA_REG_CAP):
+ * 128 at D = 64 (512 threads per SM, the original's), 255 at D = 128 (256 threads per SM), 168 for
+ * a 384-thread block bounded (384, 1) (stage 7d, whose warpgroups then split the registers). */
 static ptxas_gates_t gates_for(const sdpa_geometry_t *g) {
     ptxas_gates_t r = PTXAS_GATES;
-    if (g->head_dim > 64) r.max_registers = PTXAS_MAX_REGISTERS_D128;
+    r.max_registers = SDPA_REG_CAP(32 * g->warps, g->head_dim);
     return r;
 }
 

@@ -192,9 +192,28 @@ static void test_stage7c_rules(void **state) {
     assert_true(variants_expect_identical_on(s7a, s6, true));
 }
 
+/* stage7d (WG_SPEC): one switch from stage7c, LOAD: each row's arithmetic is 7c's, so bit-identical to
+ * stage7c on the emulator and on a GPU (the same wgmma instructions on the same operands); sm_90a
+ * only (setmaxnreg). */
+static void test_stage7d_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7d = variants_find("stage7d"), *s7c = variants_find("stage7c");
+    assert_non_null(s7d);
+    assert_string_equal(s7d->parent, "stage7c");
+    assert_int_equal(s7d->sw, s7c->sw | SDPA_SW(WG_SPEC));
+    assert_int_equal(variants_min_sm(s7d->sw), 90);
+    assert_int_equal(variants_exact_sm(s7d->sw), 90);
+    assert_true(variants_expect_identical(s7d->sw, s7c->sw));
+    assert_true(variants_expect_identical_on(s7d->sw, s7c->sw, true));
+    assert_true(variants_expect_identical_on(s7d->sw, s7c->sw, false));
+    /* against 7a it differs by LAYOUT and LOAD switches: "bounded" by the one-class rule (the chain
+     * 7a = 7b = 7c = 7d is checked pair by pair) */
+    assert_false(variants_expect_identical(s7d->sw, variants_find("stage7a")->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK and WGMMA_PV are the sm_90a switches, and
+ * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV and WG_SPEC are the sm_90a switches, and
  * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
@@ -226,11 +245,13 @@ static void test_arch_column(void **state) {
     }
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
-                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV ? SDPA_SWARCH_SM90A
-                                                                              : SDPA_SWARCH_ANY);
+                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC
+                             ? SDPA_SWARCH_SM90A
+                             : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
-        assert_int_equal(variants_exact_sm(variants_registry[i].sw),
-                         (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV))) ? 90 : 0);
+        assert_int_equal(
+            variants_exact_sm(variants_registry[i].sw),
+            (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC))) ? 90 : 0);
 }
 
 int main(void) {
@@ -239,7 +260,8 @@ int main(void) {
         cmocka_unit_test(test_expect_identical_rule), cmocka_unit_test(test_table_lookup_and_check),
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
-        cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

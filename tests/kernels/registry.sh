@@ -23,13 +23,20 @@ registry_has() { [[ " $1 " == *" $2 "* ]]; }
 registry_wide() { registry_has "$1" REG_MMA && ! registry_has "$1" TMA_KV; }
 # registry_threads ROWSW: the block of a row, as kernels/geometry.h defines it (the tests' own
 # statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2 (+ 1
-# with WGMMA_QK: one warpgroup of 64 rows, one producer warp).
-# registry_tile_m ROWSW: query rows per CTA: 32, or 64 with ROWS64 or WGMMA_QK (one warpgroup).
-registry_tile_m() { if registry_has "$1" ROWS64 || registry_has "$1" WGMMA_QK; then echo 64; else echo 32; fi; }
+# with WGMMA_QK: one warpgroup of 64 rows, one producer warp; with WG_SPEC two warpgroups of 64 rows
+# and a producer warpgroup).
+# registry_tile_m ROWSW: query rows per CTA: 32, or 64 with ROWS64 or WGMMA_QK (one warpgroup), 128
+# with WG_SPEC (two).
+registry_tile_m() {
+  if registry_has "$1" WG_SPEC; then echo 128
+  elif registry_has "$1" ROWS64 || registry_has "$1" WGMMA_QK; then echo 64
+  else echo 32; fi
+}
 registry_threads() {
   local rows mma=0 warps=4 producers=2
   rows=$(registry_tile_m "$1")
   registry_has "$1" WGMMA_QK && producers=1
+  registry_has "$1" WG_SPEC && producers=4
   registry_has "$1" REG_MMA && mma=$((rows / 16))
   registry_has "$1" WARP_SPEC && warps=$((mma + producers))
   echo $((32 * warps))

@@ -21,6 +21,8 @@
 #                 codes (stage 7c's step), no LDSM of Q or K (4 LDSM: V^T's).
 #   WGMMA_PV (7c): P.V is 1 QGMMA.64x64x32 (A from registers); no HMMA, QMMA or LDSM; the only FP8
 #                 unpacks left are the row sums' (at most 8).
+#   WG_SPEC (7d): the register split: USETMAXREG.DEALLOC (the producers) and USETMAXREG.TRY_ALLOC
+#                 (the consumers) on the block's pool (.CTAPOOL); the products as 7c's.
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -106,6 +108,12 @@ while IFS='|' read -r ident id _ sw; do
     elif registry_has "$sw" REG_MMA; then
       tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32'))" test "$(cnt 'HMMA\.16816\.F32')" -eq 32
       tap_ok "sm_$arch $id: LDSM (Q, K) and LDSM .trans (V)" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88\.4')" -gt 0
+    fi
+    if registry_has "$sw" WG_SPEC; then
+      tap_ok "sm_$arch $id: USETMAXREG.DEALLOC and .TRY_ALLOC on the CTA pool ($(cnt 'USETMAXREG\.DEALLOC\.CTAPOOL'), $(cnt 'USETMAXREG\.TRY_ALLOC\.CTAPOOL'))" \
+        test "$(cnt 'USETMAXREG\.DEALLOC\.CTAPOOL')" -ge 1 -a "$(cnt 'USETMAXREG\.TRY_ALLOC\.CTAPOOL')" -ge 1
+    else
+      tap_ok "sm_$arch $id: no USETMAXREG ($(cnt USETMAXREG))" test "$(cnt USETMAXREG)" -eq 0
     fi
     if registry_has "$sw" TMA_KV; then
       tap_ok "sm_$arch $id: UTMALDG.3D (TMA loads of K and V: $(cnt 'UTMALDG\.3D'))" test "$(cnt 'UTMALDG\.3D')" -gt 0
