@@ -14,7 +14,8 @@
 --   space) get break points after / _ : . - = , and every 16 characters of a longer unbroken
 --   run, so that a cell wraps inside its column instead of running over the next one or off the
 --   page (tests/report/layout-check.sh); the text itself is unchanged (copy-paste still works);
---   HTML does the same with CSS (overflow-wrap in style.css).
+--   HTML does the same with CSS (overflow-wrap in style.css); in prose, a path of 40 characters
+--   or more gets them too.
 --   Formulas are pandoc TeX math ($...$) in the sources, so accented symbols (\hat p) never reach
 --   pdflatex as combining characters; other non-ASCII characters of prose and generated tables
 --   are declared in paper/latex/preamble.tex.
@@ -81,6 +82,20 @@ function Table(t)
   if not latex then return end
   return pandoc.walk_block(t, { Str = breakable, Code = breakable })
 end
+
+-- In prose, only a word of at least PROSE_BREAK_MIN characters with a / in it (a path: a report's
+-- "(experiments/<name>/hypothesis.md);" ran past the margin at one line position) gets the same
+-- break points; shorter words, which the paragraph can always move to the next line, stay whole.
+local PROSE_BREAK_MIN = 40
+local function long_path(el)
+  if utf8.len(el.text) < PROSE_BREAK_MIN or not el.text:find('/', 1, true) then return nil end
+  return breakable(el)
+end
+local function prose(b)
+  if not latex then return end
+  return pandoc.walk_block(b, { Str = long_path, Code = long_path })
+end
+Para, Plain = prose, prose
 
 -- The notices that open a document (INCOMPLETE, EMULATED, GPU banners: blocks before the first
 -- header), taken out of doc.blocks.
