@@ -17,16 +17,33 @@
         va_end(ap_);                                                                                         \
     } while (0)
 
+/* The number at path; NaN when it, or a field that encloses it, is null: sdpa-bench writes a
+ * statistic it could not compute as null, an interval as a whole (speedup_ci: null with one round). */
+static int num_at(const rj_t *d, const char *path, double *out) {
+    char prefix[256], scratch[8];
+    for (size_t i = 0; path[i] && i < sizeof prefix; i++) {
+        if (path[i] != '.') continue;
+        memcpy(prefix, path, i);
+        prefix[i] = '\0';
+        const cJSON *n = json_get(d->root, prefix, d->file, scratch, sizeof scratch);
+        if (n && cJSON_IsNull(n)) {
+            *out = NAN;
+            return 0;
+        }
+    }
+    return json_get_num(d->root, path, out, d->file, d->err, d->errlen);
+}
+
 int rj_num(const rj_t *d, double *out, const char *fmt, ...) {
     PATH_FMT(path, fmt);
-    return json_get_num(d->root, path, out, d->file, d->err, d->errlen);
+    return num_at(d, path, out);
 }
 
 int rj_nums(const rj_t *d, double *out, const char *fmt, int index, const char *const *fields, size_t n) {
     for (size_t k = 0; k < n; k++) {
         char path[256];
         snprintf(path, sizeof path, fmt, index, fields[k]);
-        if (json_get_num(d->root, path, &out[k], d->file, d->err, d->errlen) < 0) return -1;
+        if (num_at(d, path, &out[k]) < 0) return -1;
     }
     return 0;
 }

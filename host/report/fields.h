@@ -17,7 +17,8 @@ typedef struct {
     size_t errlen;
 } rj_t;
 
-/* Numbers: JSON null reads as NaN (non-finite numbers are written as null). */
+/* Numbers: JSON null reads as NaN (non-finite numbers are written as null), and so does a number
+ * inside a null field (an interval written as null when too few rounds gave none). */
 int rj_num(const rj_t *d, double *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Strings; NULL on failure. */
 const char *rj_str(const rj_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -319,6 +319,8 @@ static int performance_gates(report_t *r, gates_t *gs) {
             snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
         } else if (!isfinite(lo)) {
             g->status = GS_NOT_EVALUATED;
+            snprintf(g->value, sizeof g->value, "%s (%s)", NA_MARK_GATE,
+                     isfinite(sp) ? "no interval" : "no speedup, no interval");
             snprintf(g->reason, sizeof g->reason, "no confidence interval (too few rounds)");
         } else if (lo >= r->gate_speedup) {
             g->status = GS_PASS;

@@ -86,6 +86,20 @@ pdftotext -layout "$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.pdf" "$TMP/
 tap_ok "gpu-fail: merge deferred with a negative-result section" \
   bash -c "grep -q 'Verdict: merge deferred' '$TMP/n.txt' && grep -q 'Negative result' '$TMP/n.txt' && grep -q 'What it rules out' '$TMP/n.txt'"
 
+# One timing round (a run stopped by its time budget): sdpa-bench writes the comparison's statistics
+# and intervals as null. The report renders, the comparison reads n/a and the gate is not evaluated
+# (it was a parse error: "field 'comparisons.0.speedup_ci.0' missing").
+O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-oneround)
+jq '.comparisons |= map(.rounds = 1 | .base_samples_us |= .[:1] | .cand_samples_us |= .[:1]
+      | .base_median = null | .cand_median = null | .ratio = null | .ratio_ci = null | .speedup = null
+      | .speedup_ci = null | .latency_reduction = null | .latency_reduction_ci = null | .epsilon = null
+      | .resamples = null | .bootstrap_seed = null | .verdict = "AMBIGUOUS")' \
+  "$FIXTURES/gpu-pass/run-timing.json" >"$O/run-timing.json"
+tap_ok "one timing round (intervals null): make report exits 0" render "$O" one pdf
+tap_ok "  ... the performance gate NOT EVALUATED: no confidence interval (too few rounds), no number" \
+  bash -c "grep '^| speedup' '$O/tables/gates.md' | grep -F '**NOT EVALUATED**: no confidence interval (too few rounds)' |
+    grep -vqi nan"
+
 # The paper from the latest run of each experiment (here: a GPU fixture for stage2 only).
 mkdir -p "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass"
 cp "$P"/*.json "$P/experiment.mk" "$P/hypothesis.md" "$TMP/pdata/stage2-wmma-pv/20260102T030405Z-gpupass/"
