@@ -110,18 +110,6 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // budget becomes 256 threads per SM, a cap of 255 registers (FlashAttention-2's at D = 128).
     static constexpr int kBoundsThreads = SDPA_BOUNDS_THREADS(kThreads);
     static constexpr int kMinBlocks = SDPA_MIN_BLOCKS(kThreads, kD);
-    // [stage 7d] The register split. Bounded (384, 1), ptxas gives every thread floor(65536/384/8)*8 =
-    // 168 registers at entry; the producer warpgroup, whose TMA issue and V^T repack hold a few
-    // addresses and one 16-byte chunk, lowers its allocation (setmaxnreg.dec) and the consumers raise
-    // theirs (setmaxnreg.inc) by what it frees: the block's pool exactly. The consumers of 7d need no
-    // more than stage 7c's (93); 7e's and 7f's accumulators are what the registers are for.
-    static constexpr int kEntryRegs = SDPA_REG_CAP(kThreads, kD);
-    static constexpr int kProducerRegs = 40;
-    static constexpr int kConsumerRegs =
-        kWgSpec ? (kEntryRegs * kThreads - kProducerRegs * 128) / (128 * kConsumerWgs) / 8 * 8 : kEntryRegs;
-    static_assert(!kWgSpec ||
-                      (kThreads == 384 && kMinBlocks == 1 && kEntryRegs == 168 && kConsumerRegs == 232),
-                  "USE_WG_SPEC: 384 threads bounded (384, 1): 168 registers at entry, split 40 / 232");
     // Pipeline parameters. kKvStages: uint8 staging slots of the cp.async ring (tiles in flight +
     // the one being read). kLoader0: the first thread that copies and decodes K/V (all threads,
     // or the producer warps of WARP_SPEC). kHalfBufs: fp16 K/V tiles (WARP_SPEC decodes tile t+1
@@ -130,6 +118,18 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kLoader0 = kWarpSpec ? kMmaWarps * 32 : 0;
     static constexpr int kLoaders = kThreads - kLoader0;
     static constexpr int kHalfBufs = kWarpSpec ? 2 : 1;
+    // [stage 7d] The register split. Bounded (384, 1), ptxas gives every thread floor(65536/384/8)*8 =
+    // 168 registers at entry; the producer warpgroup, whose TMA issue and V^T repack hold a few
+    // addresses and one 16-byte chunk, lowers its allocation (setmaxnreg.dec) and the consumers raise
+    // theirs (setmaxnreg.inc) by what it frees: the block's pool exactly. The consumers of 7d need no
+    // more than stage 7c's (93); 7e's and 7f's accumulators are what the registers are for.
+    static constexpr int kEntryRegs = SDPA_REG_CAP(kThreads, kD);
+    static constexpr int kProducerRegs = 40;
+    static constexpr int kConsumerRegs =
+        kWgSpec ? (kEntryRegs * kThreads - kProducerRegs * kLoaders) / (32 * kMmaWarps) / 8 * 8 : kEntryRegs;
+    static_assert(!kWgSpec ||
+                      (kThreads == 384 && kMinBlocks == 1 && kEntryRegs == 168 && kConsumerRegs == 232),
+                  "USE_WG_SPEC: 384 threads bounded (384, 1): 168 registers at entry, split 40 / 232");
     // [stage 7b] Who reads a TMA staging slot before it may be loaded again: the producers (their
     // repack), and with WGMMA_QK also the consumer warpgroup (its wgmma reads K in the slot); [stage
     // 7d] both consumer warpgroups and the 128 producer threads: 384 arrivals.

@@ -35,9 +35,10 @@
  * 255): 128 at D = 64 for up to 256 threads, 168 for stage 7d's 384, 255 at D = 128. The host's
  * register gate (ptxas-json) is that cap. */
 #define SDPA_BOUNDS_THREADS(threads) (((threads) + 127) / 128 * 128)
+#define SDPA_SM_THREADS(head_dim) ((head_dim) == 64 ? 512 : 256)
 #define SDPA_MIN_BLOCKS(threads, head_dim)                                                                   \
-    (((head_dim) == 64 ? 512 : 256) / SDPA_BOUNDS_THREADS(threads) > 0                                       \
-         ? ((head_dim) == 64 ? 512 : 256) / SDPA_BOUNDS_THREADS(threads)                                     \
+    (SDPA_SM_THREADS(head_dim) >= SDPA_BOUNDS_THREADS(threads)                                               \
+         ? SDPA_SM_THREADS(head_dim) / SDPA_BOUNDS_THREADS(threads)                                          \
          : 1)
 #define SDPA_REG_CAP_(r) ((r) > 255 ? 255 : (r))
 #define SDPA_REG_CAP(threads, head_dim)                                                                      \
