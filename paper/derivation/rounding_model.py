@@ -13,6 +13,9 @@ same dequantised inputs (kernel-only) and on the original inputs (end-to-end). T
             the quantised p ("l=p8", the recommended choice); optionally the FP8 MMA's truncating
             accumulator (13 fraction bits, "fp22"), per tile ("tile") or running across tiles
             ("run"): the hardware behaviour the CPU emulator does not model.
+  stage7e   stage 6's arithmetic on tiles of 128 keys (one running maximum per 128 keys; with fp22
+            the tile's four k = 32 steps chained in the truncating accumulator, as one wgmma
+            accumulator per tile)
 
 It prints rel-L2, the worst element's error relative to its bar (the fp16 family for stages 0-3b,
 the FP8-P family for stage 6), cosine similarity and relative L1 (SageAttention's metrics), RMSE
@@ -55,7 +58,7 @@ def fp16(x):
     return x.astype(np.float16).astype(np.float32)
 
 
-def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False):
+def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False, tn=32):
     b_, h_, s_, d_ = qc.shape
     out = np.zeros(qc.shape)
     n_low = 0
@@ -78,8 +81,8 @@ def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False):
             m = np.full(s_, -np.inf, np.float32)
             l = np.zeros(s_, np.float32)
             acc = np.zeros((s_, d_), np.float32)
-            for t in range(0, s_, 32):
-                st = s[:, t:t + 32]
+            for t in range(0, s_, tn):
+                st = s[:, t:t + tn]
                 m_new = np.maximum(m, st.max(1))
                 alpha = np.exp(m - m_new).astype(np.float32)
                 p = np.exp(st - m_new[:, None]).astype(np.float32)
@@ -88,8 +91,14 @@ def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False):
                     n_low += int((code < 2.0 ** -6).sum())
                     pp = code  # the MMA sees codes; 1/448 is folded into l (l=p8) or applied at the end
                     l = l * alpha + (code.sum(1) if l_p8 else p.sum(1) * np.float32(P_SCALE))
-                    tile = pp.astype(np.float64) @ vd[t:t + 32].astype(np.float64)
-                    if acc22 == 'tile':
+                    tile = pp.astype(np.float64) @ vd[t:t + tn].astype(np.float64)
+                    if acc22 == 'tile' and tn > 32:  # k = 32 steps chained in one truncating accumulator
+                        tile = np.zeros_like(tile)
+                        for c in range(0, st.shape[1], 32):
+                            tile = trunc22(tile + pp[:, c:c + 32].astype(np.float64)
+                                           @ vd[t + c:t + c + 32].astype(np.float64))
+                        acc = acc * alpha[:, None] + tile
+                    elif acc22 == 'tile':
                         acc = acc * alpha[:, None] + trunc22(tile)
                     elif acc22 == 'run':
                         acc = trunc22(acc * alpha[:, None] + tile)
@@ -98,7 +107,7 @@ def model(qc, kc, vc, qs, ks, vs, stage, l_p8=True, acc22=None, causal=False):
                 else:
                     l = l * alpha + p.sum(1)
                     pp = fp16(p) if stage != 'stage0' else p
-                    acc = acc * alpha[:, None] + pp @ vd[t:t + 32]
+                    acc = acc * alpha[:, None] + pp @ vd[t:t + tn]
                 m = m_new
             o = acc / l[:, None] * np.float32(vs[0, h, 0, 0])
             out[b, h] = o.astype(np.float16).astype(np.float64)
@@ -133,7 +142,9 @@ def main():
     rows = [('stage0', 'stage0', {}), ('stage2', 'stage2', {}), ('stage3b', 'stage3b', {}),
             ('stage6 l=p8', 'stage6', {}), ('stage6 l=p', 'stage6', {'l_p8': False}),
             ('stage6 l=p8 fp22 tile', 'stage6', {'acc22': 'tile'}),
-            ('stage6 l=p8 fp22 run', 'stage6', {'acc22': 'run'})]
+            ('stage6 l=p8 fp22 run', 'stage6', {'acc22': 'run'}),
+            ('stage7e l=p8', 'stage6', {'tn': 128}),
+            ('stage7e l=p8 fp22 tile', 'stage6', {'tn': 128, 'acc22': 'tile'})]
     rng = np.random.default_rng(0)
     tsv = '--tsv' in sys.argv  # for paper/derivation/rounding-model.tsv, which the paper's tables read
     if tsv:
