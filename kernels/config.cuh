@@ -37,6 +37,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWgmmaQk = SW & SDPA_SW(WGMMA_QK);
     static constexpr bool kWgmmaPv = SW & SDPA_SW(WGMMA_PV);
     static constexpr bool kWgSpec = SW & SDPA_SW(WG_SPEC);
+    static constexpr bool kKeys128 = SW & SDPA_SW(KEYS128);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -63,6 +64,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // on wgmma (a consumer warpgroup's rows are one wgmma's M).
     static_assert(!kWgSpec || kWgmmaPv,
                   "USE_WG_SPEC splits the wgmma kernel's warpgroups: needs USE_WGMMA_PV=1");
+    // KEYS128 widens the tile of the warpgroup-specialised kernel, whose consumers have the registers
+    // for 64 scores per thread (the setmaxnreg split).
+    static_assert(!kKeys128 || kWgSpec, "USE_KEYS128 widens stage 7d's tiles: needs USE_WG_SPEC=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -77,8 +81,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr int kWarps = SDPA_WARPS_OF(SW);
     static constexpr int kThreads = 32 * kWarps;
     static constexpr int kMmaWarps = SDPA_MMA_WARPS_OF(SW);
-    static_assert((kD == 64 || kD == 128) && kTN == 32 && (kTM == 32 || kTM == 64 || kTM == 128),
-                  "geometry: D 64 or 128, TN 32");
+    static_assert((kD == 64 || kD == 128) && (kTN == 32 || (kTN == 128 && kKeys128)) &&
+                      (kTM == 32 || kTM == 64 || kTM == 128),
+                  "geometry: D 64 or 128, TN 32 (128 with KEYS128)");
     // [stage 7b] wgmma's M is 64: the CTA's 64 rows are one warpgroup's (warps 0-3, 16 rows each, as
     // the m16n8 fragments of stage 6 give them). The swizzle of Q and K spans one row of codes: 64
     // bytes at D = 64 (a D = 128 instance would take the 128-byte swizzle; not built yet).
@@ -91,6 +96,10 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static_assert(!kWgSpec || SDPA_PRODUCER_WARPS_OF(SW) == 4,
                   "USE_WG_SPEC: the producers are one warpgroup");
     static constexpr unsigned kSwizzle = kWgmmaQk ? (unsigned)kD : 0u; // bytes; 0 = none
+    // [stage 7e] KEYS128: a row of V^T (one d, the tile's key positions) is 128 bytes, one span of the
+    // 128-byte swizzle: wgmma's B operand of P.V in the canonical swizzled K-major layout.
+    static constexpr unsigned kVtSwizzle = kKeys128 ? 128u : 0u;
+    static_assert(!kKeys128 || kTN == (int)kVtSwizzle, "KEYS128: one V^T row per swizzle span");
     // At D = 128 the computing warps read Q's fragments from shared memory for every tile instead
     // of holding them (D/16 x 4 registers more beside the D/2 of the output would exceed 128):
     // the same operands, moved, not another arithmetic (paper/methods.md, D = 128).
@@ -230,13 +239,19 @@ template <class Cfg> struct CodeTiles<Cfg, true> {
 // K-major in the canonical layout without swizzle, core matrices of 8 rows x 16 bytes, 128 bytes
 // each: vt[buf][d / 8][p / 16][d % 8][p % 16] (descriptor: LBO 128 between the two k halves, SBO 256
 // between 8-row groups; wgmma_layout.h's wg_kmajor_address).
+// [stage 7e] With KEYS128, vt[buf][d][p] holds position p of row d at the 128-byte swizzle's place
+// (wg_swizzle of its offset: the buffer starts on the swizzle's 1024-byte repeat); descriptor SBO
+// 1024 between 8-row groups, a k step 32 bytes further inside the row.
 template <class Cfg>
-using VtTile = typename std::conditional<Cfg::kWgmmaPv, uint8_t[Cfg::kD / 8][Cfg::kTN / 16][8][16],
-                                         uint8_t[Cfg::kD][Cfg::LDVT]>::type;
+using VtTile = typename std::conditional<
+    Cfg::kKeys128, uint8_t[Cfg::kD][Cfg::kTN],
+    typename std::conditional<Cfg::kWgmmaPv, uint8_t[Cfg::kD / 8][Cfg::kTN / 16][8][16],
+                              uint8_t[Cfg::kD][Cfg::LDVT]>::type>::type;
+template <class Cfg> constexpr int kVtAlign = Cfg::kVtSwizzle ? 8 * (int)Cfg::kVtSwizzle : 128;
 template <class Cfg, bool HAS> struct WgTiles {};
 template <class Cfg> struct WgTiles<Cfg, true> {
     alignas(kTileAlign<Cfg>) uint8_t q[Cfg::kTM][Cfg::kD];
-    alignas(128) VtTile<Cfg> vt[Cfg::kHalfBufs];
+    alignas(kVtAlign<Cfg>) VtTile<Cfg> vt[Cfg::kHalfBufs];
 };
 
 template <class Cfg>

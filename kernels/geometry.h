@@ -6,7 +6,7 @@
  * share them.
  *   tile_m     query rows per CTA: 32 (the original's), 64 with ROWS64 (4 computing warps) or
  *              WGMMA_QK (the 4 warps of one wgmma warpgroup), 128 with WG_SPEC (two warpgroups)
- *   tile_n     keys per KV tile: 32
+ *   tile_n     keys per KV tile: 32, 128 with KEYS128 (stage 7e: wgmma m64n128 for Q.K^T)
  *   mma_warps  warps that own 16 query rows each (the register-resident line, REG_MMA); 0 when
  *              the 4 warps share the shared-memory softmax's rows (stages 0-3a)
  *   warps      per CTA: the computing warps plus the producers with WARP_SPEC (2 warps; 1 with
@@ -24,7 +24,7 @@
 
 #define SDPA_TILE_M_OF(sw)                                                                                   \
     (((sw)&SDPA_SW(WG_SPEC)) ? 128 : ((sw) & (SDPA_SW(ROWS64) | SDPA_SW(WGMMA_QK))) ? 64 : 32)
-#define SDPA_TILE_N_OF(sw) 32
+#define SDPA_TILE_N_OF(sw) (((sw)&SDPA_SW(KEYS128)) ? 128 : 32)
 #define SDPA_MMA_WARPS_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? SDPA_TILE_M_OF(sw) / 16 : 0)
 #define SDPA_PRODUCER_WARPS_OF(sw) (((sw)&SDPA_SW(WG_SPEC)) ? 4 : ((sw)&SDPA_SW(WGMMA_QK)) ? 1 : 2)
 #define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + SDPA_PRODUCER_WARPS_OF(sw) : 4)

@@ -233,35 +233,83 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
 // byte stores per chunk is the simplest correct transpose; the next step would be an in-register
 // 4x4 byte transpose among 4 lanes holding 4 keys (FlashAttention-3's), giving 32-bit stores.
 // [stage 7b] With WGMMA_QK the consumers' wgmma reads K in the staging slot itself: V^T only.
+// [stage 7e] KEYS128: V^T of 128 key positions per row in the 128-byte swizzle (config.cuh, VtTile).
+// Byte (row e, position p) lives at wg_swizzle(128 e + p): bits [4, 7) of the offset XOR e % 8. A
+// loader's chunks are one key column block (16 d from c) of keys r0 + 32 i (LoaderChunks with 128
+// loaders of 4 chunks per key), so p = 32 i + q with q = k32_pos(r0) the same for all four, and
+//   offset(c + d, 32 i + q) = 128 (c + d) + 16 ((2 i) ^ (d & 6)) + (d odd ? q ^ 16 : q):
+// per store an immediate plus one of two registers. Computing wg_swizzle per byte kept 32 addresses
+// live across the tile loop, which spilled 220 bytes in the producers' 40 registers (ptxas, sm_90a).
+__host__ __device__ constexpr int vt128_offset(int c, int d, int i, int q) {
+    return 128 * (c + d) + 16 * ((2 * i) ^ (d & 6)) + ((d & 1) ? q ^ 16 : q);
+}
+constexpr bool vt128_offset_is_the_swizzle() {
+    for (int c = 0; c < 128; c += 16)
+        for (int d = 0; d < 16; ++d)
+            for (int i = 0; i < 4; ++i)
+                for (int q = 0; q < 32; ++q)
+                    if ((uint32_t)vt128_offset(c, d, i, q) !=
+                        wg_swizzle((uint32_t)(128 * (c + d) + 32 * i + q), 128))
+                        return false;
+    return true;
+}
+static_assert(vt128_offset_is_the_swizzle(), "vt128_offset must be the 128-byte swizzle of (row, position)");
+
 template <class Cfg>
-__device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+__device__ __forceinline__ void repack_vt128(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    static_assert(
+        Cfg::kTN == 128 && Cfg::kLoaders == 32 * Cfg::kRowChunks,
+        "repack_vt128: loader f's chunks are keys f / kRowChunks + 32 i, columns 16 (f % kRowChunks)");
     const LoaderChunks<Cfg> m(threadIdx.x);
+    const int r0 = m.row(0), c = m.col(0), q = k32_pos(r0);
+    uint8_t *const vt = &sm.vt[buf][0][0];
 #pragma unroll
     for (int i = 0; i < m.kPerThread; ++i) {
-        const int r = m.row(i), c = m.col(i), p = k32_pos(r);
-        const bool in = r < valid;
-        if constexpr (!Cfg::kWgmmaQk)
-            *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
-                in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
-        const uint4 v = in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+        const int r = r0 + 32 * i;
+        const uint4 v =
+            r < valid ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-        if constexpr (Cfg::kWgmmaPv) {
-            // [stage 7c] wgmma's core matrices (config.cuh, VtTile): c is a multiple of 16, so column
-            // c + d is row d % 8 of row group c / 8 + d / 8, an immediate offset from the chunk's
-            // first byte (indexing each store by (c + d) / 8 and % 8 kept 64 addresses live and spilled).
-            uint8_t *const col = &sm.vt[buf][c / 8][p / 16][0][p % 16];
 #pragma unroll
-            for (int d = 0; d < CHUNK; ++d)
-                col[(d / 8) * sizeof(sm.vt[0][0]) + (d % 8) * 16] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
-        } else {
-#pragma unroll
-            for (int d = 0; d < CHUNK; ++d)
-                sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
-        }
+        for (int d = 0; d < CHUNK; ++d) vt[vt128_offset(c, d, i, q)] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
     }
-    // [stage 7c] The consumers' wgmma reads V^T through the async proxy: this thread's stores are made
-    // visible to it before the FULL barrier hands the buffer over (ws_producer_tma).
-    if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();
+    prims::fence_proxy_async(); // as stage 7c's: the consumers' wgmma reads V^T through the async proxy
+}
+
+template <class Cfg>
+__device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    if constexpr (Cfg::kKeys128) {
+        repack_vt128(sm, slot, buf, valid);
+        return;
+    } else {
+        const LoaderChunks<Cfg> m(threadIdx.x);
+#pragma unroll
+        for (int i = 0; i < m.kPerThread; ++i) {
+            const int r = m.row(i), c = m.col(i), p = k32_pos(r);
+            const bool in = r < valid;
+            if constexpr (!Cfg::kWgmmaQk)
+                *reinterpret_cast<uint4 *>(&sm.k[buf][r][c]) =
+                    in ? *reinterpret_cast<const uint4 *>(&sm.k8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+            const uint4 v =
+                in ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            if constexpr (Cfg::kWgmmaPv) {
+                // [stage 7c] wgmma's core matrices (config.cuh, VtTile): c is a multiple of 16, so column
+                // c + d is row d % 8 of row group c / 8 + d / 8, an immediate offset from the chunk's
+                // first byte (indexing each store by (c + d) / 8 and % 8 kept 64 addresses live and spilled).
+                uint8_t *const col = &sm.vt[buf][c / 8][p / 16][0][p % 16];
+#pragma unroll
+                for (int d = 0; d < CHUNK; ++d)
+                    col[(d / 8) * sizeof(sm.vt[0][0]) + (d % 8) * 16] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+            } else {
+#pragma unroll
+                for (int d = 0; d < CHUNK; ++d)
+                    sm.vt[buf][vt_row(c + d)][p] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+            }
+        }
+        // [stage 7c] The consumers' wgmma reads V^T through the async proxy: this thread's stores are made
+        // visible to it before the FULL barrier hands the buffer over (ws_producer_tma).
+        if constexpr (Cfg::kWgmmaPv) prims::fence_proxy_async();
+    }
 }
 
 } // namespace sdpa

@@ -229,14 +229,26 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
 // zeroed accumulator, whose element i is stage 6's o[i / 4][i % 4]: the two-level accumulation and
 // its fp32 sums in k order are stage 6's, so bit-identical to stage 7b. The wait retires the group
 // before the accumulator is read and before the buffer is released (EMPTY, ws_consumer).
+// [stage 7e] KEYS128: the tile's 128 keys are four k steps of 32 (A fragment kk: keys 32 kk .. 32 kk +
+// 31, permuted within), chained in the one zeroed accumulator; B of step kk is V^T's 128-byte
+// swizzled rows from byte 32 kk (descriptor SBO 1024 between 8-row groups; LBO unused when swizzled).
+// The tile's sum is formed first and added to O in fp32 (two-level over 128 keys, methods.md#tolerances-7e).
 template <class Cfg>
-__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[4],
+__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[Cfg::kTN / 32][4],
                                          const float (&alpha)[2], Fp8Rows<Cfg::kD> &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     static_assert(sizeof(sm.vt[0]) == D * TN, "V^T: D rows of the tile's TN key positions");
     float pv[D / 2];
     prims::wgmma_fence();
-    prims::wgmma_rs(pv, pa, prims::wgmma_desc(&sm.vt[buf][0][0][0][0], 128, 256, 0), false);
+    if constexpr (Cfg::kKeys128) {
+#pragma unroll
+        for (int kk = 0; kk < TN / 32; ++kk)
+            prims::wgmma_rs(pv, pa[kk],
+                            prims::wgmma_desc(&sm.vt[buf][0][0] + 32 * kk, 16, 8 * TN, Cfg::kVtSwizzle),
+                            kk > 0);
+    } else {
+        prims::wgmma_rs(pv, pa[0], prims::wgmma_desc(&sm.vt[buf][0][0][0][0], 128, 256, 0), false);
+    }
     prims::wgmma_commit();
     prims::wgmma_wait<0>(pv);
 #pragma unroll
@@ -266,10 +278,14 @@ __device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int
     // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
     // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
     // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
-    uint32_t pa[4];
-    prims::acc_to_a_e4m3(pa, s);
-    st.l[0] += e4m3x4_sum(pa[0]) + e4m3x4_sum(pa[2]);
-    st.l[1] += e4m3x4_sum(pa[1]) + e4m3x4_sum(pa[3]);
+    // [stage 7e] One A fragment per 32 keys of the tile (score tiles 4 kk .. 4 kk + 3).
+    uint32_t pa[TN / 32][4];
+#pragma unroll
+    for (int kk = 0; kk < TN / 32; ++kk) {
+        prims::acc_to_a_e4m3(pa[kk], *reinterpret_cast<const float(*)[4][4]>(&s[4 * kk]));
+        st.l[0] += e4m3x4_sum(pa[kk][0]) + e4m3x4_sum(pa[kk][2]);
+        st.l[1] += e4m3x4_sum(pa[kk][1]) + e4m3x4_sum(pa[kk][3]);
+    }
     // O = alpha O + P V, two-level: each 8-d tile's 32-key product goes into a zeroed fragment and
     // is added to the running output in fp32, so the FP8 mma's own accumulator never carries more
     // than one tile (methods.md, "Accumulation order and precision": reduced-precision fp32
@@ -285,8 +301,8 @@ __device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int
             const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
             const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
             float pv0[4], pv1[4];
-            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa, b0, zero);
-            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa, b1, zero);
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv0, pa[0], b0, zero);
+            prims::mma_m16n8k32<prims::Fp8::e4m3>(pv1, pa[0], b1, zero);
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 st.o[2 * np][e] = st.o[2 * np][e] * alpha[e >> 1] + pv0[e];
@@ -317,6 +333,7 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp,
 // need) and is released (empty[slot]) only once the wgmma that reads it has completed.
 // [stage 7d] Warpgroup wg's rows are Q's rows 64 wg .. 64 wg + 63: its A descriptor starts there (a
 // multiple of the swizzle's 8-row repeat, so the same swizzle applies).
+// [stage 7e] With KEYS128 the slot holds 128 keys and each k step is one m64n128k32: N = TN throughout.
 template <class Cfg>
 __device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, int wg, float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;

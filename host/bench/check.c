@@ -203,9 +203,12 @@ int check_metrics(const problem_t *p, const double *full, const double *atol, co
     return 0;
 }
 
-/* The mirror reference of the problem's sampled rows, made once (the first FP8P check). */
-static int ensure_mirror(problem_t *p, char *err, size_t errlen) {
-    if (p->ref_mirror) return 0;
+/* The mirror reference of the problem's sampled rows on tiles of tile_n keys, made on the first FP8P
+ * check and again when a kernel with another tile is checked (stage 7e's 128 after 7d's 32). */
+static int ensure_mirror(problem_t *p, int tile_n, char *err, size_t errlen) {
+    if (p->ref_mirror && p->ref_mirror_tile == tile_n) return 0;
+    free(p->ref_mirror);
+    p->ref_mirror = NULL;
     const size_t n = p->n;
     double *q = malloc(n * sizeof *q), *k = malloc(n * sizeof *k), *v = malloc(n * sizeof *v);
     p->ref_mirror = malloc(p->n_ref * sizeof *p->ref_mirror);
@@ -216,9 +219,10 @@ static int ensure_mirror(problem_t *p, char *err, size_t errlen) {
         inputs_dequantised(&p->in, 'q', q);
         inputs_dequantised(&p->in, 'k', k);
         inputs_dequantised(&p->in, 'v', v);
-        if (reference_fp8_mirror_rows(q, k, v, p->shape, p->softmax_scale, p->ref_rows, p->n_ref_rows,
-                                      p->ref_mirror) != 0)
+        if (reference_fp8_mirror_rows(q, k, v, p->shape, p->softmax_scale, (size_t)tile_n, p->ref_rows,
+                                      p->n_ref_rows, p->ref_mirror) != 0)
             rc = oom(err, errlen, "mirror reference");
+        p->ref_mirror_tile = tile_n;
     }
     if (rc != 0) {
         free(p->ref_mirror);
@@ -243,8 +247,8 @@ static double mirror_rel_l2(const problem_t *p, const double *out) {
     return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
 }
 
-int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
-                  char *err, size_t errlen) {
+int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, int tile_n,
+                  check_t *c, char *err, size_t errlen) {
     backend_t *be = p->be;
     memset(c, 0, sizeof *c);
     c->variant = variant;
@@ -280,7 +284,7 @@ int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa
         if (check_metrics(p, out, p->bars[c->family].atol, p->bars[c->family].family, c) != 0)
             rc = oom(err, errlen, "sampled output rows");
         c->pass = c->status == SDPA_OK && c->inputs_unmodified && c->all_written && c->gate_kernel;
-        if (rc == 0 && family == CHECK_FAMILY_FP8P && (rc = ensure_mirror(p, err, errlen)) == 0) {
+        if (rc == 0 && family == CHECK_FAMILY_FP8P && (rc = ensure_mirror(p, tile_n, err, errlen)) == 0) {
             c->has_mirror = true;
             c->mirror_rel_l2 = mirror_rel_l2(p, out);
             c->gate_mirror = c->mirror_rel_l2 <= REFERENCE_FP8_MIRROR_BAR; /* false for NaN */

@@ -56,6 +56,8 @@ typedef struct {
     problem_bars_t bars[CHECK_FAMILY_COUNT]; /* atol NULL without references */
     double *ref_mirror;                      /* [n_ref]: the FP8 line's mirror reference (reference_fp8.h),
                                               * made on the first FP8P check; NULL until then */
+    int ref_mirror_tile;                     /* the keys per tile ref_mirror was made on (the checked
+                                              * kernel's tile_n); another tile remakes it */
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
 } problem_t;
@@ -116,11 +118,12 @@ void problem_args(const problem_t *p, sdpa_args_t *a);
  * variant that quantises P to e4m3 (FP8_MMA), fp16 for every other. */
 check_family_t check_family_of(sdpa_switches_t sw);
 
-/* Launches variant fn once on p and checks it against the bars of `family`. Returns 0 when the check ran (c->pass says how it
+/* Launches variant fn once on p and checks it against the bars of `family` (and, for FP8P, the mirror
+ * reference on the kernel's tiles of tile_n keys: its geometry's, SDPA_TILE_N_OF). Returns 0 when the check ran (c->pass says how it
  * went), -1 with err when the device failed the launch (SDPA_ERR_LAUNCH: a CUDA error, never a
  * verdict) or the backend failed around it (copies). Free c with check_free. */
-int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, check_t *c,
-                  char *err, size_t errlen);
+int problem_check(problem_t *p, const char *variant, check_family_t family, sdpa_launch_fn fn, int tile_n,
+                  check_t *c, char *err, size_t errlen);
 void check_free(check_t *c);
 
 /* Element-wise comparison of two checked outputs of p. identical: every bit equal; bounded: every

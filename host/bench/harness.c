@@ -112,9 +112,10 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
         }
         progress_check(h, h->run[i]->id, s, seed);
         char err[sizeof h->err - 128];
-        const int check_rc = h->peer[i] ? check_peer(h, i, &p, &checks[i], err, sizeof err)
-                                        : problem_check(&p, h->run[i]->id, check_family_of(h->run[i]->sw),
-                                                        h->run[i]->launch, &checks[i], err, sizeof err);
+        const int check_rc =
+            h->peer[i] ? check_peer(h, i, &p, &checks[i], err, sizeof err)
+                       : problem_check(&p, h->run[i]->id, check_family_of(h->run[i]->sw), h->run[i]->launch,
+                                       SDPA_TILE_N_OF(h->run[i]->sw), &checks[i], err, sizeof err);
         if (check_rc != 0) {
             /* A device error around the launch (e.g. a sticky illegal address): name the culprit. */
             snprintf(h->err, sizeof h->err, "checking %s on %s, seed %" PRIu64 ": %s", h->run[i]->id, s->name,

@@ -16,11 +16,11 @@ double reference_e4m3_round(double x) {
 
 /* One query row (qi) against the keys 0 .. n_keys-1 of its slice. */
 static void mirror_row(const double *qi, const double *ks, const double *vs, size_t n_keys, size_t D,
-                       double scale, double *s, double *tile, double *o) {
+                       double scale, size_t tile_n, double *s, double *tile, double *o) {
     double m = -INFINITY, l = 0.0;
     memset(o, 0, D * sizeof *o);
-    for (size_t t0 = 0; t0 < n_keys; t0 += REFERENCE_FP8_TILE) {
-        const size_t t1 = t0 + REFERENCE_FP8_TILE < n_keys ? t0 + REFERENCE_FP8_TILE : n_keys;
+    for (size_t t0 = 0; t0 < n_keys; t0 += tile_n) {
+        const size_t t1 = t0 + tile_n < n_keys ? t0 + tile_n : n_keys;
         double m_new = m;
         for (size_t j = t0; j < t1; j++) {
             double dot = 0.0;
@@ -44,14 +44,14 @@ static void mirror_row(const double *qi, const double *ks, const double *vs, siz
 }
 
 int reference_fp8_mirror_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
-                              double scale, const size_t *rows, size_t n_rows, double *out) {
-    if (!q || !k || !v || !out || shape_numel(shape) == 0 || !(scale > 0)) {
+                              double scale, size_t tile_n, const size_t *rows, size_t n_rows, double *out) {
+    if (!q || !k || !v || !out || shape_numel(shape) == 0 || !(scale > 0) || tile_n == 0) {
         errno = EINVAL;
         return -1;
     }
     const size_t S = (size_t)shape.S, D = (size_t)shape.D, slices = (size_t)shape.B * (size_t)shape.H;
     const size_t n = rows ? n_rows : S;
-    double *s = malloc(REFERENCE_FP8_TILE * sizeof *s), *tile = malloc(D * sizeof *tile);
+    double *s = malloc(tile_n * sizeof *s), *tile = malloc(D * sizeof *tile);
     if (!s || !tile) {
         free(s), free(tile);
         errno = ENOMEM;
@@ -61,8 +61,8 @@ int reference_fp8_mirror_rows(const double *q, const double *k, const double *v,
         for (size_t r = 0; r < n; r++) {
             const size_t i = rows ? rows[r] : r;
             const double *base = q + bh * S * D;
-            mirror_row(base + i * D, k + bh * S * D, v + bh * S * D, shape.causal ? i + 1 : S, D, scale, s,
-                       tile, out + (bh * n + r) * D);
+            mirror_row(base + i * D, k + bh * S * D, v + bh * S * D, shape.causal ? i + 1 : S, D, scale,
+                       tile_n, s, tile, out + (bh * n + r) * D);
         }
     free(s), free(tile);
     return 0;

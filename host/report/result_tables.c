@@ -169,6 +169,7 @@ int table_correctness(report_t *r, const gates_t *g) {
 static const char *model_row(const char *variant) {
     const variant_info_t *v = variants_find(variant);
     if (!v) return NULL;
+    if (v->sw & SDPA_SW(KEYS128)) return "stage7e l=p8"; /* stage 6's arithmetic on 128-key tiles */
     if (v->sw & SDPA_SW(FP8_MMA)) return "stage6 l=p8";
     if (v->sw & SDPA_SW(REG_MMA)) return "stage3b";
     if (v->sw & SDPA_SW(WMMA_PV)) return "stage2";

@@ -41,7 +41,8 @@ static void check_as(const char *id, check_family_t family, check_t *c) {
     const sdpa_kernel_entry_t *k = variants_kernel(be.ops->kernels(), id);
     char err[512];
     assert_non_null(k);
-    assert_int_equal(problem_check(&prob, id, family, k->launch, c, err, sizeof err), 0);
+    assert_int_equal(problem_check(&prob, id, family, k->launch, k->geometry[0].tile_n, c, err, sizeof err),
+                     0);
     assert_int_equal(c->family, family);
 }
 
@@ -115,8 +116,8 @@ static void test_launch_error_is_not_a_verdict(void **state) {
     check_t c;
     char err[512] = "";
     assert_non_null(k);
-    assert_int_equal(problem_check(&prob, "test-status", CHECK_FAMILY_FP16, k->launch, &c, err, sizeof err),
-                     -1);
+    assert_int_equal(
+        problem_check(&prob, "test-status", CHECK_FAMILY_FP16, k->launch, 32, &c, err, sizeof err), -1);
     assert_string_equal(err, sdpa_status_str(SDPA_ERR_LAUNCH));
     assert_false(c.pass);
     check_free(&c);
@@ -264,7 +265,7 @@ static void test_sampled_reference(void **state) {
         }
     const sdpa_kernel_entry_t *t = be.ops->kernels();
     check_t c2, c1, cw, cn;
-    assert_int_equal(problem_check(&sp, "stage2", CHECK_FAMILY_FP16, variants_kernel(t, "stage2")->launch,
+    assert_int_equal(problem_check(&sp, "stage2", CHECK_FAMILY_FP16, variants_kernel(t, "stage2")->launch, 32,
                                    &c2, err, sizeof err),
                      0);
     assert_true(c2.pass);
@@ -274,15 +275,15 @@ static void test_sampled_reference(void **state) {
     const size_t row = w / D % S;
     assert_true(row == 0 || row == 12 || row == 17 || row == 32);
     assert_int_equal(problem_check(&sp, "test-wrong", CHECK_FAMILY_FP16,
-                                   variants_kernel(t, "test-wrong")->launch, &cw, err, sizeof err),
+                                   variants_kernel(t, "test-wrong")->launch, 32, &cw, err, sizeof err),
                      0);
     assert_false(cw.pass);
     assert_int_equal(problem_check(&sp, "test-nowrite", CHECK_FAMILY_FP16,
-                                   variants_kernel(t, "test-nowrite")->launch, &cn, err, sizeof err),
+                                   variants_kernel(t, "test-nowrite")->launch, 32, &cn, err, sizeof err),
                      0);
     assert_false(cn.all_written);
     assert_false(cn.pass);
-    assert_int_equal(problem_check(&sp, "stage1", CHECK_FAMILY_FP16, variants_kernel(t, "stage1")->launch,
+    assert_int_equal(problem_check(&sp, "stage1", CHECK_FAMILY_FP16, variants_kernel(t, "stage1")->launch, 32,
                                    &c1, err, sizeof err),
                      0);
     cross_t x;

@@ -211,9 +211,30 @@ static void test_stage7d_rules(void **state) {
     assert_false(variants_expect_identical(s7d->sw, variants_find("stage7a")->sw));
 }
 
+/* stage7e (KEYS128): one switch from stage7d, ARITH (another running maximum per tile, other codes):
+ * never expected identical to stage7d, on the emulator or a GPU, but bounded by the FP8-P bars (its
+ * geometry: 128 keys per tile, the mirror's tile); sm_90a only. */
+static void test_stage7e_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7e = variants_find("stage7e"), *s7d = variants_find("stage7d");
+    assert_non_null(s7e);
+    assert_string_equal(s7e->parent, "stage7d");
+    assert_int_equal(s7e->sw, s7d->sw | SDPA_SW(KEYS128));
+    assert_int_equal(variants_min_sm(s7e->sw), 90);
+    assert_int_equal(variants_exact_sm(s7e->sw), 90);
+    assert_false(variants_expect_identical(s7e->sw, s7d->sw));
+    assert_false(variants_expect_identical_on(s7e->sw, s7d->sw, true));
+    assert_false(variants_expect_identical_on(s7e->sw, s7d->sw, false));
+    assert_int_equal(SDPA_TILE_N_OF(s7e->sw), 128);
+    assert_int_equal(SDPA_TILE_N_OF(s7d->sw), 32);
+    assert_int_equal(SDPA_TILE_M_OF(s7e->sw), SDPA_TILE_M_OF(s7d->sw));
+    assert_int_equal(SDPA_WARPS_OF(s7e->sw), SDPA_WARPS_OF(s7d->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV and WG_SPEC are the sm_90a switches, and
+ * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC and KEYS128 are the sm_90a
+ * switches, and
  * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
@@ -245,13 +266,16 @@ static void test_arch_column(void **state) {
     }
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
-                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC
+                         i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC ||
+                                 i == SDPA_SWBIT_KEYS128
                              ? SDPA_SWARCH_SM90A
                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
-        assert_int_equal(
-            variants_exact_sm(variants_registry[i].sw),
-            (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC))) ? 90 : 0);
+        assert_int_equal(variants_exact_sm(variants_registry[i].sw),
+                         (variants_registry[i].sw &
+                          (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) | SDPA_SW(KEYS128)))
+                             ? 90
+                             : 0);
 }
 
 int main(void) {
@@ -261,7 +285,7 @@ int main(void) {
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 #                 unpacks left are the row sums' (at most 8).
 #   WG_SPEC (7d): the register split: USETMAXREG.DEALLOC (the producers) and USETMAXREG.TRY_ALLOC
 #                 (the consumers) on the block's pool (.CTAPOOL); the products as 7c's.
+#   KEYS128 (7e): Q.K^T is 2 QGMMA.64x128x32, P.V 4 QGMMA.64x64x32 chained per tile; no HMMA, QMMA or
+#                 LDSM; the row sums' unpacks, at most 32 (8 per 32 keys).
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -80,7 +82,14 @@ while IFS='|' read -r ident id _ sw; do
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
     fi
-    if registry_has "$sw" WGMMA_PV; then
+    if registry_has "$sw" KEYS128; then
+      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x128x32, P.V by 4 chained QGMMA.64x64x32 ($(cnt 'QGMMA\.64x128x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
+        test "$(cnt 'QGMMA\.64x128x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 4 -a "$(cnt QGMMA)" -eq 6
+      tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
+      # The row sums' unpacks, 8 per 32 keys as in 7c: 32 per 128-key tile; none feeds a product.
+      tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
+        test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 32
+    elif registry_has "$sw" WGMMA_PV; then
       tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32, P.V by 1 QGMMA.64x64x32 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
         test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 1 -a "$(cnt QGMMA)" -eq 3
       tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0

@@ -39,7 +39,7 @@ static void test_single_key_gives_v(void **state) {
     size_t n = shape_numel(sh);
     double *q = random_tensor(n, 1), *k = random_tensor(n, 2), *v = random_tensor(n, 3),
            *o = malloc(n * sizeof *o);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
     for (size_t i = 0; i < n; i++) assert_close(o[i], v[i], 0x1p-52 * fabs(v[i]));
     free(q), free(k), free(v), free(o);
 }
@@ -58,7 +58,7 @@ static void test_differs_from_fp64_by_p_rounding(void **state) {
     size_t n = shape_numel(sh);
     double *q = random_tensor(n, 4), *k = random_tensor(n, 5), *v = random_tensor(n, 6);
     double *o = malloc(n * sizeof *o), *ref = malloc(n * sizeof *ref);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
     assert_int_equal(reference_attention(q, k, v, sh, 0.125, ref, NULL), 0);
     const double e = rel_l2(o, ref, n);
     assert_true(e > 5e-3 && e < 7e-2);
@@ -83,8 +83,8 @@ static void test_causal_and_rows(void **state) {
             }
     for (int causal = 1; causal >= 0; causal--) {
         sh.causal = causal;
-        assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, NULL, 0, o), 0);
-        assert_int_equal(reference_fp8_mirror_rows(q, k2, v2, sh, 0.125, NULL, 0, o2), 0);
+        assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
+        assert_int_equal(reference_fp8_mirror_rows(q, k2, v2, sh, 0.125, 32, NULL, 0, o2), 0);
         size_t changed = 0;
         for (size_t bh = 0; bh < 2; bh++)
             changed += memcmp(o + bh * S * D, o2 + bh * S * D, (p + 1) * D * sizeof *o) != 0;
@@ -93,13 +93,13 @@ static void test_causal_and_rows(void **state) {
     sh.causal = 1;
     size_t rows[3] = {0, 33, 76};
     double *part = malloc(2 * 3 * D * sizeof *part);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, NULL, 0, o), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, rows, 3, part), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, rows, 3, part), 0);
     for (size_t bh = 0; bh < 2; bh++)
         for (size_t r = 0; r < 3; r++)
             assert_memory_equal(part + (bh * 3 + r) * D, o + (bh * S + rows[r]) * D, D * sizeof *o);
     errno = 0;
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.0, NULL, 0, o), -1);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.0, 32, NULL, 0, o), -1);
     assert_int_equal(errno, EINVAL);
     free(q), free(k), free(v), free(k2), free(v2), free(o), free(o2), free(part);
 }
@@ -119,20 +119,40 @@ static void test_tile_order_matters(void **state) {
         memcpy(ks + ((j + 32) % S) * D, k + j * D, D * sizeof *k);
         memcpy(vs + ((j + 32) % S) * D, v + j * D, D * sizeof *v);
     }
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, NULL, 0, o), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, ks, vs, sh, 0.5, NULL, 0, os), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 32, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, ks, vs, sh, 0.5, 32, NULL, 0, os), 0);
     const double e = rel_l2(os, o, n);
     assert_true(e > 0 && e < 7e-2);
     free(q), free(k), free(v), free(ks), free(vs), free(o), free(os);
 }
 
+/* The tile is the kernel's (stage 7e: 128 keys; methods.md#tolerances-7e): one tile of S keys equals
+ * any tile >= S bit for bit; 32-key tiles give other codes than 128-key ones where a row's maximum
+ * moves after its first 32 keys (rel-L2 nonzero, within the P rounding's bar); a tile of 0 is EINVAL. */
+static void test_tile_is_the_kernels(void **state) {
+    (void)state;
+    const size_t S = 128, D = 64;
+    sdpa_shape_t sh = {1, 2, (int32_t)S, (int32_t)D, 0};
+    size_t n = shape_numel(sh);
+    double *q = random_tensor(n, 15), *k = random_tensor(n, 16), *v = random_tensor(n, 17);
+    double *o32 = malloc(n * sizeof *o32), *o128 = malloc(n * sizeof *o128), *o256 = malloc(n * sizeof *o256);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 32, NULL, 0, o32), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 128, NULL, 0, o128), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 256, NULL, 0, o256), 0);
+    assert_memory_equal(o128, o256, n * sizeof *o128);
+    const double e = rel_l2(o32, o128, n);
+    assert_true(e > 1e-4 && e < 7e-2);
+    errno = 0;
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 0, NULL, 0, o32), -1);
+    assert_int_equal(errno, EINVAL);
+    free(q), free(k), free(v), free(o32), free(o128), free(o256);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_is_the_codec),
-        cmocka_unit_test(test_single_key_gives_v),
-        cmocka_unit_test(test_differs_from_fp64_by_p_rounding),
-        cmocka_unit_test(test_causal_and_rows),
-        cmocka_unit_test(test_tile_order_matters),
+        cmocka_unit_test(test_tile_is_the_kernels), cmocka_unit_test(test_round_is_the_codec),
+        cmocka_unit_test(test_single_key_gives_v),  cmocka_unit_test(test_differs_from_fp64_by_p_rounding),
+        cmocka_unit_test(test_causal_and_rows),     cmocka_unit_test(test_tile_order_matters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
