@@ -122,6 +122,12 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               warpgroup's wgmma may still read K, and the next box lands on it (W6/T4)
 #   wg-pool: stage 7d's consumers ask setmaxnreg.inc for 8 registers more than the producers freed:
 #               the block's pool can never hold them, .inc waits for ever (R3, a deadlock report)
+#   fp8-kstep-reversed: stage 7e's four P.V k steps read V^T's 32-key blocks in reverse order (the
+#               descriptor of step kk at block 3 - kk): P's keys meet another block's values (at
+#               S <= 32, the zeros past S)
+#   fp8-vt-swizzle64: stage 7e's P.V descriptor names the 64-byte swizzle while the producers wrote V^T
+#               in the 128-byte one (the swizzle of stage 7d's K, one span short): wgmma reads
+#               other bytes than were written
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -134,7 +140,7 @@ test-kernels: $(KERNEL_TEST_DEPS)
 KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-          fp8-unpermuted-wgmma wg-one-reader wg-pool
+          fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -172,6 +178,10 @@ plant_variant_wg-one-reader := stage7d
 plant_tsan_shape_wg-one-reader := partial
 plant_sed_wg-pool := s/prims::setmaxnreg_inc<Cfg::kConsumerRegs>();/prims::setmaxnreg_inc<Cfg::kConsumerRegs + 8>();/
 plant_variant_wg-pool := stage7d
+plant_sed_fp8-kstep-reversed := s/prims::wgmma_desc(\&sm.vt\[buf\]\[0\]\[0\] + 32 \* kk, /prims::wgmma_desc(\&sm.vt[buf][0][0] + 32 * (TN \/ 32 - 1 - kk), /
+plant_variant_fp8-kstep-reversed := stage7e
+plant_sed_fp8-vt-swizzle64 := s/8 \* TN, Cfg::kVtSwizzle),/8 * TN, 64u),/
+plant_variant_fp8-vt-swizzle64 := stage7e
 plant_variant_wg-wait-short := stage7b
 plant_variant_wg-q-unfenced := stage7b
 plant_variant_wg-early-release := stage7b

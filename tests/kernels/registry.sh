@@ -32,6 +32,8 @@ registry_tile_m() {
   elif registry_has "$1" ROWS64 || registry_has "$1" WGMMA_QK; then echo 64
   else echo 32; fi
 }
+# registry_tile_n ROWSW: keys per KV tile: 32, or 128 with KEYS128 (stage 7e).
+registry_tile_n() { if registry_has "$1" KEYS128; then echo 128; else echo 32; fi; }
 registry_threads() {
   local rows mma=0 warps=4 producers=2
   rows=$(registry_tile_m "$1")

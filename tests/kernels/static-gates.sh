@@ -45,7 +45,7 @@ barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs exact; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 exact; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -98,7 +98,21 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs exact; do
       n32=$(grep -c 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32' "$tmp/k.ptx")
       n16=$(grep -c 'mma\.sync\.aligned\.m16n8k16' "$tmp/k.ptx")
       nwg=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n32k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
-      if [ "$wg" = 1 ] && [ "$wgpv" = 1 ]; then
+      if [ "$k128" = 1 ]; then
+        # Stage 7e: 128 keys per tile: Q.K^T is 2 wgmma m64n128k32, P.V 4 wgmma m64n64k32 (RS, one A
+        # fragment per 32 keys) chained in one accumulator, committed and waited for once per product.
+        nwg128=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
+        nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
+        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n128k32 ($nwg128), P.V by 4 wgmma m64n64k32 ($nwg64), no m64n32 ($nwg), no mma.sync ($n32, $n16), no WMMA ($mma)" \
+          test "$nwg128" -eq 2 -a "$nwg64" -eq 4 -a "$nwg" -eq 0 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: P.V's A operands from registers (4 wgmma RS: {4 registers}, descriptor)" \
+          test "$(grep -cE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx")" -eq 4
+        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0, once per product" \
+          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq 6
+        tap_ok "sm_$arch $ident: Q's and V^T's stores published to the async proxy (2 fence.proxy.async)" \
+          test "$(grep -c 'fence\.proxy\.async' "$tmp/k.ptx")" -ge 2
+        tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
+      elif [ "$wg" = 1 ] && [ "$wgpv" = 1 ]; then
         # Stage 7c: P.V is 1 wgmma m64n64k32 (RS: P from registers); no mma.sync and no ldmatrix
         # left; two fences to the async proxy (Q by every thread, V^T by the producers).
         nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
@@ -132,7 +146,8 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs exact; do
       tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
       nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
       nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.(v4\.(u32|b32)|u8)')
-      wu8=$((16 * 128 / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2)))) # producer warps: 2, 7b's 1, 7d's 4
+      # 16 per 16-byte V chunk; 4 chunks per key (D = 64) of 32 keys per tile, 128 with KEYS128 (7e)
+      wu8=$((16 * 4 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2)))) # producer warps: 2, 7b's 1, 7d's 4
       tap_ok "sm_$arch $ident: $wu8 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
         test "$nu8" -eq "$wu8" -a "$nst" -eq 0
       if [ "$wgs" = 1 ]; then
@@ -195,7 +210,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs exact; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(registry_exact_sm "$sw")"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(registry_exact_sm "$sw")"
 done)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
