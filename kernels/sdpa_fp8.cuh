@@ -72,6 +72,10 @@
 //                         kConsumerWgs, kEntryRegs / kProducerRegs / kConsumerRegs (the register
 //                         split); tile_products.cuh wgmma_scores' warpgroup rows; mainloops.cuh
 //                         mainloop_warp_spec's setmaxnreg.dec / .inc
+//   KEYS128 (stage 7e)    geometry.h (128 keys per tile); config.cuh kVtSwizzle and VtTile (V^T rows
+//                         in the 128-byte swizzle); loads.cuh repack_vt128 (vt128_offset);
+//                         tile_products.cuh wgmma_pv's four chained k steps, fp8_softmax_pv's A
+//                         fragment per 32 keys; mainloops.cuh's 1024-byte aligned shared memory
 #pragma once
 
 #include "config.cuh"

@@ -78,6 +78,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7 (Hopper line)" "predictions and gates of 7a-7g; methods, The Hopper line (stage 7)" \
     "$(first paper/methods.md 'The Hopper line (stage 7): predictions and gates')" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7a,')"
+  # Stage 7e changes the arithmetic (128-key tiles): its bars were re-derived before its kernel.
+  row bars "stage 7e" "128-key tiles: stage 6's bars, the mirror on the kernel's tiles; methods, Stage 7e: tiles of 128 keys" \
+    "$(first paper/methods.md 'Stage 7e: tiles of 128 keys, the bars re-derived')" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7e,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
