@@ -65,6 +65,18 @@ if ! sass_find_tool; then
 fi
 tap_diag "disassembler: $SASS_TOOL"
 cnt() { grep -cE "^$1" "$tmp/k.sass"; }
+# wgmma_products N NQK NPV UNPACKS: both products on wgmma (7c on): Q.K^T by NQK QGMMA.64xNx32, P.V by
+# NPV QGMMA.64x64x32 (A from registers), nothing else on a tensor pipe, no LDSM; the FP8 unpacks left
+# are the row sums' (l sums P's decoded codes: stage 6's numerics), two per A register, none feeding
+# a product: at most UNPACKS.
+wgmma_products() {
+  local qk="QGMMA\\.64x$1x32\\.F32\\.E4M3\\.E4M3" pv='QGMMA\.64x64x32\.F32\.E4M3\.E4M3'
+  tap_ok "sm_$arch $id: Q.K^T by $2 QGMMA.64x$1x32, P.V by $3 QGMMA.64x64x32 ($(cnt "$qk"), $(cnt "$pv"))" \
+    test "$(cnt "$qk")" -eq "$2" -a "$(cnt "$pv")" -eq "$3" -a "$(cnt QGMMA)" -eq $(($2 + $3))
+  tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
+  tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'), at most $4)" \
+    test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le "$4"
+}
 while IFS='|' read -r ident id _ sw; do
   registry_has "$sw" CP_ASYNC || registry_has "$sw" REG_MMA || continue
   archs=("$@") o=$obj
@@ -83,20 +95,9 @@ while IFS='|' read -r ident id _ sw; do
       continue
     fi
     if registry_has "$sw" KEYS128; then
-      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x128x32, P.V by 4 chained QGMMA.64x64x32 ($(cnt 'QGMMA\.64x128x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
-        test "$(cnt 'QGMMA\.64x128x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 4 -a "$(cnt QGMMA)" -eq 6
-      tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
-      # The row sums' unpacks, 8 per 32 keys as in 7c: 32 per 128-key tile; none feeds a product.
-      tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
-        test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 32
+      wgmma_products 128 2 4 32 # 7e: 128-key tiles, P.V's four k steps chained; the row sums' 8 unpacks per 32 keys
     elif registry_has "$sw" WGMMA_PV; then
-      tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32, P.V by 1 QGMMA.64x64x32 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'), $(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3'))" \
-        test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt 'QGMMA\.64x64x32\.F32\.E4M3\.E4M3')" -eq 1 -a "$(cnt QGMMA)" -eq 3
-      tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
-      # The FP8 unpacks left are the row sums' (l sums P's decoded codes: stage 6's numerics): 8 per
-      # tile, two per A register (e4m3x4_sum); none feeds a product.
-      tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'))" \
-        test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le 8
+      wgmma_products 32 2 1 8 # 7c, 7d: 32-key tiles
     elif registry_has "$sw" WGMMA_QK; then
       tap_ok "sm_$arch $id: Q.K^T by 2 QGMMA.64x32x32.F32.E4M3.E4M3 ($(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3'))" \
         test "$(cnt 'QGMMA\.64x32x32\.F32\.E4M3\.E4M3')" -eq 2 -a "$(cnt QGMMA)" -eq 2
