@@ -38,6 +38,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWgmmaPv = SW & SDPA_SW(WGMMA_PV);
     static constexpr bool kWgSpec = SW & SDPA_SW(WG_SPEC);
     static constexpr bool kKeys128 = SW & SDPA_SW(KEYS128);
+    static constexpr bool kWgOverlap = SW & SDPA_SW(WG_OVERLAP);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -67,6 +68,10 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // KEYS128 widens the tile of the warpgroup-specialised kernel, whose consumers have the registers
     // for 64 scores per thread (the setmaxnreg split).
     static_assert(!kKeys128 || kWgSpec, "USE_KEYS128 widens stage 7d's tiles: needs USE_WG_SPEC=1");
+    // WG_OVERLAP reorders the warpgroups' two wgmma products around their softmax (stage 7f): both
+    // products on wgmma, each consumer warpgroup its own rows.
+    static_assert(!kWgOverlap || kWgSpec,
+                  "USE_WG_OVERLAP overlaps the warpgroups' products: needs USE_WG_SPEC=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
     // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;

@@ -18,9 +18,15 @@ namespace sdpa {
 // What the register-resident loops plug in: prepare (a producer's staging slot -> operand buffer:
 // fp16 decode, or stage 6's code copy and V transpose) and compute (one tile for a warp's rows:
 // m16n8k16 on halves, or stage 6's m16n8k32 on codes), with the rows' state that compute needs.
+// [stage 7f] kLag: how many tiles a consumer's compute runs behind its operand buffers (1 with
+// WG_OVERLAP: tile t's call finishes tile t-1's P.V, so buffer t-1 is released after it, and drain
+// finishes the last tile); its Rows then carry the previous tile's P codes and alpha (OverlapRows).
 template <class Cfg, sdpa_codec_t C> struct RegHooks {
-    // The consumers' rows: stage 6's e4m3 state, else stage 3b's.
-    using Rows = typename std::conditional<Cfg::kFp8Mma, Fp8Rows<Cfg::kD>, MmaRows<Cfg::kD>>::type;
+    // The consumers' rows: stage 6's e4m3 state (with stage 7f's carry), else stage 3b's.
+    using Rows = typename std::conditional<
+        Cfg::kWgOverlap, OverlapRows<Cfg::kD, Cfg::kTN>,
+        typename std::conditional<Cfg::kFp8Mma, Fp8Rows<Cfg::kD>, MmaRows<Cfg::kD>>::type>::type;
+    static constexpr int kLag = Cfg::kWgOverlap ? 1 : 0;
     static __device__ __forceinline__ void prepare(Smem<Cfg> &sm, int slot, int buf, int valid) {
         if constexpr (Cfg::kFp8Mma)
             repack_kv_staged(sm, slot, buf, valid);
@@ -31,7 +37,9 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
     static __device__ __forceinline__ void compute(Smem<Cfg> &sm, int tile, int warp, int lane,
                                                    KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
         const int buf = Cfg::kHalfBufs > 1 ? tile & 1 : 0;
-        if constexpr (Cfg::kWgmmaQk) { // [stage 7b] S by the warpgroup's wgmma, the rest as stage 6
+        if constexpr (Cfg::kWgOverlap) { // [stage 7f] S(t), P(t-1).V(t-1) and tile t's softmax overlapped
+            wgmma_tile_overlapped(sm, tile, warp / 4, lane, mask, qk_mult, st);
+        } else if constexpr (Cfg::kWgmmaQk) { // [stage 7b] S by the warpgroup's wgmma, the rest as stage 6
             float s[Cfg::kTN / 8][4];
             wgmma_scores(sm, tile, Cfg::kWgSpec ? warp / 4 : 0, s);
             fp8_softmax_pv(sm, buf, lane, mask, qk_mult, st, s);
@@ -40,6 +48,10 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
         } else {
             mma_tile(sm, buf, warp, lane, mask, qk_mult, st);
         }
+    }
+    // After the last tile (n_tiles - 1): what compute left in flight (kLag > 0 only).
+    static __device__ __forceinline__ void drain(Smem<Cfg> &sm, int last, Rows &st) {
+        if constexpr (kLag > 0) wgmma_pv_last(sm, last, st);
     }
 };
 

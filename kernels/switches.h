@@ -38,7 +38,8 @@
     X(WGMMA_QK,         wgmma_qk,         LAYOUT, 90, SM90A, "Q.K^T by wgmma m64n32k32 (SS) for one 64-row consumer warpgroup and one producer warp; Q and K 64-byte swizzled") \
     X(WGMMA_PV,         wgmma_pv,         LAYOUT, 90, SM90A, "P.V by wgmma m64nDk32 (RS): P's codes from registers, V^T k-major in wgmma's core matrices, fenced to the async proxy") \
     X(WG_SPEC,          wg_spec,          LOAD,  90, SM90A, "warpgroup specialisation: two 64-row consumer warpgroups (128 rows) and a producer warpgroup, registers split by setmaxnreg") \
-    X(KEYS128,          keys128,          ARITH, 90, SM90A, "128 keys per KV tile: Q.K^T by wgmma m64n128k32, P.V four chained m64n64k32 per tile, V^T rows 128-byte swizzled")
+    X(KEYS128,          keys128,          ARITH, 90, SM90A, "128 keys per KV tile: Q.K^T by wgmma m64n128k32, P.V four chained m64n64k32 per tile, V^T rows 128-byte swizzled") \
+    X(WG_OVERLAP,       wg_overlap,       LOAD,  90, SM90A, "intra-warpgroup overlap: S(t) and P(t-1).V(t-1) issued together, tile t's softmax while P.V runs (FlashAttention-3's order)")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };

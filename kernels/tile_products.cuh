@@ -233,13 +233,15 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
 // 31, permuted within), chained in the one zeroed accumulator; B of step kk is V^T's 128-byte
 // swizzled rows from byte 32 kk (descriptor SBO 1024 between 8-row groups; LBO unused when swizzled).
 // The tile's sum is formed first and added to O in fp32 (two-level over 128 keys, methods.md#tolerances-7e).
+// [stage 7f] In two halves, so that another product or the softmax can run between them:
+// wgmma_pv_issue issues the product into pv (one commit group; the caller has fenced), wgmma_pv_finish
+// waits for every group and adds pv to O.
 template <class Cfg>
-__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[Cfg::kTN / 32][4],
-                                         const float (&alpha)[2], Fp8Rows<Cfg::kD> &st) {
+__device__ __forceinline__ void wgmma_pv_issue(const Smem<Cfg> &sm, int buf,
+                                               const uint32_t (&pa)[Cfg::kTN / 32][4],
+                                               float (&pv)[Cfg::kD / 2]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     static_assert(sizeof(sm.vt[0]) == D * TN, "V^T: D rows of the tile's TN key positions");
-    float pv[D / 2];
-    prims::wgmma_fence();
     if constexpr (Cfg::kKeys128) {
 #pragma unroll
         for (int kk = 0; kk < TN / 32; ++kk)
@@ -250,22 +252,31 @@ __device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uin
         prims::wgmma_rs(pv, pa[0], prims::wgmma_desc(&sm.vt[buf][0][0][0][0], 128, 256, 0), false);
     }
     prims::wgmma_commit();
+}
+template <int D>
+__device__ __forceinline__ void wgmma_pv_finish(float (&pv)[D / 2], const float (&alpha)[2], Fp8Rows<D> &st) {
     prims::wgmma_wait<0>(pv);
 #pragma unroll
     for (int i = 0; i < D / 2; ++i) st.o[i / 4][i % 4] = st.o[i / 4][i % 4] * alpha[(i % 4) >> 1] + pv[i];
 }
-
-// The rest of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): the online softmax,
-// P as e4m3 codes and O = alpha O + P V on mma.sync m16n8k32 with V^T of buffer `buf` ([stage 7c]
-// or on the warpgroup's wgmma, wgmma_pv).
 template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane,
-                                               KeyMask<Cfg::kCausal> mask, float qk_mult,
-                                               Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
-    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[Cfg::kTN / 32][4],
+                                         const float (&alpha)[2], Fp8Rows<Cfg::kD> &st) {
+    float pv[Cfg::kD / 2];
+    prims::wgmma_fence();
+    wgmma_pv_issue(sm, buf, pa, pv);
+    wgmma_pv_finish<Cfg::kD>(pv, alpha, st);
+}
+
+// The online softmax of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): m and l
+// updated, alpha returned, P as e4m3 codes in pa (the A fragments of P.V), l summing them.
+template <class Cfg>
+__device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                                  Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
+                                                  uint32_t (&pa)[Cfg::kTN / 32][4], float (&alpha)[2]) {
+    constexpr int TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
-    float alpha[2];
     rows_rescale(s, g, t, mask, qk_mult, st.m, st.l, alpha);
     // 448 p, p = exp(s - m) <= 1 since m includes this tile; masked keys give 0 (code 0).
 #pragma unroll
@@ -275,17 +286,28 @@ __device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int
             s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1))
                           ? kPScale * __expf(s[j][e] - st.m[e >> 1])
                           : 0.0f;
-    // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
-    // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
-    // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
-    // [stage 7e] One A fragment per 32 keys of the tile (score tiles 4 kk .. 4 kk + 3).
-    uint32_t pa[TN / 32][4];
+            // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
+            // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
+            // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
+            // [stage 7e] One A fragment per 32 keys of the tile (score tiles 4 kk .. 4 kk + 3).
 #pragma unroll
     for (int kk = 0; kk < TN / 32; ++kk) {
         prims::acc_to_a_e4m3(pa[kk], *reinterpret_cast<const float(*)[4][4]>(&s[4 * kk]));
         st.l[0] += e4m3x4_sum(pa[kk][0]) + e4m3x4_sum(pa[kk][2]);
         st.l[1] += e4m3x4_sum(pa[kk][1]) + e4m3x4_sum(pa[kk][3]);
     }
+}
+
+// The rest of a tile on the scores s: the softmax and its codes (fp8_softmax_codes), then O = alpha O +
+// P V on mma.sync m16n8k32 with V^T of buffer `buf` ([stage 7c] or on the warpgroup's wgmma, wgmma_pv).
+template <class Cfg>
+__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane,
+                                               KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                               Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    float alpha[2];
+    uint32_t pa[TN / 32][4];
+    fp8_softmax_codes<Cfg>(lane, mask, qk_mult, st, s, pa, alpha);
     // O = alpha O + P V, two-level: each 8-d tile's 32-key product goes into a zeroed fragment and
     // is added to the running output in fp32, so the FP8 mma's own accumulator never carries more
     // than one tile (methods.md, "Accumulation order and precision": reduced-precision fp32
@@ -335,23 +357,81 @@ __device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp,
 // multiple of the swizzle's 8-row repeat, so the same swizzle applies).
 // [stage 7e] With KEYS128 the slot holds 128 keys and each k step is one m64n128k32: N = TN throughout.
 template <class Cfg>
-__device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, int wg, float (&s)[Cfg::kTN / 8][4]) {
-    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+__device__ __forceinline__ void wgmma_scores_issue(Smem<Cfg> &sm, int tile, int wg,
+                                                   float (&d)[Cfg::kTN / 2]) {
+    constexpr int D = Cfg::kD;
     constexpr uint32_t kSbo = 8 * D; // bytes between 8-row groups of a D-byte-row tile
-    static_assert(TN / 8 * 4 == TN / 2, "m64nTNk32: TN/2 accumulators per thread, 4 per 8 keys");
     const int slot = tile % Cfg::kKvStages;
-    tma_kv_wait(sm, tile);
-    float d[TN / 2];
-    prims::wgmma_fence();
 #pragma unroll
     for (int kb = 0; kb < D / 32; ++kb)
         prims::wgmma_ss(d, prims::wgmma_desc(&sm.q[64 * wg][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle),
                         prims::wgmma_desc(&sm.k8[slot][0][0] + 32 * kb, 16, kSbo, Cfg::kSwizzle), kb > 0);
     prims::wgmma_commit(); // S = Q K^T in flight: K's slot is read until the wait
+}
+template <class Cfg>
+__device__ __forceinline__ void wgmma_scores(Smem<Cfg> &sm, int tile, int wg, float (&s)[Cfg::kTN / 8][4]) {
+    constexpr int TN = Cfg::kTN;
+    static_assert(TN / 8 * 4 == TN / 2, "m64nTNk32: TN/2 accumulators per thread, 4 per 8 keys");
+    tma_kv_wait(sm, tile);
+    float d[TN / 2];
+    prims::wgmma_fence();
+    wgmma_scores_issue(sm, tile, wg, d);
     prims::wgmma_wait<0>(d);
     tma_kv_release(sm, tile); // the wgmma has read K: the slot may be loaded again
 #pragma unroll
     for (int i = 0; i < TN / 2; ++i) s[i / 4][i % 4] = d[i];
+}
+
+// ---- [stage 7f] one tile with the softmax overlapping the tensor cores --------------------------------
+// The consumer rows' state with what one tile's call leaves for the next: the P codes and alpha of
+// the tile whose P.V is still to be issued.
+template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
+    uint32_t pa[TN / 32][4];
+    float alpha[2];
+};
+// FlashAttention-3's intra-warpgroup order (hopper-wgmma-notes, section 8): S(t) is issued, then the
+// previous tile's P(t-1).V(t-1) on the codes and alpha the previous call left in st (OverlapRows);
+// wait_group 1 lands S(t) while P.V may still run; K's slot is released and tile t's softmax runs;
+// wait_group 0 lands P.V and O = alpha(t-1) O + pv(t-1). Every element sees stage 7e's operations
+// on the same operands in the same order (only O's update for tile t-1 moves after tile t's
+// softmax): bit-identical to stage 7e. P(t-1)'s registers are read by the in-flight wgmma until that
+// wait, so tile t's codes go to other registers and replace them only after it. The caller releases
+// V^T(t-1)'s buffer after this returns (ws_consumer, kLag) and issues the last tile's P.V itself
+// (wgmma_pv_last).
+template <class Cfg, class Rows>
+__device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane,
+                                                      KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
+    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    tma_kv_wait(sm, tile);
+    float d[TN / 2], pv[D / 2];
+    prims::wgmma_fence();
+    wgmma_scores_issue(sm, tile, wg, d);
+    if (tile > 0) {
+        wgmma_pv_issue(sm, (tile - 1) & 1, st.pa, pv);
+        prims::wgmma_wait<1>(d); // S(t) has landed; P(t-1).V(t-1) may still run
+    } else {
+        prims::wgmma_wait<0, TN / 2>(d); // tile 0: nothing else in flight
+    }
+    tma_kv_release(sm, tile);
+    float s[TN / 8][4], alpha[2];
+#pragma unroll
+    for (int i = 0; i < TN / 2; ++i) s[i / 4][i % 4] = d[i];
+    uint32_t pa[TN / 32][4];
+    fp8_softmax_codes<Cfg>(lane, mask, qk_mult, st, s, pa, alpha);
+    if (tile > 0) wgmma_pv_finish<D>(pv, st.alpha, st);
+#pragma unroll
+    for (int kk = 0; kk < TN / 32; ++kk)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) st.pa[kk][r] = pa[kk][r];
+    st.alpha[0] = alpha[0], st.alpha[1] = alpha[1];
+}
+// The last tile's P.V (tile `last`, V^T buffer last & 1), after the loop.
+template <class Cfg, class Rows>
+__device__ __forceinline__ void wgmma_pv_last(Smem<Cfg> &sm, int last, Rows &st) {
+    float pv[Cfg::kD / 2];
+    prims::wgmma_fence();
+    wgmma_pv_issue(sm, last & 1, st.pa, pv);
+    wgmma_pv_finish<Cfg::kD>(pv, st.alpha, st);
 }
 
 } // namespace sdpa

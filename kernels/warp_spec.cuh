@@ -91,11 +91,17 @@ template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S, int row0,
                                             float qk_mult, typename Hooks::Rows &st) {
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    // [stage 7f] Hooks::kLag: compute(t) is the last to read buffer t - kLag (released after it), and
+    // drain finishes the lagging tile after the loop. The producers wait on EMPTY(b) before writing
+    // tile u + 2 into buffer b, which a lag of 1 still signals (after compute(u + 1)) before it needs
+    // FULL(u + 2): no cycle.
+    constexpr int kLag = Hooks::kLag;
     for (int t = 0; t < n_tiles; ++t) {
         bar_sync_buf<Cfg, kBarFull>(t & 1);
         Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);
-        if (t + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>(t & 1);
+        if (t >= kLag && t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) & 1);
     }
+    if constexpr (kLag > 0) Hooks::drain(sm, n_tiles - 1, st);
 }
 
 } // namespace sdpa
