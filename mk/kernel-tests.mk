@@ -128,6 +128,12 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   fp8-vt-swizzle64: stage 7e's P.V descriptor names the 64-byte swizzle while the producers wrote V^T
 #               in the 128-byte one (the swizzle of stage 7d's K, one span short): wgmma reads
 #               other bytes than were written
+#   wg-pv-wait-short: stage 7f's wait before O's update with depth 1 where 0 is needed (P(t-1).V(t-1),
+#               the newest group, still in flight when its accumulator is read: W3 at the wait)
+#   ws-vt-early-release: stage 7f's consumers release tile t-1's V^T buffer before the call that issues
+#               its P.V instead of after it (the producers write tile t+1 over it while, or before,
+#               the wgmma reads it: wrong outputs from 3 tiles on, and ThreadSanitizer's race between
+#               the V^T stores and the wgmma's reads)
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -140,7 +146,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-          fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64
+          fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
+          wg-pv-wait-short ws-vt-early-release
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -182,6 +189,13 @@ plant_sed_fp8-kstep-reversed := s/prims::wgmma_desc(\&sm.vt\[buf\]\[0\]\[0\] + 3
 plant_variant_fp8-kstep-reversed := stage7e
 plant_sed_fp8-vt-swizzle64 := s/8 \* TN, Cfg::kVtSwizzle),/8 * TN, 64u),/
 plant_variant_fp8-vt-swizzle64 := stage7e
+plant_sed_wg-pv-wait-short := s/prims::wgmma_wait<0>(pv);/prims::wgmma_wait<1>(pv);/
+plant_variant_wg-pv-wait-short := stage7f
+plant_sed_ws-vt-early-release := /bar_arrive_buf<Cfg, kBarEmpty>((t - kLag)/d; s/Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/if (t >= kLag \&\& t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) \& 1); Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/
+plant_difflines_ws-vt-early-release := 3
+plant_variant_ws-vt-early-release := stage7f
+# Three tiles at least (mission's 4; partial's 2 release nothing a producer waits for).
+plant_tsan_shape_ws-vt-early-release := mission
 plant_variant_wg-wait-short := stage7b
 plant_variant_wg-q-unfenced := stage7b
 plant_variant_wg-early-release := stage7b
@@ -222,7 +236,7 @@ $(foreach p,$(PLANTS),$(eval $(call plant_rule,$(p))))
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-                    wg-one-reader wg-pool
+                    wg-one-reader wg-pool wg-pv-wait-short
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 TEST_DEPS   += $(PLANT_BINS)

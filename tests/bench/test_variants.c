@@ -231,10 +231,28 @@ static void test_stage7e_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7e->sw), SDPA_WARPS_OF(s7d->sw));
 }
 
+/* stage7f (WG_OVERLAP): one switch from stage7e, LOAD: the same operations on the same operands, only
+ * issued in another order: bit-identical to stage7e on the emulator and on a GPU (the same wgmma
+ * instructions); sm_90a only; stage 7e's geometry. */
+static void test_stage7f_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7f = variants_find("stage7f"), *s7e = variants_find("stage7e");
+    assert_non_null(s7f);
+    assert_string_equal(s7f->parent, "stage7e");
+    assert_int_equal(s7f->sw, s7e->sw | SDPA_SW(WG_OVERLAP));
+    assert_int_equal(variants_exact_sm(s7f->sw), 90);
+    assert_true(variants_expect_identical(s7f->sw, s7e->sw));
+    assert_true(variants_expect_identical_on(s7f->sw, s7e->sw, true));
+    assert_true(variants_expect_identical_on(s7f->sw, s7e->sw, false));
+    assert_false(variants_expect_identical(s7f->sw, variants_find("stage7d")->sw)); /* 7e's ARITH */
+    assert_int_equal(SDPA_TILE_N_OF(s7f->sw), 128);
+    assert_int_equal(SDPA_WARPS_OF(s7f->sw), SDPA_WARPS_OF(s7e->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC and KEYS128 are the sm_90a
- * switches, and
+ * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128 and WG_OVERLAP are
+ * the sm_90a switches, and
  * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
@@ -267,15 +285,16 @@ static void test_arch_column(void **state) {
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
                          i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC ||
-                                 i == SDPA_SWBIT_KEYS128
+                                 i == SDPA_SWBIT_KEYS128 || i == SDPA_SWBIT_WG_OVERLAP
                              ? SDPA_SWARCH_SM90A
                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
-        assert_int_equal(variants_exact_sm(variants_registry[i].sw),
-                         (variants_registry[i].sw &
-                          (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) | SDPA_SW(KEYS128)))
-                             ? 90
-                             : 0);
+        assert_int_equal(
+            variants_exact_sm(variants_registry[i].sw),
+            (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) |
+                                        SDPA_SW(KEYS128) | SDPA_SW(WG_OVERLAP)))
+                ? 90
+                : 0);
 }
 
 int main(void) {
@@ -285,7 +304,8 @@ int main(void) {
         cmocka_unit_test(test_switches_str),          cmocka_unit_test(test_stage6_rules),
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
-        cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,8 @@
 #                 (the consumers) on the block's pool (.CTAPOOL); the products as 7c's.
 #   KEYS128 (7e): Q.K^T is 2 QGMMA.64x128x32, P.V 4 QGMMA.64x64x32 chained per tile; no HMMA, QMMA or
 #                 LDSM; the row sums' unpacks, at most 32 (8 per 32 keys).
+#   WG_OVERLAP (7f): 7e's, with 4 QGMMA.64x64x32 more (the last tile's P.V after the loop), and a
+#                 WARPGROUP.DEPBAR.LE gsb0, 0x1: S(t) waited for while P(t-1).V(t-1) runs.
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -94,7 +96,11 @@ while IFS='|' read -r ident id _ sw; do
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
     fi
-    if registry_has "$sw" KEYS128; then
+    if registry_has "$sw" WG_OVERLAP; then
+      wgmma_products 128 2 8 32 # 7f: 7e's, with the last tile's P.V after the loop (4 more)
+      tap_ok "sm_$arch $id: WARPGROUP.DEPBAR.LE gsb0, 0x1 (S(t) waited for with P.V in flight: $(cnt 'WARPGROUP\.DEPBAR\.LE gsb0, 0x1'))" \
+        test "$(cnt 'WARPGROUP\.DEPBAR\.LE gsb0, 0x1')" -ge 1
+    elif registry_has "$sw" KEYS128; then
       wgmma_products 128 2 4 32 # 7e: 128-key tiles, P.V's four k steps chained; the row sums' 8 unpacks per 32 keys
     elif registry_has "$sw" WGMMA_PV; then
       wgmma_products 32 2 1 8 # 7c, 7d: 32-key tiles

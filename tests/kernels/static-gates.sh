@@ -45,7 +45,7 @@ barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 exact; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -101,14 +101,25 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 exact; do
       if [ "$k128" = 1 ]; then
         # Stage 7e: 128 keys per tile: Q.K^T is 2 wgmma m64n128k32, P.V 4 wgmma m64n64k32 (RS, one A
         # fragment per 32 keys) chained in one accumulator, committed and waited for once per product.
+        # Stage 7f (WG_OVERLAP): P.V in the loop and once more for the last tile after it (8 in the
+        # code); one fence before both products and one before the last P.V, three commits (S, P.V,
+        # the last P.V), wait_group 1 once (S(t) landed with P.V in flight) and 0 three times (tile 0's
+        # S, P.V in the loop, the last P.V).
+        npv=4 nsync=6; [ "$ovl" = 1 ] && npv=8 nsync=8
         nwg128=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
         nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
-        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n128k32 ($nwg128), P.V by 4 wgmma m64n64k32 ($nwg64), no m64n32 ($nwg), no mma.sync ($n32, $n16), no WMMA ($mma)" \
-          test "$nwg128" -eq 2 -a "$nwg64" -eq 4 -a "$nwg" -eq 0 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
-        tap_ok "sm_$arch $ident: P.V's A operands from registers (4 wgmma RS: {4 registers}, descriptor)" \
-          test "$(grep -cE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx")" -eq 4
-        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0, once per product" \
-          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq 6
+        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n128k32 ($nwg128), P.V by $npv wgmma m64n64k32 ($nwg64), no m64n32 ($nwg), no mma.sync ($n32, $n16), no WMMA ($mma)" \
+          test "$nwg128" -eq 2 -a "$nwg64" -eq "$npv" -a "$nwg" -eq 0 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: P.V's A operands from registers ($npv wgmma RS: {4 registers}, descriptor)" \
+          test "$(grep -cE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx")" -eq "$npv"
+        tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0: $nsync" \
+          test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq "$nsync"
+        nw1=$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")
+        if [ "$ovl" = 1 ]; then
+          tap_ok "sm_$arch $ident: wgmma.wait_group 1 once (S(t) landed, P(t-1).V(t-1) in flight: $nw1)" test "$nw1" -eq 1
+        else
+          tap_ok "sm_$arch $ident: no wgmma.wait_group 1 ($nw1)" test "$nw1" -eq 0
+        fi
         tap_ok "sm_$arch $ident: Q's and V^T's stores published to the async proxy (2 fence.proxy.async)" \
           test "$(grep -c 'fence\.proxy\.async' "$tmp/k.ptx")" -ge 2
         tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
@@ -210,7 +221,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 exact; do
   done
 done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(registry_exact_sm "$sw")"
+  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
 done)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
