@@ -76,6 +76,9 @@
 //                         in the 128-byte swizzle); loads.cuh repack_vt128 (vt128_offset);
 //                         tile_products.cuh wgmma_pv's four chained k steps, fp8_softmax_pv's A
 //                         fragment per 32 keys; mainloops.cuh's 1024-byte aligned shared memory
+//   WG_OVERLAP (stage 7f) tile_products.cuh wgmma_tile_overlapped / wgmma_pv_last and OverlapRows
+//                         (wgmma_scores and wgmma_pv split into issue and finish); mainloops.cuh
+//                         RegHooks' kLag and drain; warp_spec.cuh ws_consumer's lagged EMPTY
 #pragma once
 
 #include "config.cuh"

@@ -348,6 +348,77 @@ static int performance_gates(report_t *r, gates_t *gs) {
     return 0;
 }
 
+/* [stage 7f] An absolute throughput floor (experiment.mk's GATE_TFLOPS): the candidate's TFLOP/s at each
+ * shape of its comparisons, judged on flops / the upper end of its median's 95 % CI (the throughput's
+ * lower end), never on the point estimate; emulated timings decide nothing. */
+static int throughput_gates(report_t *r, gates_t *gs) {
+    if (!(r->gate_tflops > 0)) return 0;
+    const rj_t *d = &r->T;
+    const int nc = rj_len(d, "comparisons"), nt = rj_len(d, "timing");
+    TRY(nc);
+    TRY(nt);
+    int found = 0;
+    for (int i = 0; i < nc; i++) {
+        const char *b = rj_str(d, "comparisons.%d.baseline", i),
+                   *c = rj_str(d, "comparisons.%d.candidate", i),
+                   *shape = rj_str(d, "comparisons.%d.shape", i);
+        if (!b || !c || !shape) return -1;
+        if (strcmp(b, r->baseline) != 0 || strcmp(c, r->candidate) != 0) continue;
+        found++;
+        gate_t *g = gate_add(gs, "performance", true, "throughput of %s at %s", r->candidate, shape);
+        snprintf(g->target, sizeof g->target,
+                 "flops / upper bound of the median's 95 %% CI ≥ %g TFLOP/s (FlashAttention's flop count)",
+                 r->gate_tflops);
+        int t = -1;
+        for (int k = 0; k < nt && t < 0; k++) {
+            const char *v = rj_str(d, "timing.%d.variant", k), *s = rj_str(d, "timing.%d.shape", k);
+            if (v && s && !strcmp(v, r->candidate) && !strcmp(s, shape)) t = k;
+        }
+        const char *kind = t >= 0 ? rj_str(d, "timing.%d.timing", t) : NULL;
+        const char *flops_s = t >= 0 ? rj_str(d, "timing.%d.flops", t) : NULL;
+        double med = NAN, hi = NAN;
+        if (t >= 0) {
+            TRY(rj_num(d, &med, "timing.%d.summary.median", t));
+            TRY(rj_num(d, &hi, "timing.%d.summary.ci_hi", t));
+        }
+        const double flops = flops_s ? strtod(flops_s, NULL) : NAN;
+        const double lo_tf = flops / (hi * 1e6), med_tf = flops / (med * 1e6); /* us -> TFLOP/s */
+        if (t < 0 || !kind) {
+            g->status = GS_NOT_EVALUATED;
+            snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
+            snprintf(g->reason, sizeof g->reason, "%s: no timing of %s at %s", base_name(d->file),
+                     r->candidate, shape);
+        } else if (strcmp(kind, "gpu") != 0) {
+            g->status = GS_NOT_EVALUATED;
+            snprintf(g->value, sizeof g->value, "%s timings only (see the emulated timings table)", kind);
+            snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
+        } else if (!isfinite(lo_tf)) {
+            g->status = GS_NOT_EVALUATED;
+            snprintf(g->value, sizeof g->value, "%s (%s)", NA_MARK_GATE,
+                     isfinite(med_tf) ? "no interval" : "no median, no interval");
+            snprintf(g->reason, sizeof g->reason, "no confidence interval (too few samples)");
+        } else {
+            snprintf(g->value, sizeof g->value, "%.4g TFLOP/s at the interval's end (median %.4g)", lo_tf,
+                     med_tf);
+            g->status = lo_tf >= r->gate_tflops ? GS_PASS : GS_FAIL;
+            if (g->status == GS_FAIL)
+                snprintf(g->reason, sizeof g->reason, "%.4g TFLOP/s is below %g%s", lo_tf, r->gate_tflops,
+                         med_tf >= r->gate_tflops ? " although the median is above it: not established" : "");
+        }
+    }
+    if (!found) {
+        gate_t *g = gate_add(gs, "performance", true, "throughput of %s", r->candidate);
+        snprintf(g->target, sizeof g->target, "≥ %g TFLOP/s", r->gate_tflops);
+        snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
+        g->status = GS_NOT_EVALUATED;
+        if (strcmp(report_timing_kind(r), "emulated") == 0)
+            snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
+        else
+            untimed_reason(r, gs, g->reason, sizeof g->reason);
+    }
+    return 0;
+}
+
 int gates_evaluate(report_t *r, gates_t *gs) {
     gs->n = 0;
     const char *variants[2] = {r->baseline, r->candidate};
@@ -355,6 +426,7 @@ int gates_evaluate(report_t *r, gates_t *gs) {
     TRY(cross_gate(r, gs));
     TRY(static_gates(r, gs));
     TRY(performance_gates(r, gs));
+    TRY(throughput_gates(r, gs));
     for (int v = 0; v < 2; v++) TRY(correctness_gate(r, gs, variants[v], "end_to_end"));
     for (int v = 0; v < 2; v++) TRY(correctness_gate(r, gs, variants[v], "legacy"));
     return 0;

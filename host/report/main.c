@@ -138,6 +138,7 @@ static int definition(report_t *r, const char *file, exp_def_t *d) {
     r->title = d->value[P_TITLE], r->baseline = d->value[P_BASELINE], r->candidate = d->value[P_CANDIDATE];
     r->make_target = d->value[P_MAKE_TARGET];
     r->gate_speedup = strtod(d->value[P_GATE_SPEEDUP], NULL);
+    r->gate_tflops = d->set[P_GATE_TFLOPS] ? strtod(d->value[P_GATE_TFLOPS], NULL) : 0.0;
     return d->set[P_STATIC_BUDGET] ? static_budget(r, d->value[P_STATIC_BUDGET]) : 0;
 }
 

@@ -102,6 +102,7 @@ static const param_key_t EXP_KEYS[P_NKEYS] = {
     {"EMU_TIMING", g_timing, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", false},
     {"L2", g_l2, "cold or warm", false},
     {"EMU_TIMING_SHAPE", g_shape, "one shape (a name or B,H,S,D)", false},
+    {"GATE_TFLOPS", g_number, "a decimal number (TFLOP/s)", false},
 };
 
 /* run.args (experiments/run.sh); the first ten are what a resumed run repeats. */

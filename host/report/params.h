@@ -4,7 +4,8 @@
  * `make stageN` passes before it creates a run directory:
  *   experiment.mk  comments, blank lines and "KEY := VALUE" (or ?=, =) with KEY one of
  *                  TITLE MAKE_TARGET BASELINE CANDIDATE SHAPES SEEDS TIMING_SHAPE GATE_SPEEDUP
- *                  STATIC_BUDGET GPU_TIMING EMU_TIMING L2, each at most once, the first eight
+ *                  STATIC_BUDGET GPU_TIMING EMU_TIMING L2 EMU_TIMING_SHAPE GATE_TFLOPS, each at
+ *                  most once, the first eight
  *                  required; no '$', '#' or '\' in a value, the file ends with a newline.
  *   run.args       "key=value" lines: exp baseline candidate shapes seeds timing_shape gpu emu l2
  *                  backend (each once, all required); throttle (auto or a fraction), and
@@ -35,6 +36,7 @@ enum {
     P_EMU_TIMING,
     P_L2,
     P_EMU_TIMING_SHAPE,
+    P_GATE_TFLOPS,
     P_NKEYS
 };
 

@@ -22,6 +22,7 @@ typedef struct {
     /* from the command line (experiment.mk) */
     const char *dir, *experiment, *run_id, *title, *baseline, *candidate;
     double gate_speedup;
+    double gate_tflops;      /* experiment.mk's GATE_TFLOPS: the candidate's throughput floor; 0 for none */
     const char *make_target; /* the make target that reproduces the run ("stage2") */
     int argc;                /* sdpa-report's own command line, recorded in summary.json */
     char **argv;

@@ -86,6 +86,26 @@ pdftotext -layout "$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.pdf" "$TMP/
 tap_ok "gpu-fail: merge deferred with a negative-result section" \
   bash -c "grep -q 'Verdict: merge deferred' '$TMP/n.txt' && grep -q 'Negative result' '$TMP/n.txt' && grep -q 'What it rules out' '$TMP/n.txt'"
 
+# [stage 7f] An absolute throughput floor (GATE_TFLOPS): judged on flops / the upper end of the
+# candidate's median CI. The fixture's stage2 runs 0.821 TFLOP/s there (536870912 flops, CI upper
+# end 653.959 us): a floor of 0.8 passes, 0.83 fails the run.
+tflops_run() { # tflops_run FLOOR NAME: a gpu-pass run whose experiment.mk sets GATE_TFLOPS := FLOOR; its gates.md
+  local d=$TMP/data/stage2-wmma-pv/20260102T030405Z-$2
+  mkdir -p "$d" && cp "$FIXTURES/gpu-pass"/*.json experiments/stage2-wmma-pv/experiment.mk \
+    experiments/stage2-wmma-pv/hypothesis.md "$d/" && echo "GATE_TFLOPS := $1" >>"$d/experiment.mk" &&
+    "$SDPA_REPORT" manifest --run "$d" >&2 &&
+    "$SDPA_REPORT" experiment --run "$d" --experiment stage2-wmma-pv --definition "$d/experiment.mk" \
+      --published data/published/seed-l4.json >"$TMP/$2.log" 2>&1 && echo "$d"
+}
+T1=$(tflops_run 0.8 tput-pass) T2=$(tflops_run 0.83 tput-fail)
+tap_ok "GATE_TFLOPS 0.8: the throughput gate PASS at 0.821 TFLOP/s (the CI's end; median 0.8219), the run ready to merge" bash -c \
+  "grep '^| throughput of stage2 at mission' '$T1/tables/gates.md' | grep -F '0.821 TFLOP/s at the interval' | grep -qF '(median 0.8219)' &&
+   grep '^| throughput of stage2' '$T1/tables/gates.md' | grep -q '\*\*PASS\*\*' && grep -q 'ready to merge' '$T1/tables/verdict.md'"
+tap_ok "GATE_TFLOPS 0.83: the gate FAILs and the run is a negative result" bash -c \
+  "grep '^| throughput of stage2' '$T2/tables/gates.md' | grep -qF '**FAIL**: 0.821 TFLOP/s is below 0.83' &&
+   grep -q 'merge deferred' '$T2/tables/verdict.md'"
+tap_ok "without GATE_TFLOPS no throughput gate" bash -c "! grep -q '^| throughput' '$P/tables/gates.md'"
+
 # One timing round (a run stopped by its time budget): sdpa-bench writes the comparison's statistics
 # and intervals as null. The report renders, the comparison reads n/a and the gate is not evaluated
 # (it was a parse error: "field 'comparisons.0.speedup_ci.0' missing").
@@ -113,7 +133,7 @@ for s in "Introduction" "Corrections to the original study" "The encoder bias" "
          "Methods" "Results" "Verdicts" "Stage history" "Published versus reproduced" "Stage 2: P·V on tensor cores" \
          "Not run yet" "Beyond the original" "Why the original’s later stages failed" "The corrected stages" \
          "Stage 3B: softmax and P·V in registers" "Against the vendors’ libraries" "Hopper" "Stage 7a: K and V by TMA" \
-         "Stage 7b: Q" "Stage 7c: P" "Stage 7d: warpgroup specialisation" "Stage 7e: 128-key tiles" \
+         "Stage 7b: Q" "Stage 7c: P" "Stage 7d: warpgroup specialisation" "Stage 7e: 128-key tiles" "Stage 7f: softmax under the tensor cores" \
          "The original study’s published figures" "Artifact inventory" "References"; do
   grep -qF "$s" "$TMP/pa.txt" || missing="$missing [$s]"
 done
@@ -122,14 +142,15 @@ tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "
 # stage6-fp8-mma is an experiment: the paper has the FP8 stage's section and its fragment.
 tap_ok "paper: the FP8 stage section with its fragment (not run here)" bash -c \
   "grep -A20 'The FP8 stage' '$TMP/pa.txt' | grep -q 'Not run yet'"
-# stage7b-wgmma-qk, stage7c-wgmma-pv, stage7d-warpgroups and stage7e-128-key-tiles likewise: the Hopper part's sections, each followed by its own
+# stage7b-wgmma-qk, stage7c-wgmma-pv, stage7d-warpgroups, stage7e-128-key-tiles and stage7f-overlap likewise: the Hopper part's sections, each followed by its own
 # fragment (not run here). Only the text from a section's heading to the next one's is searched, so
 # that one section's "Not run yet" cannot stand in for the other's missing fragment.
 not_run_between() { awk -v a="$1" -v b="$2" 'index($0, a) {on=1} index($0, b) {on=0} on' "$TMP/pa.txt" | grep -q 'Not run yet'; }
 tap_ok "paper: the stage 7b section with its fragment (not run here)" not_run_between 'Stage 7b: Q' 'Stage 7c: P'
 tap_ok "paper: the stage 7c section with its fragment (not run here)" not_run_between 'Stage 7c: P' 'Stage 7d: warpgroup'
 tap_ok "paper: the stage 7d section with its fragment (not run here)" not_run_between 'Stage 7d: warpgroup' 'Stage 7e: 128-key'
-tap_ok "paper: the stage 7e section with its fragment (not run here)" not_run_between 'Stage 7e: 128-key' 'Measured on GPUs'
+tap_ok "paper: the stage 7e section with its fragment (not run here)" not_run_between 'Stage 7e: 128-key' 'Stage 7f: softmax'
+tap_ok "paper: the stage 7f section with its fragment (not run here)" not_run_between 'Stage 7f: softmax' 'Measured on GPUs'
 # include.lua's optional=: a missing fragment drops the div (header and prose), a present one is included.
 printf 'prose-marker-ok\n\n::: {.include src="{gen}/opt.md" optional="yes"}\n## Optional part\n\nprose\n:::\n' >"$TMP/opt.md"
 mkdir -p "$TMP/gen6"
