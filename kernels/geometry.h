@@ -14,9 +14,9 @@
  * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch.
  *   wide       the row is also built for D = 128 and with a causal mask (E4M3 codec): the
  *              register-resident line (REG_MMA), whose warps own whole rows; stages 0-3a are the
- *              original's faithful kernels, D = 64 and non-causal only; so is the Hopper line's
- *              first steps for now (TMA_KV, stages 7a and 7b: one kernel each, to keep the build
- *              short) */
+ *              original's faithful kernels, D = 64 and non-causal only; the Hopper line's rows
+ *              (TMA_KV, stages 7a-7f) are D = 64 only, with a causal instance (kernels/stages.cu,
+ *              SDPA_TMA_CAUSAL; sdpa_geometry_t.causal says so) */
 #ifndef SDPA_GEOMETRY_H
 #define SDPA_GEOMETRY_H
 

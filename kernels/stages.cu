@@ -72,18 +72,19 @@ struct RowKernels {
     return launch_geometry(a, fn, *g);
 }
 
-// [stage 7a] A TMA_KV row: D = 64, non-causal, E4M3 only (its one kernel). The tensor maps of K and
-// V are encoded here from the arguments (loads.cuh, encode_kv_map; the emulator has its own encoder
-// with the driver's rules) and passed by value; a map the rules refuse fails the launch, with the
-// reason on stderr.
+// [stage 7a] A TMA_KV row: D = 64, E4M3 only: its kernel, and its causal one (null where not built).
+// The tensor maps of K and V are encoded here from the arguments (loads.cuh, encode_kv_map; the
+// emulator has its own encoder with the driver's rules) and passed by value; a map the rules refuse
+// fails the launch, with the reason on stderr.
 // [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's; 0 for stage 7a's repack).
-[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e, KernelTmaFn fn,
-                                          unsigned k_swizzle) {
+[[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
+                                          KernelTmaFn plain, KernelTmaFn causal, unsigned k_swizzle) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
     if (!g) return SDPA_ERR_HEAD_DIM;
-    if (a->codec != SDPA_CODEC_E4M3 || a->causal) return SDPA_ERR_UNSUPPORTED;
+    const KernelTmaFn fn = a->causal ? causal : plain;
+    if (a->codec != SDPA_CODEC_E4M3 || !fn) return SDPA_ERR_UNSUPPORTED;
     CUtensorMap mk, mv;
     char err[256];
     if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, k_swizzle, err, sizeof err) != 0 ||
@@ -209,6 +210,18 @@ constexpr bool kWideBuilt = false;
 #else
 constexpr bool kWideBuilt = true;
 #endif
+// [stage 7] The TMA_KV rows have a causal instance too (D = 64, E4M3): the mask is the register-resident
+// line's (KeyMask, cta_tiles), applied to the wgmma accumulators as to the m16n8 ones. Left out with
+// the wide rows' instances (SDPA_NO_WIDE: the plants).
+#if defined(SDPA_NO_WIDE) || defined(SDPA_ONLY_CUSTOM)
+#define SDPA_TMA_CAUSAL(...)
+#define SDPA_TMA_CAUSAL_OR_NULL(fn) nullptr
+[[maybe_unused]] constexpr bool kTmaCausalBuilt = false;
+#else
+#define SDPA_TMA_CAUSAL(...) __VA_ARGS__
+#define SDPA_TMA_CAUSAL_OR_NULL(fn) fn
+[[maybe_unused]] constexpr bool kTmaCausalBuilt = true;
+#endif
 #define SDPA_WIDE_ROWS(X) X(stage3b) X(stage4) X(stage5) X(stage6) X(stage4_r64) X(stage6_r64)
 #define SDPA_WIDE_ROW(ident)                                                                                 \
     using config_##ident##_causal = sdpa::Causal<sdpa::Config<sw_##ident, 64>>;                              \
@@ -243,10 +256,12 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)
 #define SDPA_TMA_ROW_DECLS(ident)                                                                            \
     SDPA_DECLARE_TMA_KERNEL(ident, e4m3, config_##ident);                                                    \
-    SDPA_DECLARE_TMA_KERNEL(ident, seedlin, config_##ident);
+    SDPA_DECLARE_TMA_KERNEL(ident, seedlin, config_##ident);                                                 \
+    SDPA_TMA_CAUSAL(SDPA_DECLARE_TMA_KERNEL(ident, e4m3_causal, sdpa::Causal<config_##ident>);)
 #define SDPA_TMA_ROW_KERNELS(ident)                                                                          \
     SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
-    SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)
+    SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                           \
+    SDPA_TMA_CAUSAL(SDPA_DEFINE_TMA_KERNEL(ident, e4m3_causal, SDPA_CODEC_E4M3, sdpa::Causal<config_##ident>))
 #define SDPA_NO_KERNELS(ident)
 #define SDPA_TMA_SM90A_KERNELS(ident)                                                                        \
     SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
@@ -261,7 +276,9 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                    \
     return launch_with(a, entry_##ident, k);
 #define SDPA_TMA_LAUNCH(ident)                                                                               \
-    return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), config_##ident::kSwizzle);
+    return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                               \
+                      SDPA_TMA_CAUSAL_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal)),                 \
+                      config_##ident::kSwizzle);
 
 // Pass 2, per row: its D = 64 Config, its two kernels, its table entry (with the geometry of each
 // head dimension it is built for) and its launcher.
@@ -272,7 +289,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     static_assert(SDPA_IS_TMA(ident) == config_##ident::kTmaKv,                                              \
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
-                  "a TMA_KV row is D = 64 non-causal");                                                      \
+                  "a TMA_KV row is D = 64 (its causal instance: SDPA_TMA_CAUSAL)");                                                      \
     static_assert(SDPA_IS_SM90A(ident) ==                                                                    \
                       (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv || config_##ident::kWgSpec),     \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
@@ -291,7 +308,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         summary,                                                                                             \
         launch_##ident,                                                                                      \
         Wide<tag_##ident>::kBuilt ? 2 : 1,                                                                   \
-        {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", Wide<tag_##ident>::kBuilt),                     \
+        {geometry_of<config_##ident>("sdpa_" #ident "_e4m3",                                                 \
+                                     Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaCausalBuilt)),  \
          Wide<tag_##ident>::geometry128}};                                                                   \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
 #endif
