@@ -289,6 +289,16 @@ static void untimed_reason(report_t *r, const gates_t *gs, char *dst, size_t n) 
     snprintf(dst, n, "%s: no comparison of %s against %s", base_name(r->T.file), r->candidate, r->baseline);
 }
 
+/* A performance gate with no comparison to judge: NOT EVALUATED, with why. */
+static void not_timed(report_t *r, const gates_t *gs, gate_t *g) {
+    snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
+    g->status = GS_NOT_EVALUATED;
+    if (strcmp(report_timing_kind(r), "emulated") == 0)
+        snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
+    else
+        untimed_reason(r, gs, g->reason, sizeof g->reason);
+}
+
 static int performance_gates(report_t *r, gates_t *gs) {
     const rj_t *d = &r->T;
     int n = rj_len(d, "comparisons");
@@ -338,12 +348,7 @@ static int performance_gates(report_t *r, gates_t *gs) {
                              r->candidate);
         snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
                  r->gate_speedup);
-        snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
-        g->status = GS_NOT_EVALUATED;
-        if (strcmp(report_timing_kind(r), "emulated") == 0)
-            snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
-        else
-            untimed_reason(r, gs, g->reason, sizeof g->reason);
+        not_timed(r, gs, g);
     }
     return 0;
 }
@@ -409,12 +414,7 @@ static int throughput_gates(report_t *r, gates_t *gs) {
     if (!found) {
         gate_t *g = gate_add(gs, "performance", true, "throughput of %s", r->candidate);
         snprintf(g->target, sizeof g->target, "≥ %g TFLOP/s", r->gate_tflops);
-        snprintf(g->value, sizeof g->value, "%s", NA_MARK_GATE);
-        g->status = GS_NOT_EVALUATED;
-        if (strcmp(report_timing_kind(r), "emulated") == 0)
-            snprintf(g->reason, sizeof g->reason, "%s", REASON_NO_GPU);
-        else
-            untimed_reason(r, gs, g->reason, sizeof g->reason);
+        not_timed(r, gs, g);
     }
     return 0;
 }
