@@ -289,7 +289,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     static_assert(SDPA_IS_TMA(ident) == config_##ident::kTmaKv,                                              \
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
-                  "a TMA_KV row is D = 64 (its causal instance: SDPA_TMA_CAUSAL)");                                                      \
+                  "a TMA_KV row is D = 64 (its causal instance: SDPA_TMA_CAUSAL)");                          \
     static_assert(SDPA_IS_SM90A(ident) ==                                                                    \
                       (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv || config_##ident::kWgSpec),     \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
