@@ -279,7 +279,6 @@ template <class Cfg>
 __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
     if constexpr (Cfg::kKeys128) {
         repack_vt128(sm, slot, buf, valid);
-        return;
     } else {
         const LoaderChunks<Cfg> m(threadIdx.x);
 #pragma unroll

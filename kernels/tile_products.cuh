@@ -286,12 +286,12 @@ __device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal
             s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1))
                           ? kPScale * __expf(s[j][e] - st.m[e >> 1])
                           : 0.0f;
-            // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
-            // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
-            // "The row sum"). a[0], a[2] hold this lane's 8 codes of row g, a[1], a[3] those of row g+8.
-            // [stage 7e] One A fragment per 32 keys of the tile (score tiles 4 kk .. 4 kk + 3).
 #pragma unroll
     for (int kk = 0; kk < TN / 32; ++kk) {
+        // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
+        // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
+        // "The row sum"). pa[kk][0], [2] hold this lane's 8 codes of row g, [1], [3] those of row g+8;
+        // [stage 7e] one A fragment per 32 keys of the tile (score tiles 4 kk .. 4 kk + 3).
         prims::acc_to_a_e4m3(pa[kk], *reinterpret_cast<const float(*)[4][4]>(&s[4 * kk]));
         st.l[0] += e4m3x4_sum(pa[kk][0]) + e4m3x4_sum(pa[kk][2]);
         st.l[1] += e4m3x4_sum(pa[kk][1]) + e4m3x4_sum(pa[kk][3]);
