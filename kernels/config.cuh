@@ -72,10 +72,10 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // products on wgmma, each consumer warpgroup its own rows.
     static_assert(!kWgOverlap || kWgSpec,
                   "USE_WG_OVERLAP overlaps the warpgroups' products: needs USE_WG_SPEC=1");
-    // D = 128 and causal masking exist on the register-resident line only (geometry.h): the
-    // shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
+    // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
+    // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
-    static_assert(HD == 64 || SDPA_WIDE_OF(SW), "D = 128 needs the register-resident line (USE_REG_MMA=1)");
+    static_assert(HD == 64 || kRegMma, "D = 128 needs the register-resident line (USE_REG_MMA=1)");
     // Geometry (kernels/geometry.h: one definition for these and for the host, which reads it from
     // the kernel table): kTM query rows per CTA, kTN keys per KV tile, kD the head dimension,
     // kWarps per CTA, of which kMmaWarps compute in REG_MMA (16 query rows each). The grid is
@@ -91,13 +91,13 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
                   "geometry: D 64 or 128, TN 32 (128 with KEYS128)");
     // [stage 7b] wgmma's M is 64: the CTA's 64 rows are one warpgroup's (warps 0-3, 16 rows each, as
     // the m16n8 fragments of stage 6 give them). The swizzle of Q and K spans one row of codes: 64
-    // bytes at D = 64 (a D = 128 instance would take the 128-byte swizzle; not built yet).
+    // bytes at D = 64, 128 at D = 128 (the widest swizzle: a row of 128 codes is one span, its four
+    // k steps of 32 four 32-byte offsets inside it, as 7e's V^T rows).
     // [stage 7d] WG_SPEC: two such warpgroups (warps 0-3, 4-7: rows 0-63, 64-127), each reading its
     // half of Q's tile; the producers are the third warpgroup (warps 8-11).
     static constexpr int kConsumerWgs = kWgSpec ? 2 : 1;
-    static_assert(!kWgmmaQk ||
-                      (kTM == 64 * kConsumerWgs && SDPA_MMA_WARPS_OF(SW) == 4 * kConsumerWgs && kD == 64),
-                  "USE_WGMMA_QK: warpgroups of 4 computing warps over 64 rows each, D = 64");
+    static_assert(!kWgmmaQk || (kTM == 64 * kConsumerWgs && SDPA_MMA_WARPS_OF(SW) == 4 * kConsumerWgs),
+                  "USE_WGMMA_QK: warpgroups of 4 computing warps over 64 rows each");
     static_assert(!kWgSpec || SDPA_PRODUCER_WARPS_OF(SW) == 4,
                   "USE_WG_SPEC: the producers are one warpgroup");
     static constexpr unsigned kSwizzle = kWgmmaQk ? (unsigned)kD : 0u; // bytes; 0 = none

@@ -13,10 +13,9 @@
  *              WGMMA_QK, whose producers no longer copy K; a warpgroup of 4 with WG_SPEC), else 4
  * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch.
  *   wide       the row is also built for D = 128 and with a causal mask (E4M3 codec): the
- *              register-resident line (REG_MMA), whose warps own whole rows; stages 0-3a are the
- *              original's faithful kernels, D = 64 and non-causal only; the Hopper line's rows
- *              (TMA_KV, stages 7a-7f) are D = 64 only, with a causal instance (kernels/stages.cu,
- *              SDPA_TMA_CAUSAL; sdpa_geometry_t.causal says so) */
+ *              register-resident line (REG_MMA), whose warps own whole rows, the Hopper line's rows
+ *              (TMA_KV, stages 7a-7f; kernels/stages.cu, SDPA_TMA_WIDE) included; stages 0-3a are
+ *              the original's faithful kernels, D = 64 and non-causal only */
 #ifndef SDPA_GEOMETRY_H
 #define SDPA_GEOMETRY_H
 
@@ -28,7 +27,7 @@
 #define SDPA_MMA_WARPS_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? SDPA_TILE_M_OF(sw) / 16 : 0)
 #define SDPA_PRODUCER_WARPS_OF(sw) (((sw)&SDPA_SW(WG_SPEC)) ? 4 : ((sw)&SDPA_SW(WGMMA_QK)) ? 1 : 2)
 #define SDPA_WARPS_OF(sw) (((sw)&SDPA_SW(WARP_SPEC)) ? SDPA_MMA_WARPS_OF(sw) + SDPA_PRODUCER_WARPS_OF(sw) : 4)
-#define SDPA_WIDE_OF(sw) ((((sw)&SDPA_SW(REG_MMA)) && !((sw)&SDPA_SW(TMA_KV))) ? 1 : 0)
+#define SDPA_WIDE_OF(sw) (((sw)&SDPA_SW(REG_MMA)) ? 1 : 0)
 /* Launch bounds (kernels/config.cuh says why): a block of `threads` is declared as a multiple of 128,
  * with as many blocks per SM as 512 threads per SM allow at D = 64 (256 at D = 128, at least one);
  * ptxas then caps each thread at 65536 / (bounds x blocks) registers, rounded down to 8 (at most

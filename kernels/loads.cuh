@@ -238,8 +238,11 @@ __device__ __forceinline__ void load_q_codes(Smem<Cfg> &sm, const uint8_t *__res
 // loader's chunks are one key column block (16 d from c) of keys r0 + 32 i (LoaderChunks with 128
 // loaders of 4 chunks per key), so p = 32 i + q with q = k32_pos(r0) the same for all four, and
 //   offset(c + d, 32 i + q) = 128 (c + d) + 16 ((2 i) ^ (d & 6)) + (d odd ? q ^ 16 : q):
-// per store an immediate plus one of two registers. Computing wg_swizzle per byte kept 32 addresses
-// live across the tile loop, which spilled 220 bytes in the producers' 40 registers (ptxas, sm_90a).
+// per store an immediate plus one of two registers. At D = 128 (8 chunks per key) the keys are
+// r0 + 16 i, r0 < 16: key r0 + 16 i sits at 32 (i / 2) + q + 16 (i % 2) (k32_pos adds 16 to a key
+// of the upper half of its 32), the same formula with i / 2 and q + 16 (i % 2). Computing
+// wg_swizzle per byte kept 32 addresses live across the tile loop, which spilled 220 bytes in the
+// producers' 40 registers (ptxas, sm_90a).
 __host__ __device__ constexpr int vt128_offset(int c, int d, int i, int q) {
     return 128 * (c + d) + 16 * ((2 * i) ^ (d & 6)) + ((d & 1) ? q ^ 16 : q);
 }
@@ -257,20 +260,22 @@ static_assert(vt128_offset_is_the_swizzle(), "vt128_offset must be the 128-byte 
 
 template <class Cfg>
 __device__ __forceinline__ void repack_vt128(Smem<Cfg> &sm, int slot, int buf, int valid) {
+    constexpr int kStep = Cfg::kLoaders / Cfg::kRowChunks; // keys between a loader's chunks
     static_assert(
-        Cfg::kTN == 128 && Cfg::kLoaders == 32 * Cfg::kRowChunks,
-        "repack_vt128: loader f's chunks are keys f / kRowChunks + 32 i, columns 16 (f % kRowChunks)");
+        Cfg::kTN == 128 && Cfg::kLoaders % Cfg::kRowChunks == 0 && (kStep == 32 || kStep == 16),
+        "repack_vt128: loader f's chunks are keys f / kRowChunks + kStep i, columns 16 (f % kRowChunks)");
     const LoaderChunks<Cfg> m(threadIdx.x);
     const int r0 = m.row(0), c = m.col(0), q = k32_pos(r0);
     uint8_t *const vt = &sm.vt[buf][0][0];
 #pragma unroll
     for (int i = 0; i < m.kPerThread; ++i) {
-        const int r = r0 + 32 * i;
+        const int r = r0 + kStep * i;
         const uint4 v =
             r < valid ? *reinterpret_cast<const uint4 *>(&sm.v8[slot][r][c]) : make_uint4(0, 0, 0, 0);
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-        for (int d = 0; d < CHUNK; ++d) vt[vt128_offset(c, d, i, q)] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
+        for (int d = 0; d < CHUNK; ++d)
+            vt[vt128_offset(c, d, kStep * i / 32, q + kStep * i % 32)] = (uint8_t)(w[d / 4] >> (8 * (d % 4)));
     }
     prims::fence_proxy_async(); // as stage 7c's: the consumers' wgmma reads V^T through the async proxy
 }

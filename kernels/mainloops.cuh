@@ -176,8 +176,10 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
 // parameter, a function of its own, so that every other kernel's static object keeps its name (the
 // enclosing function's signature is part of it) and with it its PTX, byte for byte.
 #define SDPA_CTA_ON_SMEM(maps)                                                                               \
-    if constexpr (Cfg::kVtSwizzle) { /* [stage 7e] V^T on the 128-byte swizzle's 1024-byte repeat */         \
-        SMEM_DYNAMIC_ALIGNED(unsigned char, raw_vt, kVtAlign<Cfg>);                                          \
+    if constexpr (kVtAlign<Cfg> == 1024 || kTileAlign<Cfg> == 1024) {                                        \
+        /* [stage 7e] V^T, or at D = 128 Q and K, on the 128-byte swizzle's 1024-byte repeat (one name */    \
+        /* per alignment: nvcc warns when one extern array is declared with two) */                          \
+        SMEM_DYNAMIC_ALIGNED(unsigned char, raw_vt, 1024);                                                   \
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_vt), Q, K, V, q_scale, k_scale, v_scale, O, H, S, \
                         softmax_scale, maps);                                                                \
     } else if constexpr (Cfg::kWgmmaQk) {                                                                    \

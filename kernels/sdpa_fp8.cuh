@@ -77,8 +77,14 @@
 //                         tile_products.cuh wgmma_pv's four chained k steps, fp8_softmax_pv's A
 //                         fragment per 32 keys; mainloops.cuh's 1024-byte aligned shared memory
 //   WG_OVERLAP (stage 7f) tile_products.cuh wgmma_tile_overlapped / wgmma_pv_last and OverlapRows
-//                         (wgmma_scores and wgmma_pv split into issue and finish); mainloops.cuh
-//                         RegHooks' kLag and drain; warp_spec.cuh ws_consumer's lagged EMPTY
+//                         (wgmma_scores and wgmma_pv split into issue and finish, fp8_softmax_codes
+//                         into fp8_softmax_exp and fp8_codes; P.V in parts of 64 columns at
+//                         D = 128); mainloops.cuh RegHooks' kLag and drain; warp_spec.cuh
+//                         ws_consumer's lagged EMPTY
+//   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
+//                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
+//                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte
+//                         aligned shared memory for any 128-byte swizzled tile
 #pragma once
 
 #include "config.cuh"

@@ -72,22 +72,29 @@ struct RowKernels {
     return launch_geometry(a, fn, *g);
 }
 
-// [stage 7a] A TMA_KV row: D = 64, E4M3 only: its kernel, and its causal one (null where not built).
-// The tensor maps of K and V are encoded here from the arguments (loads.cuh, encode_kv_map; the
-// emulator has its own encoder with the driver's rules) and passed by value; a map the rules refuse
-// fails the launch, with the reason on stderr.
-// [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's; 0 for stage 7a's repack).
+// [stage 7a] A TMA_KV row: E4M3 only: its kernel and its causal one per head dimension (index as the
+// entry's geometry; null where not built). The tensor maps of K and V are encoded here from the
+// arguments (loads.cuh, encode_kv_map; the emulator has its own encoder with the driver's rules) and
+// passed by value; a map the rules refuse fails the launch, with the reason on stderr.
+// [stage 7b] k_swizzle: the swizzle (bytes) K's tiles are read with (wgmma's: one row of codes; 0 for
+// stage 7a's repack), per head dimension.
+struct TmaKernels {
+    KernelTmaFn e4m3[SDPA_MAX_HEAD_DIMS], e4m3_causal[SDPA_MAX_HEAD_DIMS];
+    unsigned k_swizzle[SDPA_MAX_HEAD_DIMS];
+};
 [[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
-                                          KernelTmaFn plain, KernelTmaFn causal, unsigned k_swizzle) {
+                                          const TmaKernels &k) {
     const sdpa_status_t st = sdpa_check_args(a);
     if (st != SDPA_OK) return st;
     const sdpa_geometry_t *g = sdpa_entry_geometry(&e, a->D);
     if (!g) return SDPA_ERR_HEAD_DIM;
-    const KernelTmaFn fn = a->causal ? causal : plain;
+    const int i = (int)(g - e.geometry);
+    const KernelTmaFn fn = a->causal ? k.e4m3_causal[i] : k.e4m3[i];
     if (a->codec != SDPA_CODEC_E4M3 || !fn) return SDPA_ERR_UNSUPPORTED;
     CUtensorMap mk, mv;
     char err[256];
-    if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, k_swizzle, err, sizeof err) != 0 ||
+    if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, k.k_swizzle[i], err, sizeof err) !=
+            0 ||
         sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, 0, err, sizeof err) != 0) {
         fprintf(stderr, "%s: the K/V tensor maps: %s\n", e.id, err);
         return SDPA_LAUNCH_FAILED;
@@ -210,17 +217,18 @@ constexpr bool kWideBuilt = false;
 #else
 constexpr bool kWideBuilt = true;
 #endif
-// [stage 7] The TMA_KV rows have a causal instance too (D = 64, E4M3): the mask is the register-resident
-// line's (KeyMask, cta_tiles), applied to the wgmma accumulators as to the m16n8 ones. Left out with
-// the wide rows' instances (SDPA_NO_WIDE: the plants).
+// [stage 7] The TMA_KV rows are wide too (E4M3): a causal instance at D = 64, and D = 128 with and
+// without the mask. The mask is the register-resident line's (KeyMask, cta_tiles), applied to the
+// wgmma accumulators as to the m16n8 ones; at D = 128 Q and K take the 128-byte swizzle (config.cuh).
+// Left out with the wide rows' instances (SDPA_NO_WIDE: the plants).
 #if defined(SDPA_NO_WIDE) || defined(SDPA_ONLY_CUSTOM)
-#define SDPA_TMA_CAUSAL(...)
-#define SDPA_TMA_CAUSAL_OR_NULL(fn) nullptr
-[[maybe_unused]] constexpr bool kTmaCausalBuilt = false;
+#define SDPA_TMA_WIDE(...)
+#define SDPA_TMA_WIDE_OR_NULL(fn) nullptr
+[[maybe_unused]] constexpr bool kTmaWideBuilt = false;
 #else
-#define SDPA_TMA_CAUSAL(...) __VA_ARGS__
-#define SDPA_TMA_CAUSAL_OR_NULL(fn) fn
-[[maybe_unused]] constexpr bool kTmaCausalBuilt = true;
+#define SDPA_TMA_WIDE(...) __VA_ARGS__
+#define SDPA_TMA_WIDE_OR_NULL(fn) fn
+[[maybe_unused]] constexpr bool kTmaWideBuilt = true;
 #endif
 #define SDPA_WIDE_ROWS(X) X(stage3b) X(stage4) X(stage5) X(stage6) X(stage4_r64) X(stage6_r64)
 #define SDPA_WIDE_ROW(ident)                                                                                 \
@@ -255,18 +263,31 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_KERNEL(ident, e4m3, , SDPA_CODEC_E4M3, config_##ident)                                       \
     SDPA_DEFINE_KERNEL(ident, seedlin, , SDPA_CODEC_SEED_LINEAR, config_##ident)
 #define SDPA_TMA_ROW_DECLS(ident)                                                                            \
+    using config_##ident##_d128 = sdpa::Config<sw_##ident, 128>;                                             \
     SDPA_DECLARE_TMA_KERNEL(ident, e4m3, config_##ident);                                                    \
     SDPA_DECLARE_TMA_KERNEL(ident, seedlin, config_##ident);                                                 \
-    SDPA_TMA_CAUSAL(SDPA_DECLARE_TMA_KERNEL(ident, e4m3_causal, sdpa::Causal<config_##ident>);)
+    SDPA_TMA_WIDE(SDPA_DECLARE_TMA_KERNEL(ident, e4m3_causal, sdpa::Causal<config_##ident>);                 \
+                  SDPA_DECLARE_TMA_KERNEL(ident, e4m3_d128, config_##ident##_d128);                          \
+                  SDPA_DECLARE_TMA_KERNEL(ident, e4m3_d128_causal, sdpa::Causal<config_##ident##_d128>);)
 #define SDPA_TMA_ROW_KERNELS(ident)                                                                          \
     SDPA_DEFINE_TMA_KERNEL(ident, e4m3, SDPA_CODEC_E4M3, config_##ident)                                     \
     SDPA_DEFINE_TMA_KERNEL(ident, seedlin, SDPA_CODEC_SEED_LINEAR, config_##ident)                           \
-    SDPA_TMA_CAUSAL(SDPA_DEFINE_TMA_KERNEL(ident, e4m3_causal, SDPA_CODEC_E4M3, sdpa::Causal<config_##ident>))
+    SDPA_TMA_WIDE(SDPA_DEFINE_TMA_KERNEL(ident, e4m3_causal, SDPA_CODEC_E4M3, sdpa::Causal<config_##ident>))
+#define SDPA_TMA_D128_KERNELS(ident)                                                                         \
+    SDPA_TMA_WIDE(SDPA_DEFINE_TMA_KERNEL(ident, e4m3_d128, SDPA_CODEC_E4M3, config_##ident##_d128)           \
+                      SDPA_DEFINE_TMA_KERNEL(ident, e4m3_d128_causal, SDPA_CODEC_E4M3,                       \
+                                             sdpa::Causal<config_##ident##_d128>))
 #define SDPA_NO_KERNELS(ident)
 #define SDPA_TMA_SM90A_KERNELS(ident)                                                                        \
     SDPA_IF(SDPA_DEFINES_SM90A)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
 #define SDPA_TMA_PORTABLE_KERNELS(ident)                                                                     \
     SDPA_IF(SDPA_DEFINES_PORTABLE)(SDPA_TMA_ROW_KERNELS, SDPA_NO_KERNELS)(ident)
+// Pass 5's: a TMA_KV row's D = 128 kernels, in the compile that defines its D = 64 ones.
+#define SDPA_TMA_D128_OF(ident)                                                                              \
+    SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_D128_DEFINED_HERE, SDPA_NO_KERNELS)(ident)
+#define SDPA_TMA_D128_DEFINED_HERE(ident)                                                                    \
+    SDPA_IF(SDPA_IF(SDPA_IS_SM90A(ident))(SDPA_DEFINES_SM90A, SDPA_DEFINES_PORTABLE))                        \
+    (SDPA_TMA_D128_KERNELS, SDPA_NO_KERNELS)(ident)
 // A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
 // one kernel (launch_tma).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \
@@ -276,20 +297,30 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         {Wide<tag_##ident>::d64_causal, Wide<tag_##ident>::d128_causal}};                                    \
     return launch_with(a, entry_##ident, k);
 #define SDPA_TMA_LAUNCH(ident)                                                                               \
-    return launch_tma(a, entry_##ident, SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                               \
-                      SDPA_TMA_CAUSAL_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal)),                 \
-                      config_##ident::kSwizzle);
+    constexpr TmaKernels k = {{SDPA_BACKEND_SYM(sdpa_##ident##_e4m3),                                        \
+                               SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128))},           \
+                              {SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal)),          \
+                               SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128_causal))},    \
+                              {config_##ident::kSwizzle, config_##ident##_d128::kSwizzle}};                  \
+    return launch_tma(a, entry_##ident, k);
+// A row's geometry at D = 128 (zero where it has none): a wide row's, a TMA_KV row's.
+#define SDPA_GEOMETRY128(ident)                                                                              \
+    SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_GEOMETRY128, SDPA_WIDE_GEOMETRY128)(ident)
+#define SDPA_WIDE_GEOMETRY128(ident) Wide<tag_##ident>::geometry128
+#define SDPA_TMA_GEOMETRY128(ident)                                                                          \
+    (kTmaWideBuilt ? geometry_of<config_##ident##_d128>("sdpa_" #ident "_e4m3_d128", 1) : sdpa_geometry_t{})
 
 // Pass 2, per row: its D = 64 Config, its two kernels, its table entry (with the geometry of each
 // head dimension it is built for) and its launcher.
 #define SDPA_VARIANT(ident, id, parent, sw, summary)                                                         \
     using config_##ident = sdpa::Config<(sw), 64>;                                                           \
-    static_assert(Wide<tag_##ident>::kBuilt == (kWideBuilt && SDPA_WIDE_OF(sw) && !streq(#ident, "custom")), \
-                  "SDPA_WIDE_ROWS must list exactly the register-resident rows of variants.def");            \
+    static_assert(Wide<tag_##ident>::kBuilt ==                                                               \
+                      (kWideBuilt && SDPA_WIDE_OF(sw) && !SDPA_IS_TMA(ident) && !streq(#ident, "custom")),   \
+                  "SDPA_WIDE_ROWS must list exactly the register-resident rows of variants.def before 7a");  \
     static_assert(SDPA_IS_TMA(ident) == config_##ident::kTmaKv,                                              \
                   "SDPA_TMA_ROW_<ident> must name exactly the TMA_KV rows of variants.def");                 \
     static_assert(!config_##ident::kTmaKv || !Wide<tag_##ident>::kBuilt,                                     \
-                  "a TMA_KV row is D = 64 (its causal instance: SDPA_TMA_CAUSAL)");                          \
+                  "a TMA_KV row's wider instances are SDPA_TMA_WIDE's, not Wide's");                         \
     static_assert(SDPA_IS_SM90A(ident) ==                                                                    \
                       (config_##ident::kWgmmaQk || config_##ident::kWgmmaPv || config_##ident::kWgSpec),     \
                   "SDPA_SM90A_ROW_<ident> must name exactly the rows with an sm_90a-only switch");           \
@@ -307,10 +338,10 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         (sw),                                                                                                \
         summary,                                                                                             \
         launch_##ident,                                                                                      \
-        Wide<tag_##ident>::kBuilt ? 2 : 1,                                                                   \
+        (Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaWideBuilt)) ? 2 : 1,                        \
         {geometry_of<config_##ident>("sdpa_" #ident "_e4m3",                                                 \
-                                     Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaCausalBuilt)),  \
-         Wide<tag_##ident>::geometry128}};                                                                   \
+                                     Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaWideBuilt)),    \
+         SDPA_GEOMETRY128(ident)}};                                                                          \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
 #endif
 #include "variants.def"
@@ -328,6 +359,11 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 
 // Pass 4: the TMA_KV rows' kernels.
 #define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_KERNELS_OF(ident)
+#include "variants.def"
+#undef SDPA_VARIANT
+
+// Pass 5: the TMA_KV rows' D = 128 kernels (after every other, as pass 3's).
+#define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_D128_OF(ident)
 #include "variants.def"
 #undef SDPA_VARIANT
 

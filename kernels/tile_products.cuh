@@ -235,29 +235,32 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
 // The tile's sum is formed first and added to O in fp32 (two-level over 128 keys, methods.md#tolerances-7e).
 // [stage 7f] In two halves, so that another product or the softmax can run between them:
 // wgmma_pv_issue issues the product into pv (one commit group; the caller has fenced), wgmma_pv_finish
-// waits for every group and adds pv to O.
-template <class Cfg>
+// waits for every group and adds pv to O. Either may take a part of O's columns: pv of M = N / 2
+// accumulators holds columns d0 .. d0 + N - 1 (d0 a multiple of 8: V^T's rows from d0 start d0 TN
+// bytes in, on the layout's 8-row repeat, in both layouts), O's elements from M d0 / N on.
+template <class Cfg, int M>
 __device__ __forceinline__ void wgmma_pv_issue(const Smem<Cfg> &sm, int buf,
-                                               const uint32_t (&pa)[Cfg::kTN / 32][4],
-                                               float (&pv)[Cfg::kD / 2]) {
+                                               const uint32_t (&pa)[Cfg::kTN / 32][4], float (&pv)[M],
+                                               int d0 = 0) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     static_assert(sizeof(sm.vt[0]) == D * TN, "V^T: D rows of the tile's TN key positions");
+    const uint8_t *const vt = reinterpret_cast<const uint8_t *>(&sm.vt[buf]) + d0 * TN;
     if constexpr (Cfg::kKeys128) {
 #pragma unroll
         for (int kk = 0; kk < TN / 32; ++kk)
-            prims::wgmma_rs(pv, pa[kk],
-                            prims::wgmma_desc(&sm.vt[buf][0][0] + 32 * kk, 16, 8 * TN, Cfg::kVtSwizzle),
-                            kk > 0);
+            prims::wgmma_rs(pv, pa[kk], prims::wgmma_desc(vt + 32 * kk, 16, 8 * TN, Cfg::kVtSwizzle), kk > 0);
     } else {
-        prims::wgmma_rs(pv, pa[0], prims::wgmma_desc(&sm.vt[buf][0][0][0][0], 128, 256, 0), false);
+        prims::wgmma_rs(pv, pa[0], prims::wgmma_desc(vt, 128, 256, 0), false);
     }
     prims::wgmma_commit();
 }
-template <int D>
-__device__ __forceinline__ void wgmma_pv_finish(float (&pv)[D / 2], const float (&alpha)[2], Fp8Rows<D> &st) {
+template <int D, int M>
+__device__ __forceinline__ void wgmma_pv_finish(float (&pv)[M], const float (&alpha)[2], Fp8Rows<D> &st,
+                                                int i0 = 0) {
     prims::wgmma_wait<0>(pv);
 #pragma unroll
-    for (int i = 0; i < D / 2; ++i) st.o[i / 4][i % 4] = st.o[i / 4][i % 4] * alpha[(i % 4) >> 1] + pv[i];
+    for (int i = 0; i < M; ++i)
+        st.o[(i0 + i) / 4][i % 4] = st.o[(i0 + i) / 4][i % 4] * alpha[(i % 4) >> 1] + pv[i];
 }
 template <class Cfg>
 __device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[Cfg::kTN / 32][4],
@@ -265,15 +268,17 @@ __device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uin
     float pv[Cfg::kD / 2];
     prims::wgmma_fence();
     wgmma_pv_issue(sm, buf, pa, pv);
-    wgmma_pv_finish<Cfg::kD>(pv, alpha, st);
+    wgmma_pv_finish(pv, alpha, st);
 }
 
 // The online softmax of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): m and l
-// updated, alpha returned, P as e4m3 codes in pa (the A fragments of P.V), l summing them.
+// updated, alpha returned, P as e4m3 codes in pa (the A fragments of P.V), l summing them. In two
+// halves, between which stage 7f runs a part of P.V: fp8_softmax_exp leaves 448 p in s, fp8_codes
+// turns s into the codes and adds them to l.
 template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
-                                                  Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
-                                                  uint32_t (&pa)[Cfg::kTN / 32][4], float (&alpha)[2]) {
+__device__ __forceinline__ void fp8_softmax_exp(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                                Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
+                                                float (&alpha)[2]) {
     constexpr int TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
@@ -286,8 +291,12 @@ __device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal
             s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1))
                           ? kPScale * __expf(s[j][e] - st.m[e >> 1])
                           : 0.0f;
+}
+template <class Cfg>
+__device__ __forceinline__ void fp8_codes(Fp8Rows<Cfg::kD> &st, const float (&s)[Cfg::kTN / 8][4],
+                                          uint32_t (&pa)[Cfg::kTN / 32][4]) {
 #pragma unroll
-    for (int kk = 0; kk < TN / 32; ++kk) {
+    for (int kk = 0; kk < Cfg::kTN / 32; ++kk) {
         // P codes c = e4m3(448 p) (RN, satfinite), k permuted by k32_col. l sums the codes as decoded,
         // i.e. 448 p-hat, not the fp32 448 p: the weights that multiply V are the ones summed (methods,
         // "The row sum"). pa[kk][0], [2] hold this lane's 8 codes of row g, [1], [3] those of row g+8;
@@ -296,6 +305,13 @@ __device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal
         st.l[0] += e4m3x4_sum(pa[kk][0]) + e4m3x4_sum(pa[kk][2]);
         st.l[1] += e4m3x4_sum(pa[kk][1]) + e4m3x4_sum(pa[kk][3]);
     }
+}
+template <class Cfg>
+__device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
+                                                  Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
+                                                  uint32_t (&pa)[Cfg::kTN / 32][4], float (&alpha)[2]) {
+    fp8_softmax_exp<Cfg>(lane, mask, qk_mult, st, s, alpha);
+    fp8_codes<Cfg>(st, s, pa);
 }
 
 // The rest of a tile on the scores s: the softmax and its codes (fp8_softmax_codes), then O = alpha O +
@@ -398,12 +414,16 @@ template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
 // wait, so tile t's codes go to other registers and replace them only after it. The caller releases
 // V^T(t-1)'s buffer after this returns (ws_consumer, kLag) and issues the last tile's P.V itself
 // (wgmma_pv_last).
+// At D = 128 the P.V runs in parts of 64 columns (kPvParts; pv is one part's 32 accumulators): S, O,
+// a whole P.V in flight and two P fragments were 224 of the consumers' 232 registers, and the
+// causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the
+// last under the codes, a middle one (none at D <= 128) alone; per element nothing changes.
 template <class Cfg, class Rows>
 __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane,
                                                       KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
-    constexpr int D = Cfg::kD, TN = Cfg::kTN;
+    constexpr int D = Cfg::kD, TN = Cfg::kTN, kPvParts = D / 64, kPart = D / kPvParts;
     tma_kv_wait(sm, tile);
-    float d[TN / 2], pv[D / 2];
+    float d[TN / 2], pv[kPart / 2];
     prims::wgmma_fence();
     wgmma_scores_issue(sm, tile, wg, d);
     if (tile > 0) {
@@ -416,9 +436,17 @@ __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, i
     float s[TN / 8][4], alpha[2];
 #pragma unroll
     for (int i = 0; i < TN / 2; ++i) s[i / 4][i % 4] = d[i];
+    fp8_softmax_exp<Cfg>(lane, mask, qk_mult, st, s, alpha);
+#pragma unroll
+    for (int h = 1; h < kPvParts; ++h)
+        if (tile > 0) {
+            wgmma_pv_finish(pv, st.alpha, st, (h - 1) * kPart / 2);
+            prims::wgmma_fence(); // the O update read pv's registers, which the next part writes
+            wgmma_pv_issue(sm, (tile - 1) & 1, st.pa, pv, h * kPart);
+        }
     uint32_t pa[TN / 32][4];
-    fp8_softmax_codes<Cfg>(lane, mask, qk_mult, st, s, pa, alpha);
-    if (tile > 0) wgmma_pv_finish<D>(pv, st.alpha, st);
+    fp8_codes<Cfg>(st, s, pa);
+    if (tile > 0) wgmma_pv_finish(pv, st.alpha, st, (kPvParts - 1) * kPart / 2);
 #pragma unroll
     for (int kk = 0; kk < TN / 32; ++kk)
 #pragma unroll
@@ -431,7 +459,7 @@ __device__ __forceinline__ void wgmma_pv_last(Smem<Cfg> &sm, int last, Rows &st)
     float pv[Cfg::kD / 2];
     prims::wgmma_fence();
     wgmma_pv_issue(sm, last & 1, st.pa, pv);
-    wgmma_pv_finish<Cfg::kD>(pv, st.alpha, st);
+    wgmma_pv_finish(pv, st.alpha, st);
 }
 
 } // namespace sdpa

@@ -5,8 +5,6 @@
 #                             excluded), the names being the SDPA_SW(...) bits of the row
 #   registry_has ROWSW NAME   whether a row's switch names include NAME
 #   registry_wide ROWSW       whether a row has D = 128 and causal instances (geometry.h, SDPA_WIDE_OF)
-#   registry_causal_only ROWSW  whether a row has a causal instance at D = 64 and no D = 128 (the TMA
-#                             rows, stage 7: kernels/stages.cu, SDPA_TMA_CAUSAL)
 #   registry_min_sm ROWSW     the oldest architecture (major*10+minor) a row's switches need (MIN_SM)
 #   registry_exact_sm ROWSW   the one architecture a row runs on when a switch is architecture-specific
 #                             (ARCH SM90A: 90), else 0
@@ -20,10 +18,9 @@ registry_rows() {
 }
 registry_has() { [[ " $1 " == *" $2 "* ]]; }
 # registry_wide ROWSW: whether a row is also built for D = 128 and with a causal mask, as
-# kernels/geometry.h's SDPA_WIDE_OF says: the register-resident line (REG_MMA), but not the TMA row
-# (TMA_KV, stage 7a: D = 64 non-causal only).
-registry_wide() { registry_has "$1" REG_MMA && ! registry_has "$1" TMA_KV; }
-registry_causal_only() { registry_has "$1" TMA_KV; }
+# kernels/geometry.h's SDPA_WIDE_OF says: the register-resident line (REG_MMA), the Hopper line's
+# rows (TMA_KV, stage 7) included.
+registry_wide() { registry_has "$1" REG_MMA; }
 # registry_threads ROWSW: the block of a row, as kernels/geometry.h defines it (the tests' own
 # statement of it): 4 warps, or with WARP_SPEC the computing warps (rows per CTA / 16) + 2 (+ 1
 # with WGMMA_QK: one warpgroup of 64 rows, one producer warp; with WG_SPEC two warpgroups of 64 rows

@@ -224,6 +224,51 @@ done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
   echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
 done)
 
+# [D = 128] The Hopper line's D = 128 instances (stages.cu, SDPA_TMA_WIDE), e4m3 and causal: built
+# by ptxas for the row's architecture, and in the PTX the products at D = 128: stage 6's 32 m16n8k32
+# (4 key tiles x 4 k steps, 16 column tiles) where mma.sync remains; a score is four wgmma k steps
+# (2 at D = 64); P.V one RS wgmma with N = 128 per 32 keys, except stage 7f's loop, which runs it in
+# two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
+# whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
+# register split is D = 64's.
+while read -r ident tma wg wgpv wgs k128 ovl exact; do
+  [ "$tma" = 1 ] || continue
+  arch=90; [ "$exact" = 90 ] && arch=90a
+  for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
+    tap_ok "sm_$arch $k: compiled by ptxas" grep -q "Compiling entry function '$k' for 'sm_$arch'" "$log"
+  done
+  k=sdpa_${ident}_e4m3_d128
+  body "$ptx_dir/stages_sm$arch.ptx" "$k" >"$tmp/k.ptx"
+  wg_count() { grep -cE "wgmma\.mma_async\.sync\.aligned\.m64n$1k32\.f32\.e4m3\.e4m3 \{[^}]*\}, $2" "$tmp/k.ptx"; }
+  got="$(grep -c 'mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32' "$tmp/k.ptx") $(wg_count 32 '') \
+$(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r')"
+  got=$(echo $got)
+  # m16n8k32, wgmma m64n32, m64n64, m64n128, of which RS: m64n64, m64n128
+  if [ "$wg" = 0 ]; then want="32 0 0 0 0 0" what="32 mma.sync m16n8k32, no wgmma"
+  elif [ "$wgpv" = 0 ]; then want="16 4 0 0 0 0" what="Q.K^T by 4 wgmma m64n32k32, P.V by 16 mma.sync m16n8k32"
+  elif [ "$k128" = 0 ]; then want="0 4 0 1 0 1" what="Q.K^T by 4 wgmma m64n32k32, P.V by 1 wgmma m64n128k32 RS"
+  elif [ "$ovl" = 0 ]; then want="0 0 0 8 0 4" what="Q.K^T by 4 wgmma m64n128k32, P.V by 4 m64n128k32 RS"
+  else want="0 0 8 8 8 4" what="Q.K^T by 4 wgmma m64n128k32, P.V by 2 x 4 m64n64k32 RS in the loop, 4 m64n128k32 RS after it"; fi
+  tap_ok "sm_$arch $k: $what (counts: m16n8k32, m64n32, m64n64, m64n128, RS m64n64, RS m64n128: $got)" \
+    test "$got" = "$want"
+  nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
+  wu8=$((16 * 8 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2))))
+  tap_ok "sm_$arch $k: $wu8 byte stores of the V transpose ($nu8)" test "$nu8" -eq "$wu8"
+  if [ "$wgs" = 1 ]; then
+    tap_ok "sm_$arch $k: setmaxnreg.dec 40 and setmaxnreg.inc 232, once each" \
+      test "$(grep -c 'setmaxnreg\.dec\.sync\.aligned\.u32 40;' "$tmp/k.ptx")" -eq 1 -a \
+      "$(grep -c 'setmaxnreg\.inc\.sync\.aligned\.u32 232;' "$tmp/k.ptx")" -eq 1
+  fi
+  if [ "$ovl" = 1 ]; then
+    tap_ok "sm_$arch $k: wgmma.wait_group 1 once (S(t) landed, P.V's first part in flight)" \
+      test "$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")" -eq 1
+  fi
+  tap_fail "sm_$arch $k: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
+done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
+  f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
+  echo "$ident $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
+done)
+
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
 # range (0 is __syncthreads, 16 does not exist) is a compile error, not a launch-time fault.
 for id in 0 16; do
