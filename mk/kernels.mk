@@ -28,43 +28,42 @@ ifneq ($(NVCC),)
 # kernel for CUDA_ARCHS, but those of the rows with an sm_90a-only switch, which the second compile
 # (SDPA_PART_SM90A) builds for sm_90a alone. The ptxas log is both reports, one after the other.
 KERNELS_CUDA_OBJS := $(KCUDA)/stages.o $(KCUDA)/stages_sm90a.o
-KERNEL_PTX        := $(foreach a,$(CUDA_ARCHS),$(KCUDA)/stages_sm$(a).ptx) $(KCUDA)/stages_sm90a.ptx
+KERNEL_PTX_MAIN   := $(foreach a,$(CUDA_ARCHS),$(KCUDA)/stages_sm$(a).ptx)
+KERNEL_PTX_SM90A  := $(foreach a,$(CUDA_ARCHS_SPECIFIC),$(KCUDA)/stages_sm$(a).ptx)
+KERNEL_PTX        := $(KERNEL_PTX_MAIN) $(KERNEL_PTX_SM90A)
 BUILD_TARGETS     += $(KERNELS_CUDA_OBJS) $(KERNEL_PTX) $(PTXAS_JSON)
 
-# One compile gives the fat object and the ptxas report (stderr), kept as a log for ptxas-json.
-# nvcc_kernels OBJ LOG FLAGS: that compile.
+# One compile gives the fat object, the ptxas report (stderr, kept as a log for ptxas-json) and the
+# PTX listings of the static checks: nvcc keeps the PTX of each architecture it compiled (-keep;
+# tools/kept-ptx.sh), so a listing is the PTX the build compiled (with -lineinfo's .loc lines),
+# not one more compile of the source per architecture (four of them took ~70 CPU-seconds of make
+# test). Its dependency file names the listings with the object (tests/kernels/make-deps.sh).
+# nvcc_kernels OBJ LOG FLAGS ARCHS: that compile; the PTX of ARCH becomes $(KCUDA)/stages_smARCH.ptx.
 define nvcc_kernels
 	$(Q)mkdir -p $(KCUDA) $(PTXAS_DIR)
-	$(Q)$(NVCC_DET) $(NVCC) $(NVCC_KERNEL_FLAGS) $(3) -MMD -MP -MF $(1:.o=.d) -MT $(1) \
+	$(Q)rm -rf $(1).keep && mkdir -p $(1).keep
+	$(Q)$(NVCC_DET) $(NVCC) $(NVCC_KERNEL_FLAGS) $(3) -keep -keep-dir $(1).keep -MMD -MP -MF $(1:.o=.d) -MT $(1) \
 	  -c $(KERNEL_SRC) -o $(1) 2> $(2).tmp \
-	  || { cat $(2).tmp >&2; rm -f $(2).tmp; exit 1; }
+	  || { cat $(2).tmp >&2; rm -f $(2).tmp; rm -rf $(1).keep; exit 1; }
 	$(Q)grep -iE 'warning|error' $(2).tmp >&2 || true
+	$(Q)tools/kept-ptx.sh $(1).keep $(KCUDA) $(4) && rm -rf $(1).keep
+	$(Q)sed -i '1s#^$(1) *:#$(1) $(foreach a,$(4),$(KCUDA)/stages_sm$(a).ptx):#' $(1:.o=.d)
 	$(Q)mv -f $(2).tmp $(2)
 endef
-$(KCUDA)/stages.o $(PTXAS_DIR)/stages-main.log &: $(KERNEL_SRC) $(SDPA_CUSTOM_H) \
+$(KCUDA)/stages.o $(PTXAS_DIR)/stages-main.log $(KERNEL_PTX_MAIN) &: $(KERNEL_SRC) $(SDPA_CUSTOM_H) \
                                  $(call kernel_depfile_or_force,$(KCUDA)/stages.d) | $(DEPS_STAMP)
 	@echo "  NVCC    $(KERNEL_SRC) [$(CUDA_ARCHS:%=sm_%)]"
-	$(call nvcc_kernels,$(KCUDA)/stages.o,$(PTXAS_DIR)/stages-main.log,$(NVCC_GENCODE))
-$(KCUDA)/stages_sm90a.o $(PTXAS_DIR)/stages-sm90a.log &: $(KERNEL_SRC) $(SDPA_CUSTOM_H) \
+	$(call nvcc_kernels,$(KCUDA)/stages.o,$(PTXAS_DIR)/stages-main.log,$(NVCC_GENCODE),$(CUDA_ARCHS))
+$(KCUDA)/stages_sm90a.o $(PTXAS_DIR)/stages-sm90a.log $(KERNEL_PTX_SM90A) &: $(KERNEL_SRC) $(SDPA_CUSTOM_H) \
                                  $(call kernel_depfile_or_force,$(KCUDA)/stages_sm90a.d) | $(DEPS_STAMP)
 	@echo "  NVCC    $(KERNEL_SRC) [sm_90a rows: $(CUDA_ARCHS_SPECIFIC:%=sm_%)]"
-	$(call nvcc_kernels,$(KCUDA)/stages_sm90a.o,$(PTXAS_DIR)/stages-sm90a.log,-DSDPA_PART_SM90A $(NVCC_GENCODE_SPECIFIC))
+	$(call nvcc_kernels,$(KCUDA)/stages_sm90a.o,$(PTXAS_DIR)/stages-sm90a.log,-DSDPA_PART_SM90A $(NVCC_GENCODE_SPECIFIC),$(CUDA_ARCHS_SPECIFIC))
 $(PTXAS_LOG): $(PTXAS_DIR)/stages-main.log $(PTXAS_DIR)/stages-sm90a.log
 	$(Q)cat $^ > $@.tmp && mv -f $@.tmp $@
 
-$(foreach p,$(KERNEL_PTX),$(eval $(p): $(call kernel_depfile_or_force,$(p).d)))
-$(KCUDA)/stages_sm%.ptx: $(KERNEL_SRC) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -arch=compute_$* -MMD -MP -MF $@.d -MT $@ \
-	  -ptx $(KERNEL_SRC) -o $@
-# The sm_90a rows' PTX, from their own compile.
-$(KCUDA)/stages_sm90a.ptx: $(KERNEL_SRC) $(SDPA_CUSTOM_H) | $(DEPS_STAMP)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC_DET) $(NVCC) -std=c++17 -O3 -Ikernels -I$(GEN) -DSDPA_PART_SM90A -arch=compute_90a -MMD -MP -MF $@.d \
-	  -MT $@ -ptx $(KERNEL_SRC) -o $@
 # What each nvcc output includes (kernels/switches.h, every header of the kernel): editing any of
 # them rebuilds the CUDA kernels, as it does the emulator's (tests/kernels/make-deps.sh).
--include $(KCUDA)/stages.d $(KCUDA)/stages_sm90a.d $(KERNEL_PTX:%=%.d)
+-include $(KCUDA)/stages.d $(KCUDA)/stages_sm90a.d
 endif
 
 ifneq ($(NVCC),)
