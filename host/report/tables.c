@@ -342,13 +342,18 @@ int table_environment(report_t *r, const gates_t *g) {
  * margins: 91); longer commands continue on the next line after a backslash. */
 #define CMD_WIDTH 84
 
-/* One argv word, quoted for a POSIX shell when it needs it; the run directory reads "$RUN". */
+/* One argv word, quoted for a POSIX shell when it needs it; the run directory reads "$RUN": a path
+ * whose components <experiment>/<run-id> (rundir, "data/" removed) name this run, whatever data
+ * directory it was written under (a run made with DATA_DIR=/elsewhere/data: its --out would
+ * otherwise be one long unbreakable word on the page). */
 static void shell_word(rbuf_t *b, const char *a, const char *rundir) {
-    size_t rl = strlen(rundir);
-    if (rl && strncmp(a, rundir, rl) == 0 && (a[rl] == '/' || !a[rl])) {
-        rb_printf(b, "$RUN%s", a + rl);
-        return;
-    }
+    const char *tail = strncmp(rundir, "data/", 5) == 0 ? rundir + 5 : rundir;
+    const size_t tl = strlen(tail);
+    for (const char *at = a; tl && (at = strstr(at, tail)) != NULL; at++)
+        if ((at == a || at[-1] == '/') && (at[tl] == '/' || !at[tl])) {
+            rb_printf(b, "$RUN%s", at + tl);
+            return;
+        }
     bool plain =
         a[0] != '\0' &&
         strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,=:+@") == strlen(a);

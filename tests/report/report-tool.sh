@@ -299,6 +299,19 @@ tap_ok "performance: clock_unmeasured > 0 noted with N of M samples from run-tim
 tap_ok "performance: no note where every clock was measured" \
   bash -c "! grep -q 'SM clock detection unavailable' '$F/tables/performance.md' '$E/tables/performance.md'"
 
+# ---- the reproduce block: the run directory reads $RUN under any data directory ---------------
+# A run written under DATA_DIR=/elsewhere/data has that prefix in its command line; the block names
+# the run by $RUN all the same (one long --out word overflowed the PDF's code lines). A path of
+# another run keeps its name (control).
+R=$(new_run emulated stage2-wmma-pv 20260102T030405Z-datadir)
+jq '.meta.command_line |= map(if . == "run.json" then "/elsewhere/a/long/prefix/data/stage2-wmma-pv/20260102T030405Z-datadir/run.json" else . end) + ["--ptxas", "/elsewhere/data/stage2-wmma-pv/20260102T030405Z-datadir2/ptxas.json"]' \
+  "$FIXTURES/emulated/run.json" >"$R/run.json"
+report_tables "$R" >/dev/null 2>&1
+tap_ok "reproduce block: a run under another data directory is named \$RUN (--out \$RUN/run.json)" \
+  grep -qF -- '--out $RUN/run.json' "$R/tables/reproduce.md"
+tap_ok "reproduce block: ... and another run's path is kept as it is" \
+  grep -qF -- '--ptxas /elsewhere/data/stage2-wmma-pv/20260102T030405Z-datadir2/ptxas.json' "$R/tables/reproduce.md"
+
 # ---- missing and corrupted inputs: exit 1, file and field named -----------------------------
 expect_error() { # NAME RUN PATTERN...
   local name=$1 run=$2; shift 2
