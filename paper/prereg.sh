@@ -86,10 +86,20 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
     reg=$(registry_hypothesis "${cand//-/_}") file=$(first "experiments/$e/hypothesis.md")
+    kernel=$(kernel_of "$cand")
+    # An experiment timed at D = 128 judges the candidate's D = 128 instance: the registry row's
+    # hypothesis is its D = 64 one, and for a Hopper row the kernel is the first with D = 128
+    # instances of the TMA rows (kernels/stages.cu, SDPA_TMA_D128_KERNELS).
+    if [ "$(sed -n 's/^TIMING_SHAPE *:= *//p' "$mk" | awk -F, '{print $4}')" = 128 ]; then
+      reg=
+      tma128=$(first kernels/stages.cu 'SDPA_TMA_D128_KERNELS')
+      grep "^SDPA_VARIANT(${cand//-/_}," kernels/variants.def | grep -q 'SDPA_SW(TMA_KV)' &&
+        [ -n "$tma128" ] && kernel=$(later "$kernel" "$tma128")
+    fi
     fixed=$(earlier "$reg" "$file")
     where="experiments/$e/hypothesis.md"
     [ -n "$fixed" ] && [ "$fixed" = "$reg" ] && where="the registry row of $cand in kernels/variants.def; later experiments/$e/hypothesis.md"
-    row hypothesis "$e" "$where" "$fixed" "$(kernel_of "$cand")"
+    row hypothesis "$e" "$where" "$fixed" "$kernel"
   done
 } >"$out.tmp.$$" && tools/write-if-changed.sh "$out" <"$out.tmp.$$"
 rc=$?

@@ -133,7 +133,7 @@ for s in "Introduction" "Corrections to the original study" "The encoder bias" "
          "Methods" "Results" "Verdicts" "Stage history" "Published versus reproduced" "Stage 2: P·V on tensor cores" \
          "Not run yet" "Beyond the original" "Why the original’s later stages failed" "The corrected stages" \
          "Stage 3B: softmax and P·V in registers" "Against the vendors’ libraries" "Hopper" "Stage 7a: K and V by TMA" \
-         "Stage 7b: Q" "Stage 7c: P" "Stage 7d: warpgroup specialisation" "Stage 7e: 128-key tiles" "Stage 7f: softmax under the tensor cores" \
+         "Stage 7b: Q" "Stage 7c: P" "Stage 7d: warpgroup specialisation" "Stage 7e: 128-key tiles" "Stage 7f: softmax under the tensor cores" "The Hopper line at D = 128" \
          "The original study’s published figures" "Artifact inventory" "References"; do
   grep -qF "$s" "$TMP/pa.txt" || missing="$missing [$s]"
 done
@@ -142,7 +142,8 @@ tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "
 # stage6-fp8-mma is an experiment: the paper has the FP8 stage's section and its fragment.
 tap_ok "paper: the FP8 stage section with its fragment (not run here)" bash -c \
   "grep -A20 'The FP8 stage' '$TMP/pa.txt' | grep -q 'Not run yet'"
-# stage7b-wgmma-qk, stage7c-wgmma-pv, stage7d-warpgroups, stage7e-128-key-tiles and stage7f-overlap likewise: the Hopper part's sections, each followed by its own
+# stage7b-wgmma-qk, stage7c-wgmma-pv, stage7d-warpgroups, stage7e-128-key-tiles, stage7f-overlap and
+# stage7f-overlap-d128 likewise: the Hopper part's sections, each followed by its own
 # fragment (not run here). Only the text from a section's heading to the next one's is searched, so
 # that one section's "Not run yet" cannot stand in for the other's missing fragment.
 not_run_between() { awk -v a="$1" -v b="$2" 'index($0, a) {on=1} index($0, b) {on=0} on' "$TMP/pa.txt" | grep -q 'Not run yet'; }
@@ -150,7 +151,8 @@ tap_ok "paper: the stage 7b section with its fragment (not run here)" not_run_be
 tap_ok "paper: the stage 7c section with its fragment (not run here)" not_run_between 'Stage 7c: P' 'Stage 7d: warpgroup'
 tap_ok "paper: the stage 7d section with its fragment (not run here)" not_run_between 'Stage 7d: warpgroup' 'Stage 7e: 128-key'
 tap_ok "paper: the stage 7e section with its fragment (not run here)" not_run_between 'Stage 7e: 128-key' 'Stage 7f: softmax'
-tap_ok "paper: the stage 7f section with its fragment (not run here)" not_run_between 'Stage 7f: softmax' 'Measured on GPUs'
+tap_ok "paper: the stage 7f section with its fragment (not run here)" not_run_between 'Stage 7f: softmax' 'The Hopper line at D = 128'
+tap_ok "paper: the D = 128 section with stage 7f's D = 128 fragment (not run here)" not_run_between 'The Hopper line at D = 128' 'Stage 7g: a conditional'
 # include.lua's optional=: a missing fragment drops the div (header and prose), a present one is included.
 printf 'prose-marker-ok\n\n::: {.include src="{gen}/opt.md" optional="yes"}\n## Optional part\n\nprose\n:::\n' >"$TMP/opt.md"
 mkdir -p "$TMP/gen6"
