@@ -82,6 +82,7 @@ static cJSON *kernel_json(const ptxas_kernel_t *k, const kernel_id_t *id, const 
     char arch[16];
     snprintf(arch, sizeof arch, "sm_%d", k->arch);
     cJSON_AddStringToObject(o, "arch", arch);
+    cJSON_AddStringToObject(o, "target", k->target);
     cJSON_AddStringToObject(o, "kernel", k->kernel);
     cJSON_AddBoolToObject(o, "causal", id->causal);
     const sdpa_geometry_t *g = id->geometry;
@@ -173,7 +174,8 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
         const cJSON *geo = cJSON_GetObjectItem(k, "geometry");
         printf("%-12s %-11s %-6s %4d %4d %5d %5d %4d %7d %6d %6d %6.1f%% %-24s %s\n",
                cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
-               cJSON_GetObjectItem(k, "arch")->valuestring, int_or(geo, "head_dim"), int_or(geo, "tile_m"),
+               str_or(k, "target", cJSON_GetObjectItem(k, "arch")->valuestring), int_or(geo, "head_dim"),
+               int_or(geo, "tile_m"),
                int_or(geo, "warps"), cJSON_GetObjectItem(k, "registers")->valueint,
                cJSON_GetObjectItem(k, "barriers")->valueint,
                cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,

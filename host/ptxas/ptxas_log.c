@@ -62,6 +62,14 @@ int ptxas_parse(const char *log, ptxas_kernel_t *out, int max, char *err, size_t
             }
             memcpy(cur->kernel, name, (size_t)(q - name));
             cur->arch = (int)capped(arch + 4);
+            /* the target as named ("sm_90a": architecture-specific code runs on sm_90 devices only) */
+            const char *t = arch + 1, *tq = memchr(t, '\'', (size_t)(end - t));
+            if (!tq || (size_t)(tq - t) >= sizeof cur->target) {
+                snprintf(err, errlen, "line %d: expected \"Compiling entry function 'NAME' for 'sm_NN'\"",
+                         lineno);
+                return -1;
+            }
+            memcpy(cur->target, t, (size_t)(tq - t));
         } else if (cur && strstr(line, "bytes stack frame") && strstr(line, "bytes stack frame") < end) {
             cur->stack = field_before(body, end, " bytes stack frame");
             cur->spill_stores = field_before(body, end, " bytes spill stores");

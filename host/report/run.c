@@ -196,10 +196,17 @@ static const cJSON *kernel(const report_t *r, int i) {
     return r->have_ptxas ? cJSON_GetArrayItem(jo(r->P.root, "kernels"), i) : NULL;
 }
 
+/* "sm_90a e4m3 d128 causal": the code ptxas compiled for ("target"; files from before it existed:
+ * "arch"), the codec, and an instance beyond D = 64 non-causal (its geometry's head dimension, its
+ * mask), so that a wide row's four instances are told apart. */
 const char *report_kernel_label(const report_t *r, int i, char *dst, size_t n) {
     const cJSON *k = kernel(r, i);
-    const char *arch = jo_str(k, "arch"), *codec = jo_str(k, "codec");
-    snprintf(dst, n, "%s%s%s", arch ? arch : "?", codec ? " " : "", codec ? codec : "");
+    const char *arch = jo_str(k, "target") ? jo_str(k, "target") : jo_str(k, "arch"), *codec = jo_str(k, "codec");
+    const double d = jo_num(jo(k, "geometry"), "head_dim");
+    char dim[16] = "";
+    if (d == d && d != 64) snprintf(dim, sizeof dim, " d%.0f", d);
+    snprintf(dst, n, "%s%s%s%s%s", arch ? arch : "?", codec ? " " : "", codec ? codec : "", dim,
+             cJSON_IsTrue(cJSON_GetObjectItem(k, "causal")) ? " causal" : "");
     return dst;
 }
 

@@ -23,15 +23,21 @@ static const char *LOG =
     "    128 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
     "ptxas info    : Used 88 registers, used 1 barriers, 30976 bytes smem\n"
     "ptxas info    : Compiling entry function 'k_local' for 'sm_80'\n"
-    "ptxas info    : Used 130 registers, 64 bytes lmem, 49160 bytes smem, 384 bytes cmem[0]\n";
+    "ptxas info    : Used 130 registers, 64 bytes lmem, 49160 bytes smem, 384 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function 'sdpa_stage7b_e4m3' for 'sm_90a'\n"
+    "ptxas info    : Used 96 registers, used 5 barriers\n";
 
 static void parses_fields(void **state) {
     (void)state;
     ptxas_kernel_t k[4];
     char err[256] = "";
-    assert_int_equal(ptxas_parse(LOG, k, 4, err, sizeof err), 3);
+    assert_int_equal(ptxas_parse(LOG, k, 4, err, sizeof err), 4);
     assert_string_equal(k[0].kernel, "sdpa_stage2_e4m3");
     assert_int_equal(k[0].arch, 89);
+    assert_string_equal(k[0].target, "sm_89");
+    /* architecture-specific code: the architecture it runs on, and the target as named */
+    assert_int_equal(k[3].arch, 90);
+    assert_string_equal(k[3].target, "sm_90a");
     assert_int_equal(k[0].registers, 84);
     assert_int_equal(k[0].barriers, 1);
     assert_int_equal(k[0].smem, 37120);
@@ -61,13 +67,16 @@ static void rejects_malformed(void **state) {
     assert_int_equal(ptxas_parse(bad_entry, k, 2, err, sizeof err), -1);
     assert_non_null(strstr(err, "line 1"));
     assert_int_equal(ptxas_parse(LOG, k, 2, err, sizeof err), -1); /* capacity */
+    const char *open_target = "ptxas info    : Compiling entry function 'a' for 'sm_89\n";
+    assert_int_equal(ptxas_parse(open_target, k, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "line 1"));
 }
 
 static void gates(void **state) {
     (void)state;
-    ptxas_kernel_t k[3];
+    ptxas_kernel_t k[4];
     char err[256];
-    assert_int_equal(ptxas_parse(LOG, k, 3, err, sizeof err), 3);
+    assert_int_equal(ptxas_parse(LOG, k, 4, err, sizeof err), 4);
     ptxas_gate_result_t g0 = ptxas_gate(&k[0], &PTXAS_GATES);
     assert_true(g0.pass);
     ptxas_gate_result_t g1 = ptxas_gate(&k[1], &PTXAS_GATES); /* spills and a stack frame */
