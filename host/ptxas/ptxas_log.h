@@ -13,7 +13,7 @@
 
 typedef struct {
     char kernel[128];
-    int arch;       /* 89 for sm_89, 90 for sm_90a */
+    int arch;        /* 89 for sm_89, 90 for sm_90a */
     char target[16]; /* the code ptxas compiled for, as it names it: "sm_89", "sm_90a" */
     int registers, barriers;
     long smem, cmem0, lmem, stack, spill_stores, spill_loads; /* bytes; -1 when absent */

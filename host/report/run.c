@@ -201,7 +201,8 @@ static const cJSON *kernel(const report_t *r, int i) {
  * mask), so that a wide row's four instances are told apart. */
 const char *report_kernel_label(const report_t *r, int i, char *dst, size_t n) {
     const cJSON *k = kernel(r, i);
-    const char *arch = jo_str(k, "target") ? jo_str(k, "target") : jo_str(k, "arch"), *codec = jo_str(k, "codec");
+    const char *arch = jo_str(k, "target") ? jo_str(k, "target") : jo_str(k, "arch"),
+               *codec = jo_str(k, "codec");
     const double d = jo_num(jo(k, "geometry"), "head_dim");
     char dim[16] = "";
     if (d == d && d != 64) snprintf(dim, sizeof dim, " d%.0f", d);
