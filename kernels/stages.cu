@@ -288,8 +288,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #define SDPA_TMA_D128_DEFINED_HERE(ident)                                                                    \
     SDPA_IF(SDPA_IF(SDPA_IS_SM90A(ident))(SDPA_DEFINES_SM90A, SDPA_DEFINES_PORTABLE))                        \
     (SDPA_TMA_D128_KERNELS, SDPA_NO_KERNELS)(ident)
-// A row's launcher body: the kernels of each head dimension, mask and codec it has; a TMA_KV row's
-// one kernel (launch_tma).
+// A row's launcher body: the kernels of each head dimension, mask and codec it has (a TMA_KV row's:
+// launch_tma, with the tensor maps).
 #define SDPA_PLAIN_LAUNCH(ident)                                                                             \
     constexpr RowKernels k = {                                                                               \
         {SDPA_BACKEND_SYM(sdpa_##ident##_e4m3), Wide<tag_##ident>::d128},                                    \
@@ -303,7 +303,9 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                                SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128_causal))},    \
                               {config_##ident::kSwizzle, config_##ident##_d128::kSwizzle}};                  \
     return launch_tma(a, entry_##ident, k);
-// A row's geometry at D = 128 (zero where it has none): a wide row's, a TMA_KV row's.
+// Whether a row has its wide instances in this build (D = 128 and causal: a Wide row's, or a TMA_KV
+// row's), and its geometry at D = 128 (zero where it has none).
+#define SDPA_ROW_WIDE(ident) (Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaWideBuilt))
 #define SDPA_GEOMETRY128(ident)                                                                              \
     SDPA_IF(SDPA_IS_TMA(ident))(SDPA_TMA_GEOMETRY128, SDPA_WIDE_GEOMETRY128)(ident)
 #define SDPA_WIDE_GEOMETRY128(ident) Wide<tag_##ident>::geometry128
@@ -338,9 +340,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
         (sw),                                                                                                \
         summary,                                                                                             \
         launch_##ident,                                                                                      \
-        (Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaWideBuilt)) ? 2 : 1,                        \
-        {geometry_of<config_##ident>("sdpa_" #ident "_e4m3",                                                 \
-                                     Wide<tag_##ident>::kBuilt || (SDPA_IS_TMA(ident) && kTmaWideBuilt)),    \
+        SDPA_ROW_WIDE(ident) ? 2 : 1,                                                                        \
+        {geometry_of<config_##ident>("sdpa_" #ident "_e4m3", SDPA_ROW_WIDE(ident)),                          \
          SDPA_GEOMETRY128(ident)}};                                                                          \
     static sdpa_status_t launch_##ident(const sdpa_args_t *a) { SDPA_ROW_LAUNCH(ident) }
 #endif

@@ -45,6 +45,13 @@ barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
+# row_flags: per row of the registry, "IDENT" then 0/1 for each switch below and its exact architecture.
+row_flags() {
+  registry_rows | while IFS='|' read -r ident _ _ sw; do
+    f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
+  done
+}
 while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
@@ -219,10 +226,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact; do
     tap_ok "sm_$arch $ident: no generic-address loads or stores ($ngen)" test "$ngen" -eq 0
     tap_fail "sm_$arch $ident: no double precision" grep -qE '\.f64' "$tmp/k.ptx"
   done
-done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
-  f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
-done)
+done < <(row_flags)
 
 # [D = 128] The Hopper line's D = 128 instances (stages.cu, SDPA_TMA_WIDE), e4m3 and causal: built
 # by ptxas for the row's architecture, and in the PTX the products at D = 128: stage 6's 32 m16n8k32
@@ -231,7 +235,7 @@ done)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident tma wg wgpv wgs k128 ovl exact; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
@@ -264,10 +268,7 @@ $(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r'
       test "$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")" -eq 1
   fi
   tap_fail "sm_$arch $k: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
-done < <(registry_rows | while IFS='|' read -r ident _ _ sw; do
-  f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-  echo "$ident $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
-done)
+done < <(row_flags)
 
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
 # range (0 is __syncthreads, 16 does not exist) is a compile error, not a launch-time fault.
