@@ -32,15 +32,22 @@ log_of() {
   echo "$logdir/$n.log"
 }
 
-# Phase 1: run every suite, at most $jobs at once; each leaves LOG, LOG.rc and LOG.secs.
+# Phase 1: run every suite, at most $jobs at once; each leaves LOG, LOG.rc, LOG.secs (wall) and
+# LOG.cpu (user + system CPU seconds of the processes it waited for, not of daemons it started:
+# what make test's time on 2 cores is made of, where a suite's wall time beside others is not).
+# `times` must run in this shell (in a pipe or $(...) it reports a fresh subshell's zeros): its
+# second line is the finished children's user and system time. Sets cpu_s.
+children_cpu() { times >"$1"; cpu_s=$(awk 'END { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); c += 60 * t[1] + t[2] }; printf "%.1f", c }' "$1"); }
 run_one() {
-  local suite=$1 log start rc
+  local suite=$1 log start rc cpu0 cpu_s
   log=$(log_of "$suite")
   start=$(date +%s.%N)
+  children_cpu "$log.cpu" && cpu0=$cpu_s
   # shellcheck disable=SC2086
   timeout "$timeout_s" $suite >"$log" 2>&1
   rc=$?
   awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}' >"$log.secs"
+  children_cpu "$log.cpu" && awk -v a="$cpu0" -v b="$cpu_s" 'BEGIN{printf "%.1f", b-a}' >"$log.cpu"
   echo "$rc" >"$log.rc"
 }
 named_in() { # "WORD ..." SUITE: whether a word of the list occurs in the suite's command line
@@ -72,11 +79,11 @@ done
 wait
 
 # Phase 2: the report, in the order given.
-tp=0; tf=0; ts=0; failed_suites=()
+tp=0; tf=0; ts=0; failed_suites=() cpu_sum=0
 for suite in "$@"; do
   log=$(log_of "$suite")
   rc=$(cat "$log.rc" 2>/dev/null || echo 125)
-  secs=$(cat "$log.secs" 2>/dev/null || echo "?")
+  secs=$(cat "$log.secs" 2>/dev/null || echo "?") cpu=$(cat "$log.cpu" 2>/dev/null || echo "?")
   p=$(grep -E '^ok '      "$log" | grep -vc '# SKIP')
   s=$(grep -E '^(not )?ok ' "$log" | grep -c '# SKIP')
   f=$(grep -E '^not ok '  "$log" | grep -vc '# SKIP')
@@ -93,9 +100,11 @@ for suite in "$@"; do
   else
     grep -E '# SKIP' "$log" | sed 's/^/  /'
   fi
-  printf '%-48s %3d passed, %d failed, %d skipped  (%ss)%s\n' "$suite" "$p" "$f" "$s" "$secs" "$note"
+  printf '%-48s %3d passed, %d failed, %d skipped  (%ss, CPU %ss)%s\n' "$suite" "$p" "$f" "$s" "$secs" "$cpu" "$note"
   tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
+  cpu_sum=$(awk -v a="$cpu_sum" -v b="$cpu" 'BEGIN { printf "%.1f", a + b }')
 done
+echo "the suites' CPU time: ${cpu_sum} s (tools/run-tests.sh runs $jobs at a time)"
 [ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]}"
 echo "$tp passed, $tf failed, $ts skipped" | tee "$logdir/summary"
 [ "$tf" -eq 0 ]

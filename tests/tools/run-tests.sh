@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/run-tests.sh, the runner of make test: its closing count, a suite that fails without
 # saying so, the report in the order given, at most TEST_JOBS suites at once in the slots, and the
-# TEST_BESIDE suites started first, beside the slots (each stand-in suite records when it ran).
+# TEST_BESIDE suites started first, beside the slots (each stand-in suite records when it ran);
+# each suite's CPU time beside its wall time.
 . "$(dirname "$0")/../tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # A stand-in suite: suite.sh NAME SECONDS [fail|silent]: logs its start and end, then reports.
@@ -10,7 +11,8 @@ cat >"$tmp/suite.sh" <<'S'
 echo "start $1 $(date +%s.%N)" >>"$T/events"
 sleep "$2"
 echo "end $1 $(date +%s.%N)" >>"$T/events"
-case ${3:-} in fail) echo "not ok 1 - $1" ;; silent) exit 3 ;; *) echo "ok 1 - $1" ;; esac
+case ${3:-} in fail) echo "not ok 1 - $1" ;; silent) exit 3 ;; busy) awk 'BEGIN { for (i = 0; i < 2e7; i++) x += i }'; times >"$T/times-$1"; echo "ok 1 - $1" ;;
+  *) echo "ok 1 - $1" ;; esac
 S
 chmod +x "$tmp/suite.sh"
 export T=$tmp
@@ -58,4 +60,13 @@ rc=$?
 tap_ok "two suites with 300-character arguments: exit 0 and '2 passed, 0 failed, 0 skipped'" \
   bash -c '[ $1 -eq 0 ] && [ "$(tail -n 1 <<<"$2")" = "2 passed, 0 failed, 0 skipped" ]' _ $rc "$out"
 tap_ok "  ... two logs, each with its status and time" test "$(ls "$tmp/logs4" | grep -c '\.log\.rc$')" -eq 2
+
+# CPU time: a suite that sleeps 1 s uses next to none; one whose child computes, what its own
+# `times` says its children used (a loaded machine stretches wall time, not CPU time).
+out=$(TEST_JOBS=2 tools/run-tests.sh "$tmp/logs5" "$(s idle 1)" "$(s busy 0 busy)" 2>/dev/null)
+cpu_of() { sed -nE "s/.*suite.sh $1 .*\(([0-9.]+)s, CPU ([0-9.]+)s\)$/\2/p" <<<"$out"; }
+own=$(awk 'END { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); c += 60 * t[1] + t[2] }; print c }' "$tmp/times-busy")
+tap_ok "CPU time per suite: the sleeping one < 0.2 s ($(cpu_of idle) s), the computing one its child's $own s to +0.3 s ($(cpu_of busy) s)" \
+  awk -v i="$(cpu_of idle)" -v b="$(cpu_of busy)" -v o="$own" 'BEGIN { exit !(i != "" && b != "" && o > 0.2 && i < 0.2 && b >= o - 0.1 && b <= o + 0.3) }'
+tap_ok "  ... and their sum before the closing line" bash -c 'grep -qE "^the suites. CPU time: [0-9.]+ s" <<<"$1"' _ "$out"
 tap_done
