@@ -225,7 +225,7 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 $(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
 	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
-	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) $$(EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) $$(KERNEL_EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
