@@ -193,7 +193,10 @@ else
   b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=20 b_hist=25 b_warm=10 b_aa=10 b_scaling=90 b_cublas=10 b_torch=50 b_san=30 b_prof=30 b_pack=5
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
-peer_args=(--iters 20 --min-time 0.5 --max-time 5)
+# Quick plans sample as little as the statistics take (3 rounds; no minimum time): their timings
+# are smoke, and the scaling and peer steps were ~18 of a quick emulated campaign's ~23 s.
+if [ $quick = 1 ]; then peer_args=(--iters 5 --min-time 0 --max-time 5) scaling_iters=(--warmup 1 --iters 3)
+else peer_args=(--iters 20 --min-time 0.5 --max-time 5) scaling_iters=(--warmup 2 --iters 10); fi
 : "${check_timeout:=$([ $quick = 1 ] && echo 30 || echo 60)}"
 [ -n "$part_S" ] && scaling_S=$part_S
 # part_steps PART: "NAME BUDGET" per step of the part.
@@ -526,7 +529,7 @@ scaling() {
     t0s=$(date +%s)
     # shellcheck disable=SC2086
     "$bench" --backend "$backend" $variant_args ${cublas_peer:+--peer "$cublas_peer"} --shape "$b,$h,$s,64" \
-      --seeds 0 --ref-rows "$SCALING_REF_ROWS" --warmup 2 --iters 10 --min-time 0 --max-time "$per_arm" \
+      --seeds 0 --ref-rows "$SCALING_REF_ROWS" "${scaling_iters[@]}" --min-time 0 --max-time "$per_arm" \
       --quiet --out "$root/scaling/S$s.json" >"$log" 2>&1
     rc=$?
     last=$(( $(date +%s) - t0s ))
