@@ -48,8 +48,10 @@ run asan $((nvar * 2)) "" emu "$asan" --shape small --shape ragged --seeds 0 --s
 # was tuned on, S = 77 (no multiple of 32 or 64), S = 1, B x H = 6, S = 200; causal also at D = 64.
 # Every check counts: the wide rows x shapes x seeds. Sampled to keep make test's time: one seed per
 # schedule (the bars are per slice, and the 6 slices of each S = 77 problem give the spread), the
-# mission-sized problems (D = 128, causal, both) once, under the rand schedule; TSan and ASan on the
-# small ones.
+# mission-sized problems (causal at D = 64 and at D = 128) once, under the rand schedule; TSan and
+# ASan on the small ones. (No non-causal mission at D = 128: the causal one runs the same unmasked
+# tile code on every tile below the diagonal and wraps the ring as often in its last row blocks, at
+# less than half the time; S = 77 and S = 1 check the non-causal instances.)
 nwide=$(registry_rows | while IFS='|' read -r _ _ _ sw; do registry_wide "$sw" && echo; done | wc -l)
 d128=(--shape 2,3,77,128 --shape 1,1,1,128)
 causal=(--causal --shape 2,3,77,64 --shape 2,3,77,128 --shape 1,1,1,128 --shape 1,2,200,64)
@@ -60,7 +62,7 @@ for sched in fwd rev rand; do
   # shellcheck disable=SC2046
   run "causal-$sched" $((nwide * 4)) "" emu "$bench" "${causal[@]}" --seeds 0 $(sched_args $sched 5)
 done
-run wide-mission $((nwide * 3)) "" emu "$bench" --shape mission-d128 --shape mission-causal --shape mission-d128-causal \
+run wide-mission $((nwide * 2)) "" emu "$bench" --shape mission-causal --shape mission-d128-causal \
   --seeds 1 --schedule rand --schedule-seed 13
 for sched in fwd rev rand; do
   # shellcheck disable=SC2046
