@@ -80,11 +80,12 @@ tap_ok "gpu-pass: make report exits 0" render "$P" p pdf
 pdftotext -layout "$TMP/p/out/stage2-wmma-pv/$(basename "$P")/report.pdf" "$TMP/p.txt"
 tap_ok "gpu-pass: verdict ready to merge, no EMULATED notice" \
   bash -c "grep -q 'Verdict: ready to merge' '$TMP/p.txt' && ! grep -q 'EMULATED' '$TMP/p.txt'"
+# (Its text from the Markdown: layout.sh renders and checks this report's PDF.)
 N=$(new_run gpu-fail stage2-wmma-pv 20260102T030405Z-gpufail)
-tap_ok "gpu-fail: make report exits 0" render "$N" n pdf
-pdftotext -layout "$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.pdf" "$TMP/n.txt"
+tap_ok "gpu-fail: make report exits 0" render "$N" n md
+NM=$TMP/n/out/stage2-wmma-pv/$(basename "$N")/report.md
 tap_ok "gpu-fail: merge deferred with a negative-result section" \
-  bash -c "grep -q 'Verdict: merge deferred' '$TMP/n.txt' && grep -q 'Negative result' '$TMP/n.txt' && grep -q 'What it rules out' '$TMP/n.txt'"
+  bash -c "grep -q 'Verdict: merge deferred' '$NM' && grep -q 'Negative result' '$NM' && grep -q 'What it rules out' '$NM'"
 
 # [stage 7f] An absolute throughput floor (GATE_TFLOPS): judged on flops / the upper end of the
 # candidate's median CI. The fixture's stage2 runs 0.821 TFLOP/s there (536870912 flops, CI upper
@@ -115,7 +116,7 @@ jq '.comparisons |= map(.rounds = 1 | .base_samples_us |= .[:1] | .cand_samples_
       | .speedup_ci = null | .latency_reduction = null | .latency_reduction_ci = null | .epsilon = null
       | .resamples = null | .bootstrap_seed = null | .verdict = "AMBIGUOUS")' \
   "$FIXTURES/gpu-pass/run-timing.json" >"$O/run-timing.json"
-tap_ok "one timing round (intervals null): make report exits 0" render "$O" one pdf
+tap_ok "one timing round (intervals null): make report exits 0" render "$O" one md
 tap_ok "  ... the performance gate NOT EVALUATED: no confidence interval (too few rounds), no number" \
   bash -c "grep '^| speedup' '$O/tables/gates.md' | grep -F '**NOT EVALUATED**: no confidence interval (too few rounds)' |
     grep -vqi nan"

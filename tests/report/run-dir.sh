@@ -54,11 +54,11 @@ tap_ok "run.sh: without ptxas.json the run directory has none" \
   test -s "$TMP/data/stage2-wmma-pv/r5/run.json" -a ! -e "$TMP/data/stage2-wmma-pv/r5/ptxas.json"
 
 # ---- make stage2, twice, end to end (fake harness, no ptxas) -------------------------------
-stage2() {
+stage2() { # RUN_ID [VAR=VALUE ...]
   "${MAKE_CMD[@]}" stage2 SDPA_BENCH=tests/report/fake-bench.sh PTXAS_JSON= DATA_DIR="$TMP/e2e/data" \
-    FIG_DIR="$TMP/e2e/figures" REPORT_DIR="$TMP/e2e/out" RUN_ID="$1" > "$TMP/e2e-$1.log" 2>&1
+    FIG_DIR="$TMP/e2e/figures" REPORT_DIR="$TMP/e2e/out" RUN_ID="$1" "${@:2}" > "$TMP/e2e-$1.log" 2>&1
 }
-tap_ok "make stage2: first run" stage2 first
+tap_ok "make stage2: first run" stage2 first PANDOC_FORMATS=pdf # (only the PDF is looked at)
 first=$TMP/e2e/data/stage2-wmma-pv/first
 tap_ok "make stage2: progress lines 1 to 6" bash -c \
   "for s in 1 2 3 4 5 6; do grep -q \"^\[stage2-wmma-pv \$s/6\]\" '$TMP/e2e-first.log' || exit 1; done"
@@ -66,7 +66,7 @@ tap_ok "make stage2: report built" test -s "$TMP/e2e/out/stage2-wmma-pv/first/re
 tap_ok "make stage2: static gates NOT EVALUATED without ptxas.json" \
   grep -q '"reason":[[:space:]]*"nvcc not found"' "$first/summary.json"
 sum_before=$(cd "$first" && sha256sum run.json run-timing.json experiment.mk hypothesis.md)
-tap_ok "make stage2: second run" stage2 second
+tap_ok "make stage2: second run" stage2 second PANDOC_FORMATS=md
 tap_ok "make stage2: a second run directory" test -s "$TMP/e2e/data/stage2-wmma-pv/second/run.json"
 tap_ok "make stage2: the first run directory is left intact" \
   test "$(cd "$first" && sha256sum run.json run-timing.json experiment.mk hypothesis.md)" = "$sum_before"
