@@ -8,18 +8,38 @@
 # A kernel object must be compiled with the flags of the flavour it is linked with (a mismatch
 # fails to link: simt_rt.h, SIMT_FLAVOUR_SYMBOL).
 #
-# Compiling a CUDA source for the emulator (what mk/kernels.mk uses):
-#   $(EMU_COMPILE) [$(EMU_TSAN_FLAGS) | $(EMU_ASAN_FLAGS)] -c kernel.cu -o kernel.o
+# Compiling a CUDA source for the emulator (what mk/kernels.mk uses), FLAVOUR one of
+# $(EMU_FLAVOURS) below (its optimisation level and sanitizer):
+#   target: kernel.cu $(call emu_pch,FLAVOUR)
+#   	$(call EMU_COMPILE,FLAVOUR) -c kernel.cu -o kernel.o
 # and linking, with $(CC) or $(EMU_CXX) (sanitizer flavours: $(EMU_CXX) with the same flags):
 #   ... kernel.o $(SIMT_LIB) $(EMU_LINK_LIBS)
 
 EMU_DIR      := kernels/emu
-EMU_CPPFLAGS := -include $(EMU_DIR)/simt_shim.h -I$(EMU_DIR)/include -I$(CUDA_INC) -Ikernels
+EMU_CPPFLAGS := -I$(EMU_DIR)/include -I$(CUDA_INC) -Ikernels
 # -ffp-contract=off: no FMA contraction, so results do not depend on the host architecture.
 EMU_CXXFLAGS := -std=c++17 -O2 -g -ffp-contract=off -fno-omit-frame-pointer -Wall -Wextra
-EMU_COMPILE   = $(EMU_CXX) $(EMU_CXXFLAGS) $(EMU_CPPFLAGS) -x c++
 EMU_TSAN_FLAGS := -O1 -fsanitize=thread
 EMU_ASAN_FLAGS := -O1 $(SAN_FLAGS)
+# The flavours of kernel compiles: plain (-O2), tsan and asan (-O1, the tests' kernels), ktsan and
+# kasan (-O0, the big kernel sources: mk/kernels.mk).
+EMU_FLAVOURS := plain tsan asan ktsan kasan
+emu_flags_plain :=
+emu_flags_tsan   = $(EMU_TSAN_FLAGS)
+emu_flags_asan   = $(EMU_ASAN_FLAGS)
+emu_flags_ktsan  = $(KERNEL_EMU_TSAN_FLAGS)
+emu_flags_kasan  = $(KERNEL_EMU_ASAN_FLAGS)
+# Every kernel source includes the shim (simt_shim.h: the CUDA headers, the runtime's API), whose
+# parse was ~1 of the ~1.1 CPU-seconds of a test kernel's compile, in ~130 compiles: it is
+# precompiled once per flavour (clang refuses a PCH built at another optimisation level).
+EMU_PCH_DIR := $(BUILD)/pch
+emu_pch = $(EMU_PCH_DIR)/$(1)/simt_shim.h.pch
+EMU_COMPILE = $(EMU_CXX) $(EMU_CXXFLAGS) $(EMU_CPPFLAGS) $(emu_flags_$(1)) -include-pch $(call emu_pch,$(1)) -x c++
+$(EMU_PCH_DIR)/%/simt_shim.h.pch: $(EMU_DIR)/simt_shim.h | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(EMU_CXX) $(EMU_CXXFLAGS) $(EMU_CPPFLAGS) $(emu_flags_$*) $(EMU_WERROR) -MMD -MP -MF $(@:.pch=.d) \
+	  -x c++-header $< -o $@
+-include $(EMU_FLAVOURS:%=$(EMU_PCH_DIR)/%/simt_shim.h.d)
 EMU_LINK_LIBS  := -lstdc++ -lm -lpthread
 EMU_WERROR     := -Werror
 
@@ -75,15 +95,15 @@ define emu_test_flavour
 EMU_TEST_OBJS_$(1) := $$(EMU_TEST_KERNELS:tests/emu/kernels/%.cu=$(EMU_OBJ)/$(1)/tests/%.o) \
                       $$(EMU_TEST_CSRCS:tests/emu/%.c=$(EMU_OBJ)/$(1)/tests/%.c.o) $(EMU_OBJ)/$(1)/probes/probes.o \
                       $(EMU_OBJ)/$(1)/probes/probe_run.c.o
-$(EMU_OBJ)/$(1)/probes/probes.o: $(EMU_PROBE_SRC) | $(DEPS_STAMP)
+$(EMU_OBJ)/$(1)/probes/probes.o: $(EMU_PROBE_SRC) $(call emu_pch,$(1)) | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Ikernels/probes -MMD -MP -c $$< -o $$@
+	$$(Q)$$(call EMU_COMPILE,$(1)) $$(EMU_WERROR) -Ikernels/probes -MMD -MP -c $$< -o $$@
 $(EMU_OBJ)/$(1)/probes/probe_run.c.o: kernels/probes/probe_run.c | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
-$(EMU_OBJ)/$(1)/tests/%.o: tests/emu/kernels/%.cu | $(DEPS_STAMP)
+$(EMU_OBJ)/$(1)/tests/%.o: tests/emu/kernels/%.cu $(call emu_pch,$(1)) | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(EMU_COMPILE) $$(EMU_WERROR) $(2) -Itests/emu/kernels -MMD -MP -c $$< -o $$@
+	$$(Q)$$(call EMU_COMPILE,$(1)) $$(EMU_WERROR) -Itests/emu/kernels -MMD -MP -c $$< -o $$@
 $(EMU_OBJ)/$(1)/tests/%.c.o: tests/emu/%.c | $(DEPS_STAMP)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(EMU_CC) $$(EMU_TEST_CFLAGS) $(2) -MMD -MP -c $$< -o $$@
@@ -164,9 +184,9 @@ emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
 
 # ---- micro-benchmark ---------------------------------------------------------------------------
 EMU_BENCH_KOBJ := $(EMU_OBJ)/bench/bench_kernels.o
-$(EMU_BENCH_KOBJ): tests/emu/bench/bench_kernels.cu | $(DEPS_STAMP)
+$(EMU_BENCH_KOBJ): tests/emu/bench/bench_kernels.cu $(call emu_pch,plain) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(EMU_WERROR) -MMD -MP -c $< -o $@
+	$(Q)$(call EMU_COMPILE,plain) $(EMU_WERROR) -MMD -MP -c $< -o $@
 # $(1) suffix, $(2) runtime library, $(3) extra flags
 define emu_bench
 $(EMU_TEST_DIR)/emu-bench$(1): tests/emu/bench/emu_bench.cpp $(EMU_BENCH_KOBJ) $(2) | $(DEPS_STAMP)

@@ -11,9 +11,9 @@ $(KTEST_DIR)/test_causal: tests/kernels/test_causal.c $(KERNELS_EMU_OBJS) $(SIMT
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP $(filter %.c %.o %.a,$^) -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 # The bank model of stage 6's V^T (the kernel headers compiled as host code by the emulator's toolchain).
-$(KTEST_DIR)/test_bank_model.o: tests/kernels/test_bank_model.cpp | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+$(KTEST_DIR)/test_bank_model.o: tests/kernels/test_bank_model.cpp $(call emu_pch,plain) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
 $(KTEST_DIR)/test_bank_model: $(KTEST_DIR)/test_bank_model.o $(SIMT_LIB)
 	$(Q)$(EMU_CXX) $^ -o $@ $(CMOCKA_LIBS) $(EMU_LINK_LIBS)
 $(KTEST_DIR)/check_matrix: tests/kernels/check_matrix.c $(HOST_LIB) | $(DEPS_STAMP)
@@ -222,10 +222,10 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le $(or $(plant_difflines_$(1)),2) ] || \
 	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
-$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
-	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
-$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu | $(SDPA_CUSTOM_H)
-	$$(Q)$$(EMU_COMPILE) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) $$(KERNEL_EMU_TSAN_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+$(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu $(call emu_pch,plain) | $(SDPA_CUSTOM_H)
+	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+$(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu $(call emu_pch,ktsan) | $(SDPA_CUSTOM_H)
+	$$(Q)$$(call EMU_COMPILE,ktsan) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)

@@ -103,16 +103,16 @@ KERNEL_EMU_ASAN_FLAGS := -O0 $(SAN_FLAGS)
 # against ~52 at -O1, for runs of the small shapes ~1 s slower each (six in the correctness
 # matrix). TSan instruments every access at either level; -O0 leaves none out.
 KERNEL_EMU_TSAN_FLAGS := -O0 -fsanitize=thread
-$(KEMU)/stages.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+$(KEMU)/stages.o: $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(KEMU)/stages.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	@echo "  EMU     $(KERNEL_SRC)"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
-$(KEMU)/stages-tsan.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages-tsan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(KEMU)/stages-tsan.o: $(KERNEL_SRC) $(call emu_pch,ktsan) $(call kernel_depfile_or_force,$(KEMU)/stages-tsan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(KERNEL_EMU_TSAN_FLAGS) -MMD -MP -c $< -o $@
-$(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call kernel_depfile_or_force,$(KEMU)/stages-asan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	$(Q)$(call EMU_COMPILE,ktsan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call emu_pch,kasan) $(call kernel_depfile_or_force,$(KEMU)/stages-asan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(KERNEL_EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call EMU_COMPILE,kasan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
 # The longest single compiles of make test (~30-80 CPU-seconds each): started first.
 TEST_DEPS_FIRST += $(KERNELS_EMU_OBJS) $(KERNELS_EMU_TSAN_OBJS) $(KERNELS_CUDA_OBJS) $(KERNELS_EMU_ASAN_OBJS) $(KERNEL_PTX)

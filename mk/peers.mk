@@ -16,16 +16,16 @@ $(PEER_CUBLAS_OBJS): BENCH_CPPFLAGS := -I$(CUDA_INC)
 
 # ---- the softmax kernel: emulator flavours (as kernels/stages.cu) and nvcc ------------------------
 PEER_KEMU := $(BUILD)/kernels/emu/peers
-$(PEER_KEMU)/softmax.o: $(PEER_KERNEL_SRC) | $(DEPS_STAMP)
+$(PEER_KEMU)/softmax.o: $(PEER_KERNEL_SRC) $(call emu_pch,plain) | $(DEPS_STAMP)
 	@echo "  EMU     $<"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
-$(PEER_KEMU)/softmax-tsan.o: $(PEER_KERNEL_SRC) | $(DEPS_STAMP)
+	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(PEER_KEMU)/softmax-tsan.o: $(PEER_KERNEL_SRC) $(call emu_pch,tsan) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_TSAN_FLAGS) -MMD -MP -c $< -o $@
-$(PEER_KEMU)/softmax-asan.o: $(PEER_KERNEL_SRC) | $(DEPS_STAMP)
+	$(Q)$(call EMU_COMPILE,tsan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+$(PEER_KEMU)/softmax-asan.o: $(PEER_KERNEL_SRC) $(call emu_pch,asan) | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(EMU_COMPILE) $(KERNEL_EMU_FLAGS) $(EMU_ASAN_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call EMU_COMPILE,asan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
 KERNELS_EMU_OBJS      += $(PEER_KEMU)/softmax.o
 KERNELS_EMU_TSAN_OBJS += $(PEER_KEMU)/softmax-tsan.o
 KERNELS_EMU_ASAN_OBJS += $(PEER_KEMU)/softmax-asan.o
