@@ -193,8 +193,9 @@ else
   b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=20 b_hist=25 b_warm=10 b_aa=10 b_scaling=90 b_cublas=10 b_torch=50 b_san=30 b_prof=30 b_pack=5
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
-# Quick plans sample as little as the statistics take (3 rounds; no minimum time): their timings
-# are smoke, and the scaling and peer steps were ~18 of a quick emulated campaign's ~23 s.
+# Quick plans sample little (3 rounds for the scaling series, 5 for the peers; no minimum time):
+# their timings are smoke, and the scaling and peer steps were ~18 of a quick emulated campaign's
+# ~23 s.
 if [ $quick = 1 ]; then peer_args=(--iters 5 --min-time 0 --max-time 5) scaling_iters=(--warmup 1 --iters 3)
 else peer_args=(--iters 20 --min-time 0.5 --max-time 5) scaling_iters=(--warmup 2 --iters 10); fi
 : "${check_timeout:=$([ $quick = 1 ] && echo 30 || echo 60)}"
