@@ -137,7 +137,7 @@ report: report-tables report-figures
 # copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
-	$(Q)paper/prereg.sh
+	$(Q)PREREG_KEY=$(BUILD)/prereg.key paper/prereg.sh
 	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \
 	  { test -f '$(RUN)/run.json' || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }; }
 	$(Q)$(call report_tables_cmd,'$(RUN)','$(EXPERIMENT)')
