@@ -169,7 +169,7 @@ paper: $(SDPA_REPORT)
 	  $(MAKE) --no-print-directory report-figures RUN=$(call latest_run,$(e)) || exit 1;,\
 	  echo "[paper] $(e): no complete run under $(DATA_DIR)/$(e)/ (make all runs it)";)) true
 	@echo "[paper] sdpa-report paper -> $(PAPER_GEN) (GPU campaigns: $(GPU_DATA_DIR))"
-	$(Q)paper/prereg.sh
+	$(Q)$(PREREG)
 	$(paper_gpu_runs)
 	$(Q)$(SDPA_REPORT) paper --published $(PUBLISHED_JSON) --out $(PAPER_GEN) $(PAPER_GPU_ARGS) \
 	  $(if $(SEED_LINEAR_RUN),--seed-linear $(SEED_LINEAR_RUN)) \

@@ -96,9 +96,13 @@ KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
 # and each compile of the kernels' one translation unit takes ~30 % less CPU (85 -> 60 s plain).
 KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN) -gline-tables-only
 # The kernels' ASan+UBSan build at -O0 (the runtime's stays -O1): at -O1 this one translation unit
-# took ~200 CPU-seconds to compile (at -O0 ~30 s), and its runs are the small shapes (a few seconds
-# slower); -O0 also keeps every access the source makes for ASan to check.
-KERNEL_EMU_ASAN_FLAGS := -O0 $(SAN_FLAGS)
+# took ~300 CPU-seconds to compile, and its runs are the small shapes (a few seconds slower); -O0
+# also keeps every access the source makes for ASan to check. Without UBSan's `function` check
+# (an indirect call through a pointer of another function type): it puts type data before every
+# function, and at -O0, where every inlined helper stays a function, that was ~40 of the ~60
+# CPU-seconds of this compile (object 74 -> 12 MB); the kernels' only function pointers are the
+# launch tables' (kernels/stages.cu), which C++ already types exactly (no cast).
+KERNEL_EMU_ASAN_FLAGS := -O0 $(SAN_FLAGS) -fno-sanitize=function
 # The ThreadSanitizer build likewise at -O0 (the runtime's stays -O1): ~5 CPU-seconds of compile
 # against ~52 at -O1, for runs of the small shapes ~1 s slower each (six in the correctness
 # matrix). TSan instruments every access at either level; -O0 leaves none out.

@@ -64,6 +64,10 @@ sdpa-report: $(SDPA_REPORT)
 BUILD_TARGETS += $(SDPA_REPORT)
 -include $(REPORT_OBJS:.o=.d) $(REPORT_ASAN_OBJS:.o=.d) $(REPORT_SHARED_OBJS:.o=.d) $(REPORT_ASAN_SHARED_OBJS:.o=.d)
 
+# The pre-registration table (paper/prereg.sh), refreshed by make report and make paper; its key
+# keeps it while history, experiments and script stand.
+PREREG = PREREG_KEY=$(BUILD)/prereg.key paper/prereg.sh
+
 # ---- rendering -----------------------------------------------------------------------------
 PUBLISHED_JSON ?= data/published/seed-l4.json
 GNUPLOT ?= gnuplot
@@ -137,7 +141,7 @@ report: report-tables report-figures
 # copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
-	$(Q)PREREG_KEY=$(BUILD)/prereg.key paper/prereg.sh
+	$(Q)$(PREREG)
 	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \
 	  { test -f '$(RUN)/run.json' || { echo "report: $(RUN)/run.json: no such file (RUN must be a run directory)" >&2; exit 1; }; }
 	$(Q)$(call report_tables_cmd,'$(RUN)','$(EXPERIMENT)')
