@@ -18,8 +18,7 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$(git rev-parse --is-s
   { [ -f "$out" ] && exit 0; echo "prereg.sh: no git history and no $out" >&2; exit 1; }
 key=${PREREG_KEY:-}
 inputs() { # the table's inputs, as one text to compare
-  git rev-parse HEAD && cat "$out" 2>/dev/null | sha256sum &&
-    sha256sum "$0" kernels/variants.def experiments/*/experiment.mk
+  git rev-parse HEAD && sha256sum "$0" "$out" kernels/variants.def experiments/*/experiment.mk
 }
 if [ -n "$key" ] && [ -f "$out" ]; then
   now=$(inputs) && [ -f "$key" ] && [ "$now" = "$(cat "$key")" ] && exit 0

@@ -8,6 +8,9 @@ set -u
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/prereg-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 script=$PWD/paper/prereg.sh
+# As paper/prereg.sh itself: without git history (a tarball, a shallow clone) there is nothing to read.
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" != true ] ||
+  { tap_skip "paper/prereg.sh and its key" "not a git checkout with its history"; tap_done; }
 git clone -q "$PWD" "$TMP/c" || { tap_ok "a scratch clone of the checkout" false; tap_done; }
 cp "$script" "$TMP/c/paper/prereg.sh"
 cd "$TMP/c" || exit 1
