@@ -19,6 +19,7 @@ enum {
     F_CEILINGS,
     F_SANITIZERS,
     F_PROFILE,
+    F_PROFILE_GATE,
     F_HISTORY_WARM,
     F_AA_CONTROL,
     F_PROBES,
@@ -283,6 +284,7 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_CEILINGS, "ceilings.json", "ceilings", &c->CE, &c->ceilings, err, n));
     TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
+    TRY(load_opt(c, F_PROFILE_GATE, "profile-gate.json", "profile", &c->PG, &c->profile_gate, err, n));
     TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
     TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
     TRY(load_opt(c, F_PROBES, "probes/probes.json", "probes", &c->PB, &c->probes, err, n));
@@ -386,8 +388,8 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign, c->device_run,   c->history,    c->ceilings, c->sanitizers,
-                         c->profile,  c->history_warm, c->aa_control, c->probes};
+        cJSON *docs[] = {c->campaign, c->device_run,   c->history,      c->ceilings,   c->sanitizers,
+                         c->profile,  c->profile_gate, c->history_warm, c->aa_control, c->probes};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < GPU_MATRIX_FILES; k++) cJSON_Delete(c->matrix[k]);
         for (int k = 0; k < c->nruns; k++) {

@@ -1,6 +1,6 @@
 /* The GPU campaigns of the paper: discovered under GPU_DATA_DIR (data/gpu/<device-slug>/<id>/, as
  * tools/campaign/ingest.sh unpacks them) and loaded once. Optional files (history, scaling,
- * ceilings, sanitizers, profile, probes, matrix) may be absent: the tables then say so. A file that is present
+ * ceilings, sanitizers, profile, profile at the gate shape, probes, matrix) may be absent: the tables then say so. A file that is present
  * but unreadable, of another schema major version or of the wrong kind stops the paper with the
  * file and field named. */
 #ifndef GPU_CAMPAIGNS_H
@@ -50,12 +50,13 @@ typedef struct {
 typedef struct {
     char dir[REPORT_PATH_MAX], slug[256], id[256], tag[32]; /* tag: "c<k>", for file and table ids */
     cJSON *campaign, *device_run, *history, *ceilings, *sanitizers, *profile;
-    cJSON *history_warm, *aa_control;      /* history-warm.json (--l2 warm), aa-control.json (A/A) */
-    cJSON *probes;                         /* probes/probes.json (kernels/probes: sm_90a layouts) */
-    cJSON *matrix[GPU_MATRIX_FILES];       /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
-    rj_t C, DR, H, CE, SA, PR, HW, AA, PB; /* rj views (root NULL when the file is absent) */
+    cJSON *profile_gate;                       /* profile-gate.json: the Hopper line at 7f's gate shape */
+    cJSON *history_warm, *aa_control;          /* history-warm.json (--l2 warm), aa-control.json (A/A) */
+    cJSON *probes;                             /* probes/probes.json (kernels/probes: sm_90a layouts) */
+    cJSON *matrix[GPU_MATRIX_FILES];           /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
+    rj_t C, DR, H, CE, SA, PR, PG, HW, AA, PB; /* rj views (root NULL when the file is absent) */
     rj_t MX[GPU_MATRIX_FILES];
-    char paths[9 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32];
+    char paths[10 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32];
     bool emulated; /* backend is not cuda: ingested with --allow-emulated */
     bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
     gpu_point_t pts[GPU_MAX_POINTS];

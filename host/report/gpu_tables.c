@@ -11,6 +11,7 @@
 #include "gpu_parts.h"
 #include "gpu_matrix.h"
 #include "gpu_probes.h"
+#include "gpu_stage7g.h"
 #include "tables.h"
 
 #define N 96
@@ -577,36 +578,45 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
     caption(c, b, id, cap);
 }
 
-static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
-    rb_printf(b, "### Profile metrics {#sec:gpu-%s-profile}\n\n", c->tag);
-    if (!c->profile) {
-        rb_puts(b, "No profile in this campaign (no profile.json).\n\n");
+/* A profile's table: doc is profile.json (every variant at the mission shape, its legend and
+ * figure follow) or profile-gate.json (the Hopper line at stage 7f's gate shape: stem
+ * "profile-gate", no legend or figure; stage 7g's go/no-go follows it). */
+static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, const cJSON *doc, const char *stem) {
+    bool gate = strcmp(stem, "profile") != 0;
+    if (gate)
+        rb_printf(b, "### Profile metrics at stage 7f's gate shape {#sec:gpu-%s-%s}\n\n", c->tag, stem);
+    else
+        rb_printf(b, "### Profile metrics {#sec:gpu-%s-%s}\n\n", c->tag, stem);
+    if (!doc) {
+        rb_printf(b, "No profile in this campaign (no %s.json).\n\n", stem);
         return;
     }
-    const cJSON *ms = jo(c->profile, "metrics"), *m, *v;
+    const cJSON *ms = jo(doc, "metrics"), *m, *v, *shown[MAX_METRICS];
     md_col_t cols[2 + MAX_METRICS];
     char heads[MAX_METRICS][2 * N];
     cols[0] = (md_col_t){"variant", 10, 'l'};
     int k = 0;
+    /* At the gate shape the XU metric, which decides stage 7g, is the first column. */
+    cJSON_ArrayForEach(m, ms) if (gate && jo_eq(m, "name", STAGE7G_METRIC)) shown[k++] = m;
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;
-        snprintf(heads[k], sizeof heads[k], "%s (%s)", jo_str_or(m, "label", "not recorded"),
-                 jo_str_or(m, "unit", "not recorded"));
-        cols[1 + k] = (md_col_t){heads[k], 10, 'r'};
-        k++;
+        if (!(gate && jo_eq(m, "name", STAGE7G_METRIC))) shown[k++] = m;
+    }
+    for (int j = 0; j < k; j++) {
+        snprintf(heads[j], sizeof heads[j], "%s (%s)", jo_str_or(shown[j], "label", "not recorded"),
+                 jo_str_or(shown[j], "unit", "not recorded"));
+        cols[1 + j] = (md_col_t){heads[j], 10, 'r'};
     }
     cols[1 + k] = (md_col_t){"status", 14, 'l'};
     md_table_head(b, cols, (size_t)k + 2);
-    cJSON_ArrayForEach(v, jo(c->profile, "variants")) {
+    cJSON_ArrayForEach(v, jo(doc, "variants")) {
         rbuf_t row = {0};
         bool ok = jo_eq(v, "status", "ok");
         rb_puts(&row, "| ");
         rb_cell(&row, jo_str_or(v, "variant", "not recorded"));
-        int j = 0;
-        cJSON_ArrayForEach(m, ms) {
-            if (j++ >= k) break;
+        for (int j = 0; j < k; j++) {
             char x[N] = NA_MARK;
-            if (ok) fmt_num(x, N, "%.4g", jo_num(jo(v, "values"), jo_str(m, "name")));
+            if (ok) fmt_num(x, N, "%.4g", jo_num(jo(v, "values"), jo_str(shown[j], "name")));
             rb_printf(&row, " | %s", x);
         }
         char st[3 * N];
@@ -618,17 +628,22 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
         rb_puts(b, row.s ? row.s : "");
         rb_free(&row);
     }
-    char id[N], cap[512];
-    snprintf(id, N, "tbl:gpu-%s-profile", c->tag);
+    char id[N], cap[640];
+    snprintf(id, N, "tbl:gpu-%s-%s", c->tag, stem);
     int all = cJSON_GetArraySize(ms);
-    char more[N] = "";
-    if (all > k) snprintf(more, N, " The first %d of its %d metrics; profile.json holds them all.", k, all);
+    char more[2 * N] = "";
+    if (all > k)
+        snprintf(more, sizeof more, " The first %d of its %d metrics; %s.json holds them all.", k, all, stem);
     snprintf(cap, sizeof cap,
-             "Profile metrics per variant at the %s shape (%s, profile.json); skipped "
+             "Profile metrics per variant at the %s shape (%s, %s.json%s); skipped "
              "variants with their reason.%s",
-             jo_str_or(c->profile, "shape", "not recorded"), jo_str_or(c->profile, "tool", "not recorded"),
-             more);
+             jo_str_or(doc, "shape", "not recorded"), jo_str_or(doc, "tool", "not recorded"), stem,
+             gate ? ": the variants an experiment times at stage 7f's gate shape" : "", more);
     caption(c, b, id, cap);
+    if (gate) {
+        gpu_stage7g_section(c, b);
+        return;
+    }
     static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
     md_table_head(b, hc, 3);
     cJSON_ArrayForEach(m, ms)
@@ -748,12 +763,14 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         }
         if (gpu_campaign_plans(c, "matrix") || c->matrix[0]) gpu_matrix_section(c, &b);
         if (gpu_campaign_plans(c, "sanitizers")) sanitizers(c, &b);
-        if (gpu_campaign_plans(c, "profiles")) profile(c, &b, figs);
+        if (gpu_campaign_plans(c, "profiles")) profile(c, &b, figs, c->profile, "profile");
+        if (c->profile_gate) profile(c, &b, 0, c->profile_gate, "profile-gate");
         if (gpu_campaign_plans(c, "probes") || c->probes) gpu_probes_section(c, &b);
     }
     sweeps(g, &b);
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
     if (leads(g, out, err, n) < 0) goto fail;
+    if (gpu_stage7g_write(g, out, err, n) < 0) goto fail;
     return rb_save(&b, out, "gpu.md", err, n);
 fail:
     if (!*err) snprintf(err, n, "gpu.md: a campaign's file could not be read");

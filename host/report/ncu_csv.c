@@ -70,7 +70,7 @@ static const ncu_metric_t METRICS[] = {
      "share"},
     {"sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", "XU (MUFU) pipe busy", "%",
      "the exponentials' unit: stage 7g (a polynomial exp2 on the FMA pipe) is built only if stage 7f "
-     "keeps it at least 85 % busy (paper/methods.md#prereg-stage7)"},
+     "keeps it at least 85 % busy at its gate shape (profile-gate.json; paper/methods.md#prereg-stage7g)"},
     {"sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
      "shared-memory bank conflicts (ldmatrix)", "",
      "fragment loads with ldmatrix from padded rows should not conflict; a count here is a layout to fix"},

@@ -34,7 +34,7 @@ tap_ok "campaign.sh --quick --backend emu runs to the end outside the checkout (
 tap_ok "  ... announced its plan and a progress line per step" \
   bash -c 'grep -q "plan: probe, checks, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
 tap_ok "  ... the plan gives each step's budget, the new ones included, and the totals for an H100 and an L4" \
-  bash -c 'for s in checks ceilings history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
+  bash -c 'for s in checks ceilings history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
            grep -qE "expected: [0-9.]+ min on an H100 \([0-9]+ s\), [0-9.]+ min on an L4" "$1"' _ "$tmp/campaign.log"
 tap_ok "  ... and wrote one tarball, its work directory beside it gone" test -s "$tmp/c.tar.gz" -a ! -e "$tmp/c.partial"
 tap_fail "a second campaign with the same --out is refused (never overwrites)" \
@@ -45,9 +45,9 @@ tap_ok "--part runs only the parts named (one experiment, one S of the sweep)" \
   bash -c '[ $(tar tzf "$1" | grep -c "/runs/[^/]*/$") -eq 1 ] && tar tzf "$1" | grep -q "runs/stage2-wmma-pv/" &&
            ! tar tzf "$1" | grep -q "history.json" && ! tar tzf "$1" | grep -q "S256"' _ "$tmp/part.tar.gz"
 tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --part bogus
-tap_ok "--part ceilings, peers, sanitizers and profiles are parts (their plan alone)" \
+tap_ok "--part ceilings, peers, sanitizers and profiles are parts (their plan alone, in the campaign's order)" \
   bash -c 'env -i PATH=/usr/bin:/bin "$1" --plan --part ceilings --part peers --part sanitizers --part profiles 2>&1 |
-           grep -q "plan: probe, checks, device, ceilings, peers, sanitizers, profiles, pack"' _ "$B/campaign.sh"
+           grep -q "plan: probe, checks, device, ceilings, sanitizers, profiles, peers, pack"' _ "$B/campaign.sh"
 # Options without their value, and --out where nothing can be written, stop before anything runs.
 for o in --out --backend --part --time-limit --resume --pack; do
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick $o >/dev/null 2>"$tmp/noval.err"
@@ -133,7 +133,7 @@ tap_ok "  ... the wide file: D = 128 and causal shapes checked (some variants), 
          ([.correctness[] | select(.D == 128 or .shape == "ragged-d128")] | length) > 0 and
          ([.not_supported[] | select((.reason // "") | test("D = 128|causal"))] | length) > 0' "$C/matrix/wide.json"
 tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \
-  bash -c 'for s in probe checks device probes matrix ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles; do
+  bash -c 'for s in probe checks device probes matrix ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate; do
              [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"
 if [ "$has_ceilings" -gt 0 ]; then
   tap_ok "  ... ceilings.json: copy and GEMM ceilings, every entry skipped on the emulator" \
@@ -157,6 +157,13 @@ tap_ok "  ... sanitizers.json: 4 tools x every variant, each skipped (no GPU), t
 tap_ok "  ... profile.json: skipped as a whole, every variant listed with the reason, the metric set with hypotheses" \
   bash -c 'jq -e --argjson n "$2" ".kind == \"profile\" and .status == \"skipped\" and (.variants | length) == \$n and
              ([.metrics[] | select(.hypothesis != \"\")] | length) > 5" "$1/profile.json" >/dev/null' _ "$C" "$n_var"
+tap_ok "  ... profile-gate.json: skipped likewise, at the quick plan's gate shape, the Hopper line's rows 7a-7f listed" \
+  bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"small\" and
+             ([.variants[].variant] == [\"stage7a\", \"stage7b\", \"stage7c\", \"stage7d\", \"stage7e\", \"stage7f\"])" "$1/profile-gate.json" >/dev/null &&
+           [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate)"
+tap_ok "  ... the parts in order: the checks and profiles before the scaling sweep and the peers" \
+  bash -c '[ "$(jq -r "[.parts_planned[] | select(test(\"^(history|sanitizers|profiles|scaling|peers)$\"))] | join(\" \")" "$1")" = \
+           "history sanitizers profiles scaling peers" ]' _ "$C/campaign.json"
 tap_fail "the same campaign again is refused (its id exists)" ingest "$tmp/c.tar.gz"
 tap_ok "  ... saying so" grep -q "exists already" "$tmp/ingest.log"
 tap_fail "an emulated campaign without --allow-emulated is refused" \

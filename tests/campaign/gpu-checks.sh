@@ -115,6 +115,21 @@ prof n FAKE_NCU_DRIVER=1
 tap_ok "profiles where ncu produces no CSV: unavailable, with ncu's first error line (exit 0)" \
   bash -c '[ $1 -eq 0 ] && [ "$(jq -r "\"\(.status) \(.variants[0].status)|\(.reason)\"" "$2/profile.json")" = \
            "unavailable unavailable|ncu produced no profile: An error was reported by the driver: Cuda driver is not compatible with Nsight Compute." ]' _ $rc "$tmp/n"
+# --out: stage 7g's gate-shape profile (campaign.sh's profiles-gate) beside profile.json, never over it.
+mkdir -p "$tmp/g"
+bash "$checks" profiles "$tmp/g" /no/bench "$fake/ncu" 30 2,32,8192,64 "stage0 stage3a-swz stage5" "$report" \
+  --out profile-gate.json >"$tmp/g.out" 2>&1
+tap_ok "profiles --out profile-gate.json: that file at its shape, the variants as profile.json's (exit 0)" \
+  bash -c '[ "$1" -eq 0 ] && [ "$(jq -r "[.shape, (.variants[] | .status)] | join(\" \")" "$2/profile-gate.json")" = "2,32,8192,64 ok ok failed" ]' _ $? "$tmp/g"
+tap_ok "  ... its CSV as logs/ncu-profile-gate.csv, no profile.json and no logs/ncu.csv written" \
+  test -s "$tmp/g/logs/ncu-profile-gate.csv" -a ! -e "$tmp/g/profile.json" -a ! -e "$tmp/g/logs/ncu.csv"
+for bad in ../x.json a/b.json profile.txt .hidden.json ''; do
+  mkdir -p "$tmp/badout"
+  bash "$checks" profiles "$tmp/badout" /no/bench "$fake/ncu" 30 mission stage0 "$report" --out "$bad" >"$tmp/badout.out" 2>&1
+  tap_ok "profiles --out '$bad' is refused (exit 2, the option named, nothing written)" \
+    bash -c '[ "$1" -eq 2 ] && grep -q -- "--out" "$2" && [ -z "$(ls -A "$3")" ]' _ $? "$tmp/badout.out" "$tmp/badout"
+done
+tap_fail "sanitizers take no --out" bash "$checks" sanitizers "$tmp/s2" /no/bench none 30 ragged stage0 "$report" --out x.json
 mkdir -p "$tmp/r"
 bash "$checks" profiles "$tmp/r" /no/bench none 30 mission "stage0 stage1" "$report" --skip "ncu (Nsight Compute) not installed" >/dev/null 2>&1
 tap_ok "profiles with a skip reason: profile.json skipped, every variant listed" \

@@ -146,7 +146,11 @@ if [ -n "$resume" ]; then
 fi
 
 # The parts to run, in order: every part, or those given (checked against what the bundle has).
-all_parts=(probes matrix ceilings $(for e in $experiments; do echo "experiment:$e"; done) history scaling peers sanitizers profiles)
+# Sanitizers and profiles come before the scaling sweep and the peers: under a time limit the last
+# parts are the ones left for a later command, and on the Hopper line's first device the checks of
+# its hazards and stage 7g's go/no-go (profiles-gate, paper/methods.md#prereg-stage7g) outweigh
+# the context that scaling and peers add.
+all_parts=(probes matrix ceilings $(for e in $experiments; do echo "experiment:$e"; done) history sanitizers profiles scaling peers)
 part_S=
 if [ ${#parts[@]} -gt 0 ]; then
   for p in "${parts[@]}"; do
@@ -171,15 +175,16 @@ fi
 # peers, sanitizers) stop starting work once their budget is spent and record what they left;
 # the others are bounded by their sampling limits (--max-time). An L4 is slower on the timed and
 # checked work: the plan prints its total as L4_FACTOR x the H100's, and the time limit's checks
-# scale the budgets by it on an L4 (the full plan must stay within 8 minutes on an H100 and 20 on
-# an L4; quick plans are smoke runs).
+# scale the budgets by it on an L4 (the full plan must stay near one 10-minute command on an
+# H100, 8 minutes before the Hopper line's seven experiments, and within 25 on an L4; quick plans
+# are smoke runs).
 L4_FACTOR=2.4
 if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
   scaling_S="128 256" peer_shape=small san_shape=ragged
-  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_pack=5
+  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
@@ -187,10 +192,29 @@ else
                     --shape mission-causal --shape mission-d128-causal)
   matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
-  # From the first H100 (campaign 20261127T092705Z, steps in seconds: experiments 6-10, history
-  # 12, scaling to S = 8192 44 and S = 16384 alone 8, sanitizers 4, profiles 6) with about twice
-  # that as margin; the scaling budget lets the 4x-the-last-S prediction admit S = 16384.
-  b_probe=10 b_checks=10 b_probes=5 b_ceil=15 b_exp=20 b_hist=25 b_warm=10 b_aa=10 b_scaling=90 b_cublas=10 b_torch=50 b_san=30 b_prof=30 b_pack=5
+  # From the first H100 (campaign 20261127T092705Z, steps in seconds: ceilings 6, experiments
+  # 6-10, history 12, A/A control 3, scaling to S = 8192 44 and S = 16384 alone 8, peers-torch
+  # 17-20, sanitizers 4, profiles 6) with about twice that as margin (sanitizers more: the Hopper
+  # line's kernels have not run under them); the scaling budget lets the 4x-the-last-S
+  # prediction admit S = 16384.
+  # profiles-gate is not measured yet: one ncu process, six launches at (2,32,8192,64) of ~1.1
+  # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
+  # check's input generation and sampled reference at that shape: ~15 s, doubled as the others.
+  b_probe=10 b_checks=10 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_pack=5
+fi
+# The gate shape of stage 7g's go/no-go (paper/methods.md#prereg-stage7g): the shape stage 7f's
+# experiment times, and every variant that an experiment times there (the Hopper line, 7a to 7f),
+# in the bundle's order; profiles-gate profiles them there. Quick plans use the small shape.
+gate_exp=stage7f-overlap gate_shape= gate_variants=
+if [ -f "$here/experiments/$gate_exp/params.sh" ]; then
+  # shellcheck disable=SC1090 # the bundle's own resolved parameters (make bundle), as part_experiment
+  gate_shape=$(. "$here/experiments/$gate_exp/params.sh" && echo "$timing_shape")
+  for e in $experiments; do
+    # shellcheck disable=SC1090
+    gate_variants="$gate_variants $(. "$here/experiments/$e/params.sh" && [ "$timing_shape" = "$gate_shape" ] && echo "$baseline $candidate")"
+  done
+  gate_variants=$(echo $gate_variants | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
+  [ $quick = 1 ] && gate_shape=small
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
 # Quick plans sample little (3 rounds for the scaling series, 5 for the peers; no minimum time):
@@ -211,7 +235,7 @@ part_steps() {
     scaling|scaling:*) echo "scaling $b_scaling" ;;
     peers) printf '%s\n' "peers-cublas $b_cublas" "peers-torch $b_torch" ;;
     sanitizers) echo "sanitizers $b_san" ;;
-    profiles) echo "profiles $b_prof" ;;
+    profiles) printf '%s\n' "profiles $b_prof" "profiles-gate $b_prof_gate" ;;
   esac
 }
 part_budget() { part_steps "$1" | awk '{ s += $2 } END { print s + 0 }'; }
@@ -254,6 +278,7 @@ for p in "${planned[@]}"; do
       peers-torch) what="PyTorch SDPA backends at $peer_shape and the scaling S values" ;;
       sanitizers) what="memcheck, racecheck, synccheck, initcheck, one process each, at $san_shape" ;;
       profiles) what="Nsight Compute, fixed metric set, every variant at $peer_shape" ;;
+      profiles-gate) what="the same at stage 7f's gate shape: ${gate_shape:+$gate_shape, }${gate_variants:-no $gate_exp in this bundle}" ;;
     esac
     plan_line "$s" "$b" "$what"
   done < <(part_steps "$p")
@@ -302,7 +327,7 @@ arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --s
   --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "matrix=$b_matrix" --budget "ceilings=$b_ceil" \
   --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
   --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
-  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "pack=$b_pack"
+  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "profiles_gate=$b_prof_gate" --budget "pack=$b_pack"
 [ $quick = 1 ] && arg --quick
 [ "$time_limit" -gt 0 ] && arg --time-limit "$time_limit"
 [ -n "$resumes" ] && arg --resumes "$resumes"
@@ -621,7 +646,7 @@ part_sanitizers() {
   fi
 }
 part_profiles() {
-  local why= tool
+  local why= tool gv= v
   tool=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to profile"
   elif [ -z "$tool" ]; then why="ncu (Nsight Compute) not installed"
@@ -632,6 +657,21 @@ part_profiles() {
     skip_step profiles $b_prof "$why"
   else
     step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report"
+  fi
+  # profiles-gate: the variants timed at the gate shape that passed their own check here (stages
+  # 7b-7f are "not supported" but on an sm_90a device), each named in profile-gate.json.
+  for v in $all_variants; do case " $gate_variants " in *" $v "*) gv="$gv $v" ;; esac; done
+  if [ -z "$why" ]; then
+    if [ -z "$gate_shape" ]; then why="no experiment $gate_exp in this bundle"
+    elif [ -z "$gv" ]; then why="none of the variants timed at $gate_shape ($gate_variants) passed its own check here (not supported on this device, or faulted: checks.tsv)"; fi
+  fi
+  if [ -n "$why" ]; then
+    [ -n "$gate_shape" ] && bash "$checks" profiles "$root" "$bench" none "$b_prof_gate" "$gate_shape" "$gate_variants" "$report" \
+      --skip "$why" --out profile-gate.json >>"$root/logs/profiles.log" 2>&1
+    skip_step profiles-gate $b_prof_gate "$why"
+  else
+    step profiles-gate $b_prof_gate bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof_gate" "$gate_shape" "$(echo $gv)" \
+      "$report" --out profile-gate.json
   fi
 }
 

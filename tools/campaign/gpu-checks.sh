@@ -13,29 +13,34 @@
 #       its own), attributes each finding to the variant whose kernel it names, and records a tool
 #       that cannot attach to the device ("Device not supported", error 999) once as unavailable.
 #       Writes ROOT/sanitizers.json; exit 1 when an entry is fail or error.
-#   gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON]
+#   gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON] [--out NAME]
 #       ncu (TOOL) --csv on one sdpa-bench --check-only process at SHAPE (one launch per variant),
 #       the metric set of `REPORT ncu-json --list-metrics` filtered against `ncu --query-metrics`
 #       (the others recorded unavailable; launch__* attributes are never listed there and always
 #       asked for); ERR_NVGPUCTRPERM (no permission to read the counters) is recorded as skipped;
 #       no CSV at all (the driver or a library refused) as unavailable with ncu's first error line.
-#       ncu's CSV kept as ROOT/logs/ncu.csv; writes ROOT/profile.json with REPORT ncu-json.
+#       ncu's CSV kept as ROOT/logs/ncu.csv; writes ROOT/profile.json with REPORT ncu-json. With
+#       --out NAME (a file name, e.g. profile-gate.json: stage 7g's gate shape) ROOT/NAME instead,
+#       its CSV and stderr as ROOT/logs/ncu-<NAME less .json>.{csv,stderr}.
 # With --skip REASON (no GPU, tool not installed) nothing runs and every entry is skipped with it.
 # VARIANTS (every variant reported) and --faulted's (some of them) are one argument each, space-separated.
 set -u
 cmd=${1:-}
 usage() {
   echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--skip REASON]" >&2
-  echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON]" >&2
+  echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON] [--out NAME]" >&2
   exit 2
 }
 case $cmd in sanitizers|profiles) [ $# -ge 8 ] || usage ;; *) usage ;; esac
-root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= why=
+root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= why= pname=profile.json
 shift 8
 while [ $# -gt 0 ]; do
   case $1 in
     --faulted) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; faulted=$2 ;;
     --skip) [ $# -ge 2 ] && [ -n "$2" ] || usage; why=$2 ;;
+    --out) [ $# -ge 2 ] && [ "$cmd" = profiles ] || usage
+      case $2 in */*|.*|*[!A-Za-z0-9._-]*|'') echo "gpu-checks.sh: --out '$2': a file name ([A-Za-z0-9._-], no directory)" >&2; exit 2 ;;
+        *.json) pname=$2 ;; *) echo "gpu-checks.sh: --out '$2': expected a .json name" >&2; exit 2 ;; esac ;;
     *) usage ;;
   esac
   shift 2
@@ -90,10 +95,12 @@ sanitizers() {
 }
 
 profiles() {
-  local vargs_=() all use=() unavailable=() offered m csv=$root/logs/ncu.csv name rc first
+  local vargs_=() all use=() unavailable=() offered m name rc first stem
+  stem=ncu$([ "$pname" = profile.json ] || echo "-${pname%.json}")
+  local csv=$root/logs/$stem.csv err=$root/logs/$stem.stderr out=$root/$pname
   mapfile -t vargs_ < <(vargs "$variants")
   if [ -n "$why" ]; then
-    "$report" ncu-json --skipped "$why" "$root/profile.json" --tool none --shape "$shape" "${vargs_[@]}"
+    "$report" ncu-json --skipped "$why" "$out" --tool none --shape "$shape" "${vargs_[@]}"
     return
   fi
   name="ncu $("$tool" --version 2>/dev/null | sed -nE 's/.*Version ([0-9][0-9.]*).*/\1/p' | tail -n 1)"
@@ -111,25 +118,25 @@ profiles() {
   # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel.
   timeout -k 5 $(( budget * 3 )) "$tool" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
     --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs_[@]}" \
-    --shape "$shape" --seeds 0 >"$csv" 2>"$root/logs/ncu.stderr"
+    --shape "$shape" --seeds 0 >"$csv" 2>"$err"
   rc=$?
-  cat "$root/logs/ncu.stderr"
-  if grep -q ERR_NVGPUCTRPERM "$csv" "$root/logs/ncu.stderr"; then
+  cat "$err"
+  if grep -q ERR_NVGPUCTRPERM "$csv" "$err"; then
     "$report" ncu-json --skipped "no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)" \
-      "$root/profile.json" --tool "$name" --shape "$shape" "${vargs_[@]}"
+      "$out" --tool "$name" --shape "$shape" "${vargs_[@]}"
     return
   fi
   if ! grep -q '^"ID",' "$csv"; then
     # The first ==ERROR== line, with the next when it only announces it ("... reported by the driver:").
-    first=$(cat "$root/logs/ncu.stderr" "$csv" | grep '^==ERROR==' | sed 's/^==ERROR== *//' |
+    first=$(cat "$err" "$csv" | grep '^==ERROR==' | sed 's/^==ERROR== *//' |
       awk 'NR == 1 { l = $0; if (l !~ /:$/) exit } NR == 2 { l = l " " $0; exit } END { print l }')
     [ -n "$first" ] || first="no CSV and no ==ERROR== line (exit $rc$([ $rc -eq 124 ] && echo ', timed out'))"
-    "$report" ncu-json --tool-unavailable "$(one_line "ncu produced no profile: $first")" "$root/profile.json" \
+    "$report" ncu-json --tool-unavailable "$(one_line "ncu produced no profile: $first")" "$out" \
       --tool "$name" --shape "$shape" "${vargs_[@]}"
     return
   fi
   [ $rc -eq 0 ] || echo "ncu exited $rc; parsing what it wrote"
-  "$report" ncu-json "$csv" "$root/profile.json" --tool "$name" --shape "$shape" "${vargs_[@]}" "${unavailable[@]}"
+  "$report" ncu-json "$csv" "$out" --tool "$name" --shape "$shape" "${vargs_[@]}" "${unavailable[@]}"
 }
 
 "$cmd"
