@@ -139,9 +139,13 @@ if [ ! -e "$dir/run-timing.json" ]; then
   if [ "$backend" = cuda ]; then read -r warmup iters tmin tmax <<<"$gpu"; else
     read -r warmup iters tmin tmax <<<"$emu"; shape=${emu_timing_shape:-$timing_shape}; fi
   step 3 "harness: timing on $shape (backend $backend: warm-up $warmup, >= $iters samples, $tmin-$tmax s)"
+  # The timing run checks its shape too, against references of at most 512 query rows per slice
+  # (every row up to S = 512, the mission shape; sdpa-bench --ref-rows, methods#sampled-reference):
+  # the full fp64 references of the Hopper line's (2,32,8192,64) are ~3 TFLOP, ~45 s of a 16-CPU
+  # node per experiment. The gates' correctness is step a's, every row of every shape.
   harness "$bench" --backend "$backend" --variant "$candidate" --vs "$baseline" --shape "$shape" \
     --seeds "${seeds%%,*}" --warmup "$warmup" --iters "$iters" --min-time "$tmin" --max-time "$tmax" --l2 "$l2" \
-    --throttle-threshold "$throttle" "${ptxas_arg[@]}" --out "$dir/run-timing.json"
+    --ref-rows 512 --throttle-threshold "$throttle" "${ptxas_arg[@]}" --out "$dir/run-timing.json"
 fi
 current="the manifest"
 "$report" manifest --run "$dir"

@@ -236,6 +236,7 @@ static const env_format_t ENV_FORMATS[] = {
     {"meta.device.cuda_visible_devices", scalar_text, "unset"},
     {"config.throttle_threshold", throttle_text, NULL},
     {"config.blocking_kernel", blocking_text, NULL},
+    {"config.reference.rows_per_slice", scalar_text, "every row"},
 };
 static const env_format_t *env_format(const char *path) {
     static const env_format_t plain = {NULL, scalar_text, NULL};
@@ -299,6 +300,7 @@ static const env_row_t ENV_ROWS[] = {
     {"blocking kernel", "config.blocking_kernel"},
     {"device index", "config.device_index"},
     {"time failing variants", "config.force"},
+    {"reference rows per slice (sampled above)", "config.reference.rows_per_slice"},
     {"ptxas resources embedded from", "ptxas_source"},
 };
 

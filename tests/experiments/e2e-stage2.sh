@@ -34,6 +34,10 @@ done
 tap_ok "PDF has every section${missing:+ (missing:$missing)}" test -z "$missing"
 tap_ok "PDF page 1 says the run is emulated" bash -c "pdftotext -l 1 '$D/report.pdf' - | grep -q 'EMULATED (CPU) RUN: NO GPU TIMINGS'"
 tap_ok "results say emulator, timing emulated" test "$(json "$R/run-timing.json" '.meta.backend + " " + .meta.timing')" = "emu emulated"
+tap_ok "the timing run's references: at most 512 rows per slice (run.sh), every row of its small shape; the correctness run's every row" \
+  test "$(json "$R/run-timing.json" '"\(.config.reference.rows_per_slice) \([.correctness[].reference_rows] | unique)"') $(json "$R/run.json" .config.reference.rows_per_slice)" = "512 [32] null"
+tap_ok "  ... the environment table says both" \
+  bash -c 'grep -E "^\| reference rows per slice \(sampled above\) +\| every row +\| 512 +\|" "$1"' _ "$R/tables/environment.md"
 
 # Gate table cells against the JSON.
 G=$R/tables/gates.md

@@ -38,7 +38,7 @@ tap_ok "run.sh: correctness invocation (every shape and seed, --check-only)" gre
   "--backend auto --variant stage2 --vs stage1 --shape small --shape mission --seeds 0,1,2 --check-only --ptxas $FIXTURES/emulated/ptxas.json --out $out/run.json" \
   "$FAKE_BENCH_LOG"
 tap_ok "run.sh: timing invocation on the backend of run.json with the emulator budget" grep -qxF -- \
-  "--backend emu --variant stage2 --vs stage1 --shape mission --seeds 0 --warmup 1 --iters 6 --min-time 0 --max-time 40 --l2 cold --throttle-threshold auto --ptxas $FIXTURES/emulated/ptxas.json --out $out/run-timing.json" \
+  "--backend emu --variant stage2 --vs stage1 --shape mission --seeds 0 --warmup 1 --iters 6 --min-time 0 --max-time 40 --l2 cold --ref-rows 512 --throttle-threshold auto --ptxas $FIXTURES/emulated/ptxas.json --out $out/run-timing.json" \
   "$FAKE_BENCH_LOG"
 tap_ok "run.sh: progress lines for steps 2 and 3" bash -c "grep -q '^\[stage2-wmma-pv 2/6\] run directory' '$TMP/run.err' && grep -q '^\[stage2-wmma-pv 3/6\] harness' '$TMP/run.err'"
 : > "$FAKE_BENCH_LOG"

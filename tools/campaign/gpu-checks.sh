@@ -115,10 +115,12 @@ profiles() {
   [ -n "$offered" ] || echo "ncu --query-metrics answered nothing: the whole set is requested, unfiltered"
   mkdir -p "$root/logs"
   # The application's output precedes ncu's CSV on stdout; the parser skips it. Under ncu the
-  # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel.
+  # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel. The
+  # check beside the profile samples 512 query rows per slice (every row up to S = 512): at the
+  # gate shape full fp64 references would take the CPU ~45 s.
   timeout -k 5 $(( budget * 3 )) "$tool" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
     --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs_[@]}" \
-    --shape "$shape" --seeds 0 >"$csv" 2>"$err"
+    --shape "$shape" --seeds 0 --ref-rows 512 >"$csv" 2>"$err"
   rc=$?
   cat "$err"
   if grep -q ERR_NVGPUCTRPERM "$csv" "$err"; then
