@@ -107,6 +107,8 @@ TEST_DEPS   += $(BIN)/sdpa-bench
 TEST_SUITES += "bash tests/campaign/torch-peer.sh $(BIN)/sdpa-bench $(SDPA_REPORT)"
 TEST_SUITES += "python3 tests/campaign/torch_timing.py"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
+# The short lease's one command (tools/campaign/short-lease.sh) on a stand-in bundle.
+TEST_SUITES += "bash tests/campaign/short-lease.sh"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 # make ingest against hostile tarballs and faults (issue 20): nothing executed, the backend from evidence.
 TEST_SUITES += "bash tests/campaign/ingest.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

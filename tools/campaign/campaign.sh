@@ -222,7 +222,10 @@ warm_args=("${hist_args[@]:0:4}" --max-time 8)
 # ~23 s.
 if [ $quick = 1 ]; then peer_args=(--iters 5 --min-time 0 --max-time 5) scaling_iters=(--warmup 1 --iters 3)
 else peer_args=(--iters 20 --min-time 0.5 --max-time 5) scaling_iters=(--warmup 2 --iters 10); fi
-: "${check_timeout:=$([ $quick = 1 ] && echo 30 || echo 60)}"
+# The checks' timeout bounds what a hung kernel costs: on the first H100 all 11 checks took 4 s
+# (contexts included), and at 60 s six hanging Hopper rows would have spent 6 minutes of a
+# 15-minute lease. Quick plans (the emulator's smoke runs) keep 30.
+: "${check_timeout:=$([ $quick = 1 ] && echo 30 || echo 20)}"
 [ -n "$part_S" ] && scaling_S=$part_S
 # part_steps PART: "NAME BUDGET" per step of the part.
 part_steps() {

@@ -6,14 +6,14 @@
 # BUNDLE_DIR  an unpacked bundle (make bundle): bin/sdpa-bench, campaign.sh
 # OUT         an empty or new directory whose files come home
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
-# Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment and probe; each
-# variant alone under a timeout (smoke-<v>.json); the e4m3 correctness matrix and its D = 128 / causal
-# twin; the campaign with
+# Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
+# and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
+# not the lease); the e4m3 correctness matrix and its D = 128 / causal twin; the campaign with
 # what is left less 150 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
 # when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
-# only if its limit fits what is left. The loose
-# files are packed into node-files.tar.gz at the end; steps.tsv says what ran, its exit status
-# and seconds.
+# only if its limit fits what is left. The loose files are packed into node-files.tar.gz at the
+# end; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
+# tests/campaign/short-lease.sh.
 set -u
 [ $# -eq 3 ] || { echo "usage: short-lease.sh BUNDLE_DIR OUT DEADLINE_S" >&2; exit 2; }
 bundle=$(cd "$1" && pwd) || { echo "short-lease.sh: BUNDLE_DIR '$1' does not exist" >&2; exit 2; }
@@ -48,7 +48,7 @@ step env 40 bash -c "$(declare -f env_txt); env_txt" # timeout runs programs, no
 step probe 30 "$B" --backend cuda --probe || { echo "short-lease.sh: CUDA unusable here (probe.log)" >&2; deadline=0; }
 mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
 for v in "${variants[@]}"; do
-  step "smoke-$v" 60 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
+  step "smoke-$v" 20 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
     --shape mission --seeds 0 --out "$f/smoke-$v.json"
 done
 mshapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# tools/campaign/short-lease.sh, the one command of a short GPU lease, on a stand-in bundle (no GPU
+# here): a bin/sdpa-bench that answers the probe, lists two variants and writes a file per check,
+# and a campaign.sh that records its arguments and writes its tarball. The steps in their order,
+# each with its exit status and limit in steps.tsv; a failing variant does not stop the others;
+# the campaign gets what is left less 150 s as its --time-limit; the loose files packed into
+# node-files.tar.gz, the work files removed; an unusable CUDA skips every later step; a short
+# deadline skips what does not fit; bad arguments are refused.
+# Usage: tests/campaign/short-lease.sh
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
+set -u
+. tests/tap.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/short-lease-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+S=$PWD/tools/campaign/short-lease.sh
+B=$tmp/bundle
+mkdir -p "$B/bin"
+cat >"$B/bin/sdpa-bench" <<'EOF'
+#!/usr/bin/env bash
+# stand-in: FAKE_PROBE_RC (the probe's exit), FAKE_FAIL (a variant whose check exits 3)
+echo "$*" >>"$FAKE_LOG"
+case " $* " in
+  *" --probe "*) exit "${FAKE_PROBE_RC:-0}" ;;
+  *" --list-variants "*) printf 'stage6  mma.sync\nstage7f  wgmma, overlap\n'; exit 0 ;;
+esac
+out= v=
+while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2; shift ;; esac; shift; done
+[ -n "$v" ] && [ "$v" = "${FAKE_FAIL:-}" ] && { echo "cudaErrorIllegalAddress" >&2; exit 3; }
+echo '{"kind": "sdpa-bench-run"}' >"$out"
+EOF
+cat >"$B/campaign.sh" <<'EOF'
+#!/usr/bin/env bash
+# stand-in: records its arguments; a run writes its --out
+echo "campaign.sh $*" >>"$FAKE_LOG"
+case " $* " in *" --plan "*) echo "plan" >&2; exit 0 ;; esac
+out=
+while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; esac; shift; done
+echo tarball >"$out"
+exit 4
+EOF
+chmod +x "$B/bin/sdpa-bench" "$B/campaign.sh"
+export FAKE_LOG=$tmp/log
+# lease NAME DEADLINE [ENV...]: short-lease.sh into $tmp/NAME; its exit status in rc, steps.tsv unpacked
+lease() {
+  local name=$1 d=$2; shift 2
+  : >"$FAKE_LOG"
+  env "$@" bash "$S" "$B" "$tmp/$name" "$d" >"$tmp/$name.log" 2>&1
+  rc=$?
+  mkdir -p "$tmp/$name.unpacked" && tar -xzf "$tmp/$name/node-files.tar.gz" -C "$tmp/$name.unpacked" 2>/dev/null
+}
+# NAME:EXIT per step (env's exit is whatever this machine's tools answer: left out)
+steps() { awk -F'\t' 'NR > 1 { printf "%s:%s ", $1, ($1 == "env" && $2 != "skipped" ? "ran" : $2) }' "$tmp/$1.unpacked/files/steps.tsv" | sed 's/ $//'; }
+
+lease ok 600
+tap_ok "a lease of 600 s: exit 0, node-files.tar.gz and the campaign's tarball in OUT" \
+  test $rc -eq 0 -a -s "$tmp/ok/node-files.tar.gz" -a -s "$tmp/ok/c1.tar.gz"
+tap_ok "  ... every step in order, each with its exit status (the campaign's 4: parts left)" test "$(steps ok)" = \
+  "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:4 matrix-seed-linear:0 matrix-outliers:0"
+tap_ok "  ... each variant alone at three shapes, its file kept; the matrices' files too" \
+  bash -c 'cd "$1" && test -s smoke-stage6.json -a -s smoke-stage7f.json -a -s matrix-e4m3.json -a -s matrix-wide.json \
+           -a -s matrix-seed-linear.json -a -s matrix-outliers.json && grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --seeds 0" "$2"' \
+  _ "$tmp/ok.unpacked/files" "$FAKE_LOG"
+tl=$(sed -nE 's/^campaign.sh --backend cuda --time-limit ([0-9]+) --out .*/\1/p' "$FAKE_LOG")
+tap_ok "  ... the campaign ran once, on CUDA, with what was left less 150 s ($tl of 600)" \
+  bash -c '[ -n "$1" ] && [ "$1" -le 450 ] && [ "$1" -ge 440 ] && [ "$(grep -c "^campaign.sh --backend cuda --time-limit $1 --out " "$2")" -eq 1 ] &&
+           grep -q "^campaign.sh --backend cuda --plan --time-limit $1$" "$2"' _ "$tl" "$FAKE_LOG"
+tap_ok "  ... its plan beside the steps, the loose files and the temporary directory removed" \
+  bash -c 'grep -q plan "$1/files/campaign-plan.log" && [ ! -e "$2/files" ] && [ ! -e "$2/tmp" ]' _ "$tmp/ok.unpacked" "$tmp/ok"
+
+lease fail 600 FAKE_FAIL=stage6
+tap_ok "a variant that faults (exit 3) is recorded and the others still run" \
+  bash -c '[[ "$1" == "env:ran probe:0 smoke-stage6:3 smoke-stage7f:0 matrix-e4m3:0 "* ]]' _ "$(steps fail)"
+
+lease noprobe 600 FAKE_PROBE_RC=2
+tap_ok "CUDA unusable (the probe's exit 2): said, and every later step skipped, the campaign too" \
+  bash -c 'grep -q "CUDA unusable here" "$2" && [ "$1" = "env:ran probe:2 smoke-stage6:skipped smoke-stage7f:skipped matrix-e4m3:skipped matrix-wide:skipped campaign:skipped matrix-seed-linear:skipped matrix-outliers:skipped" ]' \
+  _ "$(steps noprobe)" "$tmp/noprobe.log"
+tap_ok "  ... and nothing was launched after it" bash -c '! grep -qE -- "--check-only|^campaign.sh" "$1"' _ "$FAKE_LOG"
+
+lease short 50
+tap_ok "a deadline of 50 s: the checks (20 s each) run; the matrices (60 s each) and the campaign do not fit: skipped" \
+  test "$(steps short)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:skipped matrix-wide:skipped campaign:skipped matrix-seed-linear:skipped matrix-outliers:skipped"
+lease mid 200
+tap_ok "a deadline of 200 s: the matrices run; the campaign (under 120 s once 150 are kept back) does not" \
+  test "$(steps mid)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:skipped matrix-seed-linear:0 matrix-outliers:0"
+
+tap_fail "two arguments are refused" bash "$S" "$B" "$tmp/x"
+tap_fail "a deadline that is not whole seconds is refused" bash "$S" "$B" "$tmp/x" 10m
+tap_fail "a directory that is not a bundle is refused" bash "$S" "$tmp" "$tmp/x" 600
+tap_done
