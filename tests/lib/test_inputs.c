@@ -81,6 +81,37 @@ static void test_draw_order(void **state) {
     inputs_free(&in);
 }
 
+/* Above the size where Q, K and V are made on three threads (2^20 elements each): every tensor is
+ * still its own stream in the documented order, and its codes and scales are inputs_quantise's. */
+static void test_threaded_is_the_definition(void **state) {
+    (void)state;
+    sdpa_inputs_t in;
+    const sdpa_shape_t sh = {1, 4, 4096, 64, 0};
+    assert_int_equal(inputs_generate(&in, sh, DIST_OUTLIERS, SDPA_CODEC_E4M3, 5), 0);
+    const float *xs[3] = {in.x_q, in.x_k, in.x_v};
+    const uint8_t *cs[3] = {in.q, in.k, in.v};
+    const float *ss[3] = {in.q_scale, in.k_scale, in.v_scale};
+    uint8_t *codes = malloc(in.n);
+    float scales[4];
+    assert_non_null(codes);
+    for (uint64_t t = 0; t < 3; t++) {
+        rng_t r;
+        rng_seed(&r, 5, t);
+        size_t bad = 0;
+        for (size_t i = 0; i < in.n; i++) {
+            double x = rng_normal(&r);
+            if (rng_uniform01(&r) < 0.001) x *= 10.0;
+            bad += xs[t][i] != (float)x;
+        }
+        assert_int_equal(bad, 0);
+        inputs_quantise(xs[t], sh, SDPA_CODEC_E4M3, codes, scales);
+        assert_memory_equal(codes, cs[t], in.n);
+        assert_memory_equal(scales, ss[t], sizeof scales);
+    }
+    free(codes);
+    inputs_free(&in);
+}
+
 /* Per head, the element of largest magnitude encodes to +-448 (0x7e/0xfe): x/scale = 448 up to
  * float rounding, which E4M3 absorbs. No NaN code ever appears. */
 static void test_amax_maps_to_448(void **state) {
@@ -217,9 +248,13 @@ static void test_shapes_and_names(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden_checksums),    cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_draw_order),          cmocka_unit_test(test_amax_maps_to_448),
-        cmocka_unit_test(test_zero_head_scale_one), cmocka_unit_test(test_shapes_and_names),
+        cmocka_unit_test(test_golden_checksums),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_draw_order),
+        cmocka_unit_test(test_amax_maps_to_448),
+        cmocka_unit_test(test_zero_head_scale_one),
+        cmocka_unit_test(test_shapes_and_names),
+        cmocka_unit_test(test_threaded_is_the_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
