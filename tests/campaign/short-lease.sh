@@ -5,7 +5,7 @@
 # each with its exit status and limit in steps.tsv; a failing variant does not stop the others;
 # the campaign gets what is left less 150 s as its --time-limit; the loose files packed into
 # node-files.tar.gz, the work files removed; an unusable CUDA skips every later step; a short
-# deadline skips what does not fit; bad arguments are refused.
+# deadline skips what does not fit; the bundle given as its tarball; bad arguments are refused.
 # Usage: tests/campaign/short-lease.sh
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -84,6 +84,20 @@ lease mid 200
 tap_ok "a deadline of 200 s: the matrices run; the campaign (under 120 s once 150 are kept back) does not" \
   test "$(steps mid)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:skipped matrix-seed-linear:0 matrix-outliers:0"
 
+# The bundle as its tarball (what a lease that copies the checkout can carry): unpacked into
+# TMPDIR, the same steps, nothing of it left behind.
+tar -czf "$tmp/sdpa-bundle-test.tar.gz" -C "$tmp" bundle
+mkdir -p "$tmp/tmpdir"
+: >"$FAKE_LOG"
+TMPDIR=$tmp/tmpdir bash "$S" "$tmp/sdpa-bundle-test.tar.gz" "$tmp/tgz" 600 >"$tmp/tgz.log" 2>&1
+rc=$?
+mkdir -p "$tmp/tgz.unpacked" && tar -xzf "$tmp/tgz/node-files.tar.gz" -C "$tmp/tgz.unpacked" 2>/dev/null
+tap_ok "BUNDLE as a .tar.gz: unpacked, the same steps run, the unpacked copy removed" \
+  bash -c '[ "$1" -eq 0 ] && [ "$2" = "$3" ] && [ -z "$(ls -A "$4")" ] && grep -q "^campaign.sh --backend cuda --time-limit" "$5"' \
+  _ $rc "$(steps tgz)" "$(steps ok)" "$tmp/tmpdir" "$FAKE_LOG"
+echo "not a tarball" >"$tmp/bad.tar.gz"
+tap_fail "a BUNDLE file that does not unpack is refused" bash "$S" "$tmp/bad.tar.gz" "$tmp/y" 600
+tap_fail "a BUNDLE file that is no .tar.gz is refused" bash "$S" "$tmp/log" "$tmp/y" 600
 tap_fail "two arguments are refused" bash "$S" "$B" "$tmp/x"
 tap_fail "a deadline that is not whole seconds is refused" bash "$S" "$B" "$tmp/x" 10m
 tap_fail "a directory that is not a bundle is refused" bash "$S" "$tmp" "$tmp/x" 600

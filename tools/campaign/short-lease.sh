@@ -2,8 +2,11 @@
 # short-lease.sh: the README's first hour (steps 2 to 5) as ONE command, for a lease whose whole
 # device time is about one command (a borrowed node for 15 minutes). Everything it measures is a
 # file under OUT the moment its step ends; a kill at any point loses only the running step.
-#   short-lease.sh BUNDLE_DIR OUT DEADLINE_S
-# BUNDLE_DIR  an unpacked bundle (make bundle): bin/sdpa-bench, campaign.sh
+#   short-lease.sh BUNDLE OUT DEADLINE_S
+# BUNDLE      an unpacked bundle (make bundle: build/bundle, bin/sdpa-bench and campaign.sh), or its
+#             tarball (build/sdpa-bundle-<sha>.tar.gz, ~6 MB against the directory's ~25: a device
+#             lease that copies the checkout caps what travels), unpacked into a temporary directory
+#             (the caller's TMPDIR, else /tmp) and removed at the end; its time counts
 # OUT         an empty or new directory whose files come home
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
@@ -15,17 +18,25 @@
 # end; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
 # tests/campaign/short-lease.sh.
 set -u
-[ $# -eq 3 ] || { echo "usage: short-lease.sh BUNDLE_DIR OUT DEADLINE_S" >&2; exit 2; }
-bundle=$(cd "$1" && pwd) || { echo "short-lease.sh: BUNDLE_DIR '$1' does not exist" >&2; exit 2; }
+t0=$SECONDS
+[ $# -eq 3 ] || { echo "usage: short-lease.sh BUNDLE OUT DEADLINE_S" >&2; exit 2; }
 out=$2 deadline=$3
 case $deadline in ''|*[!0-9]*) echo "short-lease.sh: DEADLINE_S '$deadline': whole seconds" >&2; exit 2 ;; esac
+if [ -f "$1" ]; then
+  case $1 in *.tar.gz) ;; *) echo "short-lease.sh: BUNDLE '$1': a directory or a .tar.gz from make bundle" >&2; exit 2 ;; esac
+  unpacked=$(mktemp -d "${TMPDIR:-/tmp}/short-lease-bundle.XXXXXX") || exit 2
+  trap 'rm -rf "$unpacked"' EXIT
+  tar -xzf "$1" -C "$unpacked" --no-same-owner || { echo "short-lease.sh: BUNDLE '$1' does not unpack" >&2; exit 2; }
+  bundle=$unpacked/bundle
+else
+  bundle=$(cd "$1" 2>/dev/null && pwd) || { echo "short-lease.sh: BUNDLE '$1' does not exist" >&2; exit 2; }
+fi
 B=$bundle/bin/sdpa-bench C=$bundle/campaign.sh
-[ -x "$B" ] && [ -x "$C" ] || { echo "short-lease.sh: $bundle is not an unpacked bundle (bin/sdpa-bench, campaign.sh)" >&2; exit 2; }
+[ -x "$B" ] && [ -x "$C" ] || { echo "short-lease.sh: $1 is not a bundle (bin/sdpa-bench, campaign.sh)" >&2; exit 2; }
 mkdir -p "$out/files" "$out/tmp" || exit 2
 out=$(cd "$out" && pwd) f=$out/files
 export TMPDIR=$out/tmp PATH=/usr/local/nvidia/bin:/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-t0=$SECONDS
 left() { echo $((deadline - (SECONDS - t0))); }
 # step NAME LIMIT_S CMD...: CMD under `timeout -s KILL`, its output in NAME.log, one line in steps.tsv.
 step() {
