@@ -4,8 +4,11 @@
 # and a campaign.sh that records its arguments and writes its tarball. The steps in their order,
 # each with its exit status and limit in steps.tsv; a failing variant does not stop the others;
 # the campaign gets what is left less 150 s as its --time-limit; the loose files packed into
-# node-files.tar.gz, the work files removed; an unusable CUDA skips every later step; a short
-# deadline skips what does not fit; the bundle given as its tarball; bad arguments are refused.
+# node-files.tar.gz after every step, OUT left with packed files only (a campaign killed before it
+# packed: its work directory packed; the whole command killed: every finished step in
+# node-files.tar.gz, the loose files out of a lease's reach); an unusable CUDA skips every later
+# step; a short deadline skips what does not fit; the bundle given as its tarball; bad arguments
+# are refused.
 # Usage: tests/campaign/short-lease.sh
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -30,11 +33,21 @@ echo '{"kind": "sdpa-bench-run"}' >"$out"
 EOF
 cat >"$B/campaign.sh" <<'EOF'
 #!/usr/bin/env bash
-# stand-in: records its arguments; a run writes its --out
+# stand-in: records its arguments; a run writes its --out, or (FAKE_CAMPAIGN=killed) leaves its
+# work directory as a SIGKILL would, or (slow) sleeps; --pack DIR packs DIR (FAKE_PACK_FAIL: fails)
 echo "campaign.sh $*" >>"$FAKE_LOG"
 case " $* " in *" --plan "*) echo "plan" >&2; exit 0 ;; esac
-out=
-while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; esac; shift; done
+out= pack=
+while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --pack) pack=$2; shift ;; esac; shift; done
+if [ -n "$pack" ]; then
+  [ -n "${FAKE_PACK_FAIL:-}" ] && exit 3
+  echo packed >"$(cat "$pack/state/out")" && rm -rf "$pack"; exit 0
+fi
+case ${FAKE_CAMPAIGN:-} in
+  killed) w=${out%.tar.gz}.partial; mkdir -p "$w/state" "$w/campaign-x/runs"; echo "$out" >"$w/state/out"
+          for i in 1 2 3 4 5 6 7 8 9; do echo "$i" >"$w/campaign-x/f$i.json"; done; exit 137 ;;
+  slow) echo $$ >"$FAKE_LOG.pid"; exec sleep 30 ;; # timeout(1) makes its own process group: the test kills it
+esac
 echo tarball >"$out"
 exit 4
 EOF
@@ -66,6 +79,31 @@ tap_ok "  ... the campaign ran once, on CUDA, with what was left less 150 s ($tl
            grep -q "^campaign.sh --backend cuda --plan --time-limit $1$" "$2"' _ "$tl" "$FAKE_LOG"
 tap_ok "  ... its plan beside the steps, the loose files and the temporary directory removed" \
   bash -c 'grep -q plan "$1/files/campaign-plan.log" && [ ! -e "$2/files" ] && [ ! -e "$2/tmp" ]' _ "$tmp/ok.unpacked" "$tmp/ok"
+tap_ok "  ... OUT holds the two packed files and nothing else" test "$(ls -A "$tmp/ok" | tr '\n' ' ')" = "c1.tar.gz node-files.tar.gz "
+
+# A campaign killed before it could pack: its work directory packed by campaign.sh --pack, else as it is.
+lease killed 600 FAKE_CAMPAIGN=killed
+tap_ok "a campaign killed (137) before packing: campaign.sh --pack makes c1.tar.gz, the work directory gone" \
+  bash -c '[[ "$1" == *" campaign:137 "* ]] && [ "$(ls -A "$2" | tr "\n" " ")" = "c1.tar.gz node-files.tar.gz " ] &&
+           grep -q "^campaign.sh --pack $2/c1.partial$" "$3"' _ "$(steps killed)" "$tmp/killed" "$FAKE_LOG"
+lease nopack 600 FAKE_CAMPAIGN=killed FAKE_PACK_FAIL=1
+tap_ok "  ... and where --pack fails, the work directory as one tarball, c1-partial.tar.gz" \
+  bash -c '[ "$(ls -A "$1" | tr "\n" " ")" = "c1-partial.tar.gz node-files.tar.gz " ] &&
+           [ "$(tar -tzf "$1/c1-partial.tar.gz" | grep -c "\.json$")" -eq 9 ]' _ "$tmp/nopack"
+
+# The whole command killed in the campaign (the lease's own limit): node-files.tar.gz holds every
+# step before it, and nothing else of OUT lies within two folders of it.
+: >"$FAKE_LOG"
+FAKE_CAMPAIGN=slow setsid bash "$S" "$B" "$tmp/cut" 600 >"$tmp/cut.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "^campaign.sh --backend cuda --time-limit" "$FAKE_LOG" && break; sleep 0.1; done
+kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+[ -s "$FAKE_LOG.pid" ] && kill -KILL "$(cat "$FAKE_LOG.pid")" 2>/dev/null
+mkdir -p "$tmp/cut.unpacked" && tar -xzf "$tmp/cut/node-files.tar.gz" -C "$tmp/cut.unpacked" 2>/dev/null
+tap_ok "killed during the campaign: node-files.tar.gz holds the steps before it, packed as they ended" \
+  test "$(steps cut)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0"
+tap_ok "  ... and it is the only file of OUT within two folders (the loose ones lie deeper)" \
+  test "$(cd "$tmp/cut" && find . -mindepth 1 -maxdepth 3 -type f | tr '\n' ' ')" = "./node-files.tar.gz "
 
 lease fail 600 FAKE_FAIL=stage6
 tap_ok "a variant that faults (exit 3) is recorded and the others still run" \

@@ -14,8 +14,8 @@
 # not the lease); the e4m3 correctness matrix and its D = 128 / causal twin; the campaign with
 # what is left less 150 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
 # when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
-# only if its limit fits what is left. The loose files are packed into node-files.tar.gz at the
-# end; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
+# only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
+# every step; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
 # tests/campaign/short-lease.sh.
 set -u
 t0=$SECONDS
@@ -33,17 +33,25 @@ else
 fi
 B=$bundle/bin/sdpa-bench C=$bundle/campaign.sh
 [ -x "$B" ] && [ -x "$C" ] || { echo "short-lease.sh: $1 is not a bundle (bin/sdpa-bench, campaign.sh)" >&2; exit 2; }
-mkdir -p "$out/files" "$out/tmp" || exit 2
-out=$(cd "$out" && pwd) f=$out/files
-export TMPDIR=$out/tmp PATH=/usr/local/nvidia/bin:/usr/local/cuda/bin:$PATH
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+# The loose files live three folders down (OUT/tmp/lease/files/), where a lease that brings back
+# only a few files of OUT, none deeper than two folders, does not look; OUT itself holds only
+# packed files: node-files.tar.gz, rewritten after every step (a kill loses only the running
+# step), and the campaign's tarball.
+work=$out/tmp/lease f=$out/tmp/lease/files
+mkdir -p "$f" "$out/tmp/t" || exit 2
+pack() { tar -C "$work" -czf "$out/node-files.tar.gz.tmp" files && mv -f "$out/node-files.tar.gz.tmp" "$out/node-files.tar.gz"; }
+export TMPDIR=$out/tmp/t PATH=/usr/local/nvidia/bin:/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 left() { echo $((deadline - (SECONDS - t0))); }
 # step NAME LIMIT_S CMD...: CMD under `timeout -s KILL`, its output in NAME.log, one line in steps.tsv.
 step() {
   local name=$1 lim=$2 s=$SECONDS rc; shift 2
-  if [ "$(left)" -lt "$lim" ]; then printf '%s\tskipped\t0\t%s\n' "$name" "$lim" >>"$f/steps.tsv"; return 0; fi
+  if [ "$(left)" -lt "$lim" ]; then printf '%s\tskipped\t0\t%s\n' "$name" "$lim" >>"$f/steps.tsv"; pack; return 0; fi
   timeout -s KILL "$lim" "$@" >"$f/$name.log" 2>&1; rc=$?
   printf '%s\t%s\t%s\t%s\n' "$name" "$rc" $((SECONDS - s)) "$lim" >>"$f/steps.tsv"
+  pack
   return $rc
 }
 printf 'step\texit\tseconds\tlimit\n' >"$f/steps.tsv"
@@ -75,12 +83,18 @@ if [ "$tl" -ge 120 ]; then
   "$C" --backend cuda --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
   timeout -k 15 -s TERM "$tl" "$C" --backend cuda --time-limit "$tl" --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
   printf 'campaign\t%s\t%s\t%s\n' $? $((SECONDS - s)) "$tl" >>"$f/steps.tsv"
+  # Killed before it could pack (SIGKILL after the TERM): its work directory, beside c1.tar.gz,
+  # packed by campaign.sh --pack, else as it is, so that OUT keeps one file for it.
+  if [ -d "$out/c1.partial" ] && [ ! -e "$out/c1.tar.gz" ]; then
+    timeout -s KILL 60 "$C" --pack "$out/c1.partial" >"$f/campaign-pack.log" 2>&1
+    [ -e "$out/c1.tar.gz" ] || tar -C "$out" -czf "$out/c1-partial.tar.gz" c1.partial
+    { [ -e "$out/c1.tar.gz" ] || [ -e "$out/c1-partial.tar.gz" ]; } && rm -rf "$out/c1.partial"
+  fi
 else
   printf 'campaign\tskipped\t0\t%s\n' "$tl" >>"$f/steps.tsv"
 fi
+pack
 step matrix-seed-linear 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear --out "$f/matrix-seed-linear.json"
 step matrix-outliers 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0 --dist outliers --out "$f/matrix-outliers.json"
-tar -C "$out" -czf "$out/node-files.tar.gz.tmp" files && mv "$out/node-files.tar.gz.tmp" "$out/node-files.tar.gz" &&
-  rm -rf "$f"
-rm -rf "$out/tmp"
+pack && rm -rf "$out/tmp"
 ls -l "$out"
