@@ -597,7 +597,7 @@ static void profile(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, const cJS
     cols[0] = (md_col_t){"variant", 10, 'l'};
     int k = 0;
     /* At the gate shape the XU metric, which decides stage 7g, is the first column. */
-    cJSON_ArrayForEach(m, ms) if (gate && jo_eq(m, "name", STAGE7G_METRIC)) shown[k++] = m;
+    cJSON_ArrayForEach(m, ms) if (gate && k < MAX_METRICS && jo_eq(m, "name", STAGE7G_METRIC)) shown[k++] = m;
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;
         if (!(gate && jo_eq(m, "name", STAGE7G_METRIC))) shown[k++] = m;
