@@ -3,7 +3,7 @@
 # here): a bin/sdpa-bench that answers the probe, lists two variants and writes a file per check,
 # and a campaign.sh that records its arguments and writes its tarball. The steps in their order,
 # each with its exit status and limit in steps.tsv; a failing variant does not stop the others;
-# the campaign gets what is left less 150 s as its --time-limit; the loose files packed into
+# the campaign gets what is left less 90 s as its --time-limit; the loose files packed into
 # node-files.tar.gz after every step, OUT left with packed files only (a campaign killed before it
 # packed: its work directory packed; the whole command killed: every finished step in
 # node-files.tar.gz, the loose files out of a lease's reach); an unusable CUDA skips every later
@@ -74,8 +74,8 @@ tap_ok "  ... each variant alone at three shapes, its file kept; the matrices' f
            -a -s matrix-seed-linear.json -a -s matrix-outliers.json && grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --seeds 0" "$2"' \
   _ "$tmp/ok.unpacked/files" "$FAKE_LOG"
 tl=$(sed -nE 's/^campaign.sh --backend cuda --time-limit ([0-9]+) --out .*/\1/p' "$FAKE_LOG")
-tap_ok "  ... the campaign ran once, on CUDA, with what was left less 150 s ($tl of 600)" \
-  bash -c '[ -n "$1" ] && [ "$1" -le 450 ] && [ "$1" -ge 440 ] && [ "$(grep -c "^campaign.sh --backend cuda --time-limit $1 --out " "$2")" -eq 1 ] &&
+tap_ok "  ... the campaign ran once, on CUDA, with what was left less 90 s ($tl of 600)" \
+  bash -c '[ -n "$1" ] && [ "$1" -le 510 ] && [ "$1" -ge 500 ] && [ "$(grep -c "^campaign.sh --backend cuda --time-limit $1 --out " "$2")" -eq 1 ] &&
            grep -q "^campaign.sh --backend cuda --plan --time-limit $1$" "$2"' _ "$tl" "$FAKE_LOG"
 tap_ok "  ... its plan beside the steps, the loose files and the temporary directory removed" \
   bash -c 'grep -q plan "$1/files/campaign-plan.log" && [ ! -e "$2/files" ] && [ ! -e "$2/tmp" ]' _ "$tmp/ok.unpacked" "$tmp/ok"
@@ -116,10 +116,16 @@ tap_ok "CUDA unusable (the probe's exit 2): said, and every later step skipped, 
 tap_ok "  ... and nothing was launched after it" bash -c '! grep -qE -- "--check-only|^campaign.sh" "$1"' _ "$FAKE_LOG"
 
 lease short 50
-tap_ok "a deadline of 50 s: the checks (20 s each) run; the matrices (60 s each) and the campaign do not fit: skipped" \
-  test "$(steps short)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:skipped matrix-wide:skipped campaign:skipped matrix-seed-linear:skipped matrix-outliers:skipped"
+tap_ok "a deadline of 50 s: the checks (20 s each) and the later matrices (30 s) run; the first two (60 s) and the campaign do not fit" \
+  test "$(steps short)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:skipped matrix-wide:skipped campaign:skipped matrix-seed-linear:0 matrix-outliers:0"
+lease tiny 25
+tap_ok "a deadline of 25 s: the probe and the checks only" \
+  test "$(steps tiny)" = "env:skipped probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:skipped matrix-wide:skipped campaign:skipped matrix-seed-linear:skipped matrix-outliers:skipped"
+lease none 5
+tap_ok "a deadline of 5 s, too short to probe: nothing touches the GPU" \
+  bash -c '[[ "$1" == "env:skipped probe:skipped smoke-stage6:skipped "*"matrix-outliers:skipped" ]] && ! grep -q -- --check-only "$2"' _ "$(steps none)" "$FAKE_LOG"
 lease mid 200
-tap_ok "a deadline of 200 s: the matrices run; the campaign (under 120 s once 150 are kept back) does not" \
+tap_ok "a deadline of 200 s: the matrices run; the campaign (under 120 s once 90 are kept back) does not" \
   test "$(steps mid)" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:skipped matrix-seed-linear:0 matrix-outliers:0"
 
 # The bundle as its tarball (what a lease that copies the checkout can carry): unpacked into
