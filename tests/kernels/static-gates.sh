@@ -22,6 +22,17 @@ bad=$(jq -r '.kernels[] | select(.registers > 4 and .geometry.dynamic_smem_bytes
   and .static_smem_bytes != .geometry.smem_bytes) | "\(.kernel) \(.arch): ptxas \(.static_smem_bytes), table \(.geometry.smem_bytes)"' "$tmp/p.json")
 tap_ok "static shared memory of every kernel = its geometry's in the kernel table${bad:+: $bad}" test -z "$bad"
 
+# The wgmma rows' swizzled tiles lie in dynamic shared memory, whose start the kernels take as
+# 1024-byte aligned (SMEM_DYNAMIC_ALIGNED, kernels/prims.cuh). With no static shared memory in
+# front of it, it begins where the layout probes' dynamic shared memory began when they showed
+# the hardware's 128-byte swizzle on an H100 (data/gpu/*/probes/probes.json: no mismatch); a
+# static variable would move it, leaving the alignment to the extern declaration alone.
+bad=$(jq -r '.kernels[] | select(.target == "sm_90a" and .registers > 4 and .static_smem_bytes != 0)
+  | "\(.kernel) \(.codec): \(.static_smem_bytes) B static"' "$tmp/p.json")
+n=$(jq '[.kernels[] | select(.target == "sm_90a" and .registers > 4)] | length' "$tmp/p.json")
+tap_ok "the $n sm_90a kernels with a body have no static shared memory (their tiles start the dynamic window)${bad:+: $bad}" \
+  test "$n" -gt 0 -a -z "$bad"
+
 # The original's stages (0, 1, 2, 3a: seed-system) keep the original's occupancy class: the CTAs per
 # SM that the occupancy model gives each reproduced kernel (e4m3) equal what it gives the original's
 # published registers and shared memory (data/published/seed-l4.json) on the same architecture (an
