@@ -86,18 +86,20 @@ void gpu_stage7g_section(const gpu_campaign_t *c, rbuf_t *b) {
 int gpu_stage7g_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
     rbuf_t b = {0};
     const gpu_campaign_t *lead = NULL; /* the deciding campaign: the earliest id with a figure */
+    stage7g_t lv = STAGE7G_OPEN;       /* its verdict */
     int figures = 0, fixtures = 0;
+    double pct;
+    char why[512];
     for (int i = 0; i < g->n; i++) {
         const gpu_campaign_t *c = g->c[i];
-        double pct;
-        char why[512];
-        if (gpu_stage7g_verdict(c, &pct, why, sizeof why) == STAGE7G_OPEN) continue;
+        const stage7g_t v = gpu_stage7g_verdict(c, &pct, why, sizeof why);
+        if (v == STAGE7G_OPEN) continue;
         if (c->fixture) {
             fixtures++;
             continue;
         }
         figures++;
-        if (!lead || strcmp(c->id, lead->id) < 0) lead = c;
+        if (!lead || strcmp(c->id, lead->id) < 0) lead = c, lv = v;
     }
     if (!lead) {
         int real = 0; /* campaigns that are measurements (not the synthetic fixture) */
@@ -129,9 +131,6 @@ int gpu_stage7g_write(const gpu_data_t *g, const char *out, char *err, size_t n)
     verdict_text(lead, &b);
     rb_puts(&b, ".");
     int disagree = 0;
-    double lp, pct;
-    char why[512];
-    stage7g_t lv = gpu_stage7g_verdict(lead, &lp, why, sizeof why);
     if (figures > 1) {
         rb_puts(&b, " Later campaigns:");
         for (int i = 0, k = 0; i < g->n; i++) {

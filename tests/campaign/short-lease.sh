@@ -53,11 +53,12 @@ exit 4
 EOF
 chmod +x "$B/bin/sdpa-bench" "$B/campaign.sh"
 export FAKE_LOG=$tmp/log
-# lease NAME DEADLINE [ENV...]: short-lease.sh into $tmp/NAME; its exit status in rc, steps.tsv unpacked
+# lease NAME DEADLINE [ENV...]: short-lease.sh on BUNDLE (default the stand-in's directory) into
+# $tmp/NAME; its exit status in rc, steps.tsv unpacked
 lease() {
   local name=$1 d=$2; shift 2
   : >"$FAKE_LOG"
-  env "$@" bash "$S" "$B" "$tmp/$name" "$d" >"$tmp/$name.log" 2>&1
+  env "$@" bash "$S" "${BUNDLE:-$B}" "$tmp/$name" "$d" >"$tmp/$name.log" 2>&1
   rc=$?
   mkdir -p "$tmp/$name.unpacked" && tar -xzf "$tmp/$name/node-files.tar.gz" -C "$tmp/$name.unpacked" 2>/dev/null
 }
@@ -132,10 +133,7 @@ tap_ok "a deadline of 200 s: the matrices run; the campaign (under 120 s once 90
 # TMPDIR, the same steps, nothing of it left behind.
 tar -czf "$tmp/sdpa-bundle-test.tar.gz" -C "$tmp" bundle
 mkdir -p "$tmp/tmpdir"
-: >"$FAKE_LOG"
-TMPDIR=$tmp/tmpdir bash "$S" "$tmp/sdpa-bundle-test.tar.gz" "$tmp/tgz" 600 >"$tmp/tgz.log" 2>&1
-rc=$?
-mkdir -p "$tmp/tgz.unpacked" && tar -xzf "$tmp/tgz/node-files.tar.gz" -C "$tmp/tgz.unpacked" 2>/dev/null
+BUNDLE=$tmp/sdpa-bundle-test.tar.gz lease tgz 600 TMPDIR="$tmp/tmpdir"
 tap_ok "BUNDLE as a .tar.gz: unpacked, the same steps run, the unpacked copy removed" \
   bash -c '[ "$1" -eq 0 ] && [ "$2" = "$3" ] && [ -z "$(ls -A "$4")" ] && grep -q "^campaign.sh --backend cuda --time-limit" "$5"' \
   _ $rc "$(steps tgz)" "$(steps ok)" "$tmp/tmpdir" "$FAKE_LOG"
