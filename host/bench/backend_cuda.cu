@@ -329,8 +329,8 @@ int cuda_sample_work(void *self, const backend_work_t *w, bool warmup, backend_s
     Stamps s;
     CUDA_TRY(cudaMemcpyAsync(&s, b->d_stamps, sizeof s, cudaMemcpyDeviceToHost, b->stream));
     CUDA_TRY(cudaStreamSynchronize(b->stream));
-    out->elapsed_us = (double)ms * 1e3;
-    out->sm_clock_mhz = clock_mhz(s);
+    out->elapsed_us = backend_keep_us((double)ms * 1e3);
+    out->sm_clock_mhz = backend_keep_mhz(clock_mhz(s));
     return 0;
 }
 

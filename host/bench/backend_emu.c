@@ -131,7 +131,7 @@ static int emu_sample(void *self, sdpa_launch_fn fn, sdpa_args_t *args, bool war
         fault_message(st, err, errlen);
         return -1;
     }
-    out->elapsed_us = (t1 - t0) * 1e6;
+    out->elapsed_us = backend_keep_us((t1 - t0) * 1e6);
     out->sm_clock_mhz = NAN; /* no SM clock on a CPU: never throttle-checked */
     return 0;
 }
@@ -169,7 +169,7 @@ static int emu_sample_work(void *self, const backend_work_t *w, bool warmup, bac
     const int rc = emu_run_work(self, w, err, errlen);
     const double t1 = backend_now_s();
     if (rc != 0) return -1;
-    out->elapsed_us = (t1 - t0) * 1e6;
+    out->elapsed_us = backend_keep_us((t1 - t0) * 1e6);
     out->sm_clock_mhz = NAN;
     return 0;
 }

@@ -145,6 +145,12 @@ tap_ok "speedup and latency reduction both reported" bash -c \
 tap_ok "a verdict" bash -c '"$1" "$2" comparisons.0.verdict | grep -qE "^(FASTER|SLOWER|SAME|AMBIGUOUS)$"' _ "$check" "$out"
 tap_ok "paired rounds equal the baseline's samples" bash -c \
   '[ "$("$1" "$2" comparisons.0.rounds)" = "$("$1" "$2" timing.0.summary.n)" ]' _ "$check" "$out"
+# Schema 1.4.0: every sample kept to the nanosecond, so none prints more than 3 decimals.
+ns_samples() { # the file has 7 sample arrays (3 arms, 2 comparisons of 2), none with a finer digit
+  [ "$(grep -cE '"(samples_us|base_samples_us|cand_samples_us)":[[:space:]]*\[[0-9]' "$out")" = 7 ] &&
+    ! grep -E '"(samples_us|base_samples_us|cand_samples_us)":' "$out" | grep -qE '[0-9]\.[0-9]{4}'
+}
+tap_ok "samples kept to the nanosecond (at most 3 decimals)" ns_samples
 
 bench "--vs X --variant X: an A/A control" 0 "${fast[@]}" --shape small --seeds 0 --vs stage2 --variant stage2
 tap_ok "config.aa_control is true (false in the A/B run above)" is config.aa_control true

@@ -108,6 +108,8 @@ s = samples[be.id]
 tap(len(s) >= 5 and all(150 <= x <= 300 for x in s),
     "stream held by torch.cuda._sleep: every sample is the 200 us of GPU work, not the 5 ms of host dispatch "
     "and context", f"samples {['%.0f' % x for x in s]} us")
+tap(all(repr(x) == repr(round(x * 1e3) / 1e3) and len(repr(x).partition(".")[2]) <= 3 for x in s),
+    "  ... each kept to the nanosecond, as sdpa-bench keeps its samples (schema 1.4.0)", f"samples {s[:3]}")
 method = clock.method() if hasattr(clock, "method") else ""
 tap("torch.cuda._sleep" in method and "sdpa_kernel" in method, "  ... and the method says so (timing_method)",
     method)

@@ -90,7 +90,7 @@ class Clock:
             with be.context():
                 t0 = time.perf_counter()
                 be.call()
-                us = (time.perf_counter() - t0) * 1e6
+                us = keep_us((time.perf_counter() - t0) * 1e6)
             return lambda: us
         cuda = self.torch.cuda
         if self.flush is not None:
@@ -109,7 +109,12 @@ class Clock:
             self.hold_us = min(HOLD_MAX_US, 2 * self.hold_us)
             return None
         n = 1 if self.held else self.k
-        return lambda: a.elapsed_time(b) * 1e3 / n
+        return lambda: keep_us(a.elapsed_time(b) * 1e3 / n)
+
+
+def keep_us(us):
+    """A sample as sdpa-bench keeps one (backend_keep_us, host/bench/backend.h): to the nanosecond."""
+    return round(us * 1e3) / 1e3
 
 
 def time_interleaved(backends, clock, a):
