@@ -47,7 +47,10 @@ SDPA_BENCH := $(BIN)/sdpa-bench
 
 # Defaults of the parameters an experiment.mk may override.
 # Static budgets: registers, spill bytes, local-memory bytes, static shared memory bytes
-# (48 KiB: the most a block may use without opting in to dynamic shared memory).
+# (48 KiB: the most a block may use without opting in to dynamic shared memory). The register
+# count is the D = 64 builds' budget; a D = 128 build is judged at the cap of its own launch bounds
+# (kernels/geometry.h, SDPA_REG_CAP: 255, or 168 for a 384-thread block), as ptxas-json gates it and
+# paper/methods.md fixes it (sdpa-report, report_register_budget).
 STATIC_BUDGET ?= 128,0,0,49152
 # Timing budgets, "WARMUP ITERS MIN_TIME_S MAX_TIME_S", chosen by the backend the harness picked.
 # GPU: at least 200 interleaved rounds and 2 s, at most 30 s per variant.

@@ -218,10 +218,14 @@ static int plot_vars(report_t *r, const char *shapes, int ncases, bool published
     rb_printf(&b, "has_ptxas = %d\nhas_published = %d\nhist_min_samples = %d\n", r->have_ptxas, published,
               HIST_MIN_SAMPLES);
     gp_assign_str(&b, "ptxas_note", r->have_ptxas ? "" : r->ptxas_missing);
-    double regs, smem;
+    double regs, smem, wide_lo, wide;
     TRY_B(report_static_budget(r, STATIC_BUDGET_REGS, &regs));
     TRY_B(report_static_budget(r, STATIC_BUDGET_SMEM, &smem));
-    rb_printf(&b, "max_registers = %.10g\nmax_smem_kib = %.10g\n", regs, smem / 1024);
+    char caps[32];
+    TRY_B(report_wide_register_budget(r, r->candidate, &wide_lo, &wide, caps, sizeof caps));
+    /* max_registers_d128: the candidate's (highest) D = 128 budget where it has its own, else 0 (no line) */
+    rb_printf(&b, "max_registers = %.10g\nmax_registers_d128 = %.10g\nmax_smem_kib = %.10g\n", regs,
+              wide == wide ? wide : 0, smem / 1024);
     gp_assign_str(&b, "timed_shapes", shapes);
     rbuf_t dl = {0};
     char word[64];

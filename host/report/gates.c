@@ -218,7 +218,7 @@ static const static_spec_t STATIC_SPECS[] = {
 typedef struct {
     const static_spec_t *sp;
     gate_t *g;
-    double limit;
+    double limit; /* the experiment's budget (registers: of its D = 64 builds) */
     int found, bad;
     size_t k; /* characters used in g->value */
 } static_acc_t;
@@ -231,8 +231,10 @@ static int static_entry(report_t *r, int i, const char *arch, void *ctx) {
         TRY(rj_num(&r->P, &x, "kernels.%d.%s", i, a->sp->fields[f]));
         val += x;
     }
+    double limit = a->limit;
+    if (a->sp->budget == STATIC_BUDGET_REGS) TRY(report_register_budget(r, i, &limit, NULL));
     a->found++;
-    if (!(val <= a->limit)) a->bad++;
+    if (!(val <= limit)) a->bad++;
     if (a->k < sizeof a->g->value)
         a->k += (size_t)snprintf(a->g->value + a->k, sizeof a->g->value - a->k, "%s%s %.0f",
                                  a->found > 1 ? ", " : "", arch, val);
@@ -253,9 +255,20 @@ static int static_gates(report_t *r, gates_t *gs) {
         const rj_t *d = &r->P;
         double limit;
         TRY(report_static_budget(r, sp->budget, &limit));
-        snprintf(g->target, sizeof g->target, "≤ %.0f for every architecture (and codec) built", limit);
         static_acc_t acc = {sp, g, limit, 0, 0, 0};
         TRY(report_ptxas_each(r, r->candidate, static_entry, &acc));
+        double lo = NAN, hi;
+        char caps[32] = "";
+        if (sp->budget == STATIC_BUDGET_REGS)
+            TRY(report_wide_register_budget(r, r->candidate, &lo, &hi, caps, sizeof caps));
+        if (lo == lo)
+            snprintf(
+                g->target, sizeof g->target,
+                "≤ %.0f at D = 64 and ≤ %s at D = 128 (the cap of each build's launch bounds), for every "
+                "architecture (and codec) built",
+                limit, caps);
+        else
+            snprintf(g->target, sizeof g->target, "≤ %.0f for every architecture (and codec) built", limit);
         const int found = acc.found, bad = acc.bad;
         if (!found) {
             g->status = GS_NOT_EVALUATED;

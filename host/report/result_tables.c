@@ -584,14 +584,22 @@ int table_ptxas(report_t *r, const gates_t *g) {
     (void)g;
     rbuf_t b = {0};
     if (r->have_ptxas) {
-        double x[4];
+        double x[4], lo, hi;
         for (int k = 0; k < 4; k++) TRY_B(report_static_budget(r, k, &x[k]));
-        char s[N];
+        char s[N], w[N * 4] = "", caps[N];
+        TRY_B(report_wide_register_budget(r, r->candidate, &lo, &hi, caps, sizeof caps));
+        if (lo == lo)
+            snprintf(
+                w, sizeof w,
+                " (%s for %s's builds at D = 128: the cap of each one's launch bounds, kernels/geometry.h, "
+                "as the methods fix it)",
+                caps, r->candidate);
         rb_printf(
             &b,
-            "Budgets of the experiment: at most %.0f registers per thread, %.0f spill bytes, %.0f bytes of "
-            "local memory and %s bytes of static shared memory per block, on every architecture built.\n",
-            x[STATIC_BUDGET_REGS], x[STATIC_BUDGET_SPILL], x[STATIC_BUDGET_LOCAL],
+            "Budgets of the experiment: at most %.0f registers per thread%s, %.0f spill bytes, %.0f bytes "
+            "of local memory and %s bytes of static shared memory per block, on every architecture "
+            "built.\n",
+            x[STATIC_BUDGET_REGS], w, x[STATIC_BUDGET_SPILL], x[STATIC_BUDGET_LOCAL],
             fmt_int(s, N, x[STATIC_BUDGET_SMEM]));
     } else {
         rb_printf(
@@ -653,9 +661,10 @@ typedef struct {
     double tile_m; /* query rows per CTA (its geometry); NaN when no file records it */
 } occ_variant_t;
 
-/* A variant's rows per CTA from the run JSON's config.geometry (since 1.4.0), at head dimension D.
- * A file older than 1.4.0 has none, and needs none: every variant of those versions ran 32 rows
- * per CTA, the only geometry they knew (data/SCHEMA.md, config.geometry). */
+/* A variant's rows per CTA from the run JSON's config.geometry, at head dimension D. A file of
+ * schema 1.3.0 or older without it needs none: it was written before the geometry became a
+ * parameter, when every variant ran 32 rows per CTA (data/SCHEMA.md, config.geometry); every 1.4.0
+ * writer records it. */
 #define PRE_GEOMETRY_TILE_M 32
 static double run_tile_m(const rj_t *T, const char *variant, double D) {
     const char *version = rj_str(T, "schema_version");

@@ -1,6 +1,7 @@
 /* See run.h. */
 #include "run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,46 @@ int report_tolerances(report_t *r, tolerances_t *t) {
 
 static const cJSON *kernel(const report_t *r, int i) {
     return r->have_ptxas ? cJSON_GetArrayItem(jo(r->P.root, "kernels"), i) : NULL;
+}
+
+int report_register_budget(report_t *r, int i, double *out, bool *wide) {
+    if (wide) *wide = false;
+    if (report_static_budget(r, STATIC_BUDGET_REGS, out) != 0) return -1;
+    const cJSON *g = jo(kernel(r, i), "geometry");
+    const double d = jo_num(g, "head_dim"), w = jo_num(g, "warps");
+    if (!(d == d) || d == 64) return 0;
+    if (!(w >= 1 && w <= 32 && d >= 1 && d <= 1024)) {
+        snprintf(r->err, sizeof r->err, "%s: kernels.%d.geometry: head_dim %g without a valid warps (%g)",
+                 r->P.file, i, d, w);
+        return -1;
+    }
+    *out = SDPA_REG_CAP(32 * (int)w, (int)d);
+    if (wide) *wide = true;
+    return 0;
+}
+
+static int wide_budget(report_t *r, int i, const char *label, void *ctx) {
+    (void)label;
+    double limit, *lohi = ctx;
+    bool wide;
+    if (report_register_budget(r, i, &limit, &wide) != 0) return -1;
+    if (wide && !(lohi[0] <= limit)) lohi[0] = limit;
+    if (wide && !(lohi[1] >= limit)) lohi[1] = limit;
+    return 0;
+}
+
+int report_wide_register_budget(report_t *r, const char *variant, double *lo, double *hi, char *text,
+                                size_t n) {
+    double own, lohi[2] = {NAN, NAN};
+    *lo = *hi = NAN;
+    if (n) text[0] = '\0';
+    if (report_static_budget(r, STATIC_BUDGET_REGS, &own) != 0 ||
+        report_ptxas_each(r, variant, wide_budget, lohi) != 0)
+        return -1;
+    if (!(lohi[0] == lohi[0]) || (lohi[0] == own && lohi[1] == own)) return 0;
+    *lo = lohi[0], *hi = lohi[1];
+    snprintf(text, n, *lo < *hi ? "%.0f to %.0f" : "%.0f", *lo, *hi);
+    return 0;
 }
 
 /* "sm_90a e4m3 d128 causal": the code ptxas compiled for ("target"; files from before it existed:

@@ -61,6 +61,19 @@ int report_tolerances(report_t *r, tolerances_t *t);
 /* Static budget k (STATIC_BUDGET_*): experiment.mk's, else ptxas.json's; 0 or -1 (err set). */
 enum { STATIC_BUDGET_REGS, STATIC_BUDGET_SPILL, STATIC_BUDGET_LOCAL, STATIC_BUDGET_SMEM };
 int report_static_budget(report_t *r, int k, double *out);
+/* The register budget of ptxas entry i (kernels.i): the experiment's (report_static_budget) for a
+ * D = 64 instance or one without a geometry (files from before it); for a wider one (D = 128), the
+ * cap of its launch bounds (kernels/geometry.h, SDPA_REG_CAP), as ptxas-json gates it and
+ * paper/methods.md fixes it (255 per thread on the register-resident line, 168 for a 384-thread
+ * block): an experiment's budget is written for its D = 64 kernels. *wide (may be NULL): whether
+ * the cap applied. 0 or -1 (err set). */
+int report_register_budget(report_t *r, int i, double *out, bool *wide);
+/* The lowest and highest register budget of variant's D = 128 builds in ptxas.json
+ * (report_register_budget; one value unless their blocks differ), both NaN when it has none or their
+ * budget is the experiment's own; text (n bytes): "255" or "168 to 255", "" when NaN. 0 or -1 (err
+ * set). */
+int report_wide_register_budget(report_t *r, const char *variant, double *lo, double *hi, char *text,
+                                size_t n);
 
 /* "sm_89" or, when ptxas.json has one kernel per codec, "sm_89 e4m3": the label of kernel i. */
 const char *report_kernel_label(const report_t *r, int i, char *dst, size_t n);

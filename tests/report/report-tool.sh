@@ -160,6 +160,43 @@ B=$(new_run emulated stage2-wmma-pv 20260102T030405Z-budget)
 BUDGET=80,0,0,49152 report_tables "$B" >/dev/null
 tap_ok "static budget of experiment.mk applies (80 registers -> FAIL)" \
   bash -c "[ \"\$(jq -r '.gates[] | select(.name == \"registers per thread, stage2\") | .status' '$B/summary.json')\" = FAIL ]"
+# D = 128 builds are judged at the cap of their launch bounds (kernels/geometry.h; paper/methods.md:
+# 255 per thread on the register-resident line, 168 for a 384-thread block), the experiment's
+# budget at D = 64: a stage2 sm_90 build copied as a D = 128 instance of 4 warps (cap 255) with
+# 200 registers, and as one of 12 warps (cap 168) with REGS.
+geom='{"tile_m": 32, "tile_n": 32, "mma_warps": 2, "smem_bytes": 36864, "dynamic_smem_bytes": 0}'
+wide_run() { # ID REGS-OF-THE-12-WARP-BUILD D64-REGS
+  local d
+  d=$(new_run emulated stage2-wmma-pv "$1")
+  jq --argjson r "$2" --argjson r64 "$3" --argjson g "$geom" '.kernels += [(.kernels[] | select(.variant == "stage2" and .arch == "sm_90")
+      | (.kernel += "_d128" | .geometry = ($g + {head_dim: 128, warps: 4}) | .registers = 200),
+        (.kernel += "_d128w" | .geometry = ($g + {head_dim: 128, tile_m: 128, warps: 12, mma_warps: 8}) | .registers = $r))]
+    | (.kernels[] | select(.variant == "stage2" and .arch == "sm_89" and (.geometry.head_dim // 64) == 64))
+      |= (.registers = $r64 | .geometry = ($g + {head_dim: 64, warps: 4}))' \
+    "$FIXTURES/emulated/ptxas.json" >"$d/ptxas.json"
+  report_tables "$d" >/dev/null 2>"$d/report.err" || cat "$d/report.err" >&2
+  echo "$d"
+}
+regs_gate() { jq -r '.gates[] | select(.name == "registers per thread, stage2") | .status' "$1/summary.json"; }
+W=$(wide_run 20260102T030405Z-wide 168 128)
+tap_ok "D = 128 builds at their launch bounds' cap: 200 of 255 and 168 of 168 registers pass" test "$(regs_gate "$W")" = PASS
+tap_ok "  ... the gate names both budgets" \
+  grep -q '≤ 128 at D = 64 and ≤ 168 to 255 at D = 128 (the cap of each build.s launch bounds)' "$W/tables/gates.md"
+tap_ok "  ... and so do the ptxas table and the figure's budget line" bash -c \
+  'grep -q "at most 128 registers per thread (168 to 255 for stage2.s builds at D = 128" "$1/tables/ptxas.md" && grep -qx "max_registers_d128 = 255" "$1/plot-vars.gp"' _ "$W"
+W=$(wide_run 20260102T030405Z-wide169 176 128)
+tap_ok "a 384-thread D = 128 build over its cap (176 > 168) fails, with 1 of the builds named" \
+  bash -c '[ "$(jq -r ".gates[] | select(.name == \"registers per thread, stage2\") | .reason" "$1/summary.json")" = "1 of 5 builds over the budget" ]' _ "$W"
+# An experiment budget under the D = 64 cap (120 < 128): a D = 64 build is judged by it, not the cap.
+W=$(BUDGET=120,0,0,49152 wide_run 20260102T030405Z-wide64 168 125)
+tap_ok "a D = 64 build keeps the experiment's budget (125 > 120 fails beside passing D = 128 builds)" \
+  bash -c '[ "$(jq -r ".gates[] | select(.name == \"registers per thread, stage2\") | .reason" "$1/summary.json")" = "1 of 5 builds over the budget" ]' _ "$W"
+W=$(new_run emulated stage2-wmma-pv 20260102T030405Z-widebad)
+jq '.kernels += [(.kernels[] | select(.variant == "stage2" and .arch == "sm_90") | .geometry = {head_dim: 128})]' \
+  "$FIXTURES/emulated/ptxas.json" >"$W/ptxas.json"
+widebad() { ! report_tables "$W" >/dev/null 2>"$W/err" && grep -q "ptxas.json: kernels.[0-9]*.geometry: head_dim 128 without a valid warps" "$W/err"; }
+tap_ok "a D = 128 build without its warps: an error naming the file and the field" widebad
+
 N=$(new_run emulated stage2-wmma-pv 20260102T030405Z-noptxas)
 rm "$N/ptxas.json"
 jq '.meta.nvcc = null' "$FIXTURES/emulated/run.json" > "$N/run.json"
@@ -184,6 +221,31 @@ if [ -s build/ptxas/ptxas.json ]; then
   want=$(jq '[.kernels[] | select(.variant == "stage2")] | length' "$K/ptxas.json")
   got=$(gate_cell "$K/tables/gates.md" 'registers per thread, stage2' 4 | tr ',' '\n' | grep -c 'sm_')
   tap_ok "build's ptxas.json: every stage2 kernel ($want) in the registers gate" test "$got" = "$want"
+  # Every experiment's static gates against this build, with its own budget (experiment.mk, else
+  # experiments/common.mk's): its candidate's D = 64 and D = 128 builds all within them. The
+  # fixture's correctness and timing are renamed to the experiment's pair; only the static gates
+  # are read.
+  default_budget=$(sed -n 's/^STATIC_BUDGET ?= *//p' experiments/common.mk)
+  bad=
+  for mk in experiments/*/experiment.mk; do
+    x=$(basename "$(dirname "$mk")")
+    base=$(sed -n 's/^BASELINE *:= *//p' "$mk") cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
+    budget=$(sed -n 's/^STATIC_BUDGET *:= *//p' "$mk")
+    X=$(new_run emulated stage2-wmma-pv "20260102T030405Z-static-$x")
+    cp build/ptxas/ptxas.json "$X/ptxas.json"
+    for f in run run-timing; do
+      jq --arg b "$base" --arg c "$cand" 'walk(if . == "stage1" then $b elif . == "stage2" then $c else . end)' \
+        "$FIXTURES/emulated/$f.json" >"$X/$f.json"
+    done
+    "$SDPA_REPORT" experiment --run "$X" --experiment "$x" --title "$x (static gates)" --baseline "$base" \
+      --candidate "$cand" --gate-speedup 1.1 --static-budget "${budget:-$default_budget}" \
+      --published data/published/seed-l4.json --make-target "$x" >/dev/null 2>"$X/err" || { bad+=" $x(exit)"; continue; }
+    st=$(jq -r '[.gates[] | select(.group == "static") | .status] | unique | join(",")' "$X/summary.json")
+    [ "$st" = PASS ] || bad+=" $x($(jq -r '[.gates[] | select(.group == "static" and .status != "PASS") | .name + ": " + .reason] | join("; ")' "$X/summary.json"))"
+  done
+  tap_ok "build's ptxas.json: every experiment's static gates pass with its own budgets (D = 128 builds at their cap)" \
+    test -z "$bad"
+  [ -z "$bad" ] || tap_diag "failed:$bad"
 else
   tap_skip "build's ptxas.json" "no build/ptxas/ptxas.json (nvcc not found or not built)"
 fi
@@ -194,7 +256,7 @@ L4_NAME=$(json data/published/seed-l4.json '.device | split(" (")[0]')
 # occ_row RUN VARIANT ARCH SMS [waves]: the row tables/occupancy.md must hold for VARIANT, computed
 # here from the run's ptxas.json and the timing run's first shape; with "waves", the sentence's
 # "W waves (F full) with VARIANT" instead. Rows per CTA: the kernel's geometry in ptxas.json, or
-# 32 for files from before it was recorded (schema < 1.4.0: the only geometry then).
+# 32 for files from before it was recorded (the only geometry then).
 occ_row() {
   jq -r --arg v "$2" --arg a "$3" --slurpfile t "$1/run-timing.json" '
     (.kernels[] | select(.variant == $v and .arch == $a)) as $k | $k.occupancy as $o
