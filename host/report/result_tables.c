@@ -656,6 +656,7 @@ static int occ_device(report_t *r, occ_device_t *d) {
 typedef struct {
     const char *variant, *arch;
     double head_dim; /* the kernel instance: the run's head dimension */
+    bool causal;     /* ... and its mask (a causal instance is another kernel, listed before) */
     char label[64], limiter[32], why[160];
     double ctas;   /* CTAs per SM; NaN when unknown (why says so) */
     double tile_m; /* query rows per CTA (its geometry); NaN when no file records it */
@@ -693,6 +694,9 @@ static int occ_variant(report_t *r, int i, const char *label, void *ctx) {
     if (rj_present(P, "kernels.%d.geometry", i) &&
         (rj_num(P, &d, "kernels.%d.geometry.head_dim", i) != 0 || d != v->head_dim))
         return 0; /* another head dimension's instance */
+    if (cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(jo(P->root, "kernels"), i), "causal")) !=
+        v->causal)
+        return 0; /* the other mask's instance (files without "causal" had none) */
     if (rj_present(P, "kernels.%d.geometry", i)) TRY(rj_num(P, &v->tile_m, "kernels.%d.geometry.tile_m", i));
     snprintf(v->label, sizeof v->label, "%s", label);
     if (report_kernel_unsupported(r, i, v->why, sizeof v->why)) return 1;
@@ -736,7 +740,13 @@ static int original_occupancy(report_t *r, rbuf_t *b, const char *variant) {
               "registers and %s B of static shared memory (%s) through the same occupancy model. ",
               variant, o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s", dev, ORIGINAL_DEVICE_ARCH, lim, regs,
               fmt_int(sm, N, smem), src);
-    occ_variant_t ours = {.variant = variant, .arch = ORIGINAL_DEVICE_ARCH, .ctas = NAN};
+    /* this build's instance of the original's problems: D = 64, no mask (a kernel of another head
+     * dimension or mask is another instance; head_dim 0 matched none that records its geometry) */
+    occ_variant_t ours = {.variant = variant,
+                          .arch = ORIGINAL_DEVICE_ARCH,
+                          .head_dim = ORIGINAL_HEAD_DIM,
+                          .causal = false,
+                          .ctas = NAN};
     snprintf(ours.why, sizeof ours.why, "ptxas.json has no %s kernel of %s", ORIGINAL_DEVICE_ARCH, variant);
     if (r->have_ptxas) TRY(report_ptxas_each(r, variant, occ_variant, &ours));
     if (!r->have_ptxas)
@@ -759,9 +769,12 @@ static int occ_variants(report_t *r, const occ_device_t *dev, occ_variant_t v[2]
     const rj_t *T = &r->T;
     double head_dim = NAN;
     if (rj_num(T, &head_dim, "config.shapes.0.D") != 0) head_dim = NAN;
+    const bool causal = cJSON_IsTrue(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(jo(jo(T->root, "config"), "shapes"), 0), "causal"));
     for (int k = 0; k < 2; k++) {
         v[k].arch = dev->arch;
         v[k].head_dim = head_dim;
+        v[k].causal = causal;
         v[k].ctas = NAN;
         v[k].tile_m = NAN;
         snprintf(v[k].label, sizeof v[k].label, "%s", dev->arch);

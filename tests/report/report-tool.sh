@@ -259,7 +259,8 @@ L4_NAME=$(json data/published/seed-l4.json '.device | split(" (")[0]')
 # 32 for files from before it was recorded (the only geometry then).
 occ_row() {
   jq -r --arg v "$2" --arg a "$3" --slurpfile t "$1/run-timing.json" '
-    (.kernels[] | select(.variant == $v and .arch == $a)) as $k | $k.occupancy as $o
+    (.kernels[] | select(.variant == $v and .arch == $a and (.geometry.head_dim // 64) == 64 and (.causal // false) == false))
+      as $k | $k.occupancy as $o
     | ($k.geometry.tile_m // 32) as $tile | $t[0].config.shapes[0] as $s
     | [$v, $a, $o.blocks_per_sm, ($o.limited_by | sub("_"; " ")), $s.name, $s.B, $s.H, $s.S, $s.D,
        ((($s.S + $tile - 1) / $tile | floor) * $s.H * $s.B)] | @tsv' "$1/ptxas.json" |
@@ -314,6 +315,21 @@ tap_ok "occupancy, 4 vs 3 CTAs per SM: rows follow ptxas.json" occ_rows_ok "$O" 
 tap_ok "occupancy, 4 vs 3 CTAs per SM, the same full waves: still confounded" \
   bash -c "[ '$(occ_row "$O" stage1 sm_89 "$GPU_SMS" | cut -d'|' -f10)' = '$(occ_row "$O" stage2 sm_89 "$GPU_SMS" | cut -d'|' -f10)' ] \
     && grep -F '$CONF' '$O/tables/occupancy.md' | grep -qF 'stage1 fits 4 CTAs per SM'"
+# A wide row's instances (D = 128, causal) listed before its D = 64 non-causal one, as stages.cu
+# declares them, each with other figures: the run's shape (D = 64, no mask) takes the last, and the
+# original's problems too.
+O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-occinst)
+jq '.kernels |= ([.[] | select(.variant == "stage2" and .arch == "sm_89")
+      | (.causal = true | .occupancy.blocks_per_sm = 1 | .geometry = {head_dim: 64, tile_m: 32, tile_n: 32, warps: 4, mma_warps: 0, smem_bytes: 0, dynamic_smem_bytes: 0}),
+        (.occupancy.blocks_per_sm = 1 | .geometry = {head_dim: 128, tile_m: 32, tile_n: 32, warps: 4, mma_warps: 0, smem_bytes: 0, dynamic_smem_bytes: 0})] + .)
+    | (.kernels[] | select(.variant == "stage2" and .arch == "sm_89" and .geometry == null)) |= (.causal = false
+      | .geometry = {head_dim: 64, tile_m: 32, tile_n: 32, warps: 4, mma_warps: 0, smem_bytes: 0, dynamic_smem_bytes: 0})' \
+  "$FIXTURES/gpu-pass/ptxas.json" > "$O/ptxas.json"
+report_tables "$O" >/dev/null
+tap_ok "occupancy: the run's D = 64 non-causal instance, not a causal or D = 128 one listed first" occ_rows_ok "$O" sm_89 "$GPU_SMS"
+want_ctas=$(jq '.kernels[] | select(.variant == "stage2" and .arch == "sm_89" and .geometry.head_dim == 64 and .causal == false) | .occupancy.blocks_per_sm' "$O/ptxas.json")
+tap_ok "  ... and this build beside the original's CTAs per SM: its D = 64 instance ($want_ctas), with a geometry" \
+  grep -qF "This artifact's stage2 would fit $want_ctas there" "$O/tables/occupancy.md"
 tap_ok "occupancy without ptxas.json: NOT EVALUATED: nvcc not found, no numbers" \
   bash -c "grep -qF 'Occupancy NOT EVALUATED: nvcc not found' '$N/tables/occupancy.md' && ! grep -q '^|' '$N/tables/occupancy.md'"
 
