@@ -9,8 +9,9 @@ $(PTXAS_TOOL_OBJS): $(PTXAS_OBJ_DIR)/%.o: host/ptxas/%.c | $(DEPS_STAMP) $(SDPA_
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 # Linked with the emulator build's kernel table: every kernel's geometry (block, rows per CTA,
-# dynamic shared memory) comes from the Configs of kernels/stages.cu, not from a constant.
-$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(HOST_LIB) $(KERNELS_EMU_OBJS) $(SIMT_LIB)
+# dynamic shared memory) comes from the Configs of kernels/stages.cu, not from a constant; and with
+# the variant registry (host/bench/variants.c), which tells --print's table a stub from a build.
+$(BIN)/ptxas-json: $(PTXAS_TOOL_OBJS) $(BUILD)/obj/host/bench/variants.o $(HOST_LIB) $(KERNELS_EMU_OBJS) $(SIMT_LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(EMU_LINK_LIBS) $(HOST_LDLIBS)
 BUILD_TARGETS += $(BIN)/ptxas-json

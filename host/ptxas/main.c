@@ -6,10 +6,12 @@
  * Usage: ptxas-json --log FILE --out FILE.json [--published data/published/seed-l4.json] [--print]
  * Exit status: 0 all kernels pass the gates, 1 a gate fails, 2 bad usage or input. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/variants.h"
 #include "fileio.h"
 #include "sdpa_api.h"
 #include "occupancy.h"
@@ -165,34 +167,58 @@ static int add_published(cJSON *doc, const char *path) {
     return 0;
 }
 
+/* Why kernel k is a stub (a variant on an architecture it does not support, or on codes it cannot
+ * multiply: its body is empty, its figures say nothing), as the reports judge it; NULL for a real
+ * build. */
+static const char *stub_reason(const cJSON *k, char *why, size_t n) {
+    const variant_info_t *v = variants_find(str_or(k, "variant", ""));
+    const char *arch = str_or(k, "arch", "");
+    if (!v || strncmp(arch, "sm_", 3) != 0) return NULL;
+    if (variants_arch_unsupported(variants_min_sm(v->sw), variants_exact_sm(v->sw), atoi(arch + 3), why, n))
+        return why;
+    const char *c = variants_codec_unsupported(
+        v->sw, strcmp(str_or(k, "codec", ""), "e4m3") == 0 ? SDPA_CODEC_E4M3 : SDPA_CODEC_SEED_LINEAR);
+    if (!c) return NULL;
+    snprintf(why, n, "not supported with this codec (%s)", c);
+    return why;
+}
+
 static void print_table(const cJSON *kernels, const cJSON *published) {
-    printf("%-12s %-11s %-6s %4s %4s %5s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch", "D",
-           "rows", "warps", "regs", "bars", "smem_B", "stack", "spill", "occ", "limited by", "gates");
+    printf("%-12s %-11s %-6s %4s %-6s %4s %5s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch",
+           "D", "mask", "rows", "warps", "regs", "bars", "smem_B", "stack", "spill", "occ", "limited by",
+           "gates");
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels) {
-        const cJSON *occ = cJSON_GetObjectItem(k, "occupancy");
         const cJSON *geo = cJSON_GetObjectItem(k, "geometry");
-        printf("%-12s %-11s %-6s %4d %4d %5d %5d %4d %7d %6d %6d %6.1f%% %-24s %s\n",
+        char why[160], gates[192];
+        const bool stub = stub_reason(k, why, sizeof why) != NULL;
+        const cJSON *occ = stub ? NULL : cJSON_GetObjectItem(k, "occupancy");
+        snprintf(gates, sizeof gates, "%s%s", stub ? "stub, " : "",
+                 stub                                           ? why
+                 : cJSON_IsTrue(cJSON_GetObjectItem(k, "pass")) ? "PASS"
+                                                                : "FAIL");
+        printf("%-12s %-11s %-6s %4d %-6s %4d %5d %5d %4d %7d %6d %6d %6.1f%% %-24s %s\n",
                cJSON_GetObjectItem(k, "variant")->valuestring, cJSON_GetObjectItem(k, "codec")->valuestring,
                str_or(k, "target", cJSON_GetObjectItem(k, "arch")->valuestring), int_or(geo, "head_dim"),
-               int_or(geo, "tile_m"), int_or(geo, "warps"), cJSON_GetObjectItem(k, "registers")->valueint,
+               cJSON_IsTrue(cJSON_GetObjectItem(k, "causal")) ? "causal" : "-", int_or(geo, "tile_m"),
+               int_or(geo, "warps"), cJSON_GetObjectItem(k, "registers")->valueint,
                cJSON_GetObjectItem(k, "barriers")->valueint,
                cJSON_GetObjectItem(k, "static_smem_bytes")->valueint,
                cJSON_GetObjectItem(k, "stack_bytes")->valueint,
                cJSON_GetObjectItem(k, "spill_store_bytes")->valueint +
                    cJSON_GetObjectItem(k, "spill_load_bytes")->valueint,
                cJSON_IsObject(occ) ? 100.0 * cJSON_GetObjectItem(occ, "occupancy")->valuedouble : 0.0,
-               cJSON_IsObject(occ) ? cJSON_GetObjectItem(occ, "limited_by")->valuestring : "-",
-               cJSON_IsTrue(cJSON_GetObjectItem(k, "pass")) ? "PASS" : "FAIL");
+               cJSON_IsObject(occ) ? cJSON_GetObjectItem(occ, "limited_by")->valuestring : "-", gates);
     }
     if (!cJSON_IsArray(published)) return;
     printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
     const cJSON *p;
     cJSON_ArrayForEach(p, published) {
-        printf("%-12s %-11s %-6s %4d %4d %5d %5d %4s %7d %6d %6s %7s %-24s %s\n", str_or(p, "variant", "?"),
-               "(linear)", str_or(p, "arch", "?"), ORIGINAL_HEAD_DIM, ORIGINAL_TILE_M, ORIGINAL_THREADS / 32,
-               int_or(p, "registers"), "-", int_or(p, "static_smem_bytes"), int_or(p, "stack_bytes"), "-",
-               "-", "-", str_or(p, "source", ""));
+        printf("%-12s %-11s %-6s %4d %-6s %4d %5d %5d %4s %7d %6d %6s %7s %-24s %s\n",
+               str_or(p, "variant", "?"), "(linear)", str_or(p, "arch", "?"), ORIGINAL_HEAD_DIM, "-",
+               ORIGINAL_TILE_M, ORIGINAL_THREADS / 32, int_or(p, "registers"), "-",
+               int_or(p, "static_smem_bytes"), int_or(p, "stack_bytes"), "-", "-", "-",
+               str_or(p, "source", ""));
     }
 }
 

@@ -14,6 +14,18 @@ published=$(dirname "$0")/../../data/published/seed-l4.json
 cat "$tmp/table" | sed 's/^/# /'
 tap_ok "ptxas-json parses the log" test $rc -le 1
 tap_ok "every kernel passes the ptxas gates (regs <= its bounds' cap, 0 spills, 0 local, smem <= 48 KiB)" test $rc -eq 0
+# make ptxas's table (--print) tells a stub from a build and a causal instance from a plain one: a
+# stub (an empty body: a variant on an architecture or codec it does not support) says so and
+# shows no occupancy; no kernel with a body is called one; stage 7a is a stub below sm_90.
+stubs=$(awk '$1 ~ /^stage/ && / stub, not supported/' "$tmp/table")
+tap_ok "the table marks stubs: stage7a on sm_80 and sm_89 (needs sm_90)" \
+  bash -c '[ "$(awk "\$1 == \"stage7a\" && (\$3 == \"sm_80\" || \$3 == \"sm_89\")" <<<"$1" | wc -l)" = \
+    "$(jq "[.kernels[] | select(.variant == \"stage7a\" and (.arch == \"sm_80\" or .arch == \"sm_89\"))] | length" "$2")" ]' \
+  _ "$stubs" "$tmp/p.json"
+tap_ok "  ... no kernel with a body (more than 8 registers) is called a stub, and no stub shows an occupancy" \
+  bash -c '! awk "\$8 > 8 || \$13 != \"0.0%\"" <<<"$1" | grep -q .' _ "$stubs"
+tap_ok "  ... and its causal instances are marked, as many as ptxas.json has" \
+  test "$(awk '$1 ~ /^stage/ && $5 == "causal"' "$tmp/table" | wc -l)" = "$(jq '[.kernels[] | select(.causal)] | length' "$tmp/p.json")"
 
 # The kernel table's geometry (which the launchers, sdpa-bench and the reports use) agrees with the
 # nvcc build: every kernel with a body and static shared memory declares exactly the table's
