@@ -624,20 +624,35 @@ int table_ptxas(report_t *r, const gates_t *g) {
 
 /* ---- occupancy.md: CTAs per SM and waves, so that an occupancy change is not credited to the switch */
 
-/* The device occupancy is stated for: the GPU of the timing run, else the original's (modelled). */
+/* The device occupancy is stated for: the GPU of the timing run; else, modelled, the original's,
+ * or an H100 where baseline or candidate needs sm_90 (the Hopper rows: an L4 runs none of them). */
 typedef struct {
     char arch[16], name[256];
     double sms;
     bool measured;
+    const char *whose; /* modelled: "the original's device" or "the Hopper line's device" */
 } occ_device_t;
+
+static bool needs_hopper(const char *variant) {
+    const variant_info_t *v = variants_find(variant);
+    return v && (variants_min_sm(v->sw) >= 90 || variants_exact_sm(v->sw) == 90);
+}
 
 static int occ_device(report_t *r, occ_device_t *d) {
     const rj_t *T = &r->T;
     if (!cJSON_IsObject(jo(jo(T->root, "meta"), "device"))) {
+        d->measured = false;
+        if (needs_hopper(r->baseline) || needs_hopper(r->candidate)) {
+            snprintf(d->name, sizeof d->name, "%s", HOPPER_DEVICE_NAME);
+            snprintf(d->arch, sizeof d->arch, "%s", HOPPER_DEVICE_ARCH);
+            d->sms = HOPPER_DEVICE_SMS;
+            d->whose = "the Hopper line's device";
+            return 0;
+        }
         if (!report_published_device(r, d->name, sizeof d->name)) return -1;
         snprintf(d->arch, sizeof d->arch, "%s", ORIGINAL_DEVICE_ARCH);
         d->sms = ORIGINAL_DEVICE_SMS;
-        d->measured = false;
+        d->whose = "the original's device";
         return 0;
     }
     const char *cc = rj_str(T, "meta.device.cc"), *name = rj_str(T, "meta.device.name");
@@ -649,6 +664,7 @@ static int occ_device(report_t *r, occ_device_t *d) {
     d->arch[k] = '\0';
     snprintf(d->name, sizeof d->name, "%s", name);
     d->measured = true;
+    d->whose = "the device measured";
     return 0;
 }
 
@@ -864,11 +880,15 @@ int table_occupancy(report_t *r, const gates_t *g) {
     TRY_B(occ_device(r, &dev));
     occ_variant_t v[2] = {{.variant = r->baseline}, {.variant = r->candidate}};
     TRY_B(occ_variants(r, &dev, v));
-    if (!dev.measured)
-        rb_printf(&b,
-                  "**Modelled for the original's device (%s); not measured.** This run timed no GPU, so CTAs "
-                  "per SM and waves are stated for the device the original study measured (%s, %.0f SMs).\n",
-                  dev.name, dev.arch, dev.sms);
+    if (!dev.measured) {
+        const bool original = strcmp(dev.whose, "the original's device") == 0;
+        rb_printf(
+            &b,
+            "**Modelled for %s (%s); not measured.** This run timed no GPU, so CTAs per SM and waves are "
+            "stated for the device %s (%s, %.0f SMs)%s.\n",
+            dev.whose, dev.name, original ? "the original study measured" : "the Hopper rows are built for",
+            dev.arch, dev.sms, original ? "" : ": the original's L4 runs none of them");
+    }
     static const md_col_t cols[] = {
         {"variant", 8, 'l'},     {"arch (codec)", 9, 'l'}, {"CTAs per SM", 5, 'r'},
         {"limited by", 13, 'l'}, {"shape", 18, 'l'},       {"grid (CTAs)", 6, 'r'},
@@ -881,7 +901,8 @@ int table_occupancy(report_t *r, const gates_t *g) {
         rb_free(&b);
         return -1;
     }
-    char cap[1024];
+    char cap[1024], where[64];
+    snprintf(where, sizeof where, dev.measured ? "on the device measured," : "modelled for %s,", dev.whose);
     snprintf(
         cap, sizeof cap,
         "Occupancy of baseline and candidate %s %s (%s, %.0f SMs%s). CTAs per SM and the resource that "
@@ -889,9 +910,9 @@ int table_occupancy(report_t *r, const gates_t *g) {
         "$\\lceil S/\\text{rows per CTA} \\rceil \\cdot H \\cdot B$ CTAs at each shape of the timing run, "
         "the rows per CTA of each variant's geometry (%s %.0f, %s %.0f); waves = grid / "
         "(CTAs per SM $\\cdot$ SMs), full waves rounded up.",
-        dev.measured ? "on the device measured," : "modelled for the original's device,", dev.name, dev.arch,
-        dev.sms, dev.measured ? ", from meta.device of the timing run" : "; not measured", v[0].variant,
-        v[0].tile_m, v[1].variant, v[1].tile_m);
+        where, dev.name, dev.arch, dev.sms,
+        dev.measured ? ", from meta.device of the timing run" : "; not measured", v[0].variant, v[0].tile_m,
+        v[1].variant, v[1].tile_m);
     md_table_caption(&b, "tbl:occupancy", cap);
     occ_verdict(&b, &dev, v, differ, waves.s ? waves.s : "");
     rb_free(&waves);

@@ -114,5 +114,11 @@ const char *report_published_device(const report_t *r, char *dst, size_t n);
  * reports, GOATnote-Inc/periodicdent42); an L4 (AD104) has 58 SMs (NVIDIA L4 datasheet). */
 #define ORIGINAL_DEVICE_ARCH "sm_89"
 #define ORIGINAL_DEVICE_SMS 58
+/* Where a run with a variant that needs sm_90 (the Hopper rows, none of which an L4 runs) timed no
+ * GPU, occupancy is modelled for the device those rows are built for: an H100 SXM5, 132 SMs (the
+ * committed H100 campaigns' meta.device.sm_count; NVIDIA's H100 datasheet). */
+#define HOPPER_DEVICE_NAME "NVIDIA H100 SXM5"
+#define HOPPER_DEVICE_ARCH "sm_90"
+#define HOPPER_DEVICE_SMS 132
 
 #endif

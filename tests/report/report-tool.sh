@@ -290,6 +290,22 @@ tap_ok "occupancy, emulated run: modelled, so it says what would be (never 'is t
   bash -c "grep -qF 'Occupancy would be the same for both variants: the comparison would not be confounded' '$E/tables/occupancy.md' &&
            ! grep -qF '$SAME' '$E/tables/occupancy.md'"
 tap_ok "occupancy, GPU run: no 'not measured'" bash -c "! grep -q 'not measured' '$P/tables/occupancy.md'"
+# An emulated run of two Hopper rows (stage7c -> stage7d, renamed from the fixture's stage1 and
+# stage2, their sm_90 kernels included): none runs on an L4, so occupancy is modelled for an H100.
+H=$(new_run emulated stage2-wmma-pv 20260102T030405Z-hopper)
+for f in run run-timing ptxas; do
+  jq 'walk(if . == "stage1" then "stage7c" elif . == "stage2" then "stage7d" else . end)' "$FIXTURES/emulated/$f.json" >"$H/$f.json"
+done
+"$SDPA_REPORT" experiment --run "$H" --experiment stage7d-warpgroups --title "hopper" --baseline stage7c --candidate stage7d \
+  --gate-speedup 0.9524 --static-budget 168,0,0,49152 --published data/published/seed-l4.json --make-target stage7d >/dev/null 2>&1
+H100_SMS=$(sed -n 's/^#define HOPPER_DEVICE_SMS \([0-9]*\).*/\1/p' host/report/run.h)
+hopper_rows_ok() {
+  local v
+  for v in stage7c stage7d; do grep -qxF -- "$(occ_row "$H" $v sm_90 "$H100_SMS")" "$H/tables/occupancy.md" || return 1; done
+}
+tap_ok "occupancy, emulated Hopper rows: modelled for an H100 ($H100_SMS SMs, sm_90), not the original's L4" \
+  bash -c 'grep -qF "**Modelled for the Hopper line'"'"'s device (NVIDIA H100 SXM5); not measured.**" "$1" && ! grep -q sm_89 "$1"' _ "$H/tables/occupancy.md"
+tap_ok "  ... its rows from ptxas.json's sm_90 kernels and $H100_SMS SMs" hopper_rows_ok
 # Another device: cc 9.0 with 24 SMs selects the sm_90 kernels and that SM count.
 O=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-sm90)
 jq '.meta.device.cc = "9.0" | .meta.device.sm_count = 24' "$FIXTURES/gpu-pass/run-timing.json" > "$O/run-timing.json"
