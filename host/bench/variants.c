@@ -3,6 +3,7 @@
 #include "variants.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SDPA_VARIANT(ident, id, parent, sw, summary) {id, parent, (sw), summary},
@@ -84,6 +85,23 @@ const char *variants_arch_unsupported(int min_sm, int exact_sm, int cc, char *wh
 
 const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec) {
     if ((sw & SDPA_SW(FP8_MMA)) && codec != SDPA_CODEC_E4M3) return sdpa_status_str(SDPA_ERR_UNSUPPORTED);
+    return NULL;
+}
+
+const char *variants_build_stub(const char *variant, const char *arch, const char *codec, char *why,
+                                size_t whylen) {
+    const variant_info_t *v = variant ? variants_find(variant) : NULL;
+    if (!v || !arch || strncmp(arch, "sm_", 3) != 0) return NULL; /* not of the registry: a real build */
+    const int sm = atoi(arch + 3), need = variants_min_sm(v->sw);
+    if (sm < need) {
+        snprintf(why, whylen, "not supported on %s (needs sm_%d)", arch, need);
+        return why;
+    }
+    if (codec && variants_codec_unsupported(v->sw, strcmp(codec, "e4m3") == 0 ? SDPA_CODEC_E4M3
+                                                                              : SDPA_CODEC_SEED_LINEAR)) {
+        snprintf(why, whylen, "not supported with the %s codec", codec);
+        return why;
+    }
     return NULL;
 }
 

@@ -54,6 +54,13 @@ const char *variants_arch_unsupported(int min_sm, int exact_sm, int cc, char *wh
  * codes as they are; the seed-linear codes u - 128 have no FP8 form), or NULL when it can. Such a
  * variant is "not supported", like one that needs a newer device: never run, never failed. */
 const char *variants_codec_unsupported(sdpa_switches_t sw, sdpa_codec_t codec);
+/* Why the build of `variant` for `arch` ("sm_80") and `codec` ("e4m3", "seed-linear"; NULL: not
+ * recorded) is a stub, in why ("not supported on sm_80 (needs sm_90)", "not supported with the
+ * seed-linear codec"): a variant compiled where it cannot run has an empty body, and its ptxas
+ * figures say nothing. NULL for a real build, and for a variant or arch the registry does not
+ * know. The reports and ptxas-json's table judge ptxas.json's kernels with it. */
+const char *variants_build_stub(const char *variant, const char *arch, const char *codec, char *why,
+                                size_t whylen);
 /* Why the kernel entry e has no kernel for this problem (its head dimension, its causal mask, or
  * either with the seed-linear codec: kernels/stages.cu builds D = 128 and causal instances of the
  * register-resident rows, E4M3 only), in why; NULL when it has one. "Not supported" at that shape:

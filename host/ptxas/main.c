@@ -167,22 +167,6 @@ static int add_published(cJSON *doc, const char *path) {
     return 0;
 }
 
-/* Why kernel k is a stub (a variant on an architecture it does not support, or on codes it cannot
- * multiply: its body is empty, its figures say nothing), as the reports judge it; NULL for a real
- * build. */
-static const char *stub_reason(const cJSON *k, char *why, size_t n) {
-    const variant_info_t *v = variants_find(str_or(k, "variant", ""));
-    const char *arch = str_or(k, "arch", "");
-    if (!v || strncmp(arch, "sm_", 3) != 0) return NULL;
-    if (variants_arch_unsupported(variants_min_sm(v->sw), variants_exact_sm(v->sw), atoi(arch + 3), why, n))
-        return why;
-    const char *c = variants_codec_unsupported(
-        v->sw, strcmp(str_or(k, "codec", ""), "e4m3") == 0 ? SDPA_CODEC_E4M3 : SDPA_CODEC_SEED_LINEAR);
-    if (!c) return NULL;
-    snprintf(why, n, "not supported with this codec (%s)", c);
-    return why;
-}
-
 static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("%-12s %-11s %-6s %4s %-6s %4s %5s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch",
            "D", "mask", "rows", "warps", "regs", "bars", "smem_B", "stack", "spill", "occ", "limited by",
@@ -191,7 +175,8 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
     cJSON_ArrayForEach(k, kernels) {
         const cJSON *geo = cJSON_GetObjectItem(k, "geometry");
         char why[160], gates[192];
-        const bool stub = stub_reason(k, why, sizeof why) != NULL;
+        const bool stub = variants_build_stub(str_or(k, "variant", NULL), str_or(k, "arch", NULL),
+                                              str_or(k, "codec", NULL), why, sizeof why) != NULL;
         const cJSON *occ = stub ? NULL : cJSON_GetObjectItem(k, "occupancy");
         snprintf(gates, sizeof gates, "%s%s", stub ? "stub, " : "",
                  stub                                           ? why

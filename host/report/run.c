@@ -233,7 +233,7 @@ int report_wide_register_budget(report_t *r, const char *variant, double *lo, do
         return -1;
     if (!(lohi[0] == lohi[0]) || (lohi[0] == own && lohi[1] == own)) return 0;
     *lo = lohi[0], *hi = lohi[1];
-    snprintf(text, n, *lo < *hi ? "%.0f to %.0f" : "%.0f", *lo, *hi);
+    if (n) snprintf(text, n, *lo < *hi ? "%.0f to %.0f" : "%.0f", *lo, *hi);
     return 0;
 }
 
@@ -271,23 +271,7 @@ int report_ptxas_each(report_t *r, const char *variant,
 
 const char *report_kernel_unsupported(const report_t *r, int i, char *dst, size_t n) {
     const cJSON *k = kernel(r, i);
-    const variant_info_t *v = variants_find(jo_str(k, "variant"));
-    const char *arch = jo_str(k, "arch"), *codec = jo_str(k, "codec");
-    if (!v || !arch || strncmp(arch, "sm_", 3) != 0) return NULL; /* not of the registry: a real build */
-    int sm = atoi(arch + 3), need = variants_min_sm(v->sw);
-    if (sm < need) {
-        snprintf(dst, n, "not supported on %s (needs sm_%d)", arch, need);
-        return dst;
-    }
-    const char *why =
-        codec ? variants_codec_unsupported(v->sw, strcmp(codec, "e4m3") == 0 ? SDPA_CODEC_E4M3
-                                                                             : SDPA_CODEC_SEED_LINEAR)
-              : NULL;
-    if (why) {
-        snprintf(dst, n, "not supported with the %s codec", codec);
-        return dst;
-    }
-    return NULL;
+    return variants_build_stub(jo_str(k, "variant"), jo_str(k, "arch"), jo_str(k, "codec"), dst, n);
 }
 
 bool report_kernel_of_run(const report_t *r, int i) {
