@@ -221,8 +221,7 @@ static int plot_vars(report_t *r, const char *shapes, int ncases, bool published
     double regs, smem, wide_lo, wide;
     TRY_B(report_static_budget(r, STATIC_BUDGET_REGS, &regs));
     TRY_B(report_static_budget(r, STATIC_BUDGET_SMEM, &smem));
-    char caps[32];
-    TRY_B(report_wide_register_budget(r, r->candidate, &wide_lo, &wide, caps, sizeof caps));
+    TRY_B(report_wide_register_budget(r, r->candidate, &wide_lo, &wide, NULL, 0));
     /* max_registers_d128: the candidate's (highest) D = 128 budget where it has its own, else 0 (no line) */
     rb_printf(&b, "max_registers = %.10g\nmax_registers_d128 = %.10g\nmax_smem_kib = %.10g\n", regs,
               wide == wide ? wide : 0, smem / 1024);

@@ -629,8 +629,8 @@ int table_ptxas(report_t *r, const gates_t *g) {
 typedef struct {
     char arch[16], name[256];
     double sms;
-    bool measured;
-    const char *whose; /* modelled: "the original's device" or "the Hopper line's device" */
+    bool measured, hopper; /* hopper: modelled for the Hopper line's device, not the original's */
+    const char *whose;     /* "the device measured", "the original's device", "the Hopper line's device" */
 } occ_device_t;
 
 static bool needs_hopper(const char *variant) {
@@ -642,7 +642,8 @@ static int occ_device(report_t *r, occ_device_t *d) {
     const rj_t *T = &r->T;
     if (!cJSON_IsObject(jo(jo(T->root, "meta"), "device"))) {
         d->measured = false;
-        if (needs_hopper(r->baseline) || needs_hopper(r->candidate)) {
+        d->hopper = needs_hopper(r->baseline) || needs_hopper(r->candidate);
+        if (d->hopper) {
             snprintf(d->name, sizeof d->name, "%s", HOPPER_DEVICE_NAME);
             snprintf(d->arch, sizeof d->arch, "%s", HOPPER_DEVICE_ARCH);
             d->sms = HOPPER_DEVICE_SMS;
@@ -664,6 +665,7 @@ static int occ_device(report_t *r, occ_device_t *d) {
     d->arch[k] = '\0';
     snprintf(d->name, sizeof d->name, "%s", name);
     d->measured = true;
+    d->hopper = false;
     d->whose = "the device measured";
     return 0;
 }
@@ -880,15 +882,13 @@ int table_occupancy(report_t *r, const gates_t *g) {
     TRY_B(occ_device(r, &dev));
     occ_variant_t v[2] = {{.variant = r->baseline}, {.variant = r->candidate}};
     TRY_B(occ_variants(r, &dev, v));
-    if (!dev.measured) {
-        const bool original = strcmp(dev.whose, "the original's device") == 0;
+    if (!dev.measured)
         rb_printf(
             &b,
             "**Modelled for %s (%s); not measured.** This run timed no GPU, so CTAs per SM and waves are "
             "stated for the device %s (%s, %.0f SMs)%s.\n",
-            dev.whose, dev.name, original ? "the original study measured" : "the Hopper rows are built for",
-            dev.arch, dev.sms, original ? "" : ": the original's L4 runs none of them");
-    }
+            dev.whose, dev.name, dev.hopper ? "the Hopper rows are built for" : "the original study measured",
+            dev.arch, dev.sms, dev.hopper ? ": the original's L4 runs none of them" : "");
     static const md_col_t cols[] = {
         {"variant", 8, 'l'},     {"arch (codec)", 9, 'l'}, {"CTAs per SM", 5, 'r'},
         {"limited by", 13, 'l'}, {"shape", 18, 'l'},       {"grid (CTAs)", 6, 'r'},

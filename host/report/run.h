@@ -70,8 +70,8 @@ int report_static_budget(report_t *r, int k, double *out);
 int report_register_budget(report_t *r, int i, double *out, bool *wide);
 /* The lowest and highest register budget of variant's D = 128 builds in ptxas.json
  * (report_register_budget; one value unless their blocks differ), both NaN when it has none or their
- * budget is the experiment's own; text (n bytes): "255" or "168 to 255", "" when NaN. 0 or -1 (err
- * set). */
+ * budget is the experiment's own; text (n bytes, may be NULL with n 0): "255" or "168 to 255", ""
+ * when NaN. 0 or -1 (err set). */
 int report_wide_register_budget(report_t *r, const char *variant, double *lo, double *hi, char *text,
                                 size_t n);
 
