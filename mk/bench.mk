@@ -13,7 +13,7 @@
 
 BENCH_OBJ_DIR  := $(BUILD)/obj/host/bench
 BENCH_TEST_DIR := $(BUILD)/tests/bench
-BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c throttle.c variants.c sampling.c check.c dump.c run_json.c harness.c \
+BENCH_CORE_SRCS := $(addprefix host/bench/,cli.c throttle.c variants.c sampling.c check.c dump.c run_json.c roofline.c harness.c \
                    backend.c arch.c nvml.c main.c) $(PEER_HOST_SRCS)
 # NVML is loaded at run time (host/bench/nvml.c): libdl for dlopen on older glibc.
 BENCH_LDLIBS := -ldl
@@ -98,14 +98,15 @@ $(BENCH_TEST_BIN): $(BENCH_CORE_OBJS) $(BENCH_EMU_TEST_OBJ) $(BENCH_CUDA_LINK) $
 	$(Q)$(CC) $(CFLAGS_ALL) $^ -o $@ $(BENCH_CUDA_LIBS) $(HOST_LDLIBS) $(BENCH_LDLIBS)
 
 # cmocka unit tests: name -> the objects each links besides the test itself.
-BENCH_UNIT_TESTS := bench cli variants check arch nvml throttle keep
+BENCH_UNIT_TESTS := bench cli variants check arch nvml throttle keep roofline
 bench_test_objs_bench    := $(BENCH_OBJ_DIR)/sampling.o
 bench_test_objs_variants := $(BENCH_OBJ_DIR)/variants.o
-bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/throttle.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/backend.o \
+bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/throttle.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/roofline.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
 bench_test_objs_arch     := $(BENCH_OBJ_DIR)/arch.o
 bench_test_objs_throttle := $(BENCH_OBJ_DIR)/throttle.o
 bench_test_objs_keep     :=
+bench_test_objs_roofline := $(BENCH_OBJ_DIR)/roofline.o $(BENCH_OBJ_DIR)/variants.o
 bench_test_objs_nvml     := $(BENCH_OBJ_DIR)/nvml.o
 bench_test_objs_check    := $(BENCH_OBJ_DIR)/check.o $(BENCH_OBJ_DIR)/variants.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)

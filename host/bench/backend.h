@@ -72,6 +72,8 @@ typedef struct {
     int clocks_locked;                            /* 1, 0, or -1 unknown (needs NVML/root; never assumed) */
     double peak_dram_gbs;                         /* 2 x mem clock x bus width / 8 */
     double peak_fp16_tensor_tflops; /* dense, from a small table of known devices; NaN otherwise */
+    double peak_fp8_tensor_tflops;  /* likewise (roofline.h) */
+    double peak_exp2_tps;           /* MUFU exponentials per second (10^12) at the default clock */
     uint64_t l2_flush_bytes;        /* size of the flush buffer actually memset per cold sample */
     int device_index;               /* the index used (--device), within CUDA_VISIBLE_DEVICES */
     char uuid[48];                  /* "GPU-xxxxxxxx-..." (cudaDeviceProp.uuid) */

@@ -2,6 +2,7 @@
 #include "device_probe.h"
 
 #include "arch.h"
+#include "roofline.h"
 
 #include <cmath>
 #include <cstdint>
@@ -80,25 +81,6 @@ int cuda_device_probe(const backend_options_t *opt, char *why, size_t whylen) {
 
 namespace {
 
-// Dense FP16 tensor-core peaks of the devices the study names (vendor datasheet figures), matched
-// on the exact device name: similar names (L40S, H100 PCIe, H200 NVL) have other peaks, and an
-// unknown device gets NaN rather than a guess.
-struct KnownPeak {
-    const char *name;
-    double fp16_tensor_tflops;
-};
-const KnownPeak kKnownPeaks[] = {
-    {"NVIDIA L4", 121.0},
-    {"NVIDIA H100 80GB HBM3", 989.0},
-    {"NVIDIA H200", 989.0},
-};
-
-double known_fp16_peak(const char *name) {
-    for (const KnownPeak &k : kKnownPeaks)
-        if (strcmp(k.name, name) == 0) return k.fp16_tensor_tflops;
-    return NAN;
-}
-
 void version_string(int v, char *out, size_t n) { snprintf(out, n, "%d.%d", v / 1000, (v % 1000) / 10); }
 
 int attr(int *v, cudaDeviceAttr a, int dev, const char *what, char *err, size_t errlen) {
@@ -135,7 +117,9 @@ int cuda_device_info(int dev, backend_device_t *d, char *err, size_t errlen) {
     d->clocks_locked = -1; // would need NVML (absent from the CUDA 13 toolkit) and is never assumed
     // Double data rate: two transfers per memory clock, bus width in bits.
     d->peak_dram_gbs = (mem_khz > 0 && bus > 0) ? 2.0 * mem_khz * 1e3 * (bus / 8.0) / 1e9 : NAN;
-    d->peak_fp16_tensor_tflops = known_fp16_peak(d->name);
+    d->peak_fp16_tensor_tflops = roof_fp16_peak_tflops(d->name);
+    d->peak_fp8_tensor_tflops = roof_fp8_peak_tflops(d->name);
+    d->peak_exp2_tps = roof_exp2_tps(major * 10 + minor, sms, d->sm_clock_default_mhz);
     int drv = 0, rt = 0;
     CUDA_TRY(cudaDriverGetVersion(&drv));
     CUDA_TRY(cudaRuntimeGetVersion(&rt));

@@ -224,6 +224,13 @@ static void print_timing(const char *variant, const char *shape, const bench_res
            strcmp(timing, "gpu") == 0 ? "" : "  (EMULATED: CPU time of the emulator, not GPU time)");
 }
 
+/* The device's compute capability as major*10 + minor, 0 without a device. */
+static int device_cc(const harness_t *h) {
+    int major = 0, minor = 0;
+    if (!h->have_device || sscanf(h->dev.cc, "%d.%d", &major, &minor) != 2) return 0;
+    return major * 10 + minor;
+}
+
 static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t run_index,
                        const bench_result_t *r, size_t arm) {
     const char *variant = h->run[run_index]->id;
@@ -242,7 +249,8 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
                             r->discarded_rounds,
                             bench_stop_name(r->stop),
                             r->wall_s,
-                            h->have_device ? &h->dev : NULL};
+                            h->have_device ? &h->dev : NULL,
+                            roof_products(h->run[run_index]->sw, device_cc(h))};
     cJSON *entry = bj_timing(&t);
     if (h->peer[run_index]) bj_peer_fields(entry, peer_session_library(h->peer[run_index]));
     if (h->opt->aa_control) cJSON_AddStringToObject(entry, "aa_arm", arm == 0 ? "A" : "B"); /* same variant */

@@ -13,23 +13,6 @@
 #include "reference.h"
 #include "reference_fp8.h"
 
-uint64_t bench_flops(sdpa_shape_t s) {
-    const uint64_t full = 4u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.S * (uint64_t)s.D;
-    return s.causal ? full / 2 : full; /* FlashAttention's benchmarks count a causal run as half */
-}
-
-uint64_t bench_bytes_min(sdpa_shape_t s) {
-    return 5u * (uint64_t)s.B * (uint64_t)s.H * (uint64_t)s.S * (uint64_t)s.D; /* 3 x 1 B in, 2 B out */
-}
-
-double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev) {
-    if (!dev) return NAN;
-    const double dram_us = (double)bench_bytes_min(s) / (dev->peak_dram_gbs * 1e3);
-    const double tensor_us = (double)bench_flops(s) / (dev->peak_fp16_tensor_tflops * 1e6);
-    if (!isfinite(dram_us)) return isfinite(tensor_us) ? tensor_us : NAN;
-    return isfinite(tensor_us) && tensor_us > dram_us ? tensor_us : dram_us;
-}
-
 cJSON *bj_shape(const char *name, sdpa_shape_t s) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", name);
@@ -173,6 +156,8 @@ cJSON *bj_device(const backend_device_t *d) {
     add_tristate(o, "clocks_locked", d->clocks_locked);
     json_add_num(o, "peak_dram_gbs", d->peak_dram_gbs);
     json_add_num(o, "peak_fp16_tensor_tflops", d->peak_fp16_tensor_tflops);
+    json_add_num(o, "peak_fp8_tensor_tflops", d->peak_fp8_tensor_tflops);
+    json_add_num(o, "peak_exp2_tps", d->peak_exp2_tps);
     json_add_u64(o, "l2_flush_bytes", d->l2_flush_bytes);
     cJSON_AddNumberToObject(o, "device_index", d->device_index);
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
@@ -263,6 +248,26 @@ cJSON *bj_cross(const problem_t *p, const cross_t *x) {
     return o;
 }
 
+/* roofline_floor_us, the term that sets it, every term, and the format each product's tensor-core
+ * peak is taken at (roofline.h); null without a device (emulated). */
+static void add_roofline(cJSON *o, const timing_rec_t *t) {
+    const roof_t r = roof_floor(t->shape, t->dev, t->products);
+    json_add_num(o, "roofline_floor_us", r.floor_us);
+    add_str_or_null(o, "roofline_bound", r.bound);
+    if (!t->dev) {
+        cJSON_AddNullToObject(o, "roofline_terms_us");
+        cJSON_AddNullToObject(o, "tensor_formats");
+        return;
+    }
+    cJSON *terms = cJSON_AddObjectToObject(o, "roofline_terms_us");
+    json_add_num(terms, "dram", r.dram_us);
+    json_add_num(terms, "tensor", r.tensor_us);
+    json_add_num(terms, "exp2", r.exp2_us);
+    cJSON *f = cJSON_AddObjectToObject(o, "tensor_formats");
+    add_str_or_null(f, "qk", roof_fmt_name(t->products.qk));
+    add_str_or_null(f, "pv", roof_fmt_name(t->products.pv));
+}
+
 cJSON *bj_timing(const timing_rec_t *t) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "variant", t->variant);
@@ -293,7 +298,7 @@ cJSON *bj_timing(const timing_rec_t *t) {
     json_add_u64(o, "bytes_min", bytes);
     json_add_num(o, "tflops", (double)flops / (median * 1e6));
     json_add_num(o, "bandwidth_gbs", (double)bytes / (median * 1e3));
-    json_add_num(o, "roofline_floor_us", bench_roofline_floor_us(t->shape, t->dev));
+    add_roofline(o, t);
     return o;
 }
 

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "check.h"
 #include "cli.h"
+#include "roofline.h"
 #include "stats.h"
 
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
     const char *stop_reason;
     double wall_s;
     const backend_device_t *dev; /* NULL: no roofline (emulator) */
+    roof_products_t products;    /* the tensor-core format of each product on dev (roofline.h) */
 } timing_rec_t;
 
 typedef struct {
@@ -34,16 +36,8 @@ typedef struct {
     const ab_result_t *ab; /* NULL when fewer than 2 rounds were kept */
 } comparison_rec_t;
 
-/* Work counts of one forward pass (FlashAttention convention): 4*B*H*S*S*D FLOPs, half when causal;
- * minimum bytes = Q, K, V read once in fp8 + O written once in fp16. */
-uint64_t bench_flops(sdpa_shape_t s);
-uint64_t bench_bytes_min(sdpa_shape_t s);
-/* max(bytes_min / peak DRAM, flops / peak FP16 tensor) in us, over the terms the device knows
- * (the DRAM term alone is still a lower bound); NaN when neither is known. */
-double bench_roofline_floor_us(sdpa_shape_t s, const backend_device_t *dev);
-
 cJSON *bj_shape(const char *name, sdpa_shape_t s); /* SHAPE: {"name", "B", "H", "S", "D"} */
-/* config.geometry (since 1.4.0): each variant's geometry per head dimension, from the kernel table
+/* config.geometry (since 1.3.0): each variant's geometry per head dimension, from the kernel table
  * of the backend that runs it (a peer's entry has none). */
 cJSON *bj_geometry(const sdpa_kernel_entry_t *const *run, size_t n_run);
 /* throttle_threshold and its source: as resolved for the run (throttle.h). */

@@ -11,7 +11,7 @@
 #include "stats.h"
 #include "metrics.h"
 
-#define RESULTS_SCHEMA_VERSION "1.4.0"
+#define RESULTS_SCHEMA_VERSION "1.5.0"
 /* Added: meta.tool_version of every file the artifact's tools write (override with -D). */
 #ifndef RESULTS_TOOL_VERSION
 #define RESULTS_TOOL_VERSION "0.1.0"

@@ -361,6 +361,27 @@ static int clock_unmeasured_note(report_t *r, rbuf_t *b, int n) {
     return 0;
 }
 
+/* What sets a timing entry's roofline floor (timing[].roofline_bound, since 1.5.0): "exp2", "DRAM",
+ * "tensor fp8", "tensor fp16", or "tensor fp8/fp16" (Q.K^T / P.V in two formats); "" in older
+ * files, whose floor is the DRAM and fp16 tensor terms alone. */
+static void roofline_bound_label(const rj_t *d, int i, char *out, size_t n) {
+    out[0] = '\0';
+    if (!rj_present(d, "timing.%d.roofline_bound", i)) return;
+    const char *bound = rj_str(d, "timing.%d.roofline_bound", i);
+    if (!bound) return;
+    if (strcmp(bound, "tensor") != 0) {
+        snprintf(out, n, "%s", strcmp(bound, "dram") == 0 ? "DRAM" : bound);
+        return;
+    }
+    const cJSON *f =
+        rj_present(d, "timing.%d.tensor_formats", i) ? rj_node(d, "timing.%d.tensor_formats", i) : NULL;
+    const char *qk = jo_str(f, "qk"), *pv = jo_str(f, "pv");
+    if (qk && pv && strcmp(qk, pv) != 0)
+        snprintf(out, n, "tensor %s/%s", qk, pv);
+    else
+        snprintf(out, n, "tensor%s%s", qk ? " " : "", qk ? qk : "");
+}
+
 /* The GPU's throughput table: FLOP, TFLOP/s, bandwidth and the roofline floor per timing entry. */
 static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
     const rj_t *d = &r->T;
@@ -369,12 +390,13 @@ static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
                                      {"FLOP", 12, 'r'},
                                      {"TFLOP/s", 8, 'r'},
                                      {"GB/s (minimum bytes)", 10, 'r'},
-                                     {"roofline floor (us)", 10, 'r'},
+                                     {"roofline floor (us), bound", 12, 'r'},
                                      {"% of floor", 8, 'r'},
                                      {"SM clock (MHz)", 8, 'r'},
                                      {"throttled, discarded", 9, 'r'},
                                      {"stopped by", 14, 'l'}};
     md_table_head(b, rcols, 10);
+    bool any_bound = false;
     for (int i = 0; i < n; i++) {
         const char *v = rj_str(d, "timing.%d.variant", i), *sh = rj_str(d, "timing.%d.shape", i);
         const char *flops = rj_str(d, "timing.%d.flops", i), *stop = rj_str(d, "timing.%d.stop_reason", i);
@@ -387,17 +409,37 @@ static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
         if (rj_present(d, "timing.%d.summary", i)) TRY(rj_num(d, &med, "timing.%d.summary.median", i));
         TRY(rj_num(d, &disc, "timing.%d.discarded_throttled", i));
         double clk = median_clock(rj_node(d, "timing.%d.sm_clock_mhz", i));
-        char shape[N], c[6][N];
+        char shape[N], c[6][N], bound[N], fl[2 * N];
         shape_label(r, sh, shape, N);
-        md_row(b, 10, v, shape, flops, fmt_num(c[0], N, "%.3f", tf), fmt_num(c[1], N, "%.2f", bw),
-               fmt_num(c[2], N, "%.2f", floor_us), fmt_num(c[3], N, "%.2f", 100.0 * floor_us / med),
-               fmt_num(c[4], N, "%.0f", clk), fmt_num(c[5], N, "%.0f", disc), stop);
+        roofline_bound_label(d, i, bound, N);
+        any_bound |= bound[0] != '\0';
+        fmt_num(c[2], N, "%.2f", floor_us);
+        if (bound[0] && isfinite(floor_us))
+            snprintf(fl, sizeof fl, "%s %s", c[2], bound);
+        else
+            snprintf(fl, sizeof fl, "%s", c[2]);
+        md_row(b, 10, v, shape, flops, fmt_num(c[0], N, "%.3f", tf), fmt_num(c[1], N, "%.2f", bw), fl,
+               fmt_num(c[3], N, "%.2f", 100.0 * floor_us / med), fmt_num(c[4], N, "%.0f", clk),
+               fmt_num(c[5], N, "%.0f", disc), stop);
     }
     md_table_caption(
         b, "tbl:roofline",
-        "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix products, "
-        "non-causal) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % of "
-        "floor = roofline floor / median latency (100 % = speed of light).");
+        any_bound
+            ? "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix "
+              "products; "
+              "half for a causal mask) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once. "
+              "Roofline floor: the largest of three lower bounds at the device's peaks, named after the "
+              "floor: DRAM (minimum bytes), tensor (each product at the dense datasheet peak of the format "
+              "its instruction runs in on this device, fp8 or fp16, Q·Kᵀ/P·V where they differ) and exp2 "
+              "(one exponential per score at 16 per clock per SM). % of floor = roofline floor / median "
+              "latency (100 % = speed of light)."
+            : "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix "
+              "products; "
+              "half for a causal mask) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % "
+              "of "
+              "floor = roofline floor / median latency (100 % = speed of light). This file predates schema "
+              "1.5.0: its floor holds both products to the fp16 tensor peak and leaves the exponentials "
+              "out, so for FP8 products it is no lower bound.");
     return 0;
 }
 

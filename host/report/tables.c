@@ -258,6 +258,8 @@ static const env_row_t ENV_ROWS[] = {
     {"memory bus (bits)", "meta.device.mem_bus_bits"},
     {"peak DRAM (GB/s)", "meta.device.peak_dram_gbs"},
     {"peak FP16 tensor (TFLOP/s, dense)", "meta.device.peak_fp16_tensor_tflops"},
+    {"peak FP8 tensor (TFLOP/s, dense)", "meta.device.peak_fp8_tensor_tflops"},
+    {"peak exp2 (10^12/s, 16 per clock per SM)", "meta.device.peak_exp2_tps"},
     {"L2 flush buffer (bytes)", "meta.device.l2_flush_bytes"},
     {"ECC", "meta.device.ecc"},
     {"driver", "meta.device.driver_version"},

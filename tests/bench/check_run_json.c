@@ -100,6 +100,8 @@ static const field_t device[] = {
     {"clocks_locked", B | Z, NULL},
     {"peak_dram_gbs", N | Z, NULL},
     {"peak_fp16_tensor_tflops", N | Z, NULL},
+    {"peak_fp8_tensor_tflops", N | Z, NULL},
+    {"peak_exp2_tps", N | Z, NULL},
     {"l2_flush_bytes", S, NULL},
     {"device_index", N, NULL},
     {"cuda_visible_devices", S | Z, NULL},
@@ -215,7 +217,13 @@ static const field_t timing[] = {
     {"tflops", N | Z, NULL},
     {"bandwidth_gbs", N | Z, NULL},
     {"roofline_floor_us", N | Z, NULL},
+    {"roofline_bound", S | Z, "|dram|tensor|exp2|"},
+    {"roofline_terms_us", O | Z, NULL},
+    {"tensor_formats", O | Z, NULL},
 };
+static const field_t roofline_terms[] = {
+    {"dram", N | Z, NULL}, {"tensor", N | Z, NULL}, {"exp2", N | Z, NULL}};
+static const field_t tensor_formats[] = {{"qk", S | Z, "|fp16|fp8|"}, {"pv", S | Z, "|fp16|fp8|"}};
 static const field_t stats[] = {
     {"n", N, NULL},
     {"min", N, NULL},
@@ -306,6 +314,29 @@ static void check_config(const cJSON *doc) {
     CHECK(item(c, "tolerances"), "config.tolerances", tolerances);
 }
 
+/* The floor is its bound's term, and no term exceeds it (roofline.h); none without a bound. */
+static void check_roofline(const cJSON *t) {
+    const cJSON *terms = item(t, "roofline_terms_us"), *floor = item(t, "roofline_floor_us");
+    if (cJSON_IsObject(item(t, "tensor_formats")))
+        CHECK(item(t, "tensor_formats"), "timing[].tensor_formats", tensor_formats);
+    const char *bound = cJSON_GetStringValue(item(t, "roofline_bound"));
+    if (!cJSON_IsObject(terms)) {
+        if (bound) problem("timing[]", "roofline_bound", "is set without roofline_terms_us");
+        return;
+    }
+    CHECK(terms, "timing[].roofline_terms_us", roofline_terms);
+    if (!bound) {
+        if (!cJSON_IsNull(floor)) problem("timing[]", "roofline_floor_us", "is set without a bound");
+        return;
+    }
+    const cJSON *b = item(terms, bound), *e;
+    if (!cJSON_IsNumber(b) || !cJSON_IsNumber(floor) || b->valuedouble != floor->valuedouble)
+        problem("timing[]", "roofline_floor_us", "is not its bound's term");
+    cJSON_ArrayForEach(e, terms) if (cJSON_IsNumber(e) && cJSON_IsNumber(floor) &&
+                                     e->valuedouble > floor->valuedouble)
+        problem("timing[].roofline_terms_us", e->string, "exceeds the floor");
+}
+
 static void check_timing(const cJSON *t, const char *meta_timing) {
     CHECK(t, "timing[]", timing);
     const cJSON *samples = item(t, "samples_us"), *summary = item(t, "summary"),
@@ -321,6 +352,7 @@ static void check_timing(const cJSON *t, const char *meta_timing) {
     const char *tt = cJSON_GetStringValue(item(t, "timing"));
     if (tt && meta_timing && strcmp(tt, meta_timing) != 0)
         problem("timing[]", "timing", "differs from meta.timing");
+    check_roofline(t);
 }
 
 /* "peer": true and "library" on a peer's entries (id "peer-..."), on no other. */

@@ -41,6 +41,18 @@ tap_ok "timing is labelled emulated" is timing.0.timing emulated
 tap_ok "the emulator's samples are recorded as warm L2" is timing.0.l2 warm
 tap_ok "no SM clock on the emulator" is timing.0.sm_clock_mhz null
 tap_ok "no roofline for emulated timings" is timing.0.roofline_floor_us null
+tap_ok "no roofline bound, terms or formats for emulated timings" \
+  bash -c '[ "$("$1" "$2" timing.0.roofline_bound timing.0.roofline_terms_us timing.0.tensor_formats | tr "\n" " ")" = "null null null " ]' \
+  _ "$check" "$out"
+# The validator's roofline rules (data/SCHEMA.md 1.5.0), on a GPU entry forged from this file: the
+# floor is its bound's term and no term exceeds it; formats are fp16, fp8 or null.
+roof() { jq ".timing[0] += {roofline_floor_us: 10, roofline_bound: \"exp2\",
+  roofline_terms_us: {dram: 1, tensor: 5, exp2: 10}, tensor_formats: {qk: \"fp8\", pv: null}} | $1" "$out" >"$tmp/roof.json"; }
+roof . && tap_ok "check_run_json accepts a floor set by its bound" "$check" "$tmp/roof.json"
+roof '.timing[0].roofline_bound = "tensor"' && tap_fail "... refuses a floor that is not its bound's term" "$check" "$tmp/roof.json"
+roof '.timing[0].roofline_terms_us.dram = 11' && tap_fail "... refuses a term above the floor" "$check" "$tmp/roof.json"
+roof '.timing[0].tensor_formats.pv = "fp4"' && tap_fail "... refuses an unknown format" "$check" "$tmp/roof.json"
+roof '.timing[0].roofline_terms_us = null' && tap_fail "... refuses a bound without terms" "$check" "$tmp/roof.json"
 tap_ok "FLOPs follow 4*B*H*S*S*D" is timing.0.flops 262144
 tap_ok "at least --iters samples" bash -c '[ "$("$1" "$2" timing.0.summary.n)" -ge 6 ]' _ "$check" "$out"
 tap_ok "stdout labels the timings EMULATED" grep -q "EMULATED" "$tmp/$n.stdout"

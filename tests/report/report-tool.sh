@@ -146,6 +146,20 @@ tap_ok "gpu-fail: verdict 'merge deferred'" test "$(json "$F/summary.json" .verd
 tap_ok "gpu-fail: negative-result section with what it rules out" \
   bash -c "grep -q '^## Negative result' '$F/tables/verdict.md' && grep -q 'section=\"rules-out\"' '$F/tables/verdict.md'"
 tap_ok "gpu: performance table has TFLOP/s and % of roofline floor" grep -q 'TFLOP/s.*% of floor' "$P/tables/performance.md"
+# The floor names its bound where the file records it (schema 1.5.0: gpu-pass), with the formats
+# when the products differ; an older file's floor (gpu-fail) is said to leave FP8 and exp2 out.
+tap_ok "gpu-pass: the roofline floor names its bound (4.44 tensor fp16)" \
+  grep -qE '^\| stage1 .*\| 4\.44 tensor fp16 \|' "$P/tables/performance.md"
+tap_ok "gpu-pass: the caption names the three terms" grep -q 'the largest of three lower bounds' "$P/tables/performance.md"
+tap_ok "gpu-fail: an older floor is said to be no bound for FP8 products" \
+  bash -c "grep -q 'no lower bound' '$F/tables/performance.md' && ! grep -q 'tensor fp16' '$F/tables/performance.md'"
+R=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-roofmix)
+jq '.timing[1] |= (.roofline_bound = "exp2") | .timing[0].tensor_formats = {"qk": "fp8", "pv": "fp16"}' \
+  "$FIXTURES/gpu-pass/run-timing.json" >"$R/run-timing.json"
+report_tables "$R" >/dev/null
+tap_ok "mixed formats read Q.K^T/P.V (tensor fp8/fp16); an exp2 bound reads exp2" \
+  bash -c "grep -qE '^\| stage1 .*\| 4\.44 tensor fp8/fp16 \|' '$R/tables/performance.md' &&
+           grep -qE '^\| stage2 .*\| 4\.44 exp2 \|' '$R/tables/performance.md'"
 tap_ok "gpu: published vs reproduced shows the reproduced ratio" \
   grep -qF "speedup ratio \$t_\\text{base}/t_\\text{new}\$ | 1.829 | $(printf '%.3f' "$(json "$P/run-timing.json" '.comparisons[0].speedup')")" "$P/tables/published.md"
 

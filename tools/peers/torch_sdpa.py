@@ -279,7 +279,9 @@ def timing_entry(be, a, seed, shape, samples, stop, wall, timing, clock):
             "discarded_unheld": clock.discarded_unheld if clock.held else None,
             "summary": st, "flops": str(flops), "bytes_min": str(nbytes),
             "tflops": flops / (med * 1e6) if med > 0 else math.nan,
-            "bandwidth_gbs": nbytes / (med * 1e3) if med > 0 else math.nan, "roofline_floor_us": None}
+            "bandwidth_gbs": nbytes / (med * 1e3) if med > 0 else math.nan, "roofline_floor_us": None,
+            # The speed-of-light model is sdpa-bench's (host/bench/roofline.h): not repeated here.
+            "roofline_bound": None, "roofline_terms_us": None, "tensor_formats": None}
 
 
 def document(a, argv, meta, shape, backend_kind, timing, device, library, entries):
