@@ -38,14 +38,19 @@ slope(x) = ceil_copy_gbs > 0 ? x * ceil_copy_gbs / 1e3 : 1/0
 roof(x, p) = p <= 0 ? 1/0 : (ceil_copy_gbs > 0 && slope(x) < p ? slope(x) : p)
 is_peer(i) = strstrt(word(scaling_series, i), 'peer-') == 1
 series_pt(i) = int(word("7 5 9 11 13 15", 1 + (i - 1) / 8)) # as in scaling.gp: colours repeat after 8
-# a ceiling that was not measured is named so in the key, never given a value
+# a ceiling that was not measured is named so in the key, never given a value; its roof is a key
+# entry alone (a roof of 1/0 everywhere made gnuplot warn "no valid points" on every such campaign)
 roof_title(name, v, unit) = v > 0 ? sprintf("%s %g %s", name, v, unit) : sprintf("%s: not measured", name)
-plot roof(x, ceil_fp16) lw 2 lc rgb "#444444" t roof_title("fp16 GEMM ceiling", ceil_fp16, "TFLOP/s").", ". \
+# The profile's diamonds only where it measured DRAM bytes: gnuplot 5.4 reads the file of an empty
+# `for [j = 1:0]` once all the same, and warns that it has no valid points.
+measured_plot = n_measured > 0 ? ", rundir.'/roofline-measured.tsv' u 1:2 w points pt 13 ps 2 lc rgb '#000000' \
+  t sprintf('measured DRAM bytes (profile), %s', measured_shape)" : ""
+roof_fp16 = ceil_fp16 > 0 ? "roof(x, ceil_fp16) with lines" : "keyentry with lines"
+roof_fp8 = ceil_fp8 > 0 ? "roof(x, ceil_fp8) with lines" : "keyentry with lines"
+plot @roof_fp16 lw 2 lc rgb "#444444" t roof_title("fp16 GEMM ceiling", ceil_fp16, "TFLOP/s").", ". \
          roof_title("copy", ceil_copy_gbs, "GB/s"), \
-     roof(x, ceil_fp8) lw 2 dt 3 lc rgb "#888888" t roof_title("FP8 GEMM ceiling", ceil_fp8, "TFLOP/s"), \
+     @roof_fp8 lw 2 dt 3 lc rgb "#888888" t roof_title("FP8 GEMM ceiling", ceil_fp8, "TFLOP/s"), \
      for [i = 1:n_scaling] f index (i - 1) u 1:2 w linespoints lw 1.5 lt i pt series_pt(i) ps 0.9 dt 1 + is_peer(i) \
-         t word(scaling_series, i), \
-     for [j = 1:(n_measured > 0 ? 1 : 0)] rundir.'/roofline-measured.tsv' u 1:2 w points pt 13 ps 2 lc rgb "#000000" \
-         t sprintf("measured DRAM bytes (profile), %s", measured_shape)
+         t word(scaling_series, i) @measured_plot
 # The diamonds carry no labels: the variants' measured points lie close together (on the first H100
 # their names overprinted into one blot); the profile table names each variant's DRAM bytes.

@@ -8,6 +8,10 @@ load 'figures/common.gp'
 load 'figures/gpu-fixture.gp'
 set output figdir.'/scaling.png'
 set logscale x 2
+# A campaign whose sweep reached one S only (a short lease): an octave either side of it, instead
+# of the range gnuplot would widen itself with a warning.
+stats rundir.'/scaling.tsv' u 1 nooutput name "SX"
+if (SX_min == SX_max) set xrange [SX_min / 2 : SX_max * 2]
 set xlabel "sequence length S (log scale)"
 set ylabel "TFLOP/s (4·B·H·S²·D / median)"
 set title sprintf("Throughput against S — %s, campaign %s", device, campaign) font ",13"

@@ -56,6 +56,27 @@ for fig in scaling roofline ecdf profile; do
   tap_ok "  ... draws $fig.png and the paper shows it" \
     bash -c 'test -s "$1/fig/paper/gpu/c1/$2.png" && grep -q "gpu/c1/$2.png" "$1/out/paper.md"' _ "$TMP/f" "$fig"
 done
+# gnuplot says nothing on stderr for the fixture's campaign, nor for one a short lease leaves: a
+# sweep of one S, no ceiling measured, no profile (the first H100's third campaign drew both with
+# warnings: gnuplot widened the one-S range itself, and read an empty file and 1/0 roofs).
+quiet_figs() { # RUNDIR: 0 when scaling.gp and roofline.gp draw it without a word on stderr
+  local o=$TMP/quiet-$(basename "$1") fig
+  mkdir -p "$o" && for fig in scaling roofline; do
+    gnuplot -e "rundir='$1'; figdir='$o'" "figures/$fig.gp" 2>"$o/$fig.err" && [ -s "$o/$fig.png" ] && [ ! -s "$o/$fig.err" ] ||
+      { sed 's/^/# /' "$o/$fig.err"; return 1; }
+  done
+}
+R1=$TMP/f/out/gen/gpu/c1 R2=$TMP/one-s
+cp -r "$R1" "$R2"
+awk -F'\t' '/^#/ || NF == 0 || $1 == 512' "$R1/scaling.tsv" >"$R2/scaling.tsv"
+awk -F'\t' '/^#/ || NF == 0 || $3 == 512' "$R1/roofline.tsv" >"$R2/roofline.tsv"
+grep '^#' "$R1/roofline-measured.tsv" >"$R2/roofline-measured.tsv"
+sed -i -E 's/^(ceil_fp16|ceil_fp8|ceil_copy_gbs|n_measured) = .*/\1 = 0/' "$R2/plot-vars.gp"
+tap_ok "scaling.gp and roofline.gp: no gnuplot warning on the fixture's campaign" quiet_figs "$R1"
+tap_ok "  (the one-S campaign: one S, points, no ceiling, no profile)" \
+  bash -c '[ "$(awk -F"\t" "!/^#/ && NF { print \$1 }" "$1/scaling.tsv" | sort -u)" = 512 ] &&
+           grep -qx "ceil_fp8 = 0" "$1/plot-vars.gp" && grep -qx "n_measured = 0" "$1/plot-vars.gp"' _ "$R2"
+tap_ok "  ... nor on one S, no ceiling, no profile" quiet_figs "$R2"
 pdftotext -layout "$TMP/f/out/paper.pdf" "$TMP/f.txt"
 tap_ok "the PDF has the part 'Measured on GPUs' under the fixture's banner" \
   bash -c 'grep -q "Measured on GPUs" "$1" && grep -q "SYNTHETIC FIXTURE, NOT A MEASUREMENT" "$1" &&
