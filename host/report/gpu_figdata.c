@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/roofline.h"
 #include "figures.h"
 #include "textbuf.h"
 
@@ -162,6 +163,28 @@ static int measured(const gpu_campaign_t *c, rbuf_t *t) {
     return n;
 }
 
+double gpu_exp2_roof(const gpu_campaign_t *c, double *D, double *rate_tps) {
+    *D = *rate_tps = NAN;
+    const cJSON *d = jo(jo(c->device_run, "meta"), "device");
+    if (!cJSON_IsObject(d)) return NAN;
+    double rate = jo_num(d, "peak_exp2_tps"); /* recorded since schema 1.5.0 */
+    int major = 0, minor = 0;
+    const char *cc = jo_str(d, "cc");
+    if (!isfinite(rate) && cc && sscanf(cc, "%d.%d", &major, &minor) == 2)
+        rate =
+            roof_exp2_tps(major * 10 + minor, (int)jo_num(d, "sm_count"), jo_num(d, "sm_clock_default_mhz"));
+    double dim = NAN;
+    for (int i = 0; i < c->npts; i++) {
+        if (strcmp(c->pts[i].status, "ok") != 0) continue;
+        if (isnan(dim)) dim = c->pts[i].D;
+        if (c->pts[i].D != dim) return NAN; /* one roof per head dimension: none for a mixed sweep */
+    }
+    if (!isfinite(rate) || !(dim > 0)) return NAN;
+    *D = dim;
+    *rate_tps = rate;
+    return 4.0 * dim * rate; /* 4 D FLOPs per score, one exponential each: TFLOP/s */
+}
+
 int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, char *err, size_t n) {
     rbuf_t vars = {0}, sc = {0}, rf = {0}, ec = {0}, pr = {0}, me = {0};
     int ns = 0, ne = 0, np = 0;
@@ -174,6 +197,8 @@ int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, 
            bw = gpu_ceiling(c, "copy_d2d");
     rb_printf(&vars, "ceil_fp16 = %.6g\nceil_fp8 = %.6g\nceil_copy_gbs = %.6g\n", isfinite(f16) ? f16 : 0,
               isfinite(f8) ? f8 : 0, isfinite(bw) ? bw : 0);
+    double dim, rate, x2 = gpu_exp2_roof(c, &dim, &rate);
+    rb_printf(&vars, "roof_exp2 = %.6g\nroof_exp2_d = %.6g\n", isfinite(x2) ? x2 : 0, isfinite(x2) ? dim : 0);
     scaling(c, &sc, &rf, &vars, &ns);
     if (ecdf(c, &ec, &vars, &ne) < 0) {
         snprintf(err, n, "out of memory");

@@ -18,6 +18,12 @@ const char *gpu_fig_name(int k);
  * profile's shape by their measured DRAM bytes. */
 const char *gpu_dram_metric(const gpu_campaign_t *c);
 
+/* The exponentials' roof of the roofline (TFLOP/s; NaN when unknown): the MUFU's rate (the device's
+ * peak_exp2_tps, or for files before schema 1.5.0 the same model from its cc, SM count and default
+ * clock: host/bench/roofline.h) times 4 D FLOPs per exponential, for a sweep of one head dimension
+ * D. A model, not a measurement; *D and *rate_tps (10^12/s) say what it was computed from. */
+double gpu_exp2_roof(const gpu_campaign_t *c, double *D, double *rate_tps);
+
 int gpu_figdata_write(const gpu_campaign_t *c, const char *out, unsigned *figs, char *err, size_t n);
 
 #endif

@@ -493,15 +493,24 @@ static void scaling_figures(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                   "campaign %s%s; error bars from the median's 95 %% CI.]({figdir}/gpu/%s/scaling.png)"
                   "{#fig:gpu-%s-scaling width=100%%}\n\n",
                   fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "", c->tag, c->tag);
+    double dim, rate, x2 = gpu_exp2_roof(c, &dim, &rate);
+    char exp2[3 * N] = "";
+    if (isfinite(x2))
+        snprintf(
+            exp2, sizeof exp2,
+            "; dash-dot, the exponentials' bound at D = %.0f, a model, not measured: $%.3g \\times 10^{12}$ "
+            "exponentials per second (16 per clock per SM at the device's SM count and default clock), "
+            "one per score of 4 D FLOPs, %.0f TFLOP/s",
+            dim, rate, x2);
     if (figs & GPU_FIG_ROOFLINE)
         rb_printf(
             b,
             "![%sRoofline of campaign %s%s: arithmetic intensity (FLOPs over the minimum DRAM bytes, "
             "5 B H S D: Q, K and V codes 1 byte per element, O fp16 2 bytes; a model, not measured "
             "bytes) against TFLOP/s, under the measured fp16 and FP8 GEMM ceilings and the copy "
-            "bandwidth slope (roofs drawn only where measured)%s%s%s.]({figdir}/gpu/%s/roofline.png)"
+            "bandwidth slope (roofs drawn only where measured)%s%s%s%s.]({figdir}/gpu/%s/roofline.png)"
             "{#fig:gpu-%s-roofline width=100%%}\n\n",
-            fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "",
+            fig_mark(c), c->id, c->emulated ? " (EMULATED: CPU times)" : "", exp2,
             gpu_dram_metric(c)
                 ? "; diamonds: the "
                   "history's variants at the profile's shape with the DRAM bytes the profiler measured ("

@@ -197,6 +197,8 @@ C2=$(ls -d "$TMP"/two/fixture-*/20260103T000000Z-fixture-2)
 if command -v jq >/dev/null; then
   jq '(.ceilings[] | select(.name == "gemm_fp8_e4m3")) |= (.status = "skipped" | .value = null | .ci = null
       | .reason = "FIXTURE: no FP8 GEMM on this device")' "$C/ceilings.json" >"$C2/ceilings.json"
+  # ... and its device records the exponentials' rate (schema 1.5.0), which the roof then uses.
+  jq '.meta.device.peak_exp2_tps = 2.5' "$C/device-run.json" >"$C2/device-run.json"
 fi
 paper t "$TMP/two" md
 tap_ok "two campaigns: make paper exits 0" test $? -eq 0
@@ -208,6 +210,21 @@ if command -v jq >/dev/null; then
     _ "$TMP/t/out/gen/gpu.md" "$TMP/t/out/gen/gpu/c2/plot-vars.gp" "$pct"
 else
   tap_skip "  ... a skipped ceiling shows its reason" "jq not installed"
+fi
+# The exponentials' roof: without a recorded rate (c1, as files before 1.5.0), the model from the
+# device's cc, SM count and default clock, 16 per clock per SM, times 4 D FLOPs; with one (c2), it.
+want=$(awk -v m="$(get "$C/device-run.json" meta.device.sm_count)" -v f="$(get "$C/device-run.json" meta.device.sm_clock_default_mhz)" \
+  'BEGIN { printf "%.6g", 4 * 64 * 16 * m * f * 1e6 / 1e12 }')
+tap_ok "the exponentials' roof of c1: 4 D x 16 x SMs x default clock = $want TFLOP/s, named a model in the caption" \
+  bash -c 'grep -qx "roof_exp2 = $3" "$1/c1/plot-vars.gp" && grep -qx "roof_exp2_d = 64" "$1/c1/plot-vars.gp" &&
+           sed -n "/{#sec:gpu-c1}/,/{#sec:gpu-c2}/p" "$2" | grep "fig:gpu-c1-roofline" |
+             grep -qF "the exponentials'"'"' bound at D = 64, a model, not measured"' _ "$TMP/t/out/gen/gpu" "$TMP/t/out/gen/gpu.md" "$want"
+if command -v jq >/dev/null; then
+  tap_ok "  ... of c2: the recorded peak_exp2_tps (2.5 x 10^12/s): 640 TFLOP/s" \
+    bash -c 'grep -qx "roof_exp2 = 640" "$1/c2/plot-vars.gp" && grep "fig:gpu-c2-roofline" "$2" | grep -qF "\$2.5 \\times 10^{12}\$"' \
+    _ "$TMP/t/out/gen/gpu" "$TMP/t/out/gen/gpu.md"
+else
+  tap_skip "  ... of c2: the recorded peak_exp2_tps" "jq not installed"
 fi
 tap_ok "  ... each with its section, tables and figures (c1, c2)" \
   bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
