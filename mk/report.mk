@@ -27,12 +27,14 @@ $(REPORT_OBJS): $(REPORT_OBJ_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 # variant registry (host/bench/variants.c: which builds are stubs of a variant that cannot run on
 # their architecture or codec) and ptxas-json's occupancy model (host/ptxas/occupancy.c: the
 # original's published resources through the same model as this build's), and sdpa-bench's
-# speed-of-light model (host/bench/roofline.c: the exponentials' roof of the GPU part's roofline).
-REPORT_SHARED_SRCS := host/bench/variants.c host/bench/roofline.c host/ptxas/occupancy.c
+# speed-of-light model (host/bench/roofline.c: the exponentials' roof of the GPU part's roofline)
+# with its reading of a compute capability (host/bench/arch.c).
+REPORT_SHARED_SRCS := host/bench/variants.c host/bench/roofline.c host/bench/arch.c host/ptxas/occupancy.c
 report_shared_obj = $(addprefix $(1)/,$(subst /,-,$(REPORT_SHARED_SRCS:host/%.c=%.o)))
 REPORT_SHARED_OBJS := $(call report_shared_obj,$(REPORT_OBJ_DIR))
 $(REPORT_OBJ_DIR)/bench-variants.o: host/bench/variants.c $(SDPA_CUSTOM_H)
 $(REPORT_OBJ_DIR)/bench-roofline.o: host/bench/roofline.c
+$(REPORT_OBJ_DIR)/bench-arch.o: host/bench/arch.c
 $(REPORT_OBJ_DIR)/ptxas-occupancy.o: host/ptxas/occupancy.c
 $(REPORT_SHARED_OBJS): | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
@@ -53,6 +55,7 @@ $(REPORT_ASAN_OBJS): $(REPORT_ASAN_DIR)/%.o: host/report/%.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(CFLAGS_ALL) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 $(REPORT_ASAN_DIR)/bench-variants.o: host/bench/variants.c $(SDPA_CUSTOM_H)
 $(REPORT_ASAN_DIR)/bench-roofline.o: host/bench/roofline.c
+$(REPORT_ASAN_DIR)/bench-arch.o: host/bench/arch.c
 $(REPORT_ASAN_DIR)/ptxas-occupancy.o: host/ptxas/occupancy.c
 $(REPORT_ASAN_SHARED_OBJS): | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)

@@ -10,6 +10,7 @@
 #include "sampling.h"
 #include "check.h"
 #include "dump.h"
+#include "arch.h"
 #include "run_json.h"
 #include "variants.h"
 #include "reference_fp8.h"
@@ -224,19 +225,13 @@ static void print_timing(const char *variant, const char *shape, const bench_res
            strcmp(timing, "gpu") == 0 ? "" : "  (EMULATED: CPU time of the emulator, not GPU time)");
 }
 
-/* The device's compute capability as major*10 + minor, 0 without a device. */
-static int device_cc(const harness_t *h) {
-    int major = 0, minor = 0;
-    if (!h->have_device || sscanf(h->dev.cc, "%d.%d", &major, &minor) != 2) return 0;
-    return major * 10 + minor;
-}
-
 static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t run_index,
                        const bench_result_t *r, size_t arm) {
     const char *variant = h->run[run_index]->id;
     /* What was done, not what was asked: the emulator has no L2 to flush, so its samples are
      * back to back ("warm") whatever --l2 said (config.l2 keeps the request). */
     const char *timing = h->be->ops->timing, *l2 = h->opt->l2_cold && h->have_device ? "cold" : "warm";
+    const int cc = h->have_device ? arch_cc_from_string(h->dev.cc) : -1;
     const timing_rec_t t = {variant,
                             s->name,
                             s->shape,
@@ -250,7 +245,7 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
                             bench_stop_name(r->stop),
                             r->wall_s,
                             h->have_device ? &h->dev : NULL,
-                            roof_products(h->run[run_index]->sw, device_cc(h))};
+                            roof_products(h->run[run_index]->sw, cc)};
     cJSON *entry = bj_timing(&t);
     if (h->peer[run_index]) bj_peer_fields(entry, peer_session_library(h->peer[run_index]));
     if (h->opt->aa_control) cJSON_AddStringToObject(entry, "aa_arm", arm == 0 ? "A" : "B"); /* same variant */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/arch.h"
 #include "bench/roofline.h"
 #include "figures.h"
 #include "textbuf.h"
@@ -168,11 +169,9 @@ double gpu_exp2_roof(const gpu_campaign_t *c, double *D, double *rate_tps) {
     const cJSON *d = jo(jo(c->device_run, "meta"), "device");
     if (!cJSON_IsObject(d)) return NAN;
     double rate = jo_num(d, "peak_exp2_tps"); /* recorded since schema 1.5.0 */
-    int major = 0, minor = 0;
-    const char *cc = jo_str(d, "cc");
-    if (!isfinite(rate) && cc && sscanf(cc, "%d.%d", &major, &minor) == 2)
-        rate =
-            roof_exp2_tps(major * 10 + minor, (int)jo_num(d, "sm_count"), jo_num(d, "sm_clock_default_mhz"));
+    if (!isfinite(rate))
+        rate = roof_exp2_tps(arch_cc_from_string(jo_str(d, "cc")), (int)jo_num(d, "sm_count"),
+                             jo_num(d, "sm_clock_default_mhz"));
     double dim = NAN;
     for (int i = 0; i < c->npts; i++) {
         if (strcmp(c->pts[i].status, "ok") != 0) continue;

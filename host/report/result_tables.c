@@ -422,24 +422,21 @@ static int perf_roofline_rows(report_t *r, rbuf_t *b, int n) {
                fmt_num(c[3], N, "%.2f", 100.0 * floor_us / med), fmt_num(c[4], N, "%.0f", clk),
                fmt_num(c[5], N, "%.0f", disc), stop);
     }
-    md_table_caption(
-        b, "tbl:roofline",
-        any_bound
-            ? "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix "
-              "products; "
-              "half for a causal mask) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once. "
-              "Roofline floor: the largest of three lower bounds at the device's peaks, named after the "
-              "floor: DRAM (minimum bytes), tensor (each product at the dense datasheet peak of the format "
-              "its instruction runs in on this device, fp8 or fp16, Q·Kᵀ/P·V where they differ) and exp2 "
-              "(one exponential per score at 16 per clock per SM). % of floor = roofline floor / median "
-              "latency (100 % = speed of light)."
-            : "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix "
-              "products; "
-              "half for a causal mask) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once; % "
-              "of "
-              "floor = roofline floor / median latency (100 % = speed of light). This file predates schema "
-              "1.5.0: its floor holds both products to the fp16 tensor peak and leaves the exponentials "
-              "out, so for FP8 products it is no lower bound.");
+    /* One caption; its second half says which floor model the file records. */
+    char cap[1536];
+    snprintf(
+        cap, sizeof cap,
+        "Throughput with $\\text{FLOPs} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot D$ (two matrix products; "
+        "half for a causal mask) and minimum bytes = fp8 Q, K, V read once plus fp16 O written once. %s "
+        "%% of floor = roofline floor / median latency (100 %% = speed of light).",
+        any_bound ? "Roofline floor: the largest of three lower bounds at the device's peaks, named after "
+                    "the floor: DRAM (minimum bytes), tensor (each product at the dense datasheet peak of "
+                    "the format its instruction runs in on this device, fp8 or fp16, Q·Kᵀ/P·V where they "
+                    "differ) and exp2 (one exponential per score at 16 per clock per SM)."
+                  : "This file predates schema 1.5.0: its roofline floor holds both products to the fp16 "
+                    "tensor peak and leaves the exponentials out, so for FP8 products it is no lower "
+                    "bound.");
+    md_table_caption(b, "tbl:roofline", cap);
     return 0;
 }
 
