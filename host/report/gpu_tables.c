@@ -95,16 +95,17 @@ static void steps(const gpu_campaign_t *c, rbuf_t *b) {
             snprintf(st, sizeof st, "skipped");
         else if (rc == 0)
             snprintf(st, sizeof st, "ok");
-        else
-            snprintf(st, sizeof st, "FAILED (exit %s)", fmt_num(x, N, "%.0f", rc));
+        else /* with the note that says how it ended (interrupted, stopped by the step guard) */
+            snprintf(st, sizeof st, "FAILED (exit %s)%s%s", fmt_num(x, N, "%.0f", rc),
+                     jo_str(e, "note") ? ": " : "", jo_str_or(e, "note", ""));
         md_row(b, 4, jo_str_or(e, "name", "not recorded"), st, fmt_num(x, N, "%.0f", jo_num(e, "seconds")),
                fmt_num(y, N, "%.0f", jo_num(e, "expected_seconds")));
     }
     char id[N];
     snprintf(id, N, "tbl:gpu-%s-steps", c->tag);
     caption(c, b, id,
-            "Steps of the campaign as campaign.json records them (a failed step's log is in "
-            "the campaign's logs/).");
+            "Steps of the campaign as campaign.json records them, a failed step with its note where "
+            "it has one (its log is in the campaign's logs/).");
 }
 
 static const cJSON *find_cmp(const cJSON *doc, const char *cand, const char *shape) {

@@ -56,6 +56,14 @@ for o in --out --backend --part --time-limit --resume --pack; do
 done
 tap_ok "an option without its value is an error naming it (--out, --backend, --part, --time-limit, --resume, --pack: exit 2)" \
   bash -c '[ "$1" -eq 2 ] && grep -qF -- "--pack needs a value" "$2"' _ $rc "$tmp/noval.err"
+for g in -1 x 4x ''; do
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --plan --step-guard "$g" >/dev/null 2>"$tmp/guard.err"
+  rc=$?
+  [ $rc -eq 2 ] && grep -q -- "--step-guard" "$tmp/guard.err" || break
+done
+tap_ok "--step-guard takes a factor >= 0 ('-1', 'x', '4x' and '' refused, naming the option; exit 2)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q -- "--step-guard" "$2"' _ $rc "$tmp/guard.err"
+tap_ok "  ... 0, 4 and 2.5 accepted" bash -c 'for g in 0 4 2.5; do env -i PATH=/usr/bin:/bin "$1" --quick --plan --step-guard $g >/dev/null 2>&1 || exit 1; done' _ "$B/campaign.sh"
 tap_fail "  ... also when the next word is another option (--out --quick)" env -i PATH=/usr/bin:/bin "$B/campaign.sh" --out --quick --plan
 echo x >"$tmp/plainfile"
 s0=$(date +%s)

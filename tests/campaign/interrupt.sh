@@ -9,8 +9,9 @@
 #     limit) says so and leaves no tarball; `--pack` packs it, ingestible
 #   - --time-limit: --plan's groups fit and cover the plan; a part that does not fit is skipped
 #     (exit 4, resumable); the campaign stops itself before the limit and packs
-#   - a variant that faults and one that hangs in their own checks are recorded (fault, hang) and
-#     left out of every timed step, while the rest runs
+#   - --step-guard: a step that overruns its factor x budget is stopped (exit 124) and the rest runs
+#   - a variant that faults and one that hangs in their own checks, and one that hangs only in its
+#     deep check, are recorded (fault, hang) and left out of every timed step, while the rest runs
 # Usage: tests/campaign/interrupt.sh BUNDLE.tar.gz SDPA_REPORT   (about a minute)
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -34,7 +35,7 @@ node() {
 until_slow() {
   local i
   for i in $(seq 600); do
-    grep -qs "fake sdpa-bench: slow step $1" "${2%.tar.gz}".partial/campaign-*/logs/"$1".log && return 0
+    grep -qs "fake sdpa-bench: slow step $1" "${2%.tar.gz}".partial/campaign-*/logs/"$1"*.log && return 0 # scaling: scaling-S<S>.log
     kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.1
   done
@@ -49,6 +50,12 @@ ingest() { tools/campaign/ingest.sh "$1" "$tmp/data" "$report" --allow-emulated 
 # The time limit's own stop takes ~20 s of sleeping: started first, checked last.
 log=w.log node FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --backend emu --time-limit 36 --part ceilings --out "$tmp/w.tar.gz"
 wpid=$pid
+
+# The step guard: a step that overruns its factor x budget is stopped and the campaign goes on
+# (the floor lowered from 60 s so that the test takes seconds; ceilings' quick budget is 10 s).
+log=g.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --backend emu \
+  --step-guard 0.2 --part ceilings --part history --out "$tmp/g.tar.gz"
+gpid=$pid
 
 # ---- SIGTERM in a random part, then --resume ------------------------------------------------
 parts=(ceilings experiment:stage2-wmma-pv experiment:stage5-warp-specialised history scaling peers)
@@ -134,24 +141,43 @@ tap_ok "--time-limit 40: ceilings runs, sanitizers (~30 s) does not fit what is 
 tap_ok "  ... and says how to run it later (--resume)" grep -q "left for a later command (time limit): sanitizers: campaign.sh --resume" "$tmp/run.log"
 
 # ---- a variant that faults, one that hangs --------------------------------------------------
-node FAKE_BENCH_FAULT=stage3b FAKE_BENCH_HANG=stage4 -- --quick --backend emu --check-timeout 3 --part history --part sanitizers --out "$tmp/f.tar.gz"
+node FAKE_BENCH_FAULT=stage3b FAKE_BENCH_HANG=stage4 FAKE_BENCH_HANG_DEEP=stage5 -- --quick --backend emu --check-timeout 3 --part history --part sanitizers --out "$tmp/f.tar.gz"
 wait "$pid"
 rc=$?
 cj "$tmp/f.tar.gz" >"$tmp/f.json"
 tap_ok "a variant faulting and one hanging in their own checks: the campaign goes on (the checks step exit 1, history 0)" \
   bash -c '[ $1 -eq 1 ] && [ -s "$2" ] && jq -e "([.steps[] | select(.name == \"checks\")][0].exit_status == 1) and
            ([.steps[] | select(.name == \"history\")][0].exit_status == 0)" "$2" >/dev/null' _ $rc "$tmp/f.json"
-tap_ok "  ... recorded: stage3b fault (exit 3), stage4 hang (timeout), the others ok" \
-  test "$(jq -r '[.variant_checks[] | select(.status != "ok") | "\(.variant) \(.status) \(.exit_status)"] | join(", ")' "$tmp/f.json")" = "stage3b fault 3, stage4 hang 124"
+tap_ok "  ... recorded: stage3b fault (exit 3), stage4 hang (timeout), stage5 hang in its deep check alone, the others ok" \
+  test "$(jq -r '[.variant_checks[] | select(.status != "ok") | "\(.variant) \(.status) \(.exit_status) \(.log)"] | join(", ")' "$tmp/f.json")" = \
+    "stage3b fault 3 logs/checks/stage3b.log, stage4 hang 124 logs/checks/stage4.log, stage5 hang 124 logs/checks/stage5-deep.log"
+member "$tmp/f.tar.gz" checks/deep/stage6.json &&
+  jq -e '[.correctness[] | select(.variant == "stage6" and .shape == "ragged-d128-causal")] | length == 1' "$tmp/m.json" >/dev/null
+d6=$?
+member "$tmp/f.tar.gz" checks/deep/stage0.json &&
+  jq -e '.correctness == [] and (.not_supported[0].reason | startswith("ragged-d128-causal:"))' "$tmp/m.json" >/dev/null
+tap_ok "  ... the deep checks ran where the single shape passed: stage6 at ragged-d128-causal, stage0 records it as not supported" \
+  test $d6 -eq 0 -a $? -eq 0
+tap_ok "  ... and not where it faulted or hung (stage3b, stage4)" \
+  bash -c '! tar -tzf "$1" | grep -qE "checks/deep/stage(3b|4)\.json"' _ "$tmp/f.tar.gz"
 left_out=0
 for f in history device-run history-warm; do
-  member "$tmp/f.tar.gz" $f.json && jq -e '[.config.variants[] | select(. == "stage3b" or . == "stage4")] | length == 0' "$tmp/m.json" >/dev/null ||
+  member "$tmp/f.tar.gz" $f.json && jq -e '[.config.variants[] | select(. == "stage3b" or . == "stage4" or . == "stage5")] | length == 0' "$tmp/m.json" >/dev/null ||
     { left_out=1; tap_diag "$f.json lists them, or is missing"; }
 done
 tap_ok "  ... left out of the timed history, the device run and the warm history" test $left_out -eq 0
 member "$tmp/f.tar.gz" sanitizers.json
 tap_ok "  ... still listed in sanitizers.json (skipped here: no GPU), so that memcheck reaches them on a GPU" \
   bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage3b\" or .variant == \"stage4\")] | length == 8" "$2" >/dev/null' _ $? "$tmp/m.json"
+wait "$gpid"
+rc=$?
+member "$tmp/g.tar.gz" campaign.json
+tap_ok "--step-guard 0.2: ceilings, stalled past 0.2 x its 10 s budget, is stopped (exit 124, the note says why); the campaign goes on (exit 1)" \
+  bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"ceilings\")][0] | .exit_status == 124 and .seconds < 30 and
+           (.note | test(\"^stopped by the step guard after 2 s\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+tap_ok "  ... the steps after it run (history passed), and both parts count as completed (not resumed)" \
+  jq -e '([.steps[] | select(.name == "history")][0].exit_status == 0) and .parts_completed == ["ceilings", "history"] and
+         .interrupted == false' "$tmp/m.json" >/dev/null
 wait "$wpid"
 rc=$?
 member "$tmp/w.tar.gz" campaign.json && took=$(jq -r .seconds "$tmp/m.json") || took=none

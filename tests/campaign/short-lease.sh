@@ -2,7 +2,8 @@
 # tools/campaign/short-lease.sh, the one command of a short GPU lease, on a stand-in bundle (no GPU
 # here): a bin/sdpa-bench that answers the probe, lists two variants and writes a file per check,
 # and a campaign.sh that records its arguments and writes its tarball. The steps in their order,
-# each with its exit status and limit in steps.tsv; a failing variant does not stop the others;
+# each with its exit status and limit in steps.tsv; a failing variant does not stop the others, and
+# one whose smoke hung or faulted is left out of the matrices;
 # the campaign gets what is left less 90 s as its --time-limit; the loose files packed into
 # node-files.tar.gz after every step, OUT left with packed files only (a campaign killed before it
 # packed: its work directory packed; the whole command killed: every finished step in
@@ -20,15 +21,19 @@ B=$tmp/bundle
 mkdir -p "$B/bin"
 cat >"$B/bin/sdpa-bench" <<'EOF'
 #!/usr/bin/env bash
-# stand-in: FAKE_PROBE_RC (the probe's exit), FAKE_FAIL (a variant whose check exits 3)
+# stand-in: FAKE_PROBE_RC (the probe's exit), FAKE_FAIL and FAKE_FAIL2 (variants whose checks alone
+# exit 3), FAKE_WRONG (one whose check alone exits 1)
 echo "$*" >>"$FAKE_LOG"
 case " $* " in
   *" --probe "*) exit "${FAKE_PROBE_RC:-0}" ;;
   *" --list-variants "*) printf 'stage6  mma.sync\nstage7f  wgmma, overlap\n'; exit 0 ;;
 esac
-out= v=
-while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2; shift ;; esac; shift; done
-[ -n "$v" ] && [ "$v" = "${FAKE_FAIL:-}" ] && { echo "cudaErrorIllegalAddress" >&2; exit 3; }
+out= v= nv=0
+while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2 nv=$((nv + 1)); shift ;; esac; shift; done
+# one --variant only: a check of that variant alone (the smoke), not a matrix that lists it
+[ $nv -eq 1 ] || v=
+case $v in '') ;; "${FAKE_FAIL:-}"|"${FAKE_FAIL2:-}") echo "cudaErrorIllegalAddress" >&2; exit 3 ;; esac
+[ -n "$v" ] && [ "$v" = "${FAKE_WRONG:-}" ] && { echo '{"kind": "sdpa-bench-run"}' >"$out"; exit 1; }
 echo '{"kind": "sdpa-bench-run"}' >"$out"
 EOF
 cat >"$B/campaign.sh" <<'EOF'
@@ -70,9 +75,10 @@ tap_ok "a lease of 600 s: exit 0, node-files.tar.gz and the campaign's tarball i
   test $rc -eq 0 -a -s "$tmp/ok/node-files.tar.gz" -a -s "$tmp/ok/c1.tar.gz"
 tap_ok "  ... every step in order, each with its exit status (the campaign's 4: parts left)" test "$(steps ok)" = \
   "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:4 matrix-seed-linear:0 matrix-outliers:0"
-tap_ok "  ... each variant alone at three shapes, its file kept; the matrices' files too" \
+tap_ok "  ... each variant alone at six shapes, its file kept; the matrices' files too, over both variants" \
   bash -c 'cd "$1" && test -s smoke-stage6.json -a -s smoke-stage7f.json -a -s matrix-e4m3.json -a -s matrix-wide.json \
-           -a -s matrix-seed-linear.json -a -s matrix-outliers.json && grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --seeds 0" "$2"' \
+           -a -s matrix-seed-linear.json -a -s matrix-outliers.json && grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --seeds 0" "$2" &&
+           [ "$(grep -c -- "--check-only --variant stage6 --variant stage7f .*--out .*/matrix-" "$2")" -eq 4 ]' \
   _ "$tmp/ok.unpacked/files" "$FAKE_LOG"
 tl=$(sed -nE 's/^campaign.sh --backend cuda --time-limit ([0-9]+) --out .*/\1/p' "$FAKE_LOG")
 tap_ok "  ... the campaign ran once, on CUDA, with what was left less 90 s ($tl of 600)" \
@@ -109,6 +115,20 @@ tap_ok "  ... and it is the only file of OUT within two folders (the loose ones 
 lease fail 600 FAKE_FAIL=stage6
 tap_ok "a variant that faults (exit 3) is recorded and the others still run" \
   bash -c '[[ "$1" == "env:ran probe:0 smoke-stage6:3 smoke-stage7f:0 matrix-e4m3:0 "* ]]' _ "$(steps fail)"
+tap_ok "  ... the four matrices run the other variant alone (a fault would poison the context for the rest); left-out.txt says why" \
+  bash -c '[ "$(grep -c -- "--check-only --variant stage7f --shape [a-z0-9-]* .*--out .*/matrix-" "$1")" -eq 4 ] &&
+           ! grep -- "--out .*/matrix-" "$1" | grep -q -- "--variant stage6" &&
+           [ "$(cat "$2/left-out.txt")" = "$(printf "stage6\tsmoke exit 3")" ]' _ "$FAKE_LOG" "$tmp/fail.unpacked/files"
+tap_ok "  ... and each smoke reaches the matrices' shapes: the ring's wrap, causal, D = 128" \
+  grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --seeds 0" "$FAKE_LOG"
+lease allfail 600 FAKE_FAIL=stage6 FAKE_FAIL2=stage7f
+tap_ok "no variant with a verdict: the matrices are skipped (no sdpa-bench run of every variant), the campaign still runs" \
+  bash -c '[ "$1" = "env:ran probe:0 smoke-stage6:3 smoke-stage7f:3 matrix-e4m3:skipped matrix-wide:skipped campaign:4 matrix-seed-linear:skipped matrix-outliers:skipped" ] &&
+           ! grep -q -- "--out .*/matrix-" "$2"' _ "$(steps allfail)" "$FAKE_LOG"
+lease wrong 600 FAKE_WRONG=stage6
+tap_ok "a wrong result (exit 1) is a verdict: that variant stays in the matrices, which record it" \
+  bash -c '[[ "$1" == "env:ran probe:0 smoke-stage6:1 "* ]] && [ "$(grep -c -- "--check-only --variant stage6 --variant stage7f .*--out .*/matrix-" "$2")" -eq 4 ] &&
+           [ ! -s "$3/left-out.txt" ]' _ "$(steps wrong)" "$FAKE_LOG" "$tmp/wrong.unpacked/files"
 
 lease noprobe 600 FAKE_PROBE_RC=2
 tap_ok "CUDA unusable (the probe's exit 2): said, and every later step skipped, the campaign too" \

@@ -174,6 +174,8 @@ tap_ok "roofline: stage0 placed by its measured DRAM bytes too (intensity $ai FL
   bash -c 'grep -qx "$2	[0-9.e+-]*	stage0" "$1/out/gen/gpu/c1/roofline-measured.tsv" &&
            grep -q "measured (dram__bytes.sum)" "$1/out/gen/gpu.md"' _ "$TMP/f" "$ai"
 tap_ok "steps: the failed step is shown failed" grep -qF "| sanitizers | FAILED (exit 1) |" "$G"
+tap_ok "  ... and one with a note (the step guard's) shows it" \
+  grep -qF "| profiles-gate | FAILED (exit 124): FIXTURE: stopped by the step guard after 120 s | 120 | 30 |" "$G"
 tap_ok "  ... and the skipped one skipped, with its reason" \
   grep -qF "| peers-torch | skipped: FIXTURE: PyTorch is not installed on the node |" "$G"
 tap_ok "device line: the device as its device step recorded it" \

@@ -32,23 +32,51 @@ progress() { # NAME: the progress line of a step about to start
 # in its own process group; records the outcome. Returns CMD's exit status.
 step() {
   local name=$1 est=$2; shift 2
-  local s rc=0
+  local s rc=0 lim note=-
   s=$(date +%s)
   progress "$name"
   printf '%s\t%s\t%s\t%s\n' "$name" "${cur_part:--}" "$s" "$est" >"$state/current"
   cur_step=$name cur_start=$s cur_est=$est
   CAMPAIGN_STEP=$name "$@" >"$root/logs/$name.log" 2>&1 </dev/null &
   child=$!
+  lim=$(guard_limit "$name" "$est")
+  start_guard "$lim"
   wait "$child" || rc=$?
+  stop_guard
   child= cur_step=
   rm -f "$state/current"
-  record "$name" $rc $(( $(date +%s) - s )) "$est" -
+  if [ -e "$state/guard-fired" ]; then
+    rm -f "$state/guard-fired"
+    rc=124 note="stopped by the step guard after $lim s (--step-guard $step_guard x its budget of $est s$([ "${factor:-1}" = 1 ] || echo " x $factor"), at least ${SDPA_STEP_GUARD_FLOOR:-60} s): a hang, or a device far slower than the budgets assume"
+    echo "  $name: $note" >"$root/logs/$name.guard"
+  fi
+  record "$name" $rc $(( $(date +%s) - s )) "$est" "$note"
   if [ $rc -ne 0 ]; then
     echo "  $name: FAILED (exit $rc), see logs/$name.log in the tarball" >&2
     tail -n 5 "$root/logs/$name.log" | sed 's/^/    /' >&2
   fi
   return $rc
 }
+
+# guard_limit NAME BUDGET_S: the step guard's limit in seconds (0: none): --step-guard x the budget
+# x the device's factor, at least SDPA_STEP_GUARD_FLOOR (60; tests lower it). The checks step has
+# its own timeout per process and no guard (stopping it would leave variants unchecked).
+guard_limit() {
+  [ "$1" = checks ] && { echo 0; return; }
+  awk -v g="${step_guard:-0}" -v b="$2" -v f="${factor:-1}" -v floor="${SDPA_STEP_GUARD_FLOOR:-60}" \
+    'BEGIN { l = g * b * f; if (g <= 0) { print 0; exit } if (l < floor) l = floor; printf "%d\n", l + 0.999 }'
+}
+# start_guard LIMIT_S: a watcher that stops the running step's process group (TERM, KILL 10 s
+# later) once it has run LIMIT_S seconds, and leaves state/guard-fired; stop_guard ends it.
+start_guard() {
+  guard=
+  [ "$1" -gt 0 ] || return 0
+  ( sleep "$1" && : >"$state/guard-fired" && kill -TERM -- "-$child" && sleep 10 && kill -KILL -- "-$child" ) \
+    </dev/null >/dev/null 2>&1 &
+  guard=$!
+  disown "$guard" 2>/dev/null
+}
+stop_guard() { [ -n "${guard:-}" ] && kill -- "-$guard" 2>/dev/null; guard=; }
 
 # skip_step NAME BUDGET_S REASON: a step that does not run here, recorded with the reason.
 skip_step() {
@@ -61,6 +89,7 @@ skip_step() {
 on_signal() {
   local sig=$1 why code=143
   trap '' INT TERM
+  stop_guard
   [ "$sig" = INT ] && code=130
   why=SIG$sig
   [ -e "$state/time-limit" ] && why="the time limit (--time-limit $time_limit s)"

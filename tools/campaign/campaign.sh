@@ -5,9 +5,10 @@
 # nothing of the checkout. Every command first runs
 #   probe        which backend runs (sdpa-bench --probe): --backend cuda, or auto on a node where
 #                /dev/nvidia* exists, stops here with the probe's reason when CUDA is unusable
-#   checks       each variant alone, in its own process under a timeout, at the single shape: a
-#                variant that faults (device error, crash) or hangs is recorded so and left out of
-#                every timed step (sanitizers still run memcheck on it first)
+#   checks       each variant alone, in its own process under a timeout, at the single shape, then
+#                (the deep check) at shapes where its K/V ring wraps, causal and D = 128: a
+#                variant that faults (device error, crash) or hangs in either is recorded so and
+#                left out of every timed step (sanitizers still run memcheck on it first)
 #   device       the device's metadata (one check run of the healthy variants), nvidia-smi -q
 # then the parts it was given (--part; default all), each a group of steps:
 #   probes       the wgmma/TMA layout probes (bin/sdpa-probes, sm_90a: an H100 or H200; about a
@@ -38,8 +39,12 @@
 # With --time-limit S (the node's limit per command), a part starts only if its budget fits what
 # is left, and the campaign stops itself in time to pack; --plan --time-limit S prints the parts in
 # groups that fit, one command per group.
+# The step guard (--step-guard F; default 4 on CUDA, 0 = off on the emulator, whose own checks
+# report a deadlock): a step still running after F x its budget (x the L4 factor; at least 60 s)
+# is stopped (TERM, then KILL), recorded with exit 124 and a note, and the campaign goes on. A
+# kernel that hangs only at a timed shape then costs that much, not the rest of the command.
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
-#                    [--time-limit S] [--check-timeout S] [--plan] [--resume TARBALL|DIR]
+#                    [--time-limit S] [--check-timeout S] [--step-guard F] [--plan] [--resume TARBALL|DIR]
 #                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
 #                    sdpa-bench's table per device kind, host/bench/throttle.c)
 #        campaign.sh --pack DIR [--out FILE.tar.gz]
@@ -53,13 +58,13 @@ bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report torch_peer=$here/peers/t
 # shellcheck source=tools/campaign/campaign-lib.sh
 . "$here/campaign-lib.sh"
 die() { echo "campaign.sh: $*" >&2; exit 2; }
-OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
-backend=auto quick=0 out= plan_only=0 parts=() time_limit=0 check_timeout= pack_dir= resume=
+OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --step-guard F, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
+backend=auto quick=0 out= plan_only=0 parts=() time_limit=0 check_timeout= step_guard= pack_dir= resume=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift; continue ;;
     --plan) plan_only=1; shift; continue ;;
-    --backend|--out|--part|--time-limit|--check-timeout|--pack|--resume|--throttle-threshold)
+    --backend|--out|--part|--time-limit|--check-timeout|--step-guard|--pack|--resume|--throttle-threshold)
       [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != --* ]] || die "$1 needs a value (accepted: $OPTIONS)" ;;
     *) die "unknown option '$1' (accepted: $OPTIONS)" ;;
   esac
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
     --part) parts+=("$2") ;;
     --time-limit) time_limit=$2 ;;
     --check-timeout) check_timeout=$2 ;;
+    --step-guard) step_guard=$2 ;;
     --pack) pack_dir=$2 ;;
     --resume) resume=$2 ;;
     # Every sdpa-bench below reads it (host/bench/throttle.c); default: each device's row of its table.
@@ -82,6 +88,7 @@ msg=$("$report" params check backend="$backend" 2>&1) || die "--${msg#*parameter
   die "--throttle-threshold '$SDPA_THROTTLE_THRESHOLD': accepted: auto, or a fraction 0 to 1"
 case $time_limit in ''|*[!0-9]*|0?*) die "--time-limit '$time_limit': whole seconds, e.g. 600" ;; esac
 case ${check_timeout:-1} in *[!0-9]*|0*) die "--check-timeout '$check_timeout': whole seconds >= 1" ;; esac
+[[ ${step_guard:-0} =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)$ ]] || die "--step-guard '$step_guard': a factor >= 0 (0: off), e.g. 4"
 for f in "$bench" "$report"; do
   [ -x "$f" ] || die "$f is missing: run this script from an unpacked bundle (make bundle)"
 done
@@ -183,7 +190,7 @@ if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
-  scaling_S="128 256" peer_shape=small san_shape=ragged
+  scaling_S="128 256" peer_shape=small san_shape=ragged deep_shapes=ragged-d128-causal
   b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
@@ -192,15 +199,20 @@ else
                     --shape mission-causal --shape mission-d128-causal)
   matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
+  # The deep checks: S = 512 is 16 key tiles of 32 and 4 of 128 against a ring of 3 slots (every
+  # ring wraps at least once), with and without the causal mask, at D = 64 and 128.
+  deep_shapes="mission mission-causal mission-d128 mission-d128-causal"
   # From the first H100 (campaign 20261127T092705Z, steps in seconds: ceilings 6, experiments
   # 6-10, history 12, A/A control 3, scaling to S = 8192 44 and S = 16384 alone 8, peers-torch
   # 17-20, sanitizers 4, profiles 6) with about twice that as margin (sanitizers more: the Hopper
   # line's kernels have not run under them); the scaling budget lets the 4x-the-last-S
   # prediction admit S = 16384.
+  # The checks: 4 s for 11 variants at the single shape; the deep checks add, per variant, one
+  # process and up to four fp64 references of ~0.3 GFLOP (each well under a second): ~25 s for 15.
   # profiles-gate is not measured yet: one ncu process, six launches at (2,32,8192,64) of ~1.1
   # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
   # check's input generation and sampled reference at that shape: ~15 s, doubled as the others.
-  b_probe=10 b_checks=10 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_pack=5
+  b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_pack=5
 fi
 # The gate shape of stage 7g's go/no-go (paper/methods.md#prereg-stage7g): the shape stage 7f's
 # experiment times, and every variant that an experiment times there (the Hopper line, 7a to 7f),
@@ -265,7 +277,7 @@ plan_parts() { # the planned parts as one phrase: "ceilings, 7 experiments, hist
 }
 echo "  plan: probe, checks, device, $(plan_parts), pack (budgets on an H100):" >&2
 plan_line "probe+device" $b_probe "backend, device metadata, nvidia-smi -q"
-plan_line checks $b_checks "each variant alone at the single shape, under a ${check_timeout} s timeout (fault, hang)"
+plan_line checks $b_checks "each variant alone at the single shape, then at $deep_shapes, each under a ${check_timeout} s timeout (fault, hang)"
 for p in "${planned[@]}"; do
   while read -r s b; do
     case $s in
@@ -360,24 +372,42 @@ else
 fi
 arg --backend "$backend"
 echo "  backend: $backend (from the probe)" >&2
+: "${step_guard:=$([ "$backend" = cuda ] && echo 4 || echo 0)}"
 
 # ---- checks: each variant alone, under a timeout ----------------------------------------
+# Two processes per variant, each under the timeout: the single shape (its status: ok, fail,
+# not_supported on this device...), then, where that ran, the deep check at the shapes that reach
+# what a single key cannot (deep_shapes above): the K/V ring's wrap (the mbarrier parity flip),
+# the causal tile count the producer and the consumers must agree on, head dimension 128. A kernel
+# that hangs only there would otherwise hang the matrix and every timed step after it; its status
+# becomes hang (or fault) and it is left out of them. Shapes a variant does not support are
+# recorded as such and not run, so the deep check costs the D = 64 rows one shape.
 listed=$("$bench" --list-variants | awk '$1 != "custom" {print $1}')
+# check_status EXIT: the status of a check process's exit status.
+check_status() {
+  case $1 in 0) echo ok ;; 1) echo fail ;; 2) echo error ;; 124|137) echo hang ;; *) echo fault ;; esac
+}
 check_variants() {
-  local v rc st log bad=0 s
-  mkdir -p "$root/checks" "$root/logs/checks"
+  local v rc st log bad=0 s d drc dst deep=()
+  mkdir -p "$root/checks/deep" "$root/logs/checks"
+  for d in $deep_shapes; do deep+=(--shape "$d"); done
   for v in $listed; do
     log=logs/checks/$v.log s=$(date +%s)
     timeout -k 5 "$check_timeout" "$bench" --backend "$backend" --check-only --quiet --variant "$v" --shape single \
       --seeds 0 --out "$root/checks/$v.json" >"$root/$log" 2>&1
     rc=$?
-    case $rc in
-      0) st=ok; "$report" get "$root/checks/$v.json" not_supported.0.variant >/dev/null 2>&1 && st=not_supported ;;
-      1) st=fail ;;
-      2) st=error ;;
-      124|137) st=hang ;;
-      *) st=fault ;;
-    esac
+    st=$(check_status "$rc")
+    [ "$st" = ok ] && "$report" get "$root/checks/$v.json" not_supported.0.variant >/dev/null 2>&1 && st=not_supported
+    if [ "$st" = ok ] || [ "$st" = fail ]; then
+      timeout -k 5 "$check_timeout" "$bench" --backend "$backend" --check-only --quiet --variant "$v" "${deep[@]}" \
+        --seeds 0 --out "$root/checks/deep/$v.json" >"$root/logs/checks/$v-deep.log" 2>&1
+      drc=$?
+      dst=$(check_status "$drc")
+      # The worse of the two (the single shape passed, or only failed): a wrong result there is
+      # a fail (the timed steps still run it and record it); a hang, a fault or an error there
+      # leaves the variant out as it would here. The record names the process that decided.
+      case $dst in fail|hang|fault|error) st=$dst rc=$drc log=logs/checks/$v-deep.log ;; esac
+    fi
     echo "$v: $st (exit $rc)"
     printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$st" "$rc" $(( $(date +%s) - s )) "$log" >>"$state/checks.tsv"
     case $st in hang|fault|error) bad=1 ;; esac

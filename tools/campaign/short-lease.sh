@@ -11,7 +11,8 @@
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
 # and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
-# not the lease); the e4m3 correctness matrix and its D = 128 / causal twin; the campaign with
+# not the lease); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
+# whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the campaign with
 # what is left less 90 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
 # when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
 # only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
@@ -70,15 +71,35 @@ probed=0
 step probe 10 "$B" --backend cuda --probe || probed=0
 [ $probed = 1 ] || { echo "short-lease.sh: CUDA unusable here, or no time to probe it (probe.log, steps.tsv)" >&2; deadline=0; }
 mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
+# The smoke shapes reach what the matrices do: partial tiles, the K/V ring's wrap (S = 512: 16 key
+# tiles of 32, 4 of 128, against 3 slots), the causal mask, D = 128 (shapes a variant does not
+# support are recorded as such, not run). The matrices then run the variants whose smoke ended with
+# a verdict (exit 0, or 1: a wrong result, which the matrices record): one that hung or faulted
+# there would stop a matrix process (a hang until its limit, a fault poisons the CUDA context for
+# every variant after it) and lose the whole file. What was left out: left-out.txt.
+healthy=()
+: >"$f/left-out.txt"
 for v in "${variants[@]}"; do
   step "smoke-$v" 20 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
-    --shape mission --seeds 0 --out "$f/smoke-$v.json"
+    --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --seeds 0 --out "$f/smoke-$v.json"
+  st=$(awk -F'\t' -v n="smoke-$v" '$1 == n { s = $2 } END { print s }' "$f/steps.tsv")
+  case $st in
+    0|1) healthy+=(--variant "$v") ;;
+    *) printf '%s\tsmoke exit %s\n' "$v" "$st" >>"$f/left-out.txt" ;;
+  esac
 done
+# matrix NAME LIMIT ARGS...: the matrix over the healthy variants; without any, skipped (sdpa-bench
+# with no --variant would run every variant).
+matrix() {
+  local name=$1 lim=$2; shift 2
+  if [ ${#healthy[@]} -eq 0 ]; then printf '%s\tskipped\t0\t%s\n' "$name" "$lim" >>"$f/steps.tsv"; pack; return 0; fi
+  step "$name" "$lim" "$B" --backend cuda --check-only "${healthy[@]}" "$@" --out "$f/$name.json"
+}
 mshapes=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
-step matrix-e4m3 60 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec e4m3 --out "$f/matrix-e4m3.json"
+matrix matrix-e4m3 60 "${mshapes[@]}" --seeds 0,1,2 --codec e4m3
 # Head dimension 128 and causal masks (the register-resident rows only; never run on a GPU before).
-step matrix-wide 60 "$B" --backend cuda --check-only --shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal \
-  --shape mission-d128 --shape mission-causal --shape mission-d128-causal --seeds 0,1,2 --codec e4m3 --out "$f/matrix-wide.json"
+matrix matrix-wide 60 --shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal \
+  --shape mission-d128 --shape mission-causal --shape mission-d128-causal --seeds 0,1,2 --codec e4m3
 # The campaign: what is left, less 30 s for its own kill margin and the pack, and 60 s for the
 # other two matrices after it (30 s limits each; the first H100 checked all three files of the
 # matrix in 8 s), which the campaign's own matrix part repeats: they run in whatever it leaves.
@@ -99,7 +120,7 @@ else
   printf 'campaign\tskipped\t0\t%s\n' "$tl" >>"$f/steps.tsv"
 fi
 pack
-step matrix-seed-linear 30 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear --out "$f/matrix-seed-linear.json"
-step matrix-outliers 30 "$B" --backend cuda --check-only "${mshapes[@]}" --seeds 0 --dist outliers --out "$f/matrix-outliers.json"
+matrix matrix-seed-linear 30 "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear
+matrix matrix-outliers 30 "${mshapes[@]}" --seeds 0 --dist outliers
 pack && rm -rf "$out/tmp"
 ls -l "$out"
