@@ -535,6 +535,25 @@ static void scaling(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
     scaling_figures(c, b, figs);
 }
 
+/* A sanitizer result run at other shapes than the file's (a faulted variant's memcheck, also at the
+ * deep check's shapes: sanitizers.json since 2026-11-28): " (at S1, S2, ...)" after its cell. */
+static void shapes_note(const gpu_campaign_t *c, const cJSON *result, char *cell, size_t size) {
+    const cJSON *sh = jo(result, "shapes"), *x;
+    const char *file = jo_str(c->sanitizers, "shape");
+    if (!cJSON_IsArray(sh) || cJSON_GetArraySize(sh) == 0) return;
+    if (cJSON_GetArraySize(sh) == 1 && cJSON_IsString(sh->child) && file &&
+        !strcmp(sh->child->valuestring, file))
+        return;
+    size_t n = strlen(cell);
+    bool first = true;
+    cJSON_ArrayForEach(x, sh) {
+        if (!cJSON_IsString(x) || n >= size) continue;
+        n += (size_t)snprintf(cell + n, size - n, "%s%s", first ? " (at " : ", ", x->valuestring);
+        first = false;
+    }
+    if (!first && n < size) snprintf(cell + n, size - n, ")");
+}
+
 static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
     rb_printf(b, "### Sanitizers {#sec:gpu-%s-sanitizers}\n\n", c->tag);
     if (!c->sanitizers) {
@@ -575,6 +594,7 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
                              fmt_num(n, N, "%.0f", jo_num(f, "errors")));
                 else
                     snprintf(cell[t], sizeof cell[t], "%s: %s", st, why ? why : "no reason recorded");
+                shapes_note(c, f, cell[t], sizeof cell[t]);
             }
         }
         md_row(b, 5, v, cell[0], cell[1], cell[2], cell[3]);
@@ -582,8 +602,8 @@ static void sanitizers(const gpu_campaign_t *c, rbuf_t *b) {
     char id[N], cap[256];
     snprintf(id, N, "tbl:gpu-%s-sanitizers", c->tag);
     snprintf(cap, sizeof cap,
-             "compute-sanitizer on every variant at shape %s (sanitizers.json); skipped and "
-             "errored runs with their reason.",
+             "compute-sanitizer on every variant at shape %s (sanitizers.json; a run at other "
+             "shapes names them); skipped and errored runs with their reason.",
              jo_str_or(c->sanitizers, "shape", "not recorded"));
     caption(c, b, id, cap);
 }

@@ -5,8 +5,9 @@
  *
  * RUNS.tsv, one compute-sanitizer process a line: tool (memcheck|racecheck|synccheck|initcheck),
  * the variants it checked (space-separated), its exit status ("-": not run), its log (a path under
- * DIR; "-" when not run), a reason ("-"; for a run not made, why). 124 or 137 is a run that
- * `timeout` stopped at its share of the step's budget. With --skipped nothing ran, for that reason.
+ * DIR; "-" when not run), a reason ("-"; for a run not made, why), the shapes it ran (space-separated;
+ * "-": --shape alone; a faulted variant's memcheck adds the deep check's, where its fault was found).
+ * 124 or 137 is a run that `timeout` stopped at its share of the step's budget. With --skipped nothing ran, for that reason.
  * Every (tool, --variant) pair gets one entry of `results`; one that no run covers is skipped. */
 #include "sanitizers_json.h"
 
@@ -27,7 +28,7 @@ typedef enum { RUN_NOT_RUN, RUN_UNAVAILABLE, RUN_TIMEOUT, RUN_ERROR, RUN_RAN } r
 static const char *const RUN_STATUS[] = {"not_run", "unavailable", "timeout", "error", "ran"};
 
 typedef struct {
-    char tool[16], log[512], reason[512];
+    char tool[16], log[512], reason[512], shapes[256]; /* shapes: "" for --shape alone */
     char variants[SAN_MAX_VARIANTS][64];
     size_t n_variants;
     long exit_status; /* -1: not run */
@@ -99,7 +100,7 @@ static int read_run(san_args_t *a, char **f, san_run_t *r, const tsv_in_t *t, ch
         (!ran && tsv_absent(f[4])) || strstr(f[3], "..") || f[3][0] == '/') {
         snprintf(err, errlen,
                  "%s:%zu: expected tool (memcheck|racecheck|synccheck|initcheck), variants, exit status "
-                 "(0-255, or - with a reason), log (a path under --root), reason",
+                 "(0-255, or - with a reason), log (a path under --root), reason, shapes",
                  t->path, t->line);
         return 2;
     }
@@ -112,6 +113,17 @@ static int read_run(san_args_t *a, char **f, san_run_t *r, const tsv_in_t *t, ch
         snprintf(r->variants[r->n_variants++], sizeof r->variants[0], "%s", v);
     }
     snprintf(r->reason, sizeof r->reason, "%s", tsv_absent(f[4]) ? "" : f[4]);
+    if (!tsv_absent(f[5])) {
+        /* shape names and B,H,S,D tuples only: they are printed into the report's tables */
+        if (strlen(f[5]) >= sizeof r->shapes ||
+            strspn(f[5], "abcdefghijklmnopqrstuvwxyz0123456789-, ") != strlen(f[5]) ||
+            strspn(f[5], " ") == strlen(f[5])) {
+            snprintf(err, errlen, "%s:%zu: shapes '%.80s': shape names, space-separated, or -", t->path,
+                     t->line, f[5]);
+            return 2;
+        }
+        snprintf(r->shapes, sizeof r->shapes, "%s", f[5]);
+    }
     if (!ran) {
         r->exit_status = -1;
         r->status = RUN_NOT_RUN;
@@ -153,9 +165,9 @@ static int read_run(san_args_t *a, char **f, san_run_t *r, const tsv_in_t *t, ch
 static int read_runs(san_args_t *a, char *err, size_t errlen) {
     tsv_in_t t;
     if (tsv_open(&t, a->runs, err, errlen) != 0) return 1;
-    char *f[5];
+    char *f[6];
     int r, rc = 0;
-    while (rc == 0 && (r = tsv_next(&t, f, 5, err, errlen)) == 1) {
+    while (rc == 0 && (r = tsv_next(&t, f, 6, err, errlen)) == 1) {
         if (a->n_runs == MAX_RUNS) {
             snprintf(err, errlen, "%s: more than %d runs", a->runs, MAX_RUNS);
             rc = 2;
@@ -174,7 +186,24 @@ static void str_or_null(cJSON *o, const char *k, const char *v) {
         cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *run_json(const san_run_t *r) {
+/* "shapes": what run r's process ran (its own list, else --shape alone); null for no run made. */
+static void add_shapes(cJSON *o, const san_args_t *a, const san_run_t *r) {
+    if (!r || r->status == RUN_NOT_RUN) {
+        cJSON_AddNullToObject(o, "shapes");
+        return;
+    }
+    cJSON *sh = cJSON_AddArrayToObject(o, "shapes");
+    if (!r->shapes[0]) {
+        cJSON_AddItemToArray(sh, cJSON_CreateString(a->shape));
+        return;
+    }
+    char buf[sizeof r->shapes], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", r->shapes);
+    for (char *n = strtok_r(buf, " ", &save); n; n = strtok_r(NULL, " ", &save))
+        cJSON_AddItemToArray(sh, cJSON_CreateString(n));
+}
+
+static cJSON *run_json(const san_args_t *a, const san_run_t *r) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tool", r->tool);
     cJSON *vs = cJSON_AddArrayToObject(o, "variants");
@@ -197,6 +226,7 @@ static cJSON *run_json(const san_run_t *r) {
     str_or_null(o, "first_report", ran ? r->log_data.first : NULL);
     str_or_null(o, "reason", r->reason);
     str_or_null(o, "log", ran ? r->log : NULL);
+    add_shapes(o, a, r);
     return o;
 }
 
@@ -257,6 +287,7 @@ static cJSON *result_json(const san_args_t *a, const char *tool, size_t v, bool 
         cJSON_AddNullToObject(o, "warnings");
     str_or_null(o, "reason", reason);
     str_or_null(o, "log", r && r->status != RUN_NOT_RUN ? r->log : NULL);
+    add_shapes(o, a, r);
     return o;
 }
 
@@ -278,7 +309,7 @@ int sanitizers_json_main(int argc, char **argv) {
     bool bad = false;
     cJSON *runs = cJSON_AddArrayToObject(doc, "runs");
     for (size_t i = 0; i < a.n_runs; i++) {
-        cJSON_AddItemToArray(runs, run_json(&a.run[i]));
+        cJSON_AddItemToArray(runs, run_json(&a, &a.run[i]));
         bad |= a.run[i].status == RUN_RAN && a.run[i].log_data.unattributed > 0;
     }
     cJSON *results = cJSON_AddArrayToObject(doc, "results");

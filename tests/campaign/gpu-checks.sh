@@ -49,6 +49,17 @@ tap_ok "  ... every run's log kept under logs/sanitizers/" \
   bash -c 'for l in $(jq -r ".runs[] | select(.log) | .log" "$1/sanitizers.json"); do [ -s "$1/$l" ] || exit 1; done' _ "$tmp/a"
 tap_ok "  ... read by sdpa-report (a result file of this schema)" test "$("$report" get "$tmp/a/sanitizers.json" schema_version)" = "$("$report" schema-version)"
 
+san d 60 --faulted stage3b --faulted-shapes "mission mission-d128-causal"
+tap_ok "--faulted-shapes: the faulted variant's memcheck runs at SHAPE and those (its process given all three)" \
+  bash -c '[ "$(jq -c ".runs[0].shapes" "$1/sanitizers.json")" = "[\"ragged\",\"mission\",\"mission-d128-causal\"]" ] &&
+           grep -qx "fake application: shapes ragged mission mission-d128-causal" "$1/logs/sanitizers/memcheck-stage3b.log"' _ "$tmp/d"
+tap_ok "  ... its memcheck result names them; the combined runs stay at SHAPE alone" \
+  bash -c '[ "$(jq -c ".results[] | select(.tool == \"memcheck\" and .variant == \"stage3b\") | .shapes" "$1/sanitizers.json")" = "[\"ragged\",\"mission\",\"mission-d128-causal\"]" ] &&
+           [ "$(jq -c "[.runs[1:][] | select(.status == \"ran\") | .shapes] | unique" "$1/sanitizers.json")" = "[[\"ragged\"]]" ] &&
+           [ "$(jq -c "[.runs[] | select(.status == \"not_run\") | .shapes] | unique" "$1/sanitizers.json")" = "[null]" ] &&
+           grep -qx "fake application: shapes ragged" "$1/logs/sanitizers/memcheck.log" &&
+           [ "$(jq -c ".results[] | select(.tool == \"racecheck\" and .variant == \"stage3b\") | .shapes" "$1/sanitizers.json")" = null ]' _ "$tmp/d"
+
 FAKE_SANITIZER_HARNESS=1 san h 60
 tap_ok "initcheck finding in the harness's own kernel (the uncleared d_stamps): the step fails (exit 1)" test $rc -eq 1
 tap_ok "  ... recorded on the run (unattributed 1, its first report), no variant blamed" \
@@ -80,13 +91,21 @@ tap_ok "sanitizers with a skip reason: every entry skipped with it, exit 0" \
 bash "$checks" sanitizers "$tmp/s" /no/bench none 60 ragged "$V" "$report" --skip "again" >/dev/null 2>&1
 tap_ok "  ... and an existing sanitizers.json is never replaced (exit 2)" \
   bash -c '[ "$1" -eq 2 ] && grep -q "compute-sanitizer not installed" "$2/sanitizers.json"' _ $? "$tmp/s"
-printf 'memcheck\tstage0\tbanana\tlogs/x.log\t-\n' >"$tmp/bad.tsv"
+printf 'memcheck\tstage0\tbanana\tlogs/x.log\t-\t-\n' >"$tmp/bad.tsv"
 "$report" sanitizers-json "$tmp/bad.json" --root "$tmp" --shape ragged --runs "$tmp/bad.tsv" --variant stage0 2>"$tmp/bad.err"
 tap_ok "sanitizers-json refuses a malformed run record (exit 2, file and line named, nothing written)" \
   bash -c '[ "$1" -eq 2 ] && grep -qF "$2/bad.tsv:1:" "$2/bad.err" && [ ! -e "$2/bad.json" ]' _ $? "$tmp"
-printf 'memcheck\tstage0\t0\t../../etc/passwd\t-\n' >"$tmp/esc.tsv"
+printf 'memcheck\tstage0\t0\t../../etc/passwd\t-\t-\n' >"$tmp/esc.tsv"
 "$report" sanitizers-json "$tmp/esc.json" --root "$tmp" --shape ragged --runs "$tmp/esc.tsv" --variant stage0 2>/dev/null
 tap_ok "  ... and a log path outside --root" test $? -eq 2 -a ! -e "$tmp/esc.json"
+mkdir -p "$tmp/logs" && echo "========= ERROR SUMMARY: 0 errors" >"$tmp/logs/x.log"
+printf 'memcheck\tstage0\t0\tlogs/x.log\t-\tmission;rm -rf x\n' >"$tmp/sh.tsv"
+"$report" sanitizers-json "$tmp/sh.json" --root "$tmp" --shape ragged --runs "$tmp/sh.tsv" --variant stage0 2>"$tmp/sh.err"
+tap_ok "  ... and shapes that are not shape names (they reach the report's tables)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "shapes .mission;rm -rf x.: shape names" "$2" && [ ! -e "$3" ]' _ $? "$tmp/sh.err" "$tmp/sh.json"
+printf 'memcheck\tstage0\t0\tlogs/x.log\t-\n' >"$tmp/five.tsv"
+"$report" sanitizers-json "$tmp/five.json" --root "$tmp" --shape ragged --runs "$tmp/five.tsv" --variant stage0 2>/dev/null
+tap_ok "  ... and a record without its shapes column (5 fields)" test $? -eq 2 -a ! -e "$tmp/five.json"
 tap_fail "a wrong argument count is refused" bash "$checks" sanitizers "$tmp/s" /no/bench
 
 prof() { # DIR [ENV...]: the profile step with the fake ncu

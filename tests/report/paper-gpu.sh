@@ -160,6 +160,9 @@ tap_ok "the stage's own section names the campaign that ran it: SYNTHETIC device
 tap_ok "sanitizers: a skipped tool shows its reason" \
   grep -qF "skipped: FIXTURE skip: racecheck does not model named barriers" "$G"
 tap_ok "  ... an errored tool shows its reason" grep -qF "error: FIXTURE error: compute-sanitizer exited 139" "$G"
+tap_ok "  ... a run at more shapes than the file's names them (a faulted variant's memcheck), the others do not" \
+  bash -c 'grep -F "| stage5 |" "$1" | grep -qF "| pass (0 errors) (at small, mission, mission-causal) |" &&
+           [ "$(grep -c "(at small" "$1")" -eq 1 ]' _ "$G"
 tap_ok "profile: a skipped variant shows its reason, no value" \
   grep -qF "| stage5 | n/a | n/a | n/a | n/a | skipped: FIXTURE skip: ncu replay exceeded the step budget |" "$G"
 # (metric names hold dots, which sdpa-report get reads as a path: the value is taken with grep)

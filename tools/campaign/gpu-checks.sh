@@ -3,10 +3,12 @@
 # it). Each writes its file into the campaign directory whatever happens, through sdpa-report (the
 # library's atomic, never-overwriting writer): every entry has a status and, when it is not a
 # plain pass, the reason.
-#   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--skip REASON]
+#   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS]
+#                [--faulted-shapes SHAPES] [--skip REASON]
 #       compute-sanitizer (TOOL): first memcheck alone on each --faulted variant (one that faulted
 #       or hung in its own check: the combined runs leave it out, so that it cannot take the others
-#       down), then one process per tool (memcheck, racecheck, synccheck, initcheck) with every
+#       down), at SHAPE and the --faulted-shapes (the campaign's deep-check shapes: a fault found
+#       only past a ring wrap, under a mask or at D = 128 recurs there), then one process per tool (memcheck, racecheck, synccheck, initcheck) with every
 #       other variant at SHAPE, each under `timeout` at its share of what is left of BUDGET_S (an
 #       overrun is "skipped", never a failure of the variants), with --error-exitcode 99. The logs
 #       (ROOT/logs/sanitizers/) go to `REPORT sanitizers-json`, which reads each summary (racecheck:
@@ -27,16 +29,17 @@
 set -u
 cmd=${1:-}
 usage() {
-  echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--skip REASON]" >&2
+  echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--faulted-shapes SHAPES] [--skip REASON]" >&2
   echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON] [--out NAME]" >&2
   exit 2
 }
 case $cmd in sanitizers|profiles) [ $# -ge 8 ] || usage ;; *) usage ;; esac
-root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= why= pname=profile.json
+root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= fshapes= why= pname=profile.json
 shift 8
 while [ $# -gt 0 ]; do
   case $1 in
     --faulted) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; faulted=$2 ;;
+    --faulted-shapes) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; fshapes=$2 ;;
     --skip) [ $# -ge 2 ] && [ -n "$2" ] || usage; why=$2 ;;
     --out) [ $# -ge 2 ] && [ "$cmd" = profiles ] || usage
       case $2 in */*|.*|*[!A-Za-z0-9._-]*|'') echo "gpu-checks.sh: --out '$2': a file name ([A-Za-z0-9._-], no directory)" >&2; exit 2 ;;
@@ -61,23 +64,25 @@ sanitizers() {
   ver=$("$tool" --version 2>/dev/null | sed -n 's/^Version //p' | tail -n 1)
   for v in $variants; do case " $faulted " in *" $v "*) ;; *) healthy="$healthy $v" ;; esac; done
   : >"$runs"
-  # run TOOL VARIANTS SHARE_S: one compute-sanitizer process, its line in runs.tsv.
+  # run TOOL VARIANTS SHARE_S [SHAPES]: one compute-sanitizer process (at SHAPE, and SHAPES), its
+  # line in runs.tsv (the shapes column "-" for SHAPE alone).
   run() {
-    local vs=() name
+    local vs=() name sh=(--shape "$shape") s
     mapfile -t vs < <(vargs "$2")
+    for s in ${4:-}; do sh+=(--shape "$s"); done
     name=$1$([ "$(wc -w <<<"$2")" -eq 1 ] && echo "-$(echo $2)")
     log=logs/sanitizers/$name.log
     timeout -k 5 "$3" "$tool" --tool "$1" --error-exitcode 99 "$bench" --backend cuda --check-only --quiet \
-      "${vs[@]}" --shape "$shape" --seeds 0 >"$root/$log" 2>&1
+      "${vs[@]}" "${sh[@]}" --seeds 0 >"$root/$log" 2>&1
     rc=$?
-    printf '%s\t%s\t%s\t%s\t-\n' "$1" "$(echo $2)" "$rc" "$log" >>"$runs"
+    printf '%s\t%s\t%s\t%s\t-\t%s\n' "$1" "$(echo $2)" "$rc" "$log" "$([ -n "${4:-}" ] && echo $shape $4 || echo -)" >>"$runs"
   }
-  not_run() { printf '%s\t%s\t-\t-\t%s\n' "$1" "$(echo $2)" "$(one_line "$3")" >>"$runs"; }
+  not_run() { printf '%s\t%s\t-\t-\t%s\t-\n' "$1" "$(echo $2)" "$(one_line "$3")" >>"$runs"; }
   # memcheck first on what faulted: where the fault is, before anything else spends the budget.
   for v in $faulted; do
     left=$(( end - $(date +%s) ))
     if [ $left -le 0 ]; then not_run memcheck "$v" "the step's budget ($budget s) was spent"; continue; fi
-    run memcheck "$v" $(( left / 2 > 0 ? left / 2 : 1 ))
+    run memcheck "$v" $(( left / 2 > 0 ? left / 2 : 1 )) "$fshapes"
   done
   for v in "${!tools[@]}"; do
     t=${tools[$v]}

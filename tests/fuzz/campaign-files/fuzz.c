@@ -27,10 +27,10 @@ static void put(const char *path, const uint8_t *data, size_t size) {
     if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) abort();
 }
 
-static const char FIXED_RUNS[] = "memcheck\tstage3b\t99\tlog.txt\t-\n"
-                                 "memcheck\tstage0 stage3a-swz\t0\tlog.txt\t-\n"
-                                 "racecheck\tstage0 stage3a-swz\t124\tlog.txt\t-\n"
-                                 "synccheck\tstage0\t-\t-\tthe step's budget was spent\n";
+static const char FIXED_RUNS[] = "memcheck\tstage3b\t99\tlog.txt\t-\tragged mission\n"
+                                 "memcheck\tstage0 stage3a-swz\t0\tlog.txt\t-\t-\n"
+                                 "racecheck\tstage0 stage3a-swz\t124\tlog.txt\t-\t-\n"
+                                 "synccheck\tstage0\t-\t-\tthe step's budget was spent\t-\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!dir[0]) {
