@@ -45,8 +45,9 @@ step() {
   stop_guard
   child= cur_step=
   rm -f "$state/current"
-  if [ -e "$state/guard-fired" ]; then
-    rm -f "$state/guard-fired"
+  # The marker counts only for a step that the signal ended (143 TERM, 137 KILL): one that ended by
+  # itself as the guard fired keeps its own exit status.
+  if [ -e "$state/guard-fired" ] && { rm -f "$state/guard-fired"; [ $rc -eq 143 ] || [ $rc -eq 137 ]; }; then
     rc=124 note="stopped by the step guard after $lim s (--step-guard $step_guard x its budget of $est s$([ "${factor:-1}" = 1 ] || echo " x $factor"), at least ${SDPA_STEP_GUARD_FLOOR:-60} s): a hang, or a device far slower than the budgets assume"
     echo "  $name: $note" >"$root/logs/$name.guard"
   fi

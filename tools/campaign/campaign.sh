@@ -42,7 +42,10 @@
 # The step guard (--step-guard F; default 4 on CUDA, 0 = off on the emulator, whose own checks
 # report a deadlock): a step still running after F x its budget (x the L4 factor; at least 60 s)
 # is stopped (TERM, then KILL), recorded with exit 124 and a note, and the campaign goes on. A
-# kernel that hangs only at a timed shape then costs that much, not the rest of the command.
+# kernel that hangs only at a timed shape then costs that much, not the rest of the command. Why 4:
+# the first H100's steps took about a third of their budgets (so 4 x is ~12 x what they took), and
+# the timed steps bound their own sampling (an experiment's --max-time 30 s, the history's 10 s per
+# shape), so a slow but working kernel ends well inside its step's guard.
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
 #                    [--time-limit S] [--check-timeout S] [--step-guard F] [--plan] [--resume TARBALL|DIR]
 #                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
