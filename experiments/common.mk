@@ -31,8 +31,9 @@ DATA_DIR   ?= data
 FIG_DIR    ?= figures
 REPORT_DIR ?= paper/build
 # Every directory with an experiment.mk is an experiment, in name order (the order of `make all`
-# and of the paper's tables); its MAKE_TARGET (one per directory, unique) is its target.
-EXPERIMENTS := $(patsubst experiments/%/experiment.mk,%,$(sort $(wildcard experiments/*/experiment.mk)))
+# and of the paper's tables; the names sorted, not their paths, so that stage7f-overlap comes
+# before stage7f-overlap-d128); its MAKE_TARGET (one per directory, unique) is its target.
+EXPERIMENTS := $(sort $(patsubst experiments/%/experiment.mk,%,$(wildcard experiments/*/experiment.mk)))
 # "<experiment>=<target>" per directory, read once (a KEY := VALUE line; sdpa-report's parser checks
 # the rest of the file when the experiment runs).
 EXPERIMENT_TARGET_PAIRS := $(shell for e in $(EXPERIMENTS); do \

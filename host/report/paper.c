@@ -23,9 +23,18 @@
 #include "json_file.h"
 #include "gpu_campaigns.h"
 #include "gpu_tables.h"
+#include "params.h"
 
 #define N 96
-#define MAX_STAGES 16 /* experiments in the paper: 9 with stage 7b, 10 with 7c */
+#define MAX_STAGES 16 /* experiments in the paper: 14 with stage 7f at D = 128 */
+
+/* experiments/NAME/experiment.mk (the definition the build runs), read as data: false when it is
+ * missing or does not parse (a paper rendered away from the checkout). */
+static bool definition(const char *name, exp_def_t *d) {
+    char path[512], err[256];
+    snprintf(path, sizeof path, "experiments/%s/experiment.mk", name);
+    return params_load_experiment(path, d, err, sizeof err) == 0;
+}
 
 typedef struct {
     const char *name, *rundir, *figdir;
@@ -276,9 +285,17 @@ static int ratios(paper_t *p) {
         if (ratio_row(p, s->name, s->loaded ? &s->r : NULL, &md, x, &pub, &kind) < 0) goto fail;
         rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pub,
                   strcmp(kind, "gpu") && strcmp(kind, "emulated") ? "none" : kind);
+        /* an experiment not run yet: the pair its definition names */
+        static exp_def_t d;
+        const bool def = !s->loaded && definition(s->name, &d);
         char pair[2 * N];
-        snprintf(pair, sizeof pair, "%s -> %s", s->loaded ? s->r.baseline : NA_MARK,
-                 s->loaded ? s->r.candidate : NA_MARK);
+        snprintf(pair, sizeof pair, "%.90s -> %.90s",
+                 s->loaded ? s->r.baseline
+                 : def     ? d.value[P_BASELINE]
+                           : NA_MARK,
+                 s->loaded ? s->r.candidate
+                 : def     ? d.value[P_CANDIDATE]
+                           : NA_MARK);
         md_row(&vd, 5, s->name, pair, s->loaded ? s->verdict : "not run", pverdict,
                s->loaded ? s->r.run_id : NA_MARK);
     }
@@ -545,22 +562,10 @@ static int prereg(paper_t *p) {
     return save(p, &b, "prereg.md");
 }
 
-/* The make target of an experiment: MAKE_TARGET of experiments/NAME/experiment.mk (the definition
- * the build runs), else its name. */
+/* The make target of an experiment: its definition's MAKE_TARGET, else its name. */
 static void make_target(const char *name, char *dst, size_t n) {
-    char path[512], line[512];
-    snprintf(dst, n, "%s", name);
-    snprintf(path, sizeof path, "experiments/%s/experiment.mk", name);
-    FILE *f = fopen(path, "r");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        char t[128];
-        if (sscanf(line, "MAKE_TARGET := %127s", t) == 1) { /* the blank matches any run of blanks */
-            snprintf(dst, n, "%s", t);
-            break;
-        }
-    }
-    fclose(f);
+    static exp_def_t d;
+    snprintf(dst, n, "%.127s", definition(name, &d) ? d.value[P_MAKE_TARGET] : name);
 }
 
 /* reproduce.md: the commands of the section "Reproducing this paper", one target per experiment. */

@@ -456,11 +456,14 @@ expect_error "a run of another pair: refused" "$X" "config.baseline" "stage0"
 
 # ---- the paper mode -------------------------------------------------------------------------
 out=$TMP/paper-gen
-tap_ok "paper: sdpa-report paper on a GPU run and two missing runs" \
+tap_ok "paper: sdpa-report paper on a GPU run, two missing runs and an experiment without a definition" \
   "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$out" --stage stage1-cp-async - x \
-  --stage stage2-wmma-pv "$P" "$TMP/figs" --stage stage3a-fusion - x
+  --stage stage2-wmma-pv "$P" "$TMP/figs" --stage stage3a-fusion - x --stage stage9z-undefined - x
 tap_ok "paper: verdicts table has this study's and the original's verdicts" \
-  bash -c "grep -q '| stage2-wmma-pv | stage1 -> stage2 | ready to merge | READY FOR MERGE |' '$out/verdicts.md' && grep -q '| stage1-cp-async | n/a -> n/a | not run |' '$out/verdicts.md'"
+  grep -q '| stage2-wmma-pv | stage1 -> stage2 | ready to merge | READY FOR MERGE |' "$out/verdicts.md"
+tap_ok "  ... an experiment not run names the pair its definition (experiments/*/experiment.mk) names; without one, n/a" \
+  bash -c 'grep -q "| stage1-cp-async | stage0 -> stage1 | not run |" "$1" && grep -q "| stage3a-fusion | stage2 -> stage3a |" "$1" &&
+           grep -q "| stage9z-undefined | n/a -> n/a | not run |" "$1"' _ "$out/verdicts.md"
 hist_med=$(awk -F'\t' '$2 == "stage2" { print $3 }' "$out/history.tsv")
 tap_ok "paper: history TSV has two rows" test "$(grep -vc '^#' "$out/history.tsv")" = 2
 tap_ok "paper: history TSV has the candidate's median from run-timing.json" \
