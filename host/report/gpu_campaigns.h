@@ -65,9 +65,14 @@ typedef struct {
     int nruns;
 } gpu_campaign_t;
 
+#define GPU_MAX_EXPERIMENTS 32
 typedef struct {
     gpu_campaign_t *c[GPU_MAX_CAMPAIGNS];
     int n;
+    /* This checkout's experiments (sdpa-report paper's --stage names; not owned): a device's parts
+     * table lists those none of its campaigns planned, added since they ran. */
+    const char *experiments[GPU_MAX_EXPERIMENTS];
+    int n_experiments;
     cJSON *sweeps[GPU_MAX_SWEEPS]; /* data/gpu/sweeps/<sweep>.json, kind sweep-summary */
     char sweep_paths[GPU_MAX_SWEEPS][REPORT_PATH_MAX];
     int nsweeps;

@@ -162,9 +162,24 @@ void gpu_parts_table(const gpu_data_t *g, int i, rbuf_t *b) {
         md_row(b, 3, all.v[p], "MISSING", from);
         missing++;
     }
-    char id[96], text[256];
+    /* This checkout's experiments that no campaign of the device planned: added since they ran. */
+    int unplanned = 0;
+    for (int e = 0; e < g->n_experiments; e++) {
+        char part[NAME_MAX_LEN + 16];
+        snprintf(part, sizeof part, "experiment:%.*s", NAME_MAX_LEN, g->experiments[e]);
+        bool any = find(&all, part) >= 0;
+        for (int q = i; q <= last && !any; q++) any = gpu_campaign_plans(g->c[q], part); /* no plan: all */
+        if (any) continue;
+        md_row(b, 3, part, "NOT PLANNED",
+               "in no campaign of this device (added since): the next campaign runs it");
+        unplanned++;
+    }
+    char id[96], text[320];
     snprintf(id, sizeof id, "tbl:gpu-%s-parts", c->tag);
-    snprintf(text, sizeof text, "Parts measured on %s: %d of %d complete%s.", jo_str(c->campaign, "device"),
-             all.n - missing, all.n, missing ? "; the missing ones are not measured yet" : "");
+    snprintf(text, sizeof text, "Parts measured on %s: %d of %d complete%s%s.", jo_str(c->campaign, "device"),
+             all.n - missing, all.n + unplanned, missing ? "; the missing ones are not measured yet" : "",
+             unplanned
+                 ? "; the experiments NOT PLANNED were added to this artifact after the device's campaigns"
+                 : "");
     md_table_caption(b, id, text);
 }

@@ -625,6 +625,8 @@ int report_paper_main(int argc, char **argv) {
     if (rc == 0) rc = stage_sections(&p);
     if (rc == 0) rc = reproduce(&p);
     if (rc == 0) rc = prereg(&p);
+    for (int k = 0; k < p.n && k < GPU_MAX_EXPERIMENTS; k++)
+        p.gpu.experiments[p.gpu.n_experiments++] = p.st[k].name;
     if (rc == 0) rc = gpu_tables_write(&p.gpu, p.out, gpu_ratios, &p, p.err, sizeof p.err);
     gpu_data_free(&p.gpu);
     if (rc) fprintf(stderr, "sdpa-report: %s\n", p.err);

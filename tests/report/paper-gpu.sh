@@ -304,6 +304,11 @@ if command -v jq >/dev/null; then
         .cross_variant = [{expected: "identical", n_diff: 0, pass: true}, {expected: "bounded", n_diff: 7, pass: true}] |
         .not_supported = []' "$C/device-run.json" >"$D/matrix/$f.json"
   done
+  # The fixture's own campaign with a recorded plan (its bundle's parts and stage2's experiment):
+  # every other experiment of this checkout is in no campaign of the device's plan.
+  C1=$(dirname "$D")/$(basename "$C")
+  jq '.parts_planned = ["ceilings", "experiment:stage2-wmma-pv", "history", "scaling", "peers", "sanitizers", "profiles"] |
+      .parts_completed = .parts_planned' "$C1/campaign.json" >"$TMP/c1.json" && mv "$TMP/c1.json" "$C1/campaign.json"
   paper pm "$TMP/pm" md
   rc=$? PM=$TMP/pm/out/gen/gpu.md
   tap_ok "a campaign of the parts probes and matrix: make paper exits 0" test $rc -eq 0
@@ -316,6 +321,12 @@ if command -v jq >/dev/null; then
   tap_ok "  ... the matrix: checks passed and the worst error over its bar counted, the failed check named in the caption" \
     bash -c 'grep -qE "^\| matrix/e4m3.json +\| e4m3, normal; seeds 2 +\| +3 of 3 \| +1.500 \| +2 of 2 \| +1 of 1 \|" "$1" &&
              grep -qE "^\| matrix/outliers.json .*\| +2 of 3 \|" "$1" && grep -q "SOME CHECKS OR CLAIMS FAILED" "$1"' _ "$PM"
+  n_exp=$(ls -d experiments/*/ | grep -c /stage)
+  tap_ok "  ... the parts table lists this checkout's experiments no campaign planned as NOT PLANNED ($((n_exp - 1)) of $n_exp), and counts them" \
+    bash -c 'grep -qE "^\| experiment:stage7f-overlap +\| NOT PLANNED +\| in no campaign of this device \(added since\)" "$1" &&
+             grep -qE "^\| experiment:stage1-cp-async +\| NOT PLANNED " "$1" && ! grep -qE "^\| experiment:stage2-wmma-pv +\| NOT PLANNED" "$1" &&
+             [ "$(grep -c "| NOT PLANNED |" "$1")" -eq "$2" ] &&
+             grep -q "9 of $(( 9 + $2 )) complete; the experiments NOT PLANNED were added" "$1"' _ "$PM" $((n_exp - 1))
   tap_ok "  ... the wide file's row says its inputs go beyond D = 64 non-causal" \
     bash -c 'grep -qE "^\| matrix/wide.json +\| e4m3, normal; seeds 2; D = 128, causal +\|" "$1" &&
              ! grep -qE "^\| matrix/e4m3.json .*causal" "$1"' _ "$PM"
