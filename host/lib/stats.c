@@ -14,6 +14,25 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+double stats_min_step(const double *x, size_t n, double floor) {
+    if (n < 2) return 0.0;
+    double *s = malloc(n * sizeof *s), step = 0.0;
+    if (!s) return NAN;
+    memcpy(s, x, n * sizeof *s);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(s[i])) {
+            free(s);
+            return NAN;
+        }
+    qsort(s, n, sizeof *s, cmp_double);
+    for (size_t i = 1; i < n; i++) {
+        const double d = s[i] - s[i - 1];
+        if (d > floor && (step == 0.0 || d < step)) step = d;
+    }
+    free(s);
+    return step;
+}
+
 /* Linear interpolation between two neighbouring order statistics: lo + frac * (hi - lo). One
  * formula for quantiles of sorted data and bootstrap medians, so both give identical bits. */
 static double interp(double lo, double hi, double frac) { return frac == 0.0 ? lo : lo + frac * (hi - lo); }

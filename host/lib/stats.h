@@ -25,6 +25,10 @@ typedef struct {
  * Returns 0, -1 if n == 0 or any sample is not finite. */
 int stats_summarize(const double *x, size_t n, stats_summary_t *out);
 double stats_quantile_sorted(const double *sorted, size_t n, double p); /* type 7, 0 <= p <= 1 */
+/* The smallest difference above floor between two of the n values of x (unsorted; a sorted copy is
+ * made): a timer's step as its samples show it. 0 when no two values differ by more than floor, NAN
+ * when the copy cannot be made or a value is not finite. */
+double stats_min_step(const double *x, size_t n, double floor);
 /* Order-statistic CI of the median: 1-based indices j, k (k = n+1-j); -1 if n < 6. */
 int stats_median_ci_ranks(size_t n, double level, size_t *j, size_t *k, double *coverage);
 

@@ -13,6 +13,7 @@
 #include "gpu_probes.h"
 #include "gpu_stage7g.h"
 #include "tables.h"
+#include "stats.h"
 
 #define N 96
 /* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
@@ -116,6 +117,26 @@ static const cJSON *find_cmp(const cJSON *doc, const char *cand, const char *sha
     return NULL;
 }
 
+/* The timer's step in µs as the history's samples show it: the smallest difference above 1 ns
+ * between two samples of one entry, over all entries (0: none seen). CUDA events count whole ticks
+ * (32 ns on the first H100), so many samples tie, and a median's interval can lie within a step. */
+static double timer_step_us(const cJSON *history) {
+    const cJSON *t, *x;
+    double step = 0.0;
+    cJSON_ArrayForEach(t, jo(history, "timing")) {
+        const cJSON *s = jo(t, "samples_us");
+        const int n = cJSON_GetArraySize(s);
+        double *v = n > 1 ? malloc((size_t)n * sizeof *v) : NULL;
+        if (!v) continue;
+        int k = 0;
+        cJSON_ArrayForEach(x, s) if (cJSON_IsNumber(x)) v[k++] = x->valuedouble;
+        const double d = stats_min_step(v, (size_t)k, 1e-3);
+        free(v);
+        if (d > 0 && (step == 0.0 || d < step)) step = d;
+    }
+    return step;
+}
+
 /* Median with CI per variant and shape; the speedup ratio and the latency reduction vs the
  * history's baseline (stage0), named separately. */
 static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
@@ -171,15 +192,22 @@ static int history(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
                gpu_timing_label(c));
         i++;
     }
-    char id[N], cap[1024];
+    char id[N], cap[1024], step[256] = "";
+    const double dt = c->emulated ? 0.0 : timer_step_us(c->history);
+    if (dt > 0)
+        snprintf(step, sizeof step,
+                 " The smallest difference between two samples of one entry is %.0f ns, the event timer's "
+                 "step: samples tie, and an interval whose ends agree to the digits shown lies within a step "
+                 "or two.",
+                 1e3 * dt);
     snprintf(id, N, "tbl:gpu-%s-history", c->tag);
     snprintf(cap, sizeof cap,
              "Stage history of campaign %s%s: every variant against %s, interleaved in one process "
              "(history.json, cold L2); medians with distribution-free 95 %% CIs, n samples kept, noise their "
              "interquartile range over the median; ratios with bootstrap CIs (the noise floor of a ratio: "
-             "the A/A control below).",
-             c->id, c->emulated ? " (EMULATED, CPU wall-clock times, not GPU timings)" : "",
-             base ? base : "");
+             "the A/A control below).%s",
+             c->id, c->emulated ? " (EMULATED, CPU wall-clock times, not GPU timings)" : "", base ? base : "",
+             step);
     caption(c, b, id, cap);
     if (figs & GPU_FIG_ECDF)
         rb_printf(

@@ -40,6 +40,8 @@ tap_ok "  ... every history row ($n_hist) labelled EMULATED, none as a GPU timin
            ! grep -q "| gpu |" "$1"' _ "$G" "$n_hist"
 tap_ok "  ... no emulated ratio set beside the published ones" \
   bash -c 'grep "^| stage2-wmma-pv |" "$1" | grep -q "not evaluated"' _ "$G"
+tap_ok "  ... and no timer step read from its CPU times (a GPU event timer's, in a GPU campaign only)" \
+  bash -c 'grep -q "{#tbl:gpu-c1-history}" "$1" && ! grep -q "the event timer" "$1"' _ "$G"
 tap_ok "  ... the scaling points marked EMULATED" bash -c 'grep -q "| EMULATED |" "$1" && ! grep -q "| ok |$" "$1"' _ "$G"
 tap_ok "  ... its figures drawn, flagged emulated (the EMULATED label of figures/common.gp)" \
   bash -c 'test -s "$1/fig/paper/gpu/c1/scaling.png" -a -s "$1/fig/paper/gpu/c1/ecdf.png" &&

@@ -182,6 +182,22 @@ static void test_ab_medians_and_determinism(void **state) {
     assert_memory_equal(c, c2, sizeof c);
 }
 
+static void test_min_step(void **state) {
+    (void)state;
+    /* samples on a 0.032 grid, unsorted, with repeats: the step is the grid's */
+    const double x[] = {51.712, 51.648, 51.712, 51.680, 51.840, 51.648};
+    assert_close(stats_min_step(x, 6, 0.001), 0.032, 1e-12);
+    /* differences at or below the floor (float rounding of equal ticks) are not a step */
+    const double y[] = {1.0, 1.0 + 1e-7, 2.0, 2.5};
+    assert_close(stats_min_step(y, 4, 1e-6), 0.5, 1e-12);
+    assert_close(stats_min_step(y, 4, 0.0), 1e-7, 1e-12);
+    const double z[] = {3.0, 3.0, 3.0};
+    assert_true(stats_min_step(z, 3, 0.0) == 0.0); /* no two values differ */
+    assert_true(stats_min_step(z, 1, 0.0) == 0.0);
+    const double w[] = {1.0, NAN, 2.0};
+    assert_true(isnan(stats_min_step(w, 3, 0.0)));
+}
+
 static void test_ab_errors(void **state) {
     (void)state;
     double b[3] = {1, 2, 3}, c[3] = {1, 2, 3};
@@ -203,7 +219,7 @@ int main(void) {
         cmocka_unit_test(test_quantiles),   cmocka_unit_test(test_summary),
         cmocka_unit_test(test_ci_ranks),    cmocka_unit_test(test_verdict_rule),
         cmocka_unit_test(test_ab_verdicts), cmocka_unit_test(test_ab_medians_and_determinism),
-        cmocka_unit_test(test_ab_errors),
+        cmocka_unit_test(test_ab_errors),   cmocka_unit_test(test_min_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

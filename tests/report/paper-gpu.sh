@@ -122,6 +122,9 @@ s2=$(awk -v b="$(get "$C/history.json" comparisons.1.base_median)" -v c="$(get "
   'BEGIN { printf "%.3f", b / c }')
 tap_ok "history: stage2's speedup ratio vs stage0 ($s2) and its latency reduction, named apart" \
   bash -c 'grep -F "| stage2 | mission |" "$1" | grep -qF "| $2 [" && grep -qF "latency reduction \$1 - t_v/t_\\text{stage0}\$" "$1"' _ "$G" "$s2"
+step=$(jq '[.timing[] | .samples_us | sort | unique | . as $s | range(1; length) | ($s[.] - $s[. - 1]) | select(. > 0.001)] | min * 1000 | round' "$C/history.json")
+tap_ok "history: the caption names the timer's step, the smallest difference between two samples ($step ns)" \
+  bash -c '[ -n "$2" ] && grep -q "smallest difference between two samples of one entry is $2 ns, the event timer" "$1"' _ "$G" "$step"
 n=$(get "$C/scaling/stage2-S512.json" timing.0.summary.n)
 tap_ok "scaling table: the sample count of stage2 at S = 512 ($n) beside its median" \
   bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$n"
