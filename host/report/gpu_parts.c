@@ -170,8 +170,7 @@ void gpu_parts_table(const gpu_data_t *g, int i, rbuf_t *b) {
         bool any = find(&all, part) >= 0;
         for (int q = i; q <= last && !any; q++) any = gpu_campaign_plans(g->c[q], part); /* no plan: all */
         if (any) continue;
-        md_row(b, 3, part, "NOT PLANNED",
-               "in no campaign of this device (added since): the next campaign runs it");
+        md_row(b, 3, part, "NOT PLANNED", "added after this device's campaigns: none planned it");
         unplanned++;
     }
     char id[96], text[320];

@@ -326,7 +326,7 @@ if command -v jq >/dev/null; then
              grep -qE "^\| matrix/outliers.json .*\| +2 of 3 \|" "$1" && grep -q "SOME CHECKS OR CLAIMS FAILED" "$1"' _ "$PM"
   n_exp=$(ls -d experiments/*/ | grep -c /stage)
   tap_ok "  ... the parts table lists this checkout's experiments no campaign planned as NOT PLANNED ($((n_exp - 1)) of $n_exp), and counts them" \
-    bash -c 'grep -qE "^\| experiment:stage7f-overlap +\| NOT PLANNED +\| in no campaign of this device \(added since\)" "$1" &&
+    bash -c 'grep -qE "^\| experiment:stage7f-overlap +\| NOT PLANNED +\| added after this device.s campaigns: none planned it \|" "$1" &&
              grep -qE "^\| experiment:stage1-cp-async +\| NOT PLANNED " "$1" && ! grep -qE "^\| experiment:stage2-wmma-pv +\| NOT PLANNED" "$1" &&
              [ "$(grep -c "| NOT PLANNED |" "$1")" -eq "$2" ] &&
              grep -q "9 of $(( 9 + $2 )) complete; the experiments NOT PLANNED were added" "$1"' _ "$PM" $((n_exp - 1))
