@@ -68,6 +68,7 @@ static bool i_shape(const char *s, size_t n) { /* a named shape, or B,H,S,D */
 }
 static bool g_shape(const char *v) { return i_shape(v, strlen(v)); }
 static bool g_shapes(const char *v) { return list(v, ' ', 1, 32, i_shape); }
+bool params_shapes_ok(const char *v) { return g_shapes(v); }
 static bool g_seeds(const char *v) { return list(v, ',', 1, 64, i_digits); }
 static bool g_budget(const char *v) { return list(v, ',', 4, 4, g_decimal); }
 static bool g_timing(const char *v) { return list(v, ' ', 4, 4, g_decimal); }

@@ -51,6 +51,8 @@ int params_parse_experiment(const char *text, size_t len, const char *file, exp_
                             size_t n);
 /* The same for a file: a regular file of at most 64 KiB. */
 int params_load_experiment(const char *path, exp_def_t *d, char *err, size_t n);
+/* Whether v is a list of shapes as SHAPES takes it: names or B,H,S,D tuples, single spaces. */
+bool params_shapes_ok(const char *v);
 /* What run.args records that its readers compare with other evidence ("" when not recorded). */
 typedef struct {
     char exp[129], backend[8], experiment_sha256[65], hypothesis_sha256[65];

@@ -7,7 +7,8 @@
  * the variants it checked (space-separated), its exit status ("-": not run), its log (a path under
  * DIR; "-" when not run), a reason ("-"; for a run not made, why), the shapes it ran (space-separated;
  * "-": --shape alone; a faulted variant's memcheck adds the deep check's, where its fault was found).
- * 124 or 137 is a run that `timeout` stopped at its share of the step's budget. With --skipped nothing ran, for that reason.
+ * 124 or 137 is a run that `timeout` stopped at its share of the step's budget. With --skipped
+ * nothing ran, for that reason.
  * Every (tool, --variant) pair gets one entry of `results`; one that no run covers is skipped. */
 #include "sanitizers_json.h"
 
@@ -17,6 +18,7 @@
 
 #include "fileio.h"
 #include "json_file.h"
+#include "params.h"
 #include "sanitizer_log.h"
 #include "tsv_in.h"
 
@@ -114,10 +116,8 @@ static int read_run(san_args_t *a, char **f, san_run_t *r, const tsv_in_t *t, ch
     }
     snprintf(r->reason, sizeof r->reason, "%s", tsv_absent(f[4]) ? "" : f[4]);
     if (!tsv_absent(f[5])) {
-        /* shape names and B,H,S,D tuples only: they are printed into the report's tables */
-        if (strlen(f[5]) >= sizeof r->shapes ||
-            strspn(f[5], "abcdefghijklmnopqrstuvwxyz0123456789-, ") != strlen(f[5]) ||
-            strspn(f[5], " ") == strlen(f[5])) {
+        /* shapes as experiment.mk's SHAPES takes them: they are printed into the report's tables */
+        if (strlen(f[5]) >= sizeof r->shapes || !params_shapes_ok(f[5])) {
             snprintf(err, errlen, "%s:%zu: shapes '%.80s': shape names, space-separated, or -", t->path,
                      t->line, f[5]);
             return 2;

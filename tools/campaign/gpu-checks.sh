@@ -8,9 +8,10 @@
 #       compute-sanitizer (TOOL): first memcheck alone on each --faulted variant (one that faulted
 #       or hung in its own check: the combined runs leave it out, so that it cannot take the others
 #       down), at SHAPE and the --faulted-shapes (the campaign's deep-check shapes: a fault found
-#       only past a ring wrap, under a mask or at D = 128 recurs there), then one process per tool (memcheck, racecheck, synccheck, initcheck) with every
-#       other variant at SHAPE, each under `timeout` at its share of what is left of BUDGET_S (an
-#       overrun is "skipped", never a failure of the variants), with --error-exitcode 99. The logs
+#       only past a ring wrap, under a mask or at D = 128 recurs there), then one process per tool
+#       (memcheck, racecheck, synccheck, initcheck) with every other variant at SHAPE, each under
+#       `timeout` at its share of what is left of BUDGET_S (an overrun is "skipped", never a failure
+#       of the variants), with --error-exitcode 99. The logs
 #       (ROOT/logs/sanitizers/) go to `REPORT sanitizers-json`, which reads each summary (racecheck:
 #       its own), attributes each finding to the variant whose kernel it names, and records a tool
 #       that cannot attach to the device ("Device not supported", error 999) once as unavailable.
