@@ -18,15 +18,20 @@ uint64_t bench_exps(sdpa_shape_t s) {
     return s.causal ? full / 2 : full;
 }
 
-/* Dense peaks: half the datasheets' "with sparsity" figures (L4: 242 fp16, 485 FP8; H100 SXM5 and
- * H200 SXM: 1979 fp16, 3958 FP8). */
+/* Dense peaks: half the datasheets' "with sparsity" figures. The study's devices: L4 242 fp16, 485
+ * FP8; H100 SXM5 and H200 SXM 1979 fp16, 3958 FP8. Common boards its users may measure on: H100
+ * PCIe 1513 fp16, 3026 FP8 (the H100 datasheet's PCIe column); L40S 733 fp16, 1466 FP8 (its
+ * datasheet; dense 362.05 fp16 as printed there); A100, every board (SXM4 and PCIe, 40 and 80 GB),
+ * 624 fp16 and no FP8 (the A100 datasheet). Names as the CUDA driver reports them. */
 static const struct {
     const char *name;
     double fp16, fp8;
 } known_peaks[] = {
-    {"NVIDIA L4", 121.0, 242.5},
-    {"NVIDIA H100 80GB HBM3", 989.0, 1979.0},
-    {"NVIDIA H200", 989.0, 1979.0},
+    {"NVIDIA L4", 121.0, 242.5},           {"NVIDIA H100 80GB HBM3", 989.0, 1979.0},
+    {"NVIDIA H200", 989.0, 1979.0},        {"NVIDIA H100 PCIe", 756.5, 1513.0},
+    {"NVIDIA L40S", 362.05, 733.0},        {"NVIDIA A100-SXM4-40GB", 312.0, NAN},
+    {"NVIDIA A100-SXM4-80GB", 312.0, NAN}, {"NVIDIA A100-PCIE-40GB", 312.0, NAN},
+    {"NVIDIA A100 80GB PCIe", 312.0, NAN},
 };
 
 static double known_peak(const char *name, int fp8) {

@@ -43,8 +43,9 @@ uint64_t bench_flops(sdpa_shape_t s);
 uint64_t bench_bytes_min(sdpa_shape_t s);
 uint64_t bench_exps(sdpa_shape_t s);
 
-/* Dense tensor-core peaks (TFLOP/s) from vendor datasheets, for the devices the study names,
- * matched on the exact device name (an H100 PCIe or an H200 NVL has other peaks); NaN otherwise. */
+/* Dense tensor-core peaks (TFLOP/s) from vendor datasheets, for the devices the study names and a
+ * few common boards (roofline.c), matched on the exact device name (an H200 NVL or an H100 NVL has
+ * other peaks than its SXM namesake); NaN otherwise, and for FP8 on a board without it (A100). */
 double roof_fp16_peak_tflops(const char *device_name);
 double roof_fp8_peak_tflops(const char *device_name);
 /* Exponentials per second (10^12) of the MUFU at the device's default (maximum) clock: 16 per clock

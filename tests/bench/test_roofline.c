@@ -23,8 +23,16 @@ static void test_known_peaks(void **state) {
     assert_near(roof_fp8_peak_tflops("NVIDIA H200"), 1979.0);
     assert_near(roof_fp16_peak_tflops("NVIDIA L4"), 121.0);
     assert_near(roof_fp8_peak_tflops("NVIDIA L4"), 242.5);
+    /* Datasheets' sparse figures halved: H100 PCIe 1513 / 3026, L40S 733 / 1466, A100 624 and no FP8. */
+    assert_near(roof_fp16_peak_tflops("NVIDIA H100 PCIe"), 756.5);
+    assert_near(roof_fp8_peak_tflops("NVIDIA H100 PCIe"), 1513.0);
+    assert_near(roof_fp8_peak_tflops("NVIDIA L40S"), 733.0);
+    assert_near(roof_fp16_peak_tflops("NVIDIA A100-SXM4-80GB"), 312.0);
+    assert_near(roof_fp16_peak_tflops("NVIDIA A100 80GB PCIe"), 312.0);
+    assert_true(isnan(roof_fp8_peak_tflops("NVIDIA A100-SXM4-40GB")));
     /* Similar names are other boards with other peaks; a MIG instance is a share of the chip. */
-    assert_true(isnan(roof_fp8_peak_tflops("NVIDIA H100 PCIe")));
+    assert_true(isnan(roof_fp8_peak_tflops("NVIDIA H100 NVL")));
+    assert_true(isnan(roof_fp16_peak_tflops("NVIDIA L40")));
     assert_true(isnan(roof_fp8_peak_tflops("NVIDIA H200 NVL")));
     assert_true(isnan(roof_fp16_peak_tflops("NVIDIA H100 80GB HBM3 MIG 1g.10gb")));
     assert_true(isnan(roof_fp16_peak_tflops(NULL)));
