@@ -5,8 +5,9 @@
  *
  * RUNS.tsv, one compute-sanitizer process a line: tool (memcheck|racecheck|synccheck|initcheck),
  * the variants it checked (space-separated), its exit status ("-": not run), its log (a path under
- * DIR; "-" when not run), a reason ("-"; for a run not made, why), the shapes it ran (space-separated;
- * "-": --shape alone; a faulted variant's memcheck adds the deep check's, where its fault was found).
+ * DIR; "-" when not run), a reason ("-"; for a run not made, why; for one made, a note), the shapes it
+ * ran (space-separated; "-": --shape alone; a faulted variant's memcheck adds the deep check's, where
+ * its fault was found; a hung one's does not, its note saying why).
  * 124 or 137 is a run that `timeout` stopped at its share of the step's budget. With --skipped
  * nothing ran, for that reason.
  * Every (tool, --variant) pair gets one entry of `results`; one that no run covers is skipped. */

@@ -60,6 +60,13 @@ tap_ok "  ... its memcheck result names them; the combined runs stay at SHAPE al
            grep -qx "fake application: shapes ragged" "$1/logs/sanitizers/memcheck.log" &&
            [ "$(jq -c ".results[] | select(.tool == \"racecheck\" and .variant == \"stage3b\") | .shapes" "$1/sanitizers.json")" = null ]' _ "$tmp/d"
 
+san g 60 --faulted "stage2 stage3b" --faulted-shapes "mission mission-d128-causal" --hung stage2
+tap_ok "--hung: a variant that hung gets memcheck at SHAPE alone (it does not end a hang), its run saying why" \
+  bash -c '[ "$(jq -c ".runs[0] | [.variants, .shapes, .reason]" "$1/sanitizers.json")" = "[[\"stage2\"],[\"ragged\"],\"hung in its own check: memcheck at ragged alone (it does not end a hang)\"]" ] &&
+           grep -qx "fake application: shapes ragged" "$1/logs/sanitizers/memcheck-stage2.log"' _ "$tmp/g"
+tap_ok "  ... the one that faulted still gets the deep shapes; a plain run has no reason" \
+  bash -c '[ "$(jq -c ".runs[1] | [.variants, .shapes, .reason]" "$1/sanitizers.json")" = "[[\"stage3b\"],[\"ragged\",\"mission\",\"mission-d128-causal\"],null]" ]' _ "$tmp/g"
+
 FAKE_SANITIZER_HARNESS=1 san h 60
 tap_ok "initcheck finding in the harness's own kernel (the uncleared d_stamps): the step fails (exit 1)" test $rc -eq 1
 tap_ok "  ... recorded on the run (unattributed 1, its first report), no variant blamed" \

@@ -678,7 +678,8 @@ part_sanitizers() {
     skip_step sanitizers $b_san "$why"
   else
     step sanitizers $b_san bash "$checks" sanitizers "$root" "$bench" "$tool" "$b_san" "$san_shape" \
-      "$(echo $all_variants $faulted)" "$report" --faulted "$(echo $faulted)" --faulted-shapes "$deep_shapes"
+      "$(echo $all_variants $faulted)" "$report" --faulted "$(echo $faulted)" --faulted-shapes "$deep_shapes" \
+      --hung "$(echo $(with_status hang))"
   fi
 }
 part_profiles() {

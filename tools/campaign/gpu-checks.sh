@@ -4,11 +4,13 @@
 # library's atomic, never-overwriting writer): every entry has a status and, when it is not a
 # plain pass, the reason.
 #   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS]
-#                [--faulted-shapes SHAPES] [--skip REASON]
+#                [--faulted-shapes SHAPES] [--hung VARIANTS] [--skip REASON]
 #       compute-sanitizer (TOOL): first memcheck alone on each --faulted variant (one that faulted
 #       or hung in its own check: the combined runs leave it out, so that it cannot take the others
 #       down), at SHAPE and the --faulted-shapes (the campaign's deep-check shapes: a fault found
-#       only past a ring wrap, under a mask or at D = 128 recurs there), then one process per tool
+#       only past a ring wrap, under a mask or at D = 128 recurs there; but not for a --hung one,
+#       one of them that hung rather than faulted: memcheck does not end a hang, so there it would
+#       only spend its whole share: SHAPE alone, the run's reason saying why), then one process per tool
 #       (memcheck, racecheck, synccheck, initcheck) with every other variant at SHAPE, each under
 #       `timeout` at its share of what is left of BUDGET_S (an overrun is "skipped", never a failure
 #       of the variants), with --error-exitcode 99. The logs
@@ -30,17 +32,18 @@
 set -u
 cmd=${1:-}
 usage() {
-  echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--faulted-shapes SHAPES] [--skip REASON]" >&2
+  echo "usage: gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS] [--faulted-shapes SHAPES] [--hung VARIANTS] [--skip REASON]" >&2
   echo "       gpu-checks.sh profiles ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--skip REASON] [--out NAME]" >&2
   exit 2
 }
 case $cmd in sanitizers|profiles) [ $# -ge 8 ] || usage ;; *) usage ;; esac
-root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= fshapes= why= pname=profile.json
+root=$2 bench=$3 tool=$4 budget=$5 shape=$6 variants=$7 report=$8 faulted= fshapes= hung= why= pname=profile.json
 shift 8
 while [ $# -gt 0 ]; do
   case $1 in
     --faulted) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; faulted=$2 ;;
     --faulted-shapes) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; fshapes=$2 ;;
+    --hung) [ $# -ge 2 ] && [ "$cmd" = sanitizers ] || usage; hung=$2 ;;
     --skip) [ $# -ge 2 ] && [ -n "$2" ] || usage; why=$2 ;;
     --out) [ $# -ge 2 ] && [ "$cmd" = profiles ] || usage
       case $2 in */*|.*|*[!A-Za-z0-9._-]*|'') echo "gpu-checks.sh: --out '$2': a file name ([A-Za-z0-9._-], no directory)" >&2; exit 2 ;;
@@ -65,8 +68,8 @@ sanitizers() {
   ver=$("$tool" --version 2>/dev/null | sed -n 's/^Version //p' | tail -n 1)
   for v in $variants; do case " $faulted " in *" $v "*) ;; *) healthy="$healthy $v" ;; esac; done
   : >"$runs"
-  # run TOOL VARIANTS SHARE_S [SHAPES]: one compute-sanitizer process (at SHAPE, and SHAPES), its
-  # line in runs.tsv (the shapes column "-" for SHAPE alone).
+  # run TOOL VARIANTS SHARE_S [SHAPES [REASON]]: one compute-sanitizer process (at SHAPE, and
+  # SHAPES), its line in runs.tsv (the shapes column "-" for SHAPE alone; REASON a note, else "-").
   run() {
     local vs=() name sh=(--shape "$shape") s
     mapfile -t vs < <(vargs "$2")
@@ -76,14 +79,19 @@ sanitizers() {
     timeout -k 5 "$3" "$tool" --tool "$1" --error-exitcode 99 "$bench" --backend cuda --check-only --quiet \
       "${vs[@]}" "${sh[@]}" --seeds 0 >"$root/$log" 2>&1
     rc=$?
-    printf '%s\t%s\t%s\t%s\t-\t%s\n' "$1" "$(echo $2)" "$rc" "$log" "$([ -n "${4:-}" ] && echo $shape $4 || echo -)" >>"$runs"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(echo $2)" "$rc" "$log" "$(one_line "${5:--}")" \
+      "$([ -n "${4:-}" ] && echo $shape $4 || echo -)" >>"$runs"
   }
   not_run() { printf '%s\t%s\t-\t-\t%s\t-\n' "$1" "$(echo $2)" "$(one_line "$3")" >>"$runs"; }
   # memcheck first on what faulted: where the fault is, before anything else spends the budget.
   for v in $faulted; do
     left=$(( end - $(date +%s) ))
     if [ $left -le 0 ]; then not_run memcheck "$v" "the step's budget ($budget s) was spent"; continue; fi
-    run memcheck "$v" $(( left / 2 > 0 ? left / 2 : 1 )) "$fshapes"
+    share=$(( left / 2 > 0 ? left / 2 : 1 ))
+    case " $hung " in
+      *" $v "*) run memcheck "$v" $share "" "hung in its own check: memcheck at $shape alone (it does not end a hang)" ;;
+      *) run memcheck "$v" $share "$fshapes" ;;
+    esac
   done
   for v in "${!tools[@]}"; do
     t=${tools[$v]}
