@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "sampling.h"
 #include "check.h"
 #include "dump.h"
@@ -16,7 +17,17 @@
 #include "reference_fp8.h"
 #include "stats.h"
 
+/* What the signal handler says was in flight (file_signals_note): a step stopped for a hang (the
+ * campaign's step guard) then names the kernel, which the campaign leaves out of later steps. */
+static char check_note[256];
+static char arm_note[BENCH_MAX_ARMS][256];
+
 static void progress_check(const harness_t *h, const char *variant, const cli_shape_t *s, uint64_t seed) {
+    file_signals_note(NULL);
+    snprintf(check_note, sizeof check_note,
+             "sdpa-bench: stopped by a signal while checking %s on %s, seed %" PRIu64 "\n", variant, s->name,
+             seed);
+    file_signals_note(check_note);
     if (!h->opt->quiet)
         fprintf(stderr, "sdpa-bench: checking %s on %s (%d,%d,%d,%d), seed %" PRIu64 "\n", variant, s->name,
                 s->shape.B, s->shape.H, s->shape.S, s->shape.D, seed);
@@ -131,6 +142,7 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
         h->passed[i] &= checks[i].pass;
         h->any_failed |= !checks[i].pass;
     }
+    file_signals_note(NULL);
     if (rc == 0) cross_checks(h, &p, checks);
     size_t dumped = h->n_run - 1; /* the last variant (peers come after the variants) */
     while (dumped > 0 && h->peer[dumped]) dumped--;
@@ -158,6 +170,7 @@ typedef struct {
     harness_t *h;
     const char *label;
     sdpa_launch_fn fns[BENCH_MAX_ARMS];
+    const char *notes[BENCH_MAX_ARMS]; /* each arm's line for the signal handler */
     peer_run_t *peers[BENCH_MAX_ARMS]; /* the arm's peer on this problem; NULL for a variant */
     sdpa_args_t args;
     double last_report;
@@ -172,6 +185,7 @@ static int sampler_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *
                           size_t errlen) {
     sampler_t *s = ctx;
     const backend_t *be = s->h->be;
+    file_signals_note(s->notes[arm]);
     if (s->peers[arm]) {
         const backend_work_t w = peer_run_work(s->peers[arm]);
         return be->ops->sample_work(be->self, &w, warmup, out, err, errlen);
@@ -301,8 +315,13 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
              n_arms > 1 ? " (interleaved A/B)" : "", s->name, seed);
     sampler_t smp = {.h = h, .label = label};
     int rc = 0;
+    file_signals_note(NULL);
     for (size_t a = 0; a < n_arms && rc == 0; a++) {
         smp.fns[a] = h->run[arms[a]]->launch;
+        snprintf(arm_note[a], sizeof arm_note[a],
+                 "sdpa-bench: stopped by a signal while timing %s on %s, seed %" PRIu64 "%s\n",
+                 h->run[arms[a]]->id, s->name, seed, n_arms > 1 ? " (interleaved)" : "");
+        smp.notes[a] = arm_note[a];
         if (h->peer[arms[a]]) rc = peer_run_open(h->peer[arms[a]], &p, &smp.peers[a], h->err, sizeof h->err);
     }
     if (rc != 0) { /* h->err says why a peer could not be opened */
@@ -320,6 +339,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];
     rc = bench_run(&plan, &clock, n_arms, &r, err, sizeof err);
+    file_signals_note(NULL);
     for (size_t a = 0; a < n_arms; a++) peer_run_close(smp.peers[a]);
     problem_free(&p);
     if (rc != 0) {

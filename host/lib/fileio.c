@@ -70,8 +70,20 @@ static void pending_begin(const char *tmp) {
     pending_set = 1;
 }
 
+/* A lock-free atomic pointer: reading it is async-signal-safe (C11 7.14.1.1). */
+static _Atomic(const char *) signal_note;
+
+void file_signals_note(const char *line) { atomic_store_explicit(&signal_note, line, memory_order_release); }
+
 static void on_signal(int sig) {
     if (pending_set) unlink(pending_tmp); /* async-signal-safe */
+    const char *note = atomic_load_explicit(&signal_note, memory_order_acquire);
+    if (note) {
+        size_t n = 0;
+        while (note[n]) n++;
+        if (write(STDERR_FILENO, note, n) < 0) { /* nothing more can be done in a handler */
+        }
+    }
     _exit(128 + sig);
 }
 

@@ -31,5 +31,10 @@ int mkdir_p(const char *path);
  * (ulimit -f) makes the write fail with EFBIG and the usual message instead of killing the
  * process. Call once, early in main; 0 or -1 with errno. */
 int file_signals_install(void);
+/* A line (ending in a newline) the handler above writes to stderr before it exits, naming what the
+ * program was doing: sdpa-bench sets "sdpa-bench: stopped by a signal while timing V on SHAPE..."
+ * before each launch, so that a step stopped for a hang names the kernel in flight (the campaign's
+ * step guard reads it). NULL clears it. The text is not copied: it must outlive the next call. */
+void file_signals_note(const char *line);
 
 #endif

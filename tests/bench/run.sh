@@ -211,6 +211,26 @@ sum=$(cat "$tmp/dump"/* | md5sum)
 tap_ok "a second --dump into the same directory is refused (exit 2)" test $? -eq 2
 tap_ok "and leaves the files as they were" test "$(cat "$tmp/dump"/* | md5sum)" = "$sum"
 
+# A signal (the campaign's step guard stopping a hung step) names what was in flight, on stderr:
+# the kernel being timed or checked, so that the campaign can leave it out of later steps.
+# stopped PHASE ARGS...: runs the bench in the background until its stderr shows PHASE, then
+# SIGTERM; $rc, $err (the stderr file) and $sout (no file expected).
+stopped() {
+  local phase=$1 i; shift
+  sout=$tmp/stopped-$phase.json err=$tmp/stopped-$phase.stderr
+  "$bin" "$@" --out "$sout" >/dev/null 2>"$err" &
+  local p=$!
+  for i in $(seq 600); do grep -q "sdpa-bench: $phase " "$err" && break; sleep 0.05; done
+  kill -TERM $p; wait $p; rc=$?
+}
+stopped timing --backend emu --vs stage1 --variant stage2 --shape small --seeds 0 --iters 1000000 --min-time 600 --max-time 600
+tap_ok "SIGTERM while timing: exit 143, no result file" test $rc -eq 143 -a ! -e "$sout"
+tap_ok "  ... its last line names the arm in flight, the shape and seed" \
+  grep -Eqx 'sdpa-bench: stopped by a signal while timing stage[12] on small, seed 0 \(interleaved\)' <(tail -n 1 "$err")
+stopped checking --backend emu --check-only --shape long --seeds 0 --variant stage1
+tap_ok "SIGTERM while checking: exit 143; the last line names the variant being checked" \
+  bash -c '[ $1 -eq 143 ] && [ "$(tail -n 1 "$2")" = "sdpa-bench: stopped by a signal while checking stage1 on long, seed 0" ]' _ $rc "$err"
+
 # The result file is never overwritten.
 sum=$(md5sum <"$out")
 "$bin" --backend emu --check-only --shape single --variant stage2 --out "$out" >/dev/null 2>&1

@@ -57,6 +57,13 @@ log=g.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_
   --step-guard 0.2 --part ceilings --part history --out "$tmp/g.tar.gz"
 gpid=$pid
 
+# The step guard names the kernel in flight: stage2 hangs in any timed run, first in the experiment
+# whose candidate it is; the guard stops that step, the line the bench leaves names stage2, and
+# stage2 is left out of the steps after it: the experiment whose baseline it is, the history.
+log=h.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_HANG_TIMING=stage2 -- --quick --backend emu --step-guard 0.5 \
+  --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --part history --part sanitizers --out "$tmp/h.tar.gz"
+hpid=$pid
+
 # ---- SIGTERM in a random part, then --resume ------------------------------------------------
 parts=(ceilings experiment:stage2-wmma-pv experiment:stage5-warp-specialised history scaling peers)
 part=${parts[$(( RANDOM % ${#parts[@]} ))]}
@@ -178,6 +185,26 @@ tap_ok "--step-guard 0.2: ceilings, stalled past 0.2 x its 10 s budget, is stopp
 tap_ok "  ... the steps after it run (history passed), and both parts count as completed (not resumed)" \
   jq -e '([.steps[] | select(.name == "history")][0].exit_status == 0) and .parts_completed == ["ceilings", "history"] and
          .interrupted == false' "$tmp/m.json" >/dev/null
+wait "$hpid"
+rc=$?
+member "$tmp/h.tar.gz" campaign.json
+tap_ok "--step-guard and a kernel that hangs only when timed: its step stopped (exit 124), the note names the kernel in flight" \
+  bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and
+           (.note | endswith(\"; in flight: timing stage2 on small, seed 0 (interleaved); stage2 is left out of the steps after it\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+tap_ok "  ... the experiment whose baseline it is: skipped, saying where it hung" \
+  test "$(jq -r '[.steps[] | select(.name == "experiment-stage3a-fusion")][0].skipped' "$tmp/m.json")" = \
+    "stage2 hung in step experiment-stage2-wmma-pv (stopped by the step guard)"
+tap_ok "  ... the history runs without it (exit 0)" \
+  jq -e '[.steps[] | select(.name == "history" or .name == "history-warm")] | length == 2 and all(.exit_status == 0)' "$tmp/m.json" >/dev/null
+left_out=0
+for f in history history-warm; do
+  member "$tmp/h.tar.gz" $f.json && jq -e '(.config.variants | index("stage2")) == null and (.config.variants | index("stage3a")) != null' "$tmp/m.json" >/dev/null ||
+    { left_out=1; tap_diag "$f.json lists stage2, or is missing"; }
+done
+tap_ok "  ... history.json and history-warm.json: stage2 not timed, stage3a is" test $left_out -eq 0
+member "$tmp/h.tar.gz" sanitizers.json
+tap_ok "  ... still in sanitizers.json, so that memcheck reaches it alone on a GPU" \
+  bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage2\")] | length == 4" "$2" >/dev/null' _ $? "$tmp/m.json"
 wait "$wpid"
 rc=$?
 member "$tmp/w.tar.gz" campaign.json && took=$(jq -r .seconds "$tmp/m.json") || took=none

@@ -154,6 +154,42 @@ static void test_signal_mid_write(void **state) {
     test_rmdir(dir);
 }
 
+/* The note (file_signals_note): written to stderr, whole, by the handler before it exits; cleared,
+ * nothing. The child's stderr is a pipe; it signals itself once the note is set. */
+static void signal_note_child(const char *note, char *got, size_t size) {
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        if (dup2(fd[1], STDERR_FILENO) < 0 || file_signals_install() != 0) _exit(99);
+        file_signals_note("sdpa-bench: an earlier note\n");
+        file_signals_note(note);
+        raise(SIGTERM);
+        _exit(98);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    for (ssize_t k; n + 1 < size && (k = read(fd[0], got + n, size - 1 - n)) > 0;) n += (size_t)k;
+    got[n] = '\0';
+    close(fd[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + SIGTERM);
+}
+
+static void test_signal_note(void **state) {
+    (void)state;
+    char got[256];
+    signal_note_child("sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0\n", got,
+                      sizeof got);
+    assert_string_equal(got, "sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0\n");
+    signal_note_child(NULL, got, sizeof got);
+    assert_string_equal(got, "");
+}
+
 /* A full disk, simulated without root by a file-size limit: the write fails with EFBIG (SIGXFSZ
  * ignored by file_signals_install), the message names the path, the temporary file is removed and
  * the earlier file is untouched. */
@@ -233,8 +269,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_new_and_read),   cmocka_unit_test(test_refuses_overwrite),
         cmocka_unit_test(test_errors_name_the_path), cmocka_unit_test(test_mkdir_p),
-        cmocka_unit_test(test_signal_mid_write),     cmocka_unit_test(test_file_size_limit),
-        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_signal_mid_write),     cmocka_unit_test(test_signal_note),
+        cmocka_unit_test(test_file_size_limit),      cmocka_unit_test(test_concurrent_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

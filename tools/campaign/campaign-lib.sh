@@ -36,6 +36,7 @@ step() {
   s=$(date +%s)
   progress "$name"
   printf '%s\t%s\t%s\t%s\n' "$name" "${cur_part:--}" "$s" "$est" >"$state/current"
+  : >"$state/step-start" # what the step's logs were written after (in_flight)
   cur_step=$name cur_start=$s cur_est=$est
   CAMPAIGN_STEP=$name "$@" >"$root/logs/$name.log" 2>&1 </dev/null &
   child=$!
@@ -49,6 +50,13 @@ step() {
   # itself as the guard fired keeps its own exit status.
   if [ -e "$state/guard-fired" ] && { rm -f "$state/guard-fired"; [ $rc -eq 143 ] || [ $rc -eq 137 ]; }; then
     rc=124 note="stopped by the step guard after $lim s (--step-guard $step_guard x its budget of $est s$([ "${factor:-1}" = 1 ] || echo " x $factor"), at least ${SDPA_STEP_GUARD_FLOOR:-60} s): a hang, or a device far slower than the budgets assume"
+    local fl v
+    fl=$(in_flight)
+    if [ -n "$fl" ]; then
+      v=$(awk '{ print $8 }' <<<"$fl")
+      note="$note; in flight: ${fl#sdpa-bench: stopped by a signal while }"
+      if declare -F leave_out >/dev/null && leave_out "$v" "$name"; then note="$note; $v is left out of the steps after it"; fi
+    fi
     echo "  $name: $note" >"$root/logs/$name.guard"
   fi
   record "$name" $rc $(( $(date +%s) - s )) "$est" "$note"
@@ -57,6 +65,15 @@ step() {
     tail -n 5 "$root/logs/$name.log" | sed 's/^/    /' >&2
   fi
   return $rc
+}
+
+# in_flight: what the last sdpa-bench the guard stopped was doing, from the line its signal handler
+# writes ("sdpa-bench: stopped by a signal while timing V on SHAPE, seed N"; host/bench/harness.c),
+# in any log the step wrote (a step's own log, scaling's per-S logs, a sanitizer's); empty if none.
+# Searched anywhere in a line: a flush of buffered stdout can end mid-line before it.
+in_flight() {
+  find "$root/logs" -type f -newer "$state/step-start" -exec \
+    grep -ho 'sdpa-bench: stopped by a signal while \(timing\|checking\) [^ ]* on .*' {} + 2>/dev/null | tail -n 1
 }
 
 # guard_limit NAME BUDGET_S: the step guard's limit in seconds (0: none): --step-guard x the budget

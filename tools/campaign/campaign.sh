@@ -42,10 +42,11 @@
 # The step guard (--step-guard F; default 4 on CUDA, 0 = off on the emulator, whose own checks
 # report a deadlock): a step still running after F x its budget (x the L4 factor; at least 60 s)
 # is stopped (TERM, then KILL), recorded with exit 124 and a note, and the campaign goes on. A
-# kernel that hangs only at a timed shape then costs that much, not the rest of the command. Why 4:
-# the first H100's steps took about a third of their budgets (so 4 x is ~12 x what they took), and
-# the timed steps bound their own sampling (an experiment's --max-time 30 s, the history's 10 s per
-# shape), so a slow but working kernel ends well inside its step's guard.
+# kernel that hangs only at a timed shape then costs that much, not the rest of the command, and
+# the kernel the stopped sdpa-bench names as in flight is left out of the steps after it
+# (leave_out). Why 4: the first H100's steps took about a third of their budgets (so 4 x is ~12 x
+# what they took), and the timed steps bound their own sampling (an experiment's --max-time 30 s,
+# the history's 10 s per shape), so a slow but working kernel ends well inside its step's guard.
 # Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
 #                    [--time-limit S] [--check-timeout S] [--step-guard F] [--plan] [--resume TARBALL|DIR]
 #                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
@@ -427,6 +428,25 @@ unsupported=$(with_status not_supported)
 [ -z "$(with_status error)" ] || echo "  could not be checked (see logs/checks/): $(echo $(with_status error))" >&2
 [ -z "$unsupported" ] || echo "  not supported on this device (left out): $(echo $unsupported)" >&2
 variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
+# leave_out V STEP (campaign-lib.sh's step, when the step guard stopped STEP with V's kernel in
+# flight): V is left out of every step after it, as a variant that hung in its own check is (the
+# sanitizers run memcheck on it alone, at their shape only); false when V is no variant still in.
+guard_hung=
+leave_out() {
+  case " $(echo $all_variants) " in *" $1 "*) ;; *) return 1 ;; esac
+  all_variants=$(for v in $all_variants; do [ "$v" = "$1" ] || echo "$v"; done)
+  variant_args=$(for v in $all_variants; do printf ' --variant %s' "$v"; done)
+  faulted="$faulted $1" guard_hung="$guard_hung $1"
+  printf '%s\t%s\n' "$1" "$2" >>"$state/guard-hung.tsv"
+  echo "  $1: in flight when the step guard stopped $2: left out of the steps after it" >&2
+}
+# why_out V: why a variant is not among all_variants (its own check's status, or the step it hung in).
+why_out() {
+  local s
+  s=$(awk -F'\t' -v v="$1" '$1 == v { s = $2 } END { print s }' "$state/guard-hung.tsv" 2>/dev/null)
+  if [ -n "$s" ]; then echo "$1 hung in step $s (stopped by the step guard)"
+  else echo "$1 did not pass its own check ($(awk -F'\t' -v v="$1" '$1 == v {print $2}' "$state/checks.tsv"))"; fi
+}
 
 # ---- device: its metadata, from one run of the variants that did not fault ---------------
 # sdpa-bench with no --variant runs every variant: each step that lists variants needs one at least.
@@ -519,7 +539,7 @@ part_experiment() {
   if [ $quick = 1 ]; then shapes=small seeds=0 timing_shape=small emu="0 4 0 10" gpu="2 10 0 5"; fi
   for v in $baseline $candidate; do
     case " $(echo $all_variants) " in *" $v "*) ;; *)
-      skip_step "experiment-$e" "$b_exp" "$v did not pass its own check ($(awk -F'\t' -v v="$v" '$1 == v {print $2}' "$state/checks.tsv"))"
+      skip_step "experiment-$e" "$b_exp" "$(why_out "$v")"
       return ;;
     esac
   done
@@ -532,7 +552,7 @@ part_experiment() {
 # (history-warm.json); the A/A control calibrates the verdicts' SAME band on this device.
 part_history() {
   local hv why=
-  case " $(echo $all_variants) " in *" stage0 "*) ;; *) why="stage0, the history's baseline, did not pass its own check" ;; esac
+  case " $(echo $all_variants) " in *" stage0 "*) ;; *) why="stage0, the history's baseline, is left out: $(why_out stage0)" ;; esac
   if [ -n "$why" ]; then
     skip_step history $b_hist "$why"; skip_step history-warm $b_warm "$why"; skip_step aa-control $b_aa "$why"
     return
@@ -679,7 +699,7 @@ part_sanitizers() {
   else
     step sanitizers $b_san bash "$checks" sanitizers "$root" "$bench" "$tool" "$b_san" "$san_shape" \
       "$(echo $all_variants $faulted)" "$report" --faulted "$(echo $faulted)" --faulted-shapes "$deep_shapes" \
-      --hung "$(echo $(with_status hang))"
+      --hung "$(echo $(with_status hang) $guard_hung)"
   fi
 }
 part_profiles() {
