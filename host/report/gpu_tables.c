@@ -12,6 +12,7 @@
 #include "gpu_matrix.h"
 #include "gpu_probes.h"
 #include "gpu_stage7g.h"
+#include "gpu_verdicts.h"
 #include "tables.h"
 #include "stats.h"
 
@@ -771,8 +772,13 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
             "with its scaling sweep (the mission shape is one point of it: a grid of a few CTAs per SM, "
             "latency-bound), the peers beside the stages, then the mission-shape stage history; a campaign "
             "of a few parts (`campaign.sh --part`) shows only those. The sections below are each "
-            "experiment's latest run, on the backend its section names.\n",
+            "experiment's latest run, on the backend its section names.",
             g->n, g->n > 1 ? "s" : "", fx);
+        int runs = 0;
+        for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns;
+        rb_puts(&res, runs ? " Section @sec:gpu-verdicts sets each experiment's verdicts from every campaign "
+                             "side by side.\n"
+                           : "\n");
     }
     int rc = rb_save(&lead, out, "gpu-lead.md", err, n);
     if (rc == 0) rc = rb_save(&res, out, "gpu-results.md", err, n);
@@ -792,6 +798,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
                     "ingest RESULTS=...` (tools/campaign/README.md, \"Measuring on a GPU node\").\n\n");
     else
         rb_printf(&b, "%d campaign%s committed, per device:\n\n", g->n, g->n > 1 ? "s are" : " is");
+    gpu_verdicts_across(g, &b);
     for (int i = 0; i < g->n; i++) {
         const gpu_campaign_t *c = g->c[i];
         unsigned figs = 0;

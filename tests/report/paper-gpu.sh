@@ -238,6 +238,33 @@ tap_ok "  ... each with its section, tables and figures (c1, c2)" \
   bash -c 'grep -q "campaign 20260102T030405Z-fixture-1 {#sec:gpu-c1}" "$1" && grep -q "campaign 20260103T000000Z-fixture-2 {#sec:gpu-c2}" "$1" &&
            test -s "$2/fig/paper/gpu/c2/scaling.png"' _ "$TMP/t/out/gen/gpu.md" "$TMP/t"
 
+# Verdicts across campaigns: one row per campaign that ran an experiment, grouped by experiment,
+# with the gate's value and the verdict of that run's summary.json, marked SYNTHETIC. The second
+# campaign also ran "stage1-cp-async" (a copy of its run under that name): grouped by experiment,
+# its row comes after both stage2-wmma-pv rows, where campaign order would put it between them.
+cp -r "$TMP/two" "$TMP/across"
+A2=$(ls -d "$TMP"/across/fixture-*/20260103T000000Z-fixture-2)
+cp -r "$A2/runs/stage2-wmma-pv" "$A2/runs/stage1-cp-async"
+"$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/across-out" --gpu-data "$TMP/across" >"$TMP/across.log" 2>&1
+rc=$?
+if command -v jq >/dev/null; then
+  S=$(ls "$C"/runs/stage2-wmma-pv/*/summary.json)
+  val=$(jq -r '.gates[] | select(.group == "performance") | .value' "$S") gst=$(jq -r '.gates[] | select(.group == "performance") | .status' "$S")
+  dev=$(get "$C/campaign.json" device) vd=$(jq -r .verdict "$S")
+  tap_ok "verdicts across campaigns: a row per campaign that ran the experiment, with its summary's gate status, value and verdict (SYNTHETIC)" \
+    bash -c '[ $1 -eq 0 ] && grep -qxF "| stage2-wmma-pv | $3 | 20260102T030405Z-fixture-1 | SYNTHETIC $4 | SYNTHETIC $5 | SYNTHETIC $6 |" "$2" &&
+             grep -qxF "| stage2-wmma-pv | $3 | 20260103T000000Z-fixture-2 | SYNTHETIC $4 | SYNTHETIC $5 | SYNTHETIC $6 |" "$2"' \
+    _ $rc "$TMP/across-out/gpu.md" "$dev" "$gst" "$val" "$vd"
+else
+  tap_skip "verdicts across campaigns: a row per campaign" "jq not installed"
+fi
+tap_ok "  ... grouped by experiment (stage2-wmma-pv in c1 and c2, then stage1-cp-async in c2), before the devices' sections" \
+  bash -c '[ "$(sed -n "/{#sec:gpu-verdicts}/,/^Table: /p" "$1" | awk -F" [|] " "/^[|] stage/ { print substr(\$1, 3) \" \" \$3 }" | tr "\n" ";")" = \
+            "stage2-wmma-pv 20260102T030405Z-fixture-1;stage2-wmma-pv 20260103T000000Z-fixture-2;stage1-cp-async 20260103T000000Z-fixture-2;" ] &&
+           [ "$(grep -n "{#sec:gpu-verdicts}" "$1" | cut -d: -f1)" -lt "$(grep -n "{#sec:gpu-c1}" "$1" | cut -d: -f1)" ] &&
+           sed -n "/{#sec:gpu-verdicts}/,/^Table: /p" "$1" | grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT (rows marked SYNTHETIC): "' _ "$TMP/across-out/gpu.md"
+tap_ok "  ... and the results' lead points to it" grep -qF "Section @sec:gpu-verdicts sets each experiment" "$TMP/across-out/gpu-results.md"
+
 # A campaign's run whose manifest no longer matches its files is not complete: the GPU part reads
 # the same latest complete run as make paper (sdpa-report latest-run), not any run with a manifest.
 # The copy plans its experiment (the fixture's campaign.json names no part), so that its verdicts

@@ -1,0 +1,78 @@
+/* See gpu_verdicts.h. Every cell is read from a run's summary.json (sdpa-report experiment). */
+#include "gpu_verdicts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tables.h"
+
+#define MAX_NAMES (GPU_MAX_EXPERIMENTS + GPU_MAX_RUNS)
+
+/* The experiments in order: this checkout's, then any other a campaign ran (an experiment since
+ * renamed or removed still shows). */
+static int experiment_order(const gpu_data_t *g, const char **names) {
+    int n = 0;
+    for (int i = 0; i < g->n_experiments && n < MAX_NAMES; i++) names[n++] = g->experiments[i];
+    for (int i = 0; i < g->n; i++)
+        for (int k = 0; k < g->c[i]->nruns && n < MAX_NAMES; k++) {
+            const char *e = g->c[i]->runs[k].name;
+            bool seen = false;
+            for (int j = 0; j < n && !seen; j++) seen = !strcmp(names[j], e);
+            if (!seen) names[n++] = e;
+        }
+    return n;
+}
+
+/* The run's performance gate (the first gate of group "performance"), or NULL. */
+static const cJSON *performance_gate(const gpu_run_t *r) {
+    const cJSON *g;
+    cJSON_ArrayForEach(g, jo(r->summary, "gates")) {
+        if (jo_eq(g, "group", "performance")) return g;
+    }
+    return NULL;
+}
+
+static void row(const gpu_campaign_t *c, const gpu_run_t *r, rbuf_t *b) {
+    const char *mark = c->fixture ? "SYNTHETIC " : "";
+    char device[300], gate[128], value[512], verdict[128];
+    snprintf(device, sizeof device, "%s%s", jo_str_or(c->campaign, "device", "not recorded"),
+             c->emulated ? " (EMULATED)" : "");
+    if (!r->loaded) {
+        md_row(b, 6, r->name, device, c->id, NA_MARK, r->note, NA_MARK);
+        return;
+    }
+    const cJSON *perf = performance_gate(r);
+    snprintf(gate, sizeof gate, "%s%s", mark, perf ? jo_str_or(perf, "status", "not recorded") : "none");
+    snprintf(value, sizeof value, "%s%s", mark, perf ? jo_str_or(perf, "value", "not recorded") : NA_MARK);
+    snprintf(verdict, sizeof verdict, "%s%s", mark, jo_str_or(r->summary, "verdict", "not recorded"));
+    md_row(b, 6, r->name, device, c->id, gate, value, verdict);
+}
+
+void gpu_verdicts_across(const gpu_data_t *g, rbuf_t *b) {
+    int runs = 0, fixtures = 0;
+    for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns, fixtures += g->c[i]->fixture && g->c[i]->nruns;
+    if (!runs) return;
+    const char *names[MAX_NAMES];
+    const int n = experiment_order(g, names);
+    rb_puts(b, "## Verdicts across devices and campaigns {#sec:gpu-verdicts}\n\n");
+    static const md_col_t cols[] = {{"experiment", 12, 'l'},
+                                    {"device", 10, 'l'},
+                                    {"campaign", 12, 'l'},
+                                    {"performance gate", 8, 'l'},
+                                    {"value (speedup, CI)", 24, 'l'},
+                                    {"verdict", 10, 'l'}};
+    md_table_head(b, cols, 6);
+    for (int e = 0; e < n; e++)
+        for (int i = 0; i < g->n; i++)
+            for (int k = 0; k < g->c[i]->nruns; k++)
+                if (!strcmp(g->c[i]->runs[k].name, names[e])) row(g->c[i], &g->c[i]->runs[k], b);
+    char cap[768];
+    snprintf(cap, sizeof cap,
+             "%sEvery experiment that a committed campaign ran, in each campaign that ran it, device by "
+             "device: its performance gate (judged on the lower end of the speedup's 95 %% CI) and its "
+             "verdict over every gate, from the run's summary.json; each campaign's own section has the "
+             "gates in full. A repeat on one device shows the spread between campaigns; devices are "
+             "compared through their verdicts and ratios, never their absolute times.",
+             fixtures ? "SYNTHETIC FIXTURE, NOT A MEASUREMENT (rows marked SYNTHETIC): " : "");
+    md_table_caption(b, "tbl:gpu-verdicts", cap);
+}
