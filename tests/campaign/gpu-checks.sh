@@ -42,7 +42,7 @@ tap_ok "  ... racecheck's own summary: 1 error, 1 warning; the error in stage1's
 tap_ok "  ... a clean variant passes with 0 errors" test "$(st a synccheck stage0)" = "pass 0 0"
 tap_ok "  ... the faulted variant in the other tools: skipped, saying why" \
   test "$(jq -r '.results[] | select(.tool == "initcheck" and .variant == "stage3b") | "\(.status): \(.reason)"' "$tmp/a/sanitizers.json")" = \
-       "skipped: faulted or hung in its own check: left out of the combined run"
+       "skipped: faulted or hung (in its own check or a timed step): left out of the combined run"
 tap_ok "  ... the launch failure after the fault names no variant's kernel: counted as unattributed" \
   test "$(jq -r '.runs[0].unattributed' "$tmp/a/sanitizers.json")" = 1
 tap_ok "  ... every run's log kept under logs/sanitizers/" \
@@ -62,7 +62,7 @@ tap_ok "  ... its memcheck result names them; the combined runs stay at SHAPE al
 
 san g 60 --faulted "stage2 stage3b" --faulted-shapes "mission mission-d128-causal" --hung stage2
 tap_ok "--hung: a variant that hung gets memcheck at SHAPE alone (it does not end a hang), its run saying why" \
-  bash -c '[ "$(jq -c ".runs[0] | [.variants, .shapes, .reason]" "$1/sanitizers.json")" = "[[\"stage2\"],[\"ragged\"],\"hung in its own check: memcheck at ragged alone (it does not end a hang)\"]" ] &&
+  bash -c '[ "$(jq -c ".runs[0] | [.variants, .shapes, .reason]" "$1/sanitizers.json")" = "[[\"stage2\"],[\"ragged\"],\"hung (in its own check or a timed step): memcheck at ragged alone (it does not end a hang)\"]" ] &&
            grep -qx "fake application: shapes ragged" "$1/logs/sanitizers/memcheck-stage2.log"' _ "$tmp/g"
 tap_ok "  ... the one that faulted still gets the deep shapes; a plain run has no reason" \
   bash -c '[ "$(jq -c ".runs[1] | [.variants, .shapes, .reason]" "$1/sanitizers.json")" = "[[\"stage3b\"],[\"ragged\",\"mission\",\"mission-d128-causal\"],null]" ]' _ "$tmp/g"

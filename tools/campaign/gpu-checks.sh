@@ -6,11 +6,11 @@
 #   gpu-checks.sh sanitizers ROOT BENCH TOOL BUDGET_S SHAPE VARIANTS REPORT [--faulted VARIANTS]
 #                [--faulted-shapes SHAPES] [--hung VARIANTS] [--skip REASON]
 #       compute-sanitizer (TOOL): first memcheck alone on each --faulted variant (one that faulted
-#       or hung in its own check: the combined runs leave it out, so that it cannot take the others
-#       down), at SHAPE and the --faulted-shapes (the campaign's deep-check shapes: a fault found
-#       only past a ring wrap, under a mask or at D = 128 recurs there; but not for a --hung one,
-#       one of them that hung rather than faulted: memcheck does not end a hang, so there it would
-#       only spend its whole share: SHAPE alone, the run's reason saying why), then one process per tool
+#       or hung in its own check, or hung in a timed step: the combined runs leave it out, so that
+#       it cannot take the others down), at SHAPE and the --faulted-shapes (the campaign's
+#       deep-check shapes: a fault found only past a ring wrap, under a mask or at D = 128 recurs
+#       there); a --hung one (hung rather than faulted) at SHAPE alone, since memcheck does not end
+#       a hang and would spend its whole share there (the run's reason says so); then one process per tool
 #       (memcheck, racecheck, synccheck, initcheck) with every other variant at SHAPE, each under
 #       `timeout` at its share of what is left of BUDGET_S (an overrun is "skipped", never a failure
 #       of the variants), with --error-exitcode 99. The logs
@@ -89,13 +89,13 @@ sanitizers() {
     if [ $left -le 0 ]; then not_run memcheck "$v" "the step's budget ($budget s) was spent"; continue; fi
     share=$(( left / 2 > 0 ? left / 2 : 1 ))
     case " $hung " in
-      *" $v "*) run memcheck "$v" $share "" "hung in its own check: memcheck at $shape alone (it does not end a hang)" ;;
+      *" $v "*) run memcheck "$v" $share "" "hung (in its own check or a timed step): memcheck at $shape alone (it does not end a hang)" ;;
       *) run memcheck "$v" $share "$fshapes" ;;
     esac
   done
   for v in "${!tools[@]}"; do
     t=${tools[$v]}
-    [ -n "$faulted" ] && not_run "$t" "$faulted" "faulted or hung in its own check: left out of the combined run$([ "$t" = memcheck ] && echo '; memcheck ran on it alone')"
+    [ -n "$faulted" ] && not_run "$t" "$faulted" "faulted or hung (in its own check or a timed step): left out of the combined run$([ "$t" = memcheck ] && echo '; memcheck ran on it alone')"
     [ -n "${healthy// /}" ] || continue
     left=$(( end - $(date +%s) )) n_left=$(( ${#tools[@]} - v ))
     if [ $left -le 0 ]; then not_run "$t" "$healthy" "the step's budget ($budget s) was spent"; continue; fi
