@@ -6,7 +6,8 @@
 
 #include "tables.h"
 
-#define MAX_NAMES (GPU_MAX_EXPERIMENTS + GPU_MAX_RUNS)
+#define MAX_NAMES                                                                                            \
+    (GPU_MAX_EXPERIMENTS + GPU_MAX_CAMPAIGNS * GPU_MAX_RUNS) /* room for every run: none dropped */
 
 /* The experiments in order: this checkout's, then any other a campaign ran (an experiment since
  * renamed or removed still shows). */
