@@ -45,6 +45,15 @@ cj() { tar -xzOf "$1" --wildcards '*/campaign.json' 2>/dev/null; }
 # member TGZ NAME: one file of a campaign tarball to $tmp/m.json; false when it is not there (jq -e
 # passes on an empty input, so every check of a member starts with this).
 member() { tar -xzOf "$1" --wildcards "*/$2" >"$tmp/m.json" 2>/dev/null && [ -s "$tmp/m.json" ]; }
+# each_member TGZ FILTER NAME...: every NAME.json of the tarball is there and passes the jq FILTER.
+each_member() {
+  local tgz=$1 filter=$2 f bad=0
+  shift 2
+  for f in "$@"; do
+    member "$tgz" "$f.json" && jq -e "$filter" "$tmp/m.json" >/dev/null || { bad=1; tap_diag "$f.json fails $filter, or is missing"; }
+  done
+  return $bad
+}
 ingest() { tools/campaign/ingest.sh "$1" "$tmp/data" "$report" --allow-emulated >"$tmp/ingest.log" 2>&1; }
 
 # The time limit's own stop takes ~20 s of sleeping: started first, checked last.
@@ -167,12 +176,9 @@ tap_ok "  ... the deep checks ran where the single shape passed: stage6 at ragge
   test $d6 -eq 0 -a $? -eq 0
 tap_ok "  ... and not where it faulted or hung (stage3b, stage4)" \
   bash -c '! tar -tzf "$1" | grep -qE "checks/deep/stage(3b|4)\.json"' _ "$tmp/f.tar.gz"
-left_out=0
-for f in history device-run history-warm; do
-  member "$tmp/f.tar.gz" $f.json && jq -e '[.config.variants[] | select(. == "stage3b" or . == "stage4" or . == "stage5")] | length == 0' "$tmp/m.json" >/dev/null ||
-    { left_out=1; tap_diag "$f.json lists them, or is missing"; }
-done
-tap_ok "  ... left out of the timed history, the device run and the warm history" test $left_out -eq 0
+tap_ok "  ... left out of the timed history, the device run and the warm history" \
+  each_member "$tmp/f.tar.gz" '[.config.variants[] | select(. == "stage3b" or . == "stage4" or . == "stage5")] | length == 0' \
+  history device-run history-warm
 member "$tmp/f.tar.gz" sanitizers.json
 tap_ok "  ... still listed in sanitizers.json (skipped here: no GPU), so that memcheck reaches them on a GPU" \
   bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage3b\" or .variant == \"stage4\")] | length == 8" "$2" >/dev/null' _ $? "$tmp/m.json"
@@ -196,12 +202,9 @@ tap_ok "  ... the experiment whose baseline it is: skipped, saying where it hung
     "stage2 hung in step experiment-stage2-wmma-pv (stopped by the step guard)"
 tap_ok "  ... the history runs without it (exit 0)" \
   jq -e '[.steps[] | select(.name == "history" or .name == "history-warm")] | length == 2 and all(.exit_status == 0)' "$tmp/m.json" >/dev/null
-left_out=0
-for f in history history-warm; do
-  member "$tmp/h.tar.gz" $f.json && jq -e '(.config.variants | index("stage2")) == null and (.config.variants | index("stage3a")) != null' "$tmp/m.json" >/dev/null ||
-    { left_out=1; tap_diag "$f.json lists stage2, or is missing"; }
-done
-tap_ok "  ... history.json and history-warm.json: stage2 not timed, stage3a is" test $left_out -eq 0
+tap_ok "  ... history.json and history-warm.json: stage2 not timed, stage3a is" \
+  each_member "$tmp/h.tar.gz" '(.config.variants | index("stage2")) == null and (.config.variants | index("stage3a")) != null' \
+  history history-warm
 member "$tmp/h.tar.gz" sanitizers.json
 tap_ok "  ... still in sanitizers.json, so that memcheck reaches it alone on a GPU" \
   bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage2\")] | length == 4" "$2" >/dev/null' _ $? "$tmp/m.json"
