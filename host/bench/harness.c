@@ -325,6 +325,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
         if (h->peer[arms[a]]) rc = peer_run_open(h->peer[arms[a]], &p, &smp.peers[a], h->err, sizeof h->err);
     }
     if (rc != 0) { /* h->err says why a peer could not be opened */
+        file_signals_note(NULL);
         for (size_t a = 0; a < n_arms; a++) peer_run_close(smp.peers[a]);
         problem_free(&p);
         return EXIT_RUNTIME;
