@@ -455,7 +455,8 @@ static void ceilings_table(const gpu_campaign_t *c, rbuf_t *b) {
 /* The sweep's points, each with its throughput and share of the ceilings, or its reason. */
 static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
     char id[N];
-    double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3");
+    double f16 = gpu_ceiling(c, "gemm_fp16"), f8 = gpu_ceiling(c, "gemm_fp8_e4m3"), dim, rate;
+    const double x2 = gpu_exp2_roof(c, &dim, &rate); /* NaN: not known, or a sweep of mixed D */
     static const md_col_t cols[] = {{"variant or peer", 14, 'l'},
                                     {"S", 5, 'r'},
                                     {"B × H", 6, 'r'},
@@ -465,11 +466,13 @@ static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
                                     {"TFLOP/s", 7, 'r'},
                                     {"% fp16 ceiling", 7, 'r'},
                                     {"% FP8 ceiling", 7, 'r'},
+                                    {"% exp2 roof", 7, 'r'},
                                     {"status", 16, 'l'}};
-    md_table_head(b, cols, 10);
+    md_table_head(b, cols, 11);
     for (int i = 0; i < c->npts; i++) {
         const gpu_point_t *p = &c->pts[i];
-        char s[N], bh[N], m[N] = NA_MARK, t[N] = NA_MARK, a[N] = NA_MARK, e[N] = NA_MARK, st[3 * N];
+        char s[N], bh[N], m[N] = NA_MARK, t[N] = NA_MARK, a[N] = NA_MARK, e[N] = NA_MARK, x[N] = NA_MARK;
+        char st[3 * N];
         char nn[N] = NA_MARK, no[N] = NA_MARK;
         snprintf(s, N, "%ld", p->S);
         snprintf(bh, N, "%.0f × %.0f", p->B, p->H);
@@ -481,6 +484,7 @@ static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
             fmt_num(t, N, c->emulated ? "%.3g" : "%.2f", p->tflops);
             fmt_num(a, N, "%.1f", 100 * p->tflops / f16);
             fmt_num(e, N, "%.1f", 100 * p->tflops / f8);
+            if (!c->emulated) fmt_num(x, N, "%.1f", 100 * p->tflops / x2);
         }
         snprintf(st, sizeof st, "%s%s%s",
                  ok ? (c->fixture    ? "SYNTHETIC"
@@ -488,7 +492,7 @@ static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
                                      : "ok")
                     : p->status,
                  ok ? "" : ": ", ok ? "" : p->reason);
-        md_row(b, 10, p->series, s, bh, m, nn, no, t, a, e, st);
+        md_row(b, 11, p->series, s, bh, m, nn, no, t, a, e, x, st);
     }
     snprintf(id, N, "tbl:gpu-%s-scaling", c->tag);
     caption(c, b, id,
@@ -498,7 +502,10 @@ static void scaling_table(const gpu_campaign_t *c, rbuf_t *b) {
                         : "Scaling sweep: $\\text{TFLOP/s} = 4 \\cdot B \\cdot H \\cdot S^2 \\cdot "
                           "D / t_\\text{median}$, and its share of "
                           "the measured fp16 and FP8 GEMM ceilings (n/a where the ceiling was not "
-                          "measured); n samples kept, noise their interquartile range over the median; "
+                          "measured) and of the exponentials' roof, a model, not measured (16 per clock "
+                          "per SM at the default clock, one per score of 4 D FLOPs: the roofline's "
+                          "dash-dot line; n/a where the device run did not record what it needs); n "
+                          "samples kept, noise their interquartile range over the median; "
                           "peers (peer-...) beside the variants; skipped and failed "
                           "points with their reason.");
     /* each peer once, with the libraries its file records */

@@ -98,8 +98,14 @@ tap_ok "scaling table: stage2 at S = 512 reads the TFLOP/s recomputed from its J
 pct=$(awk -v t="$tf" -v c="$(get "$C/ceilings.json" ceilings.1.value)" 'BEGIN { printf "%.1f", 100 * t / c }')
 tap_ok "  ... and its share of the measured fp16 GEMM ceiling ($pct %)" \
   bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 |"' _ "$G" "$pct"
+# ... and of the exponentials' roof: the model from the device run (no recorded rate in the
+# fixture): 4 D x 16 per clock per SM x SMs x default clock.
+xs=$(awk -v t="$tf" -v m="$(get "$C/device-run.json" meta.device.sm_count)" -v f="$(get "$C/device-run.json" meta.device.sm_clock_default_mhz)" \
+  'BEGIN { printf "%.1f", 100 * t / (4 * 64 * 16 * m * f * 1e6 / 1e12) }')
+tap_ok "  ... and its share of the exponentials' roof, a model ($xs %), the status after it" \
+  bash -c 'grep -F "| stage2 | 512 |" "$1" | grep -qF "| $2 | SYNTHETIC |" && grep -qF "of the exponentials'"'"' roof, a model, not measured" "$1"' _ "$G" "$xs"
 tap_ok "  ... a skipped point shows its reason, not a number" \
-  grep -qF "| stage5 | 1024 | 1 × 64 | n/a | n/a | n/a | n/a | n/a | n/a | skipped: FIXTURE predicted" "$G"
+  grep -qF "| stage5 | 1024 | 1 × 64 | n/a | n/a | n/a | n/a | n/a | n/a | n/a | skipped: FIXTURE predicted" "$G"
 tap_ok "  ... a failed peer shows its reason" grep -qF "failed: FIXTURE peer failure: out of memory" "$G"
 tap_ok "  ... the peers stand beside the variants" \
   bash -c 'grep -qF "| peer-cublas-unfused | 512 |" "$1" && grep -qF "| peer-torch-flash | 512 |" "$1"' _ "$G"
