@@ -803,9 +803,15 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
                     "speedups against their gates, scaling, roofline, sanitizers, profile) is NOT EVALUATED. "
                     "A campaign is measured with `bundle/campaign.sh` on a GPU node and committed with `make "
                     "ingest RESULTS=...` (tools/campaign/README.md, \"Measuring on a GPU node\").\n\n");
-    else
-        rb_printf(&b, "%d campaign%s committed, per device:\n\n", g->n, g->n > 1 ? "s are" : " is");
-    gpu_verdicts_across(g, &b);
+    else {
+        int runs = 0;
+        for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns;
+        rb_printf(
+            &b, "%d campaign%s committed: %sper device, the parts measured and each campaign's sections.\n\n",
+            g->n, g->n > 1 ? "s are" : " is",
+            runs ? "first the experiments' verdicts from every campaign side by side, then, " : "");
+        gpu_verdicts_across(g, &b);
+    }
     for (int i = 0; i < g->n; i++) {
         const gpu_campaign_t *c = g->c[i];
         unsigned figs = 0;
