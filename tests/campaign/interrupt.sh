@@ -9,7 +9,9 @@
 #     limit) says so and leaves no tarball; `--pack` packs it, ingestible
 #   - --time-limit: --plan's groups fit and cover the plan; a part that does not fit is skipped
 #     (exit 4, resumable); the campaign stops itself before the limit and packs
-#   - --step-guard: a step that overruns its factor x budget is stopped (exit 124) and the rest runs
+#   - --step-guard: a step that overruns its factor x budget is stopped (exit 124) and the rest runs;
+#     a kernel that hangs only when timed is named in the stopped step's note (the bench's line)
+#     and left out of the steps after it
 #   - a variant that faults and one that hangs in their own checks, and one that hangs only in its
 #     deep check, are recorded (fault, hang) and left out of every timed step, while the rest runs
 # Usage: tests/campaign/interrupt.sh BUNDLE.tar.gz SDPA_REPORT   (about a minute)
