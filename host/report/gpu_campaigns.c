@@ -404,6 +404,20 @@ void gpu_data_free(gpu_data_t *g) {
 
 const char *const gpu_matrix_files[GPU_MATRIX_FILES] = {"e4m3", "seed-linear", "outliers", "wide"};
 
+int gpu_data_runs(const gpu_data_t *g) {
+    int n = 0;
+    for (int i = 0; i < g->n; i++) n += g->c[i]->nruns;
+    return n;
+}
+
+const cJSON *gpu_run_performance_gate(const gpu_run_t *r) {
+    const cJSON *g;
+    cJSON_ArrayForEach(g, jo(r->summary, "gates")) {
+        if (jo_eq(g, "group", "performance")) return g;
+    }
+    return NULL;
+}
+
 double gpu_ceiling(const gpu_campaign_t *c, const char *name) {
     const cJSON *e;
     cJSON_ArrayForEach(e, jo(c->ceilings, "ceilings")) {

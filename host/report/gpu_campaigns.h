@@ -87,6 +87,10 @@ bool gpu_campaign_finished(const char *dir, const char *name, char *why, size_t 
 int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *err, size_t n);
 void gpu_data_free(gpu_data_t *g);
 
+/* The experiment runs of every campaign (gpu_run_t entries, loaded or not). */
+int gpu_data_runs(const gpu_data_t *g);
+/* A run's performance gate in its summary.json (the first gate of group "performance"), or NULL. */
+const cJSON *gpu_run_performance_gate(const gpu_run_t *r);
 /* A ceiling's value by name ("gemm_fp16", ...) when its status is "ok"; NaN otherwise. */
 double gpu_ceiling(const gpu_campaign_t *c, const char *name);
 /* "SYNTHETIC (fixture)", "EMULATED (CPU), not a GPU timing" or "gpu": how the campaign's timings are labelled. */

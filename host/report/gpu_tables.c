@@ -349,13 +349,7 @@ static void verdicts(const gpu_campaign_t *c, rbuf_t *b) {
         char pair[2 * N], v[N];
         snprintf(pair, sizeof pair, "%s -> %s", jo_str(r->summary, "baseline"),
                  jo_str(r->summary, "candidate"));
-        const cJSON *g, *perf = NULL;
-        cJSON_ArrayForEach(g, jo(r->summary, "gates")) {
-            if (jo_eq(g, "group", "performance")) {
-                perf = g;
-                break;
-            }
-        }
+        const cJSON *perf = gpu_run_performance_gate(r);
         char gate[3 * N] = NA_MARK;
         if (perf)
             snprintf(gate, sizeof gate, "%s (%s)", jo_str_or(perf, "name", "not recorded"),
@@ -781,11 +775,10 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
             "of a few parts (`campaign.sh --part`) shows only those. The sections below are each "
             "experiment's latest run, on the backend its section names.",
             g->n, g->n > 1 ? "s" : "", fx);
-        int runs = 0;
-        for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns;
-        rb_puts(&res, runs ? " Section @sec:gpu-verdicts sets each experiment's verdicts from every campaign "
-                             "side by side.\n"
-                           : "\n");
+        rb_puts(&res, gpu_data_runs(g)
+                          ? " Section @sec:gpu-verdicts sets each experiment's verdicts from every campaign "
+                            "side by side.\n"
+                          : "\n");
     }
     int rc = rb_save(&lead, out, "gpu-lead.md", err, n);
     if (rc == 0) rc = rb_save(&res, out, "gpu-results.md", err, n);
@@ -804,12 +797,11 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
                     "A campaign is measured with `bundle/campaign.sh` on a GPU node and committed with `make "
                     "ingest RESULTS=...` (tools/campaign/README.md, \"Measuring on a GPU node\").\n\n");
     else {
-        int runs = 0;
-        for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns;
         rb_printf(
             &b, "%d campaign%s committed: %sper device, the parts measured and each campaign's sections.\n\n",
             g->n, g->n > 1 ? "s are" : " is",
-            runs ? "first the experiments' verdicts from every campaign side by side, then, " : "");
+            gpu_data_runs(g) ? "first the experiments' verdicts from every campaign side by side, then, "
+                             : "");
         gpu_verdicts_across(g, &b);
     }
     for (int i = 0; i < g->n; i++) {

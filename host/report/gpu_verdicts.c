@@ -24,15 +24,6 @@ static int experiment_order(const gpu_data_t *g, const char **names) {
     return n;
 }
 
-/* The run's performance gate (the first gate of group "performance"), or NULL. */
-static const cJSON *performance_gate(const gpu_run_t *r) {
-    const cJSON *g;
-    cJSON_ArrayForEach(g, jo(r->summary, "gates")) {
-        if (jo_eq(g, "group", "performance")) return g;
-    }
-    return NULL;
-}
-
 static void row(const gpu_campaign_t *c, const gpu_run_t *r, rbuf_t *b) {
     const char *mark = c->fixture ? "SYNTHETIC " : "";
     char device[300], gate[128], value[512], verdict[128];
@@ -42,7 +33,7 @@ static void row(const gpu_campaign_t *c, const gpu_run_t *r, rbuf_t *b) {
         md_row(b, 6, r->name, device, c->id, NA_MARK, r->note, NA_MARK);
         return;
     }
-    const cJSON *perf = performance_gate(r);
+    const cJSON *perf = gpu_run_performance_gate(r);
     snprintf(gate, sizeof gate, "%s%s", mark, perf ? jo_str_or(perf, "status", "not recorded") : "none");
     snprintf(value, sizeof value, "%s%s", mark, perf ? jo_str_or(perf, "value", "not recorded") : NA_MARK);
     snprintf(verdict, sizeof verdict, "%s%s", mark, jo_str_or(r->summary, "verdict", "not recorded"));
@@ -50,9 +41,9 @@ static void row(const gpu_campaign_t *c, const gpu_run_t *r, rbuf_t *b) {
 }
 
 void gpu_verdicts_across(const gpu_data_t *g, rbuf_t *b) {
-    int runs = 0, fixtures = 0;
-    for (int i = 0; i < g->n; i++) runs += g->c[i]->nruns, fixtures += g->c[i]->fixture && g->c[i]->nruns;
-    if (!runs) return;
+    if (!gpu_data_runs(g)) return;
+    bool fixtures = false;
+    for (int i = 0; i < g->n; i++) fixtures |= g->c[i]->fixture && g->c[i]->nruns;
     const char *names[MAX_NAMES];
     const int n = experiment_order(g, names);
     rb_puts(b, "## Verdicts across devices and campaigns {#sec:gpu-verdicts}\n\n");
