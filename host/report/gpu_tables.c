@@ -777,7 +777,7 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
             g->n, g->n > 1 ? "s" : "", fx);
         rb_puts(&res, gpu_data_runs(g)
                           ? " Section @sec:gpu-verdicts sets each experiment's verdicts from every campaign "
-                            "side by side.\n"
+                            "side by side, under the original study's claim where it made one.\n"
                           : "\n");
     }
     int rc = rb_save(&lead, out, "gpu-lead.md", err, n);
