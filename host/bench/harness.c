@@ -185,6 +185,8 @@ static int sampler_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *
                           size_t errlen) {
     sampler_t *s = ctx;
     const backend_t *be = s->h->be;
+    /* Stands until the next sample: the host's work between two is microseconds, so a signal there
+     * reports this launch "for 0 s" (no hang); a recovery pause clears it (sampler_pause). */
     file_signals_note(s->notes[arm]);
     if (s->peers[arm]) {
         const backend_work_t w = peer_run_work(s->peers[arm]);
@@ -195,6 +197,7 @@ static int sampler_sample(void *ctx, size_t arm, bool warmup, backend_sample_t *
 
 static void sampler_pause(void *ctx, double seconds) {
     (void)ctx;
+    file_signals_note(NULL); /* a throttled device's pause (up to BENCH_MAX_RECOVERY_S): no kernel runs */
     backend_pause_s(seconds);
 }
 

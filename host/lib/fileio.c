@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Formats "<path>: <what>: <strerror>" into err, keeping errno. */
@@ -70,20 +71,44 @@ static void pending_begin(const char *tmp) {
     pending_set = 1;
 }
 
-/* A lock-free atomic pointer: reading it is async-signal-safe (C11 7.14.1.1). */
+/* Lock-free atomics: reading them is async-signal-safe (C11 7.14.1.1). The time is stored before
+ * the pointer, so a handler that sees a note sees a time no older than it. */
 static _Atomic(const char *) signal_note;
+static _Atomic(int64_t) signal_note_ns; /* CLOCK_MONOTONIC when the note was set */
 
-void file_signals_note(const char *line) { atomic_store_explicit(&signal_note, line, memory_order_release); }
+static int64_t monotonic_ns(void) { /* clock_gettime is async-signal-safe (POSIX) */
+    struct timespec t;
+    return clock_gettime(CLOCK_MONOTONIC, &t) == 0 ? (int64_t)t.tv_sec * 1000000000 + t.tv_nsec : -1;
+}
+
+void file_signals_note(const char *line) {
+    if (line) atomic_store_explicit(&signal_note_ns, monotonic_ns(), memory_order_relaxed);
+    atomic_store_explicit(&signal_note, line, memory_order_release);
+}
+
+/* The note without its newline, then ", for N s\n": how long it had stood when the signal came
+ * (whole seconds), in one write; no snprintf, which is not async-signal-safe. */
+static void write_note(const char *note) {
+    char line[1024], digits[24];
+    const size_t room = sizeof line - 32; /* the tail's ", for " + 20 digits + " s\n" */
+    size_t n = 0, d = 0;
+    while (note[n] && n < room) line[n] = note[n], n++;
+    if (n && line[n - 1] == '\n') n--;
+    const int64_t set = atomic_load_explicit(&signal_note_ns, memory_order_relaxed), now = monotonic_ns();
+    uint64_t s = set >= 0 && now >= set ? (uint64_t)(now - set) / 1000000000u : 0;
+    do digits[d++] = (char)('0' + s % 10);
+    while ((s /= 10) && d < sizeof digits);
+    for (const char *t = ", for "; *t;) line[n++] = *t++;
+    while (d) line[n++] = digits[--d];
+    line[n++] = ' ', line[n++] = 's', line[n++] = '\n';
+    if (write(STDERR_FILENO, line, n) < 0) { /* nothing more can be done in a handler */
+    }
+}
 
 static void on_signal(int sig) {
     if (pending_set) unlink(pending_tmp); /* async-signal-safe */
     const char *note = atomic_load_explicit(&signal_note, memory_order_acquire);
-    if (note) {
-        size_t n = 0;
-        while (note[n]) n++;
-        if (write(STDERR_FILENO, note, n) < 0) { /* nothing more can be done in a handler */
-        }
-    }
+    if (note) write_note(note);
     _exit(128 + sig);
 }
 

@@ -32,9 +32,12 @@ int mkdir_p(const char *path);
  * process. Call once, early in main; 0 or -1 with errno. */
 int file_signals_install(void);
 /* A line (ending in a newline) the handler above writes to stderr before it exits, naming what the
- * program was doing: sdpa-bench sets "sdpa-bench: stopped by a signal while timing V on SHAPE..."
- * before each launch, so that a step stopped for a hang names the kernel in flight (the campaign's
- * step guard reads it). NULL clears it. The text is not copied: it must outlive the next call. */
+ * program was doing and, appended before the newline, for how long: ", for N s" (whole seconds
+ * since this call). sdpa-bench sets "sdpa-bench: stopped by a signal while timing V on SHAPE..."
+ * before each launch (and clears it while the host checks an output or pauses), so that a step
+ * stopped for a hang names the kernel in flight and how long it had run (the campaign's step guard
+ * reads both: a launch of a second is a slow step, not a hang). NULL clears it. The text is not
+ * copied: it must outlive the next call. */
 void file_signals_note(const char *line);
 
 #endif

@@ -226,10 +226,10 @@ stopped() {
 stopped timing --backend emu --vs stage1 --variant stage2 --shape small --seeds 0 --iters 1000000 --min-time 600 --max-time 600
 tap_ok "SIGTERM while timing: exit 143, no result file" test $rc -eq 143 -a ! -e "$sout"
 tap_ok "  ... its last line names the arm in flight, the shape and seed" \
-  grep -Eqx 'sdpa-bench: stopped by a signal while timing stage[12] on small, seed 0 \(interleaved\)' <(tail -n 1 "$err")
+  grep -Eqx 'sdpa-bench: stopped by a signal while timing stage[12] on small, seed 0 \(interleaved\), for 0 s' <(tail -n 1 "$err")
 stopped checking --backend emu --check-only --shape long --seeds 0 --variant stage1
 tap_ok "SIGTERM while checking: exit 143; the last line names the variant being checked" \
-  bash -c '[ $1 -eq 143 ] && [ "$(tail -n 1 "$2")" = "sdpa-bench: stopped by a signal while checking stage1 on long, seed 0" ]' _ $rc "$err"
+  bash -c '[ $1 -eq 143 ] && [ "$(tail -n 1 "$2")" = "sdpa-bench: stopped by a signal while checking stage1 on long, seed 0, for 0 s" ]' _ $rc "$err"
 
 # The result file is never overwritten.
 sum=$(md5sum <"$out")

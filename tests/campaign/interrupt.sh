@@ -11,7 +11,8 @@
 #     (exit 4, resumable); the campaign stops itself before the limit and packs
 #   - --step-guard: a step that overruns its factor x budget is stopped (exit 124) and the rest runs;
 #     a kernel that hangs only when timed is named in the stopped step's note (the bench's line)
-#     and left out of the steps after it
+#     and left out of the steps after it; a step stopped while each launch is short (slow, not
+#     hung) keeps the kernel in flight
 #   - a variant that faults and one that hangs in their own checks, and one that hangs only in its
 #     deep check, are recorded (fault, hang) and left out of every timed step, while the rest runs
 # Usage: tests/campaign/interrupt.sh BUNDLE.tar.gz SDPA_REPORT   (about a minute)
@@ -71,9 +72,15 @@ gpid=$pid
 # The step guard names the kernel in flight: stage2 hangs in any timed run, first in the experiment
 # whose candidate it is; the guard stops that step, the line the bench leaves names stage2, and
 # stage2 is left out of the steps after it: the experiment whose baseline it is, the history.
-log=h.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_HANG_TIMING=stage2 -- --quick --backend emu --step-guard 0.5 \
+# (SDPA_HANG_MIN_S=0: the guard stops this hang within seconds, under the 10 s that make a hang.)
+log=h.log node SDPA_STEP_GUARD_FLOOR=1 SDPA_HANG_MIN_S=0 FAKE_BENCH_HANG_TIMING=stage2 -- --quick --backend emu --step-guard 0.5 \
   --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --part history --part sanitizers --out "$tmp/h.tar.gz"
 hpid=$pid
+# A slow step is no hang: the guard stops stage2's experiment while each launch is short (the
+# bench's line says "for 0 s"); stage2 stays, and the experiment whose baseline it is runs.
+log=s.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_SLOW_LAUNCHES=experiment-stage2-wmma-pv -- --quick --backend emu \
+  --step-guard 0.5 --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --out "$tmp/s.tar.gz"
+spid=$pid
 
 # ---- SIGTERM in a random part, then --resume ------------------------------------------------
 parts=(ceilings experiment:stage2-wmma-pv experiment:stage5-warp-specialised history scaling peers)
@@ -196,9 +203,9 @@ tap_ok "  ... the steps after it run (history passed), and both parts count as c
 wait "$hpid"
 rc=$?
 member "$tmp/h.tar.gz" campaign.json
-tap_ok "--step-guard and a kernel that hangs only when timed: its step stopped (exit 124), the note names the kernel in flight" \
+tap_ok "--step-guard and a kernel that hangs only when timed: its step stopped (exit 124), the note names the kernel in flight and for how long" \
   bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and
-           (.note | endswith(\"; in flight: timing stage2 on small, seed 0 (interleaved); stage2 is left out of the steps after it\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+           (.note | test(\"; in flight: timing stage2 on small, seed 0 [(]interleaved[)], for [0-9]+ s; stage2 is left out of the steps after it$\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
 tap_ok "  ... the experiment whose baseline it is: skipped, saying where it hung" \
   test "$(jq -r '[.steps[] | select(.name == "experiment-stage3a-fusion")][0].skipped' "$tmp/m.json")" = \
     "stage2 hung in step experiment-stage2-wmma-pv (stopped by the step guard)"
@@ -210,6 +217,17 @@ tap_ok "  ... history.json and history-warm.json: stage2 not timed, stage3a is" 
 member "$tmp/h.tar.gz" sanitizers.json
 tap_ok "  ... still in sanitizers.json, so that memcheck reaches it alone on a GPU" \
   bash -c '[ $1 -eq 0 ] && jq -e "[.results[] | select(.variant == \"stage2\")] | length == 4" "$2" >/dev/null' _ $? "$tmp/m.json"
+wait "$spid"
+rc=$?
+member "$tmp/s.tar.gz" campaign.json
+tap_ok "--step-guard and a slow step whose launch in flight had run 0 s: stopped (exit 124), the note says it is not a hang and stage2 stays" \
+  bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and
+           (.note | endswith(\"; in flight: timing stage2 on small, seed 0 (interleaved), for 0 s: not a hang (that launch had run under 10 s), stage2 stays in the steps after it\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+stage3a_ran() {
+  jq -e '[.steps[] | select(.name == "experiment-stage3a-fusion")][0] | .exit_status == 0 and .skipped == null' "$tmp/m.json" >/dev/null &&
+    member "$tmp/s.tar.gz" "runs/stage3a-fusion/*/run-timing.json" && jq -e '[.timing[].variant] | index("stage2") != null' "$tmp/m.json" >/dev/null
+}
+tap_ok "  ... the experiment whose baseline it is runs (exit 0), with stage2 timed" stage3a_ran
 wait "$wpid"
 rc=$?
 member "$tmp/w.tar.gz" campaign.json && took=$(jq -r .seconds "$tmp/m.json") || took=none

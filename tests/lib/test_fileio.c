@@ -154,9 +154,10 @@ static void test_signal_mid_write(void **state) {
     test_rmdir(dir);
 }
 
-/* The note (file_signals_note): written to stderr, whole, by the handler before it exits; cleared,
- * nothing. The child's stderr is a pipe; it signals itself once the note is set. */
-static void signal_note_child(const char *note, char *got, size_t size) {
+/* The note (file_signals_note): written to stderr, whole, by the handler before it exits, with how
+ * long it had stood in whole seconds; cleared, nothing. The child's stderr is a pipe; it signals
+ * itself sleep_ms after the note is set. */
+static void signal_note_child(const char *note, int sleep_ms, char *got, size_t size) {
     int fd[2];
     assert_int_equal(pipe(fd), 0);
     pid_t pid = fork();
@@ -166,6 +167,8 @@ static void signal_note_child(const char *note, char *got, size_t size) {
         if (dup2(fd[1], STDERR_FILENO) < 0 || file_signals_install() != 0) _exit(99);
         file_signals_note("sdpa-bench: an earlier note\n");
         file_signals_note(note);
+        const struct timespec t = {sleep_ms / 1000, (long)(sleep_ms % 1000) * 1000000L};
+        nanosleep(&t, NULL);
         raise(SIGTERM);
         _exit(98);
     }
@@ -183,10 +186,15 @@ static void signal_note_child(const char *note, char *got, size_t size) {
 static void test_signal_note(void **state) {
     (void)state;
     char got[256];
-    signal_note_child("sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0\n", got,
-                      sizeof got);
-    assert_string_equal(got, "sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0\n");
-    signal_note_child(NULL, got, sizeof got);
+    const char *note = "sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0\n";
+    signal_note_child(note, 0, got, sizeof got);
+    assert_string_equal(got,
+                        "sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0, for 0 s\n");
+    /* 1.2 s: whole seconds, truncated */
+    signal_note_child(note, 1200, got, sizeof got);
+    assert_string_equal(got,
+                        "sdpa-bench: stopped by a signal while timing stage7b on mission, seed 0, for 1 s\n");
+    signal_note_child(NULL, 0, got, sizeof got);
     assert_string_equal(got, "");
 }
 

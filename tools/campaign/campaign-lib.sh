@@ -50,12 +50,19 @@ step() {
   # itself as the guard fired keeps its own exit status.
   if [ -e "$state/guard-fired" ] && { rm -f "$state/guard-fired"; [ $rc -eq 143 ] || [ $rc -eq 137 ]; }; then
     rc=124 note="stopped by the step guard after $lim s (--step-guard $step_guard x its budget of $est s$([ "${factor:-1}" = 1 ] || echo " x $factor"), at least ${SDPA_STEP_GUARD_FLOOR:-60} s): a hang, or a device far slower than the budgets assume"
-    local fl v
+    local fl v ran hang_s=${SDPA_HANG_MIN_S:-10}
     fl=$(in_flight)
     if [ -n "$fl" ]; then
       v=$(awk '{ print $8 }' <<<"$fl")
+      ran=$(sed -n 's/.*, for \([0-9][0-9]*\) s$/\1/p' <<<"$fl")
       note="$note; in flight: ${fl#sdpa-bench: stopped by a signal while }"
-      if declare -F leave_out >/dev/null && leave_out "$v" "$name"; then note="$note; $v is left out of the steps after it"; fi
+      # A launch that had run under hang_s is a slow step's last launch, not a hang: no launch of
+      # this study lasts a second on a GPU, so 10 s leaves room for a sanitizer's slowdown.
+      if [ -n "$ran" ] && [ "$ran" -lt "$hang_s" ]; then
+        note="$note: not a hang (that launch had run under $hang_s s), $v stays in the steps after it"
+      elif declare -F leave_out >/dev/null && leave_out "$v" "$name"; then
+        note="$note; $v is left out of the steps after it"
+      fi
     fi
     echo "  $name: $note" >"$root/logs/$name.guard"
   fi
@@ -68,7 +75,8 @@ step() {
 }
 
 # in_flight: what the last sdpa-bench the guard stopped was doing, from the line its signal handler
-# writes ("sdpa-bench: stopped by a signal while timing V on SHAPE, seed N"; host/bench/harness.c),
+# writes ("sdpa-bench: stopped by a signal while timing V on SHAPE, seed N, for S s": the launch in
+# flight and for how long; host/bench/harness.c, host/lib/fileio.c; none between launches),
 # in any log the step wrote (a step's own log, scaling's per-S logs, a sanitizer's); empty if none.
 # Searched anywhere in a line: a flush of buffered stdout can end mid-line before it.
 in_flight() {
