@@ -94,6 +94,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7e" "128-key tiles: stage 6's bars, the mirror on the kernel's tiles; methods, Stage 7e: tiles of 128 keys" \
     "$(first paper/methods.md 'Stage 7e: tiles of 128 keys, the bars re-derived')" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7e,')"
+  # Stage 7g's polynomial: what its bound first judges is the polynomial itself (kernels/exp2_poly.h
+  # and its host twin's sweep); the kernel step is built only on a go.
+  row bars "stage 7g polynomial" "the cubic exp2 on the FMA pipe and its relative bound against exp2 in double (kernels/exp2_poly.h); methods, Stage 7g's polynomial" \
+    "$(first paper/methods.md "Stage 7g's polynomial: its form and its bound")" "$(first kernels/exp2_poly.h)"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
