@@ -45,7 +45,7 @@ host: $(HOST_LIB) $(HOST_ASAN_LIB)
 BUILD_TARGETS += $(HOST_LIB)
 
 # ---- unit tests ----------------------------------------------------------------------------
-HOST_TESTS         := fp8 half rng inputs reference reference_fp8 metrics stats fileio json_file npy sha256
+HOST_TESTS         := fp8 half rng inputs reference reference_fp8 metrics stats fileio json_file npy sha256 exp2_poly
 HOST_TEST_DIR      := $(BUILD)/tests/lib
 HOST_TEST_ASAN_DIR := $(BUILD)/tests/lib-asan
 HOST_TEST_BINS     := $(HOST_TESTS:%=$(HOST_TEST_DIR)/test_%)

@@ -67,7 +67,8 @@ PTX_SWITCH_ARCHS := $(or $(filter 90,$(CUDA_ARCHS)),$(lastword $(CUDA_ARCHS)))
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
                     "bash tests/kernels/ptx-switches.sh $(NVCC) $(PTX_SWITCH_ARCHS)" \
                     "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
-                    "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)"
+                    "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)" \
+                    "bash tests/kernels/exp2-poly-sass.sh $(NVCC)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
 endif
