@@ -203,9 +203,14 @@ tap_ok "  ... the steps after it run (history passed), and both parts count as c
 wait "$hpid"
 rc=$?
 member "$tmp/h.tar.gz" campaign.json
+# stage2_stopped RC NOTE_FILTER: the campaign exited 1, its step experiment-stage2-wmma-pv was stopped
+# by the guard (124), and its note passes the jq filter.
+stage2_stopped() {
+  [ "$1" -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and (.note | $2)" \
+    "$tmp/m.json" >/dev/null
+}
 tap_ok "--step-guard and a kernel that hangs only when timed: its step stopped (exit 124), the note names the kernel in flight and for how long" \
-  bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and
-           (.note | test(\"; in flight: timing stage2 on small, seed 0 [(]interleaved[)], for [0-9]+ s; stage2 is left out of the steps after it$\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+  stage2_stopped $rc 'test("; in flight: timing stage2 on small, seed 0 [(]interleaved[)], for [0-9]+ s; stage2 is left out of the steps after it$")'
 tap_ok "  ... the experiment whose baseline it is: skipped, saying where it hung" \
   test "$(jq -r '[.steps[] | select(.name == "experiment-stage3a-fusion")][0].skipped' "$tmp/m.json")" = \
     "stage2 hung in step experiment-stage2-wmma-pv (stopped by the step guard)"
@@ -221,8 +226,7 @@ wait "$spid"
 rc=$?
 member "$tmp/s.tar.gz" campaign.json
 tap_ok "--step-guard and a slow step whose launch in flight had run 0 s: stopped (exit 124), the note says it is not a hang and stage2 stays" \
-  bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"experiment-stage2-wmma-pv\")][0] | .exit_status == 124 and
-           (.note | endswith(\"; in flight: timing stage2 on small, seed 0 (interleaved), for 0 s: not a hang (that launch had run under 10 s), stage2 stays in the steps after it\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+  stage2_stopped $rc 'endswith("; in flight: timing stage2 on small, seed 0 (interleaved), for 0 s: not a hang (that launch had run under 10 s), stage2 stays in the steps after it")'
 stage3a_ran() {
   jq -e '[.steps[] | select(.name == "experiment-stage3a-fusion")][0] | .exit_status == 0 and .skipped == null' "$tmp/m.json" >/dev/null &&
     member "$tmp/s.tar.gz" "runs/stage3a-fusion/*/run-timing.json" && jq -e '[.timing[].variant] | index("stage2") != null' "$tmp/m.json" >/dev/null
