@@ -9,7 +9,7 @@
 # $(REPORT_DIR)/<experiment>/<run-id>/report.{pdf,html,md}; $(REPORT_DIR)/paper.{pdf,html,md}.
 
 # ---- sdpa-report ---------------------------------------------------------------------------
-REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c result_tables.c \
+REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c correctness_tables.c perf_tables.c resource_tables.c \
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
 REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_tables.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c)

@@ -136,6 +136,11 @@ const char *report_shape_dims(const report_t *r, const char *shape, char *dst, s
     return dst;
 }
 
+void report_shape_label(const report_t *r, const char *shape, char *dst, size_t n) {
+    char dims[64];
+    snprintf(dst, n, "%s %s", shape, report_shape_dims(r, shape, dims, sizeof dims));
+}
+
 const char *report_timing_kind(const report_t *r) {
     const char *t = jo_str(jo(r->T.root, "meta"), "timing");
     return t ? t : "none";

@@ -98,6 +98,8 @@ int report_find_timing(const report_t *r, const char *variant, const char *shape
 int report_find_published_resource(const report_t *r, const char *variant, const char *arch);
 /* "(B,H,S,D)" of a shape named in config.shapes, or "" when unknown. */
 const char *report_shape_dims(const report_t *r, const char *shape, char *dst, size_t n);
+/* "SHAPE (B,H,S,D)", the shape's name and its dimensions from config.shapes, as the tables label it. */
+void report_shape_label(const report_t *r, const char *shape, char *dst, size_t n);
 /* "emulated", "gpu" or "none": meta.timing of the timing document. */
 const char *report_timing_kind(const report_t *r);
 /* Human label of where the run executed: "NVIDIA L4 (cc 8.9, 58 SMs)" or "CPU emulator on ...". */

@@ -5,7 +5,8 @@
  *   verdict.md      verdict; for "merge deferred" the negative-result section
  *   environment.md  device, emulator, build, host and harness settings of both invocations
  *   reproduce.md    exact commands
- * (result_tables.h writes the result tables, figures.h the figure fragments and TSV.) */
+ * (correctness_tables.h, perf_tables.h and resource_tables.h write the result tables, figures.h the
+ * figure fragments and TSV.) */
 #ifndef TABLES_H
 #define TABLES_H
 
