@@ -1,0 +1,94 @@
+/* See gpu_profile.h. */
+#include "gpu_profile.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_figdata.h"
+#include "gpu_section.h"
+#include "gpu_stage7g.h"
+
+#define N 96
+/* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
+#define MAX_METRICS 10
+
+/* A profile's table: doc is profile.json (every variant at the mission shape, its legend and
+ * figure follow) or profile-gate.json (the Hopper line at stage 7f's gate shape: stem
+ * "profile-gate", no legend or figure; stage 7g's go/no-go follows it). */
+void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, const cJSON *doc,
+                         const char *stem) {
+    bool gate = strcmp(stem, "profile") != 0;
+    if (gate)
+        rb_printf(b, "### Profile metrics at stage 7f's gate shape {#sec:gpu-%s-%s}\n\n", c->tag, stem);
+    else
+        rb_printf(b, "### Profile metrics {#sec:gpu-%s-%s}\n\n", c->tag, stem);
+    if (!doc) {
+        rb_printf(b, "No profile in this campaign (no %s.json).\n\n", stem);
+        return;
+    }
+    const cJSON *ms = jo(doc, "metrics"), *m, *v, *shown[MAX_METRICS];
+    md_col_t cols[2 + MAX_METRICS];
+    char heads[MAX_METRICS][2 * N];
+    cols[0] = (md_col_t){"variant", 10, 'l'};
+    int k = 0;
+    /* At the gate shape the XU metric, which decides stage 7g, is the first column. */
+    cJSON_ArrayForEach(m, ms) if (gate && k < MAX_METRICS && jo_eq(m, "name", STAGE7G_METRIC)) shown[k++] = m;
+    cJSON_ArrayForEach(m, ms) {
+        if (k >= MAX_METRICS) break;
+        if (!(gate && jo_eq(m, "name", STAGE7G_METRIC))) shown[k++] = m;
+    }
+    for (int j = 0; j < k; j++) {
+        snprintf(heads[j], sizeof heads[j], "%s (%s)", jo_str_or(shown[j], "label", "not recorded"),
+                 jo_str_or(shown[j], "unit", "not recorded"));
+        cols[1 + j] = (md_col_t){heads[j], 10, 'r'};
+    }
+    cols[1 + k] = (md_col_t){"status", 14, 'l'};
+    md_table_head(b, cols, (size_t)k + 2);
+    cJSON_ArrayForEach(v, jo(doc, "variants")) {
+        rbuf_t row = {0};
+        bool ok = jo_eq(v, "status", "ok");
+        rb_puts(&row, "| ");
+        rb_cell(&row, jo_str_or(v, "variant", "not recorded"));
+        for (int j = 0; j < k; j++) {
+            char x[N] = NA_MARK;
+            if (ok) fmt_num(x, N, "%.4g", jo_num(jo(v, "values"), jo_str(shown[j], "name")));
+            rb_printf(&row, " | %s", x);
+        }
+        char st[3 * N];
+        snprintf(st, sizeof st, "%s%s%s", jo_str_or(v, "status", "not recorded"), ok ? "" : ": ",
+                 ok ? "" : (jo_str(v, "reason") ? jo_str(v, "reason") : "no reason recorded"));
+        rb_puts(&row, " | ");
+        rb_cell(&row, st);
+        rb_puts(&row, " |\n");
+        rb_puts(b, row.s ? row.s : "");
+        rb_free(&row);
+    }
+    char id[N], cap[640];
+    snprintf(id, N, "tbl:gpu-%s-%s", c->tag, stem);
+    int all = cJSON_GetArraySize(ms);
+    char more[2 * N] = "";
+    if (all > k)
+        snprintf(more, sizeof more, " The first %d of its %d metrics; %s.json holds them all.", k, all, stem);
+    snprintf(cap, sizeof cap,
+             "Profile metrics per variant at the %s shape (%s, %s.json%s); skipped "
+             "variants with their reason.%s",
+             jo_str_or(doc, "shape", "not recorded"), jo_str_or(doc, "tool", "not recorded"), stem,
+             gate ? ": the variants an experiment times at stage 7f's gate shape" : "", more);
+    gpu_caption(c, b, id, cap);
+    if (gate) {
+        gpu_stage7g_section(c, b);
+        return;
+    }
+    static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};
+    md_table_head(b, hc, 3);
+    cJSON_ArrayForEach(m, ms)
+        md_row(b, 3, jo_str_or(m, "label", "not recorded"), jo_str_or(m, "unit", "not recorded"),
+               jo_str_or(m, "hypothesis", "not recorded"));
+    snprintf(id, N, "tbl:gpu-%s-metrics", c->tag);
+    gpu_caption(c, b, id, "The profile's metrics and the hypothesis each one tests.");
+    if (figs & GPU_FIG_PROFILE)
+        rb_printf(b,
+                  "![%sProfile metrics per variant, campaign %s, each divided by its largest value over the "
+                  "variants.]({figdir}/gpu/%s/profile.png){#fig:gpu-%s-profile width=100%%}\n\n",
+                  gpu_fig_mark(c), c->id, c->tag, c->tag);
+}
