@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "fields.h"
+#include "gpu_section.h"
 #include "tables.h"
 
 typedef struct {
@@ -85,5 +86,5 @@ void gpu_matrix_section(const gpu_campaign_t *c, rbuf_t *b) {
              "register-resident rows run, the others count as not supported. %s",
              c->id,
              all_ok ? "Every check and claim held." : "SOME CHECKS OR CLAIMS FAILED: the files name them.");
-    md_table_caption(b, tid, cap);
+    gpu_caption(c, b, tid, cap);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "gpu_section.h"
 #include "tables.h"
 
 static int count(const cJSON *a) { return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0; }
@@ -46,7 +47,7 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
         c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
         bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "",
         bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
-    md_table_caption(b, id, cap);
+    gpu_caption(c, b, id, cap);
     if (bad > 0)
         rb_printf(
             b,

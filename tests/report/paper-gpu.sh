@@ -382,6 +382,9 @@ if command -v jq >/dev/null; then
   tap_ok "  ... the wide file's row says its inputs go beyond D = 64 non-causal" \
     bash -c 'grep -qE "^\| matrix/wide.json +\| e4m3, normal; seeds 2; D = 128, causal +\|" "$1" &&
              ! grep -qE "^\| matrix/e4m3.json .*causal" "$1"' _ "$PM"
+  tap_ok "  ... the probes' and the matrix's captions marked as the fixture's, as every table of a fixture is" \
+    bash -c 'grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Hardware probes of campaign 20260103T000000Z-fixture-2" "$1" &&
+             grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Correctness matrix of campaign 20260103T000000Z-fixture-2" "$1"' _ "$PM"
 else
   tap_skip "a campaign of the parts probes and matrix" "jq not installed"
 fi
