@@ -6,7 +6,7 @@
 #                             ptxas.json, experiments/ (definitions, hypotheses, resolved
 #                             parameters, run.sh), peers/ (the PyTorch peer script, its
 #                             stdlib plumbing and schema-version, the version the build writes),
-#                             campaign.sh with campaign-lib.sh and gpu-checks.sh, VERSION
+#                             campaign.sh with campaign-lib.sh, campaign-parts.sh and gpu-checks.sh, VERSION
 #   $(BUILD)/sdpa-bundle-<sha>.tar.gz   the same directory, packed
 # tools/campaign/campaign.sh is the campaign; tools/campaign/ingest.sh brings its tarball back.
 BUNDLE_DIR := $(BUILD)/bundle
@@ -63,12 +63,12 @@ endif
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PROBES) $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
                tools/campaign/campaign.sh experiments/run.sh experiments/new-run.sh $(wildcard experiments/*/*.md) \
-               tools/campaign/gpu-checks.sh tools/campaign/campaign-lib.sh $(BUNDLE_PEERS)
+               tools/campaign/gpu-checks.sh tools/campaign/campaign-lib.sh tools/campaign/campaign-parts.sh $(BUNDLE_PEERS)
 	$(Q)mkdir -p $(BUNDLE_DIR)/lib $(BUNDLE_DIR)/experiments $(BUNDLE_DIR)/peers
 	$(Q)cp $(BUNDLE_PEERS) $(BUNDLE_DIR)/peers/
 	$(Q)$(SDPA_REPORT) schema-version > $(BUNDLE_DIR)/peers/schema-version
 	$(Q)cp -L $(BUNDLE_LIBS) $(BUNDLE_DIR)/lib/
-	$(Q)cp tools/campaign/campaign.sh tools/campaign/campaign-lib.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
+	$(Q)cp tools/campaign/campaign.sh tools/campaign/campaign-lib.sh tools/campaign/campaign-parts.sh tools/campaign/gpu-checks.sh $(BUNDLE_DIR)/
 	$(Q)cp experiments/run.sh experiments/new-run.sh $(BUNDLE_DIR)/experiments/
 	$(Q)for e in $(EXPERIMENTS); do cp experiments/$$e/experiment.mk experiments/$$e/hypothesis.md $(BUNDLE_DIR)/experiments/$$e/; done
 	$(Q)$(if $(PTXAS_JSON),cp $(PTXAS_JSON) $(BUNDLE_DIR)/ptxas.json,rm -f $(BUNDLE_DIR)/ptxas.json)
