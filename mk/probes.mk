@@ -26,7 +26,7 @@ $(PROBE_EMU_BIN): $(PROBE_HOST_OBJS) $(EMU_OBJ)/plain/probes/probes.o $(SIMT_LIB
 
 ifneq ($(NVCC),)
 PROBE_CUDA_OBJ := $(BUILD)/kernels/probes/probes.o
-$(PROBE_CUDA_OBJ): $(PROBE_DIR)/probes.cu $(PROBE_DIR)/probes.h kernels/prims.cuh kernels/tensor_map.h \
+$(PROBE_CUDA_OBJ): $(PROBE_DIR)/probes.cu $(PROBE_DIR)/probes.h kernels/prims.cuh kernels/tensor_map.h kernels/exp2_poly.h \
                    kernels/wgmma_layout.h | $(DEPS_STAMP)
 	@echo "  NVCC    $< [$(CUDA_ARCHS_SPECIFIC:%=sm_%)]"
 	$(Q)mkdir -p $(@D)

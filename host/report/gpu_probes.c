@@ -39,14 +39,22 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
     md_row(b, 3, "wgmma A fragment (RS m64n32k32)", "(thread, A byte) to (m, k)", n2);
     md_row(b, 3, "wgmma shared-memory descriptors", "(m, k) to the address read, per descriptor", n3);
     md_row(b, 3, "TMA boxes (2-D and 3-D, every swizzle)", "box element to shared-memory byte, per box", n4);
+    const cJSON *x2 = jo(p, "exp2_poly"); /* records since 2026-11-28 */
+    if (x2) {
+        char n5[64];
+        snprintf(n5, sizeof n5, "%.0f (%.0f differ)", jo_num(x2, "points"),
+                 jo_num(x2, "host_twin_mismatches"));
+        md_row(b, 3, "stage 7g's exponential (kernels/exp2_poly.h)", "x to its bits, against the host twin's",
+               n5);
+    }
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
-    snprintf(
-        cap, sizeof cap,
-        "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's layouts%s%s.",
-        c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
-        bad == 1 ? "" : "es", bad > 0 ? "; the first: " : "",
-        bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
+    snprintf(cap, sizeof cap,
+             "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's "
+             "layouts%s%s%s.",
+             c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
+             bad == 1 ? "" : "es", x2 ? " (the exponential: with its host twin's bits)" : "",
+             bad > 0 ? "; the first: " : "", bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
     gpu_caption(c, b, id, cap);
     if (bad > 0)
         rb_printf(

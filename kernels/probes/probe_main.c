@@ -95,9 +95,11 @@ int main(int argc, char **argv) {
     cJSON_AddNumberToObject(check, "mismatches", bad);
     cJSON_AddStringToObject(check, "first", err);
     printf("sdpa-probes: %s (%s, %s): %s%s\n", name, cc, backend,
-           bad == 0 ? (complete ? "every probe agrees with the PTX ISA's layouts"
-                                : "the probes that completed agree with the PTX ISA's layouts")
-                    : "DISAGREES with the PTX ISA: ",
+           bad == 0
+               ? (complete ? "every probe agrees with the PTX ISA's layouts (and stage 7g's exponential with "
+                             "its host twin)"
+                           : "the probes that completed agree with the PTX ISA's layouts")
+               : "DISAGREES with the PTX ISA or the host twin: ",
            bad ? err : "");
     if (results_write(doc, out, err, sizeof err) != 0) {
         fprintf(stderr, "sdpa-probes: %s\n", err);

@@ -4,10 +4,13 @@
  * (tests/emu/test_probes.c), so the path from a GPU's record to the emulator's tests is tested here. */
 #include "probe_run.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp2_poly.h"
 #include "probes.h"
 #include "tensor_map.h"
 #include "wgmma_layout.h"
@@ -87,11 +90,64 @@ static int run_tma(cJSON *doc, const uint16_t *g, uint8_t *out, uint8_t *host, c
     return 0;
 }
 
+/* Stage 7g's exponential: N_EXP2_SPREAD points spread over [-130, 0] (x = -130 frac(phi k), phi the
+ * golden ratio's fraction, in double then rounded to float: the same on every host), then the edges
+ * of its form. */
+enum { N_EXP2_SPREAD = 8180, N_EXP2 = N_EXP2_SPREAD + 12 };
+#define EXP2_INPUTS                                                                                          \
+    "8180 points x = -130 frac(0.6180339887498949 k), k = 0..8179, then 0, -0, -0.5, -1.5, -124.5, -125, "   \
+    "the float below -125, -126, -1e30, -inf, NaN, -2^-149"
+static void exp2_inputs(float *x) {
+    for (int k = 0; k < N_EXP2_SPREAD; k++) {
+        const double f = 0.6180339887498949 * k;
+        x[k] = (float)(-130.0 * (f - floor(f)));
+    }
+    const float edges[12] = {
+        0.0f,    -0.0f,  -0.5f,     -1.5f, -124.5f,   -125.0f, nextafterf(-125.0f, -200.0f),
+        -126.0f, -1e30f, -INFINITY, NAN,   -0x1p-149f};
+    memcpy(x + N_EXP2_SPREAD, edges, sizeof edges);
+}
+
+/* The device's exp2_poly against the host twin, bit for bit, and the bits' FNV-1a hash (the same on
+ * the emulator and a GPU when both agree with the twin). */
+static int run_exp2(cJSON *doc, char *err, size_t errlen) {
+    float x[N_EXP2], y[N_EXP2];
+    float *dx = probe_alloc(sizeof x), *dy = probe_alloc(sizeof y);
+    int e = !dx || !dy ? -1 : 0;
+    exp2_inputs(x);
+    if (!e) e = probe_put(dx, x, sizeof x);
+    if (!e) e = probe_exp2_poly(dx, dy, N_EXP2);
+    if (!e) e = probe_get(y, dy, sizeof y);
+    probe_free(dx), probe_free(dy);
+    if (e) return FAIL("exp2_poly probe: %s", e < 0 ? "out of device memory" : probe_error_name(e));
+    uint64_t hash = 0xcbf29ce484222325u;
+    int bad = 0;
+    char first[160] = "";
+    for (int i = 0; i < N_EXP2; i++) {
+        const float host = exp2_poly(x[i]);
+        uint32_t dev_bits, host_bits;
+        memcpy(&dev_bits, &y[i], 4), memcpy(&host_bits, &host, 4);
+        for (int b = 0; b < 4; b++) hash = (hash ^ ((dev_bits >> (8 * b)) & 0xff)) * 0x100000001b3u;
+        if (dev_bits != host_bits && !bad++)
+            snprintf(first, sizeof first, "x = %a: device 0x%08" PRIx32 ", host twin 0x%08" PRIx32,
+                     (double)x[i], dev_bits, host_bits);
+    }
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016" PRIx64, hash);
+    cJSON *o = cJSON_AddObjectToObject(doc, "exp2_poly");
+    cJSON_AddStringToObject(o, "inputs", EXP2_INPUTS);
+    cJSON_AddNumberToObject(o, "points", N_EXP2);
+    cJSON_AddStringToObject(o, "bits_fnv1a64", hex);
+    cJSON_AddNumberToObject(o, "host_twin_mismatches", bad);
+    cJSON_AddStringToObject(o, "first_mismatch", first);
+    return 0;
+}
+
 /* A probe writing n floats to the device buffer dev, then copied to host: 0 or the first error. */
 #define RUN(call, n) ((e = (call)) || (e = probe_get(host, dev, (n) * sizeof(float))))
 
-/* The wgmma probes first, the TMA boxes last: a fault (which ends the CUDA context) keeps in doc
- * every part that completed before it. */
+/* The wgmma probes first, then the exponential, the TMA boxes last: a fault (which ends the CUDA
+ * context) keeps in doc every part that completed before it. */
 cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
     const size_t tensor = TW * TH * TD * 2, out_bytes = 128 * 128 * sizeof(float);
     uint16_t *g = malloc(tensor), *dg = probe_alloc(tensor);
@@ -132,6 +188,7 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
         cJSON_AddItemToObject(o, "nibbles", nib);
         cJSON_AddItemToArray(descs, o);
     }
+    if (!rc) rc = run_exp2(doc, err, errlen);
     for (int z = 0; !rc && z < TD; z++)
         for (int y = 0; y < TH; y++)
             for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
@@ -221,6 +278,20 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                     m, k, t, byte, t >= 0 && t < 128 && byte >= 0 && byte < 16 ? wg_a_row(t, byte) : 0,
                     t >= 0 && t < 128 && byte >= 0 && byte < 16 ? wg_a_k(t, byte) : 0);
         }
+    /* Stage 7g's exponential (records since 2026-11-28): the device's bits are the host twin's. */
+    const cJSON *x2 = cJSON_GetObjectItem(doc, "exp2_poly");
+    if (x2) {
+        const cJSON *pts = cJSON_GetObjectItem(x2, "points"),
+                    *mm = cJSON_GetObjectItem(x2, "host_twin_mismatches");
+        if (!cJSON_IsNumber(pts) || pts->valueint != N_EXP2 || !cJSON_IsNumber(mm))
+            return FAIL("exp2_poly: points (%d expected) or host_twin_mismatches missing", N_EXP2);
+        if (mm->valueint != 0)
+            MISMATCH("exp2_poly: %d of %d points differ from the host twin; the first: %s", mm->valueint,
+                     N_EXP2,
+                     cJSON_IsString(cJSON_GetObjectItem(x2, "first_mismatch"))
+                         ? cJSON_GetObjectItem(x2, "first_mismatch")->valuestring
+                         : "not recorded");
+    }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
     const int n_desc = partial ? count_items(descs) : N_DESC;
     if (count_items(descs) != n_desc || n_desc > N_DESC)
@@ -257,5 +328,8 @@ int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!same_json(cJSON_GetObjectItem(got, parts[i]), cJSON_GetObjectItem(want, parts[i])))
             MISMATCH("%s differs", parts[i]);
+    /* stage 7g's exponential: where both records have it (hardware records before 2026-11-28 do not) */
+    const cJSON *xg = cJSON_GetObjectItem(got, "exp2_poly"), *xw = cJSON_GetObjectItem(want, "exp2_poly");
+    if (xg && xw && !same_json(xg, xw)) MISMATCH("exp2_poly differs");
     return bad;
 }

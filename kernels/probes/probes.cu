@@ -2,6 +2,7 @@
 // emulator (the emulator's tests); the same source either way.
 #include "probes.h"
 #include "prims.cuh"
+#include "exp2_poly.h"
 
 // A launch's verdict: on CUDA, waited for (a trap or a fault shows at the synchronisation).
 static int finish(int rc) {
@@ -151,6 +152,15 @@ extern "C" int probe_tma_box(const CUtensorMap *map, int rank, int c0, int c1, i
                              unsigned bytes) {
     if (bytes > PROBE_TMA_MAX_BYTES || (rank != 2 && rank != 3)) return -1;
     return finish(SDPA_LAUNCH(probe_tma_box_kernel, 1, 128, 0, 0, *map, rank, c0, c1, c2, out, bytes));
+}
+
+// Stage 7g's exponential, one element per thread.
+__global__ void probe_exp2_poly_kernel(const float *__restrict__ x, float *__restrict__ y, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = exp2_poly(x[i]);
+}
+extern "C" int probe_exp2_poly(const float *x, float *y, unsigned n) {
+    return finish(SDPA_LAUNCH(probe_exp2_poly_kernel, (n + 255) / 256, 256, 0, 0, x, y, n));
 }
 
 extern "C" int probe_tma_unaligned(void) {

@@ -1,7 +1,8 @@
 /* probes.h: the hardware probes (kernels/probes/README.md). Three tiny kernels whose inputs describe
  * their own coordinates, so that the output shows where the hardware put each element: a TMA box per
  * swizzle mode, the wgmma accumulator and A-register fragments, the wgmma shared-memory descriptor's
- * address function. The same source runs on an H100 (probe-main, JSON fixtures under data/) and on
+ * address function; and stage 7g's exponential, whose device bits must equal its host twin's. The same
+ * source runs on an H100 (probe-main, JSON fixtures under data/) and on
  * the emulator (tests/emu/test_probes.c compares both with the ISA's formulas). Plain C interface;
  * each launcher returns 0 or the launch's error (the emulator's fault; on CUDA after synchronising). */
 #ifndef SDPA_PROBES_H
@@ -55,6 +56,10 @@ int probe_wgmma_a(int what, float *out);
  * (start offset in the region, LBO, SBO, swizzle 0/32/64/128 bytes): out[32 m + k] = that nibble of
  * the address A's element (m, k) was read from. */
 int probe_wgmma_desc(unsigned start, unsigned lbo, unsigned sbo, unsigned swizzle, int nibble, float *out);
+
+/* Stage 7g's exponential (kernels/exp2_poly.h) on the device: y[i] = exp2_poly(x[i]) for i < n, x and y
+ * from probe_alloc; the driver compares y with the same function compiled for the host, bit for bit. */
+int probe_exp2_poly(const float *x, float *y, unsigned n);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@ if command -v jq >/dev/null 2>&1; then
   tap_ok "record: 9 TMA boxes, 16384 accumulator values, 3 x 2048 A-fragment values, 8 descriptors x 4 x 2048" \
     rec '(.tma | length) == 9 and (.wgmma_acc.values | length) == 16384 and ([.wgmma_a[] | length] == [2048,2048,2048]) and (.wgmma_desc | length) == 8 and ([.wgmma_desc[].nibbles[] | length] | unique) == [2048]'
   tap_ok "record: isa_check.mismatches = 0" rec '.isa_check.mismatches == 0'
+  tap_ok "record: stage 7g's exponential at 8192 points, every one the host twin's bits" \
+    rec '.exp2_poly.points == 8192 and .exp2_poly.host_twin_mismatches == 0 and (.exp2_poly.bits_fnv1a64 | test("^[0-9a-f]{16}$"))'
 else
   tap_skip "record: fields (kind, backend, device, sizes, isa_check)" "jq not found (make deps)"
 fi

@@ -1,5 +1,6 @@
 /* The hardware probes (kernels/probes) on the emulator: their records decode to the PTX ISA's
- * layouts (kernels/wgmma_layout.h) and the documented TMA layout; a corrupted record is caught by the
+ * layouts (kernels/wgmma_layout.h) and the documented TMA layout, and stage 7g's exponential to its host
+ * twin's bits; a corrupted record is caught by the
  * decoding and by the comparison; and the emulator agrees with every hardware record ingested from a
  * campaign, data/gpu/<device>/<id>/probes/probes.json (kind "probes", backend cuda, complete, agreeing
  * with the ISA; SKIP while there is none). */
@@ -87,6 +88,33 @@ static void test_corruption_is_caught(void **state) {
     }
 }
 
+/* Stage 7g's exponential: the emulator's record agrees with the host twin at every point; a recorded
+ * mismatch is reported by the check, and a changed hash by the comparison; a record without the part
+ * (hardware records before it existed) is still compared on the others. */
+static void test_exp2_poly_part(void **state) {
+    (void)state;
+    char err[512];
+    const cJSON *x2 = cJSON_GetObjectItem(emulator_record(), "exp2_poly");
+    assert_non_null(x2);
+    assert_int_equal(cJSON_GetObjectItem(x2, "host_twin_mismatches")->valueint, 0);
+    assert_true(cJSON_GetObjectItem(x2, "points")->valueint > 8000);
+    cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+    cJSON *o = cJSON_GetObjectItem(copy, "exp2_poly");
+    cJSON_SetNumberValue(cJSON_GetObjectItem(o, "host_twin_mismatches"), 1);
+    if (probe_check_isa(copy, err, sizeof err) < 1)
+        fail_msg("exp2_poly: a recorded mismatch passed the check");
+    assert_non_null(strstr(err, "exp2_poly"));
+    cJSON_SetNumberValue(cJSON_GetObjectItem(o, "host_twin_mismatches"), 0);
+    cJSON_ReplaceItemInObject(o, "bits_fnv1a64", cJSON_CreateString("0000000000000000"));
+    if (probe_compare(copy, emulator_record(), err, sizeof err) != 1)
+        fail_msg("exp2_poly: the comparison missed a changed hash");
+    cJSON_DeleteItemFromObject(copy, "exp2_poly");
+    if (probe_compare(copy, emulator_record(), err, sizeof err) != 0 ||
+        probe_check_isa(copy, err, sizeof err) != 0)
+        fail_msg("a record without exp2_poly: %s", err);
+    cJSON_Delete(copy);
+}
+
 /* The hardware records: the campaign's probes part, as make ingest committed it. */
 #define HW_RECORDS EMU_DATA_DIR "/gpu/*/*/probes/probes.json"
 static void test_hardware_fixtures(void **state) {
@@ -128,6 +156,7 @@ int emu_run_probe_tests(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emulator_matches_isa),
         cmocka_unit_test(test_corruption_is_caught),
+        cmocka_unit_test(test_exp2_poly_part),
         cmocka_unit_test(test_hardware_fixtures),
     };
     return cmocka_run_group_tests_name(
