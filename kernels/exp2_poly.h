@@ -37,7 +37,7 @@
 #define EXP2_POLY_SHIFTER 0x1.8p23f
 
 /* 2^x for x <= 0 (also -inf: 0; NaN: NaN). On the device: FADDs, FFMAs and one integer LEA, no
- * FRND or F2I (conversions run on the XU pipe with MUFU, which this function is meant to spare). */
+ * F2I (a conversion: the XU pipe, MUFU's, which this function is meant to spare) and no FRND. */
 EXP2_POLY_FN float exp2_poly(float x) {
     if (!(x >= EXP2_POLY_MIN_X)) return x != x ? x : 0.0f;
     const float shifted = x + EXP2_POLY_SHIFTER;
