@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "published.h"
 #include "tables.h"
 
 #define MAX_NAMES                                                                                            \
@@ -50,8 +51,8 @@ static bool published_row(const gpu_data_t *g, const char *e, rbuf_t *b) {
     for (int i = 0; i < g->n && !r; i++)
         for (int k = 0; k < g->c[i]->nruns && !r; k++)
             if (g->c[i]->runs[k].loaded && !strcmp(g->c[i]->runs[k].name, e)) r = &g->c[i]->runs[k].r;
-    const cJSON *c = NULL, *x;
-    cJSON_ArrayForEach(x, jo(r ? r->PUB.root : NULL, "claims")) if (jo_eq(x, "experiment", e)) c = x;
+    if (!r) return false;
+    const cJSON *c = cJSON_GetArrayItem(jo(r->PUB.root, "claims"), published_find_claim(r->PUB.root, e));
     if (!c) return false;
     char dev[160], device[200], src[300], gate[200], value[400], a[32], l[32];
     const double pb = jo_num(c, "baseline_p50_us"), pc = jo_num(c, "candidate_p50_us");

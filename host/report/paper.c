@@ -192,16 +192,6 @@ static int history(paper_t *p) {
     return paper_banner(p, emulated, gpu);
 }
 
-static int find_claim(paper_t *p, const char *experiment) {
-    int i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, jo(p->pub.PUB.root, "claims")) {
-        if (jo_eq(e, "experiment", experiment)) return i;
-        i++;
-    }
-    return -1;
-}
-
 /* Head of a published-versus-reproduced table; each side names its device: published ratios
  * are the original's L4 ratios, reproduced ones come from each run's own device. */
 static int ratio_head(paper_t *p, rbuf_t *md) {
@@ -230,7 +220,7 @@ static int ratio_head(paper_t *p, rbuf_t *md) {
 static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, double x[6], double *pub,
                      const char **kind) {
     const rj_t *P = &p->pub.PUB;
-    int c = find_claim(p, name);
+    int c = published_find_claim(p->pub.PUB.root, name);
     char pr[N] = NA_MARK, pl[N] = NA_MARK, rr[2 * N] = NA_MARK, rl[2 * N] = NA_MARK, a[N];
     const char *as = NA_MARK;
     double pb = NAN, pc = NAN;
@@ -275,7 +265,7 @@ static int ratios(paper_t *p) {
     md_table_head(&vd, vcols, 5);
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
-        int c = find_claim(p, s->name);
+        int c = published_find_claim(p->pub.PUB.root, s->name);
         const char *pverdict = c >= 0 ? rj_str(P, "claims.%d.published_verdict", c) : NA_MARK, *kind;
         double x[6], pub;
         if (!pverdict) {

@@ -49,11 +49,11 @@ int published_timings(report_t *r, rbuf_t *b, const char *variant) {
     return 0;
 }
 
-static int find_claim(report_t *r) {
+int published_find_claim(const cJSON *published, const char *experiment) {
     int i = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, jo(r->PUB.root, "claims")) {
-        if (jo_eq(e, "experiment", r->experiment)) return i;
+    cJSON_ArrayForEach(e, jo(published, "claims")) {
+        if (jo_eq(e, "experiment", experiment)) return i;
         i++;
     }
     return -1;
@@ -158,7 +158,7 @@ int table_published(report_t *r, const gates_t *g) {
     snprintf(none, sizeof none, "The original study published no timing of %s or %s.", r->baseline,
              r->candidate);
     md_table_end(&b, at, "tbl:published", cap, none);
-    int claim = find_claim(r);
+    int claim = published_find_claim(r->PUB.root, r->experiment);
     if (claim >= 0) {
         const char *as = rj_str(&r->PUB, "claims.%d.as_published", claim);
         const char *src = rj_str(&r->PUB, "claims.%d.source", claim),

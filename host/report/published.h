@@ -12,6 +12,9 @@
  * 0, or -1 with r->err set. */
 int published_speedup_cells(const report_t *r, int cmp, char *sp, char *lr, size_t n, double x[6],
                             const char **kind);
+/* The index of the original study's claim for `experiment` in the published figures' "claims"
+ * (data/published/seed-l4.json), or -1 when it made none. */
+int published_find_claim(const cJSON *published, const char *experiment);
 /* tables/published.md: the pair's published timings, the claim, published vs reproduced. */
 int table_published(report_t *r, const gates_t *g);
 /* Rows of the published timings (all when variant is NULL) under their header; for the paper. */
