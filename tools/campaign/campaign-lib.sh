@@ -76,7 +76,8 @@ step() {
 
 # in_flight: what the last sdpa-bench the guard stopped was doing, from the line its signal handler
 # writes ("sdpa-bench: stopped by a signal while timing V on SHAPE, seed N, for S s": the launch in
-# flight and for how long; host/bench/harness.c, host/lib/fileio.c; none between launches),
+# flight and for how long; host/bench/harness.c, host/lib/fileio.c; none while the host checks an
+# output or pauses for a throttled clock),
 # in any log the step wrote (a step's own log, scaling's per-S logs, a sanitizer's); empty if none.
 # Searched anywhere in a line: a flush of buffered stdout can end mid-line before it.
 in_flight() {
