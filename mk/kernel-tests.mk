@@ -68,7 +68,8 @@ KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXA
                     "bash tests/kernels/ptx-switches.sh $(NVCC) $(PTX_SWITCH_ARCHS)" \
                     "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)" \
-                    "bash tests/kernels/exp2-poly-sass.sh $(NVCC)"
+                    "bash tests/kernels/exp2-poly-sass.sh $(NVCC)" \
+                    "bash tests/kernels/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) $(ISSUE_SLOTS_TSV)"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
 endif

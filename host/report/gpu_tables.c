@@ -14,6 +14,7 @@
 #include "gpu_scaling.h"
 #include "gpu_section.h"
 #include "gpu_stage7g.h"
+#include "issue_slots.h"
 #include "gpu_verdicts.h"
 
 #define N 96
@@ -207,6 +208,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
     if (leads(g, out, err, n) < 0) goto fail;
     if (gpu_stage7g_write(g, out, err, n) < 0) goto fail;
+    if (issue_slots_write(g, out, err, n) < 0) goto fail;
     return rb_save(&b, out, "gpu.md", err, n);
 fail:
     if (!*err) snprintf(err, n, "gpu.md: a campaign's file could not be read");

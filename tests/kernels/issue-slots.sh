@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The static issue-slot model's counts (tools/issue-slots.sh, paper/methods.md#prereg-stage7g-slots):
+# the loop finder and its shortest trip on listings made by hand (a skipped span, an mbarrier
+# wait's out-of-line retry, a spin inside the loop, two loops), then the committed
+# paper/derivation/issue-slots.tsv against the build's sm_90a SASS, row for row: a kernel change
+# that moves the counts fails here until `make issue-slots` rewrites the file (and the paper's
+# figures with it). With another nvcc than the file's, or without cuobjdump, that part is skipped.
+# Usage: issue-slots.sh OBJECT PTXAS_JSON TSV
+. "$(dirname "$0")/../tap.sh"
+. tools/sass-mix.sh
+obj=$1 pj=$2 tsv=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+awk_run() { awk -v per_tile="$1" -v pre=k -f tools/issue-slots.awk "$2" 2>"$tmp/err"; }
+
+# One loop 0x20..0xc0: 11 instructions; a predicated forward branch may skip 2 (0x50, 0x60), a
+# wait's retry jumps out (0x300, not taken), a spin jumps back inside (0x90 -> 0x80, not taken);
+# 4 MUFU.EX2 (2 tiles of 2, one of them predicated), 2 conversions. Fewest: 11 - 2 = 9.
+cat >"$tmp/a.sass" <<'EOF'
+0000 MOV R0, RZ
+0010 IMAD R1, R0, R0, RZ
+0020 FMUL R2, R2, 1.4426950216293334961
+0030 MUFU.EX2 R3, R2
+0040 @P0 BRA 0x70
+0050 F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R4, R3, R3, RZ
+0060 @P1 MUFU.EX2 R5, R2
+0070 @!P2 BRA 0x300
+0080 MUFU.EX2 R6, R2
+0090 @P3 BRA.U.ANY 0x80
+00a0 F2FP.F16.E4M3.UNPACK_B R7, R4
+00b0 MUFU.EX2 R8, R2
+00c0 @!P4 BRA 0x20
+00d0 EXIT
+0300 SYNCS.PHASECHK.TRANS64.TRYWAIT P2, [R9], R10
+0310 BRA 0x80
+EOF
+tap_ok "hand listing: the loop 0x20..0xc0, 11 instructions, 9 on its shortest trip, 4 MUFU.EX2, 2 conversions, 2 tiles of 2" \
+  test "$(awk_run 2 "$tmp/a.sass")" = "k	0x20	0xc0	11	9	4	2	2"
+tap_ok "  ... the same loop read as 1 tile of 4 exponentials" test "$(awk_run 4 "$tmp/a.sass" | cut -f8)" = 1
+tap_ok "  ... or as 1 tile of 3 and 1 rescale" test "$(awk_run 3 "$tmp/a.sass" | cut -f8)" = 1
+tap_fail "  ... but not as tiles of 5 (fewer exponentials than one tile)" awk_run 5 "$tmp/a.sass"
+tap_ok "  ... said so, with the count and the tile" grep -q "4 MUFU.EX2 in the loop is not a whole number of tiles of 5" "$tmp/err"
+sed 's/^0020 FMUL.*/0020 MUFU.EX2 R2, R2/' "$tmp/a.sass" >"$tmp/e.sass"
+tap_fail "  ... nor 5 MUFU.EX2 as tiles of 2 (1 left over is half a tile, more than the rescales)" awk_run 2 "$tmp/e.sass"
+# An unconditional forward branch inside the loop leaves its span out of every trip.
+sed 's/^0040 @P0 BRA 0x70/0040 BRA 0x70/' "$tmp/a.sass" >"$tmp/b.sass"
+tap_ok "hand listing: an unconditional forward branch: 9 on the shortest trip, still 11 in all" \
+  test "$(awk_run 2 "$tmp/b.sass" | cut -f4,5)" = "11	9"
+# Two loops: the one with more MUFU.EX2 is the softmax's, wherever it lies.
+cat "$tmp/a.sass" >"$tmp/c.sass"
+cat >>"$tmp/c.sass" <<'EOF'
+0400 FADD R1, R1, 1
+0410 MUFU.EX2 R2, R1
+0420 @P0 BRA 0x400
+EOF
+tap_ok "hand listing with a second, smaller loop after it: the first is chosen" \
+  test "$(awk_run 2 "$tmp/c.sass" | cut -f2,3)" = "0x20	0xc0"
+grep -v MUFU "$tmp/a.sass" >"$tmp/d.sass"
+tap_fail "hand listing without MUFU.EX2: no loop" awk_run 2 "$tmp/d.sass"
+tap_ok "  ... said so" grep -q "no loop with MUFU.EX2" "$tmp/err"
+
+# The committed counts.
+tap_ok "$tsv: a header and 10 kernels (stages 7b to 7f at D = 64 and 128)" \
+  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 10
+tap_ok "  ... each: the shortest trip at most the loop, 1 tile per trip, its MUFU.EX2 the tile's exponentials and 2 rescales" \
+  awk -F'\t' 'NR > 1 && !($12 <= $11 && $15 == 1 && $13 == $6 * $7 / (32 * $8) + 2) { bad = 1 } END { exit bad }' "$tsv"
+file_nvcc=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
+build_nvcc=$(jq -r '.meta.nvcc // empty' "$pj" 2>/dev/null)
+if [ ! -f "$obj" ] || ! sass_find_tool; then
+  tap_skip "$tsv is what the build's SASS gives" "no sm_90a object or no cuobjdump/nvdisasm"
+elif [ "$file_nvcc" != "$build_nvcc" ]; then
+  tap_skip "$tsv is what the build's SASS gives" "the file is from nvcc $file_nvcc, the build from $build_nvcc"
+else
+  # shellcheck disable=SC2046 # the kernel names: one word each
+  tools/issue-slots.sh "$obj" "$pj" sm_90a $(tail -n +2 "$tsv" | cut -f1) >"$tmp/now.tsv" 2>"$tmp/err"
+  diff "$tsv" "$tmp/now.tsv" | sed 's/^/# /'
+  tap_ok "$tsv is what the build's SASS gives (else: make issue-slots, and commit it)" cmp -s "$tsv" "$tmp/now.tsv"
+fi
+tap_done

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The static issue-slot model as the paper prints it (host/report/issue_slots.c, the model in
+# paper/methods.md#prereg-stage7g-slots): every cell recomputed here with awk from the committed
+# paper/derivation/issue-slots.tsv and the committed campaign's device record; the two predictions
+# follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk); without
+# an sm_90 campaign no TFLOP/s is printed; a stage-7f XU figure is set against the bounds (the
+# fixture marked, deciding nothing; within, between, beyond); a malformed counts file stops the
+# paper with its file, line and column.
+# Usage: tests/report/issue-slots.sh build/bin/sdpa-report [build/tests/report/sdpa-report-asan]
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
+set -u
+. tests/tap.sh
+command -v jq >/dev/null || { tap_skip "the issue-slot model" "jq not installed (make deps)"; tap_done; }
+R=$(realpath "$1") A=${2:+$(realpath "$2")}
+TSV=paper/derivation/issue-slots.tsv
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/issue-slots-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+render() { # NAME GPU_DATA [SDPA_REPORT]: the paper's generated files into $tmp/NAME; exit status in rc
+  "${3:-$R}" paper --published data/published/seed-l4.json --out "$tmp/$1" --gpu-data "$2" >"$tmp/$1.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/$1.log" | tail -n 5
+}
+md() { cat "$tmp/$1/issue-slots.md"; }
+
+# The committed data: the device of the first measured sm_90 campaign.
+dev=$(for d in data/gpu/*/*/device-run.json; do
+  jq -r 'select(.meta.device.cc == "9.0") | "\(.meta.device.sm_count) \(.meta.device.sm_clock_default_mhz)"' "$d"
+done | head -1)
+render committed data/gpu
+tap_ok "committed data: sdpa-report paper exits 0 and writes issue-slots.md" test $rc -eq 0 -a -s "$tmp/committed/issue-slots.md"
+tap_ok "  ... an sm_90 device is committed ($dev: SMs, MHz)" test -n "$dev"
+# The rows as the model gives them: XU 8E/N (and 8(E+C)/N, "none" from 100 %), 16 m n D tiles / (W N).
+awk -F'\t' -v sms="${dev% *}" -v mhz="${dev#* }" 'NR > 1 {
+  xu1 = 800 * ($13 + $14) / $12; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12)
+  printf "| %s | %d | %d × %d | %d | %d (%d) | %d | %d | %.1f %% | %s | %.0f | %.0f |\n", $2, $5, $6, $7 * $15, $8,
+    $11, $12, $13, $14, 800 * $13 / $12, xu1 < 100 ? sprintf("%.1f %%", xu1) : "none", fl, fl * sms * mhz / 1e6 }' \
+  "$TSV" >"$tmp/want.rows"
+grep '^| stage7' "$tmp/committed/issue-slots.md" >"$tmp/got.rows"
+diff "$tmp/want.rows" "$tmp/got.rows" | sed 's/^/# /'
+tap_ok "  ... its $(grep -c . "$tmp/want.rows") rows, every cell, as recomputed from $TSV and the device record" \
+  cmp -s "$tmp/want.rows" "$tmp/got.rows"
+tap_ok "  ... the caption names the device of the TFLOP/s, its SMs and clock" \
+  grep -q "the TFLOP/s on NVIDIA H100 80GB HBM3 (${dev% *} SMs at ${dev#* } MHz, campaign .*'s device record)" "$tmp/committed/issue-slots.md"
+# The predictions for stage 7f at D = 64 follow the numbers.
+read -r xu0 xu1 tf < <(awk -F'\t' -v sms="${dev% *}" -v mhz="${dev#* }" '$1 == "sdpa_stage7f_e4m3" {
+  print 800 * $13 / $12, 800 * ($13 + $14) / $12, 16 * $6 * $7 * $15 * $5 / ($8 * $12) * sms * mhz / 1e6 }' "$TSV")
+gate=$(sed -n 's/^GATE_TFLOPS *:= *//p' experiments/stage7f-overlap/experiment.mk)
+go=$(sed -n 's/^#define STAGE7G_GO_PCT \([0-9.]*\).*/\1/p' host/report/gpu_stage7g.h)
+want_xu=$(awk -v a="$xu0" -v b="$xu1" -v g="$go" 'BEGIN { print b < g ? "predicts no-go" : a < g ? "predicts nothing" : "predicts that a go is possible" }')
+want_tf=$(awk -v t="$tf" -v g="$gate" 'BEGIN { print t < g ? "misses that gate" : "can meet that gate" }')
+tap_ok "  ... stage 7f: XU at most $xu0 % ($xu1 %) against $go %: the model $want_xu" \
+  bash -c 'grep -q "can be at most $(printf "%.1f" "$1") % busy ($(printf "%.1f" "$2") % if .*the model $3\." <<<"$4"' _ "$xu0" "$xu1" "$want_xu" "$(md committed)"
+tap_ok "  ... stage 7f: at most $tf TFLOP/s against the gate's $gate: the model predicts that stage 7f $want_tf" \
+  bash -c 'grep -q "$(printf "%.0f" "$1") TFLOP/s on NVIDIA H100 80GB HBM3 at .* the $2 TFLOP/s of its absolute gate: the model predicts that stage 7f $3" <<<"$4"' _ "$tf" "$gate" "$want_tf" "$(md committed)"
+tap_ok "  ... no stage-7f XU figure is committed, so nothing is measured against the bound" \
+  bash -c '! grep -q "Measured against the bound" <<<"$1"' _ "$(md committed)"
+
+# No campaign: the counts and FLOP per cycle, no TFLOP/s.
+render none "$tmp/no-such-dir"
+tap_ok "no campaign: exit 0, the TFLOP/s column n/a and said why" \
+  bash -c '[ $1 -eq 0 ] && grep -q "the TFLOP/s n/a: no sm_90 device is committed" <<<"$2" && grep -q "| n/a |$" <<<"$2" && grep -q "no sm_90 device is committed to turn that into TFLOP/s" <<<"$2"' _ $rc "$(md none)"
+
+# The fixture's profile at the gate shape (stage 7f's XU 72.75 %), and measured copies of it.
+FX=tests/report/fixtures/gpu-campaign/data/gpu SLUG=fixture-gpu-synthetic-not-a-measurement ID=20260102T030405Z-fixture-1
+XU=sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
+render fx "$FX"
+tap_ok "the fixture: its XU figure is set against the bounds, marked synthetic, confirming nothing" \
+  bash -c 'grep -q "Measured against the bound: campaign $1 on .*SYNTHETIC FIXTURE, NOT A MEASUREMENT: it confirms or refutes nothing): 72.75 %, above the MUFU-only bound and within the one with the conversions" <<<"$2"' _ "$ID" "$(md fx)"
+measured() { # NAME XU: a measured copy of the fixture with stage 7f's XU figure XU
+  mkdir -p "$tmp/$1.gpu" && cp -r "$FX/." "$tmp/$1.gpu/"
+  local c=$tmp/$1.gpu/$SLUG/$ID
+  jq '.meta.tool = "sdpa-report"' "$c/campaign.json" >"$c/x" && mv "$c/x" "$c/campaign.json"
+  jq --argjson v "$2" ".variants |= map(if .variant == \"stage7f\" then .values[\"$XU\"] = \$v else . end)" \
+    "$c/profile-gate.json" >"$c/x" && mv "$c/x" "$c/profile-gate.json"
+  render "$1" "$tmp/$1.gpu"
+}
+measured beyond 99
+tap_ok "a measured 99 %: beyond both bounds, the model refuted" \
+  bash -c 'grep -q "Measured against the bound: campaign $1 on [^:]*: 99 %, BEYOND both bounds: the model is refuted\." <<<"$2"' _ "$ID" "$(md beyond)"
+measured within 20
+tap_ok "a measured 20 %: within the bound" \
+  bash -c 'grep -q ": 20 %, within the bound\." <<<"$1" && ! grep -q SYNTHETIC <<<"$1"' _ "$(md within)"
+
+# A malformed counts file stops the paper with its file, line and column.
+bad() { # NAME SED: a checkout-like directory with an edited copy of the counts; its paper's exit status
+  mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/experiments/stage7f-overlap" "$tmp/$1/data/published"
+  sed "$2" "$TSV" >"$tmp/$1/paper/derivation/issue-slots.tsv"
+  cp experiments/stage7f-overlap/experiment.mk "$tmp/$1/experiments/stage7f-overlap/"
+  cp data/published/seed-l4.json "$tmp/$1/data/published/"
+  (cd "$tmp/$1" && "${3:-$R}" paper --published data/published/seed-l4.json --out out --gpu-data none) >"$tmp/$1.log" 2>&1
+}
+bad b1 '2s/\t539\t/\tx539\t/'
+tap_ok "a count that is not a number: exit 1, file, line and column named" \
+  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: instructions .x539. is not a count" "$2"' _ $? "$tmp/b1.log"
+bad b2 '1s/mufu_ex2/mufu/'
+tap_ok "a renamed column: exit 1, the column and what it should be" \
+  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:1: column 13 is .mufu., expected .mufu_ex2." "$2"' _ $? "$tmp/b2.log"
+bad b3 '2s/\t535\t/\t999\t/'
+tap_ok "a shortest trip longer than the loop: exit 1, said so" \
+  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: instructions_min 999 must be 1 to instructions (539)" "$2"' _ $? "$tmp/b3.log"
+bad b4 '2s/\t[0-9]*$//'
+tap_ok "a row with a field missing: exit 1, the field count" \
+  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: 14 fields, expected 15" "$2"' _ $? "$tmp/b4.log"
+if [ -n "$A" ]; then
+  render asan data/gpu "$A"
+  tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"
+  bad b5 '2s/\t539\t/\tx539\t/' "$A"
+  tap_ok "ASan: a malformed file, the same error, no leak" \
+    bash -c '[ $1 -eq 1 ] && grep -q "is not a count" "$2" && ! grep -q "ERROR: \(Address\|Leak\)Sanitizer" "$2"' _ $? "$tmp/b5.log"
+fi
+tap_done
