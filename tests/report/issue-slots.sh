@@ -89,18 +89,16 @@ bad() { # NAME SED: a checkout-like directory with an edited copy of the counts;
   cp data/published/seed-l4.json "$tmp/$1/data/published/"
   (cd "$tmp/$1" && "${3:-$R}" paper --published data/published/seed-l4.json --out out --gpu-data none) >"$tmp/$1.log" 2>&1
 }
-bad b1 '2s/\t539\t/\tx539\t/'
-tap_ok "a count that is not a number: exit 1, file, line and column named" \
-  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: instructions .x539. is not a count" "$2"' _ $? "$tmp/b1.log"
-bad b2 '1s/mufu_ex2/mufu/'
-tap_ok "a renamed column: exit 1, the column and what it should be" \
-  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:1: column 13 is .mufu., expected .mufu_ex2." "$2"' _ $? "$tmp/b2.log"
-bad b3 '2s/\t535\t/\t999\t/'
-tap_ok "a shortest trip longer than the loop: exit 1, said so" \
-  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: instructions_min 999 must be 1 to instructions (539)" "$2"' _ $? "$tmp/b3.log"
-bad b4 '2s/\t[0-9]*$//'
-tap_ok "a row with a field missing: exit 1, the field count" \
-  bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:2: 14 fields, expected 15" "$2"' _ $? "$tmp/b4.log"
+# Each case: its name, the edit, what the message must say (a grep pattern), the check's words.
+while IFS='|' read -r name edit want what; do
+  bad "$name" "$edit"
+  tap_ok "$what: exit 1, said so" bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:$2" "$3"' _ $? "$want" "$tmp/$name.log"
+done <<'EOF_CASES'
+b1|2s/\t539\t/\tx539\t/|2: instructions .x539. is not a count|a count that is not a number (file, line, column)
+b2|1s/mufu_ex2/mufu/|1: column 13 is .mufu., expected .mufu_ex2.|a renamed column (which, and what it should be)
+b3|2s/\t535\t/\t999\t/|2: instructions_min 999 must be 1 to instructions (539)|a shortest trip longer than the loop
+b4|2s/\t[0-9]*$//|2: 14 fields, expected 15|a row with a field missing
+EOF_CASES
 if [ -n "$A" ]; then
   render asan data/gpu "$A"
   tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"
