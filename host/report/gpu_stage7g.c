@@ -23,6 +23,16 @@ __attribute__((format(printf, 3, 4))) static stage7g_t open_why(char *why, size_
     return STAGE7G_OPEN;
 }
 
+double gpu_stage7g_value(const gpu_campaign_t *c, const char *metric) {
+    const cJSON *p = c->profile_gate, *m = find(jo(p, "metrics"), "name", metric);
+    const cJSON *v = find(jo(p, "variants"), "variant", STAGE7G_VARIANT);
+    if (!p || cJSON_IsTrue(jo(c->campaign, "quick")) || !jo_eq(p, "status", "ok") || !m ||
+        !cJSON_IsTrue(jo(m, "available")) || !v || !jo_eq(v, "status", "ok"))
+        return NAN;
+    const cJSON *x = jo(jo(v, "values"), metric);
+    return cJSON_IsNumber(x) && isfinite(x->valuedouble) ? x->valuedouble : NAN;
+}
+
 stage7g_t gpu_stage7g_verdict(const gpu_campaign_t *c, double *pct, char *why, size_t n) {
     const cJSON *p = c->profile_gate;
     *pct = NAN;

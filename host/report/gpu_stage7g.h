@@ -19,6 +19,9 @@ typedef enum { STAGE7G_OPEN, STAGE7G_GO, STAGE7G_NO_GO } stage7g_t;
 
 /* c's verdict; *pct its figure (NaN when open), why the reason when open. */
 stage7g_t gpu_stage7g_verdict(const gpu_campaign_t *c, double *pct, char *why, size_t n);
+/* Stage 7f's value of any metric in c's profile at the gate shape (the same checks as the verdict's
+ * but the metric's), NaN when there is none. */
+double gpu_stage7g_value(const gpu_campaign_t *c, const char *metric);
 /* The paragraph under a campaign's profile at the gate shape. */
 void gpu_stage7g_section(const gpu_campaign_t *c, rbuf_t *b);
 /* gpu-stage7g.md, the paper's sentences on the decision over every committed campaign. 0 or -1

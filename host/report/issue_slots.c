@@ -113,6 +113,8 @@ static void measured_xu(const gpu_data_t *g, const issue_row_t *f7, rbuf_t *b) {
                       ? "above the MUFU-only bound and within the one with the conversions: they share "
                         "the XU"
                       : "within the bound");
+        double is = gpu_stage7g_value(c, ISSUE_METRIC);
+        if (isfinite(is)) rb_printf(b, " (issue slots busy %.4g %%)", is);
     }
     if (k) rb_puts(b, ".");
 }

@@ -16,6 +16,8 @@
 #define ISSUE_XU_CYCLES 8.0
 /* A partition issues at most one warp instruction per cycle; an SM has 4. */
 #define ISSUE_PARTITIONS 4.0
+/* Nsight Compute's share of issue slots used, which the model says stage 7f's loop fills. */
+#define ISSUE_METRIC "sm__inst_issued.avg.pct_of_peak_sustained_active"
 
 typedef struct {
     char kernel[64], variant[16];

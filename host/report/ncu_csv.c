@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "issue_slots.h"
 #include "json_file.h"
 
 typedef struct {
@@ -71,7 +72,7 @@ static const ncu_metric_t METRICS[] = {
     {"sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active", "XU (MUFU) pipe busy", "%",
      "the exponentials' unit: stage 7g (a polynomial exp2 on the FMA pipe) is built only if stage 7f "
      "keeps it at least 85 % busy at its gate shape (profile-gate.json; paper/methods.md#prereg-stage7g)"},
-    {"sm__inst_issued.avg.pct_of_peak_sustained_active", "issue slots busy", "%",
+    {ISSUE_METRIC, "issue slots busy", "%",
      "the static issue-slot model (paper/methods.md#prereg-stage7g-slots): stage 7f's softmax issues many "
      "instructions per exponential, so its issue slots, not the XU pipe, should be the busy resource"},
     {"sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",

@@ -80,6 +80,16 @@ tap_ok "a measured 99 %: beyond both bounds, the model refuted" \
 measured within 20
 tap_ok "a measured 20 %: within the bound" \
   bash -c 'grep -q ": 20 %, within the bound\." <<<"$1" && ! grep -q SYNTHETIC <<<"$1"' _ "$(md within)"
+# With Nsight Compute's issue-slot share recorded for stage 7f, it is printed beside the XU figure.
+IS=sm__inst_issued.avg.pct_of_peak_sustained_active
+c=$tmp/within.gpu/$SLUG/$ID
+jq --arg m "$IS" '.metrics += [{"name": $m, "label": "issue slots busy", "unit": "%", "hypothesis": "h", "available": true, "reason": null}]
+  | .variants |= map(if .variant == "stage7f" then .values[$m] = 97.5 else . end)' "$c/profile-gate.json" >"$c/x" && mv "$c/x" "$c/profile-gate.json"
+render within-issue "$tmp/within.gpu"
+tap_ok "  ... with the issue slots' share recorded: printed beside it" \
+  bash -c 'grep -q ": 20 %, within the bound (issue slots busy 97.5 %)\." <<<"$1"' _ "$(md within-issue)"
+tap_ok "  ... the campaign's own gate-shape profile table shows it as a column" \
+  grep -q "issue slots busy (%)" "$tmp/within-issue/gpu.md"
 
 # A malformed counts file stops the paper with its file, line and column.
 bad() { # NAME SED: a checkout-like directory with an edited copy of the counts; its paper's exit status
