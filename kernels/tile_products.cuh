@@ -427,6 +427,7 @@ __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, i
     prims::wgmma_fence();
     wgmma_scores_issue(sm, tile, wg, d);
     if (tile > 0) {
+        prims::wgmma_fence(); // P(t-1)'s codes: registers the loop carried, read by this wgmma
         wgmma_pv_issue(sm, (tile - 1) & 1, st.pa, pv);
         prims::wgmma_wait<1>(d); // S(t) has landed; P(t-1).V(t-1) may still run
     } else {

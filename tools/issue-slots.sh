@@ -26,7 +26,8 @@ obj=$1 pj=$2 arch=$3; shift 3
 sass_find_tool || { echo "issue-slots.sh: no cuobjdump/nvdisasm (make deps)" >&2; exit 2; }
 nvcc=$(jq -r '.meta.nvcc // empty' "$pj")
 [ -n "$nvcc" ] || { echo "issue-slots.sh: $pj names no nvcc (.meta.nvcc)" >&2; exit 2; }
-lst=$(mktemp) && trap 'rm -f "$lst"' EXIT
+lst=$(mktemp) || exit 2
+trap 'rm -f "$lst"' EXIT
 printf 'kernel\tvariant\tnvcc\tarch\thead_dim\ttile_m\ttile_n\tmma_warps\tloop_start\tloop_end\tinstructions\tinstructions_min\tmufu_ex2\tconversions\ttiles\n'
 for k in "$@"; do
   geo=$(jq -r --arg k "$k" --arg t "$arch" '.kernels[] | select(.kernel == $k and .target == $t) |
