@@ -7,6 +7,7 @@
 #include "gpu_figdata.h"
 #include "gpu_section.h"
 #include "gpu_stage7g.h"
+#include "issue_slots.h"
 
 #define N 96
 /* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
@@ -31,11 +32,15 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
     char heads[MAX_METRICS][2 * N];
     cols[0] = (md_col_t){"variant", 10, 'l'};
     int k = 0;
-    /* At the gate shape the XU metric, which decides stage 7g, is the first column. */
-    cJSON_ArrayForEach(m, ms) if (gate && k < MAX_METRICS && jo_eq(m, "name", STAGE7G_METRIC)) shown[k++] = m;
+    /* At the gate shape the XU metric, which decides stage 7g, is the first column and the issue
+     * slots' share, which the issue-slot model reads beside it, the second (a full metric set has
+     * more than MAX_METRICS). */
+    static const char *const first[] = {STAGE7G_METRIC, ISSUE_METRIC};
+    for (size_t f = 0; gate && f < sizeof first / sizeof first[0]; f++)
+        cJSON_ArrayForEach(m, ms) if (k < MAX_METRICS && jo_eq(m, "name", first[f])) shown[k++] = m;
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;
-        if (!(gate && jo_eq(m, "name", STAGE7G_METRIC))) shown[k++] = m;
+        if (!(gate && (jo_eq(m, "name", first[0]) || jo_eq(m, "name", first[1])))) shown[k++] = m;
     }
     for (int j = 0; j < k; j++) {
         snprintf(heads[j], sizeof heads[j], "%s (%s)", jo_str_or(shown[j], "label", "not recorded"),
