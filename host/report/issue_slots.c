@@ -79,6 +79,8 @@ int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, siz
         k++;
     }
     tsv_close(&t);
+    if (rc == 0 && k == 0)
+        snprintf(err, n, "%s: a header and no kernel (make issue-slots writes them)", path), rc = -1;
     return rc < 0 ? -1 : k;
 }
 

@@ -104,18 +104,20 @@ bad() { # NAME SED: a checkout-like directory with an edited copy of the counts;
 # Each case: its name, the edit, what the message must say (a grep pattern), the check's words.
 while IFS='|' read -r name edit want what; do
   bad "$name" "$edit"
-  tap_ok "$what: exit 1, said so" bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv:$2" "$3"' _ $? "$want" "$tmp/$name.log"
+  tap_ok "$what: exit 1, said so" bash -c '[ $1 -eq 1 ] && grep -q "issue-slots.tsv$2" "$3"' _ $? "$want" "$tmp/$name.log"
 done <<'EOF_CASES'
-b1|2s/\t539\t/\tx539\t/|2: instructions .x539. is not a count|a count that is not a number (file, line, column)
-b2|1s/mufu_ex2/mufu/|1: column 13 is .mufu., expected .mufu_ex2.|a renamed column (which, and what it should be)
-b3|2s/\t535\t/\t999\t/|2: instructions_min 999 must be 1 to instructions (539)|a shortest trip longer than the loop
-b4|2s/\t[0-9]*$//|2: 14 fields, expected 15|a row with a field missing
+b1|2s/\t539\t/\tx539\t/|:2: instructions .x539. is not a count|a count that is not a number (file, line, column)
+b2|1s/mufu_ex2/mufu/|:1: column 13 is .mufu., expected .mufu_ex2.|a renamed column (which, and what it should be)
+b3|2s/\t535\t/\t999\t/|:2: instructions_min 999 must be 1 to instructions (539)|a shortest trip longer than the loop
+b4|2s/\t[0-9]*$//|:2: 14 fields, expected 15|a row with a field missing
+b5|2,$d|: a header and no kernel|a header alone (no table with headers only)
+b6|d|: empty|an empty file
 EOF_CASES
 if [ -n "$A" ]; then
   render asan data/gpu "$A"
   tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"
-  bad b5 '2s/\t539\t/\tx539\t/' "$A"
+  bad b7 '2s/\t539\t/\tx539\t/' "$A"
   tap_ok "ASan: a malformed file, the same error, no leak" \
-    bash -c '[ $1 -eq 1 ] && grep -q "is not a count" "$2" && ! grep -q "ERROR: \(Address\|Leak\)Sanitizer" "$2"' _ $? "$tmp/b5.log"
+    bash -c '[ $1 -eq 1 ] && grep -q "is not a count" "$2" && ! grep -q "ERROR: \(Address\|Leak\)Sanitizer" "$2"' _ $? "$tmp/b7.log"
 fi
 tap_done
