@@ -38,9 +38,12 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
     static const char *const first[] = {STAGE7G_METRIC, ISSUE_METRIC};
     for (size_t f = 0; gate && f < sizeof first / sizeof first[0]; f++)
         cJSON_ArrayForEach(m, ms) if (k < MAX_METRICS && jo_eq(m, "name", first[f])) shown[k++] = m;
+    const int led = k; /* the columns put first; the rest follow in the profile's order */
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;
-        if (!(gate && (jo_eq(m, "name", first[0]) || jo_eq(m, "name", first[1])))) shown[k++] = m;
+        int dup = 0;
+        for (int j = 0; j < led; j++) dup |= shown[j] == m;
+        if (!dup) shown[k++] = m;
     }
     for (int j = 0; j < k; j++) {
         snprintf(heads[j], sizeof heads[j], "%s (%s)", jo_str_or(shown[j], "label", "not recorded"),

@@ -23,44 +23,55 @@ __attribute__((format(printf, 3, 4))) static stage7g_t open_why(char *why, size_
     return STAGE7G_OPEN;
 }
 
-double gpu_stage7g_value(const gpu_campaign_t *c, const char *metric) {
-    const cJSON *p = c->profile_gate, *m = find(jo(p, "metrics"), "name", metric);
-    const cJSON *v = find(jo(p, "variants"), "variant", STAGE7G_VARIANT);
-    if (!p || cJSON_IsTrue(jo(c->campaign, "quick")) || !jo_eq(p, "status", "ok") || !m ||
-        !cJSON_IsTrue(jo(m, "available")) || !v || !jo_eq(v, "status", "ok"))
-        return NAN;
-    const cJSON *x = jo(jo(v, "values"), metric);
-    return cJSON_IsNumber(x) && isfinite(x->valuedouble) ? x->valuedouble : NAN;
-}
-
-stage7g_t gpu_stage7g_verdict(const gpu_campaign_t *c, double *pct, char *why, size_t n) {
+/* Stage 7f's value of metric (called label in the reasons) in c's profile at the gate shape: 0 with
+ * *x, or -1 with why it has none. One reading for the verdict and for gpu_stage7g_value. */
+static int stage7f_metric(const gpu_campaign_t *c, const char *metric, const char *label, double *x,
+                          char *why, size_t n) {
     const cJSON *p = c->profile_gate;
-    *pct = NAN;
-    if (!p) return open_why(why, n, "no profile at the gate shape in this campaign (no profile-gate.json)");
+    *x = NAN;
+    if (!p)
+        return open_why(why, n, "no profile at the gate shape in this campaign (no profile-gate.json)"), -1;
     if (cJSON_IsTrue(jo(c->campaign, "quick")))
         return open_why(why, n,
                         "a quick campaign: its profile is at the %s shape, smoke that decides nothing",
-                        jo_str_or(p, "shape", "not recorded"));
+                        jo_str_or(p, "shape", "not recorded")),
+               -1;
     if (!jo_eq(p, "status", "ok"))
         return open_why(why, n, "profile-gate.json is %s: %s", jo_str_or(p, "status", "not recorded"),
-                        jo_str_or(p, "reason", "no reason recorded"));
-    const cJSON *m = find(jo(p, "metrics"), "name", STAGE7G_METRIC);
-    if (!m) return open_why(why, n, "the profile's metric set lacks %s", STAGE7G_METRIC);
+                        jo_str_or(p, "reason", "no reason recorded")),
+               -1;
+    const cJSON *m = find(jo(p, "metrics"), "name", metric);
+    if (!m) return open_why(why, n, "the profile's metric set lacks %s", metric), -1;
     if (!cJSON_IsTrue(jo(m, "available")))
-        return open_why(why, n, "the XU metric is not available: %s",
-                        jo_str_or(m, "reason", "no reason recorded"));
+        return open_why(why, n, "%s is not available: %s", label,
+                        jo_str_or(m, "reason", "no reason recorded")),
+               -1;
     const cJSON *v = find(jo(p, "variants"), "variant", STAGE7G_VARIANT);
     if (!v)
         return open_why(why, n,
                         STAGE7G_VARIANT " was not profiled at the gate shape (not supported on this device, "
-                                        "or it failed its own check)");
+                                        "or it failed its own check)"),
+               -1;
     if (!jo_eq(v, "status", "ok"))
         return open_why(why, n, STAGE7G_VARIANT " was not profiled: %s: %s",
-                        jo_str_or(v, "status", "not recorded"), jo_str_or(v, "reason", "no reason recorded"));
-    const cJSON *x = jo(jo(v, "values"), STAGE7G_METRIC);
-    if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble))
-        return open_why(why, n, "ncu recorded no value of the XU metric for " STAGE7G_VARIANT " (n/a)");
-    *pct = x->valuedouble;
+                        jo_str_or(v, "status", "not recorded"), jo_str_or(v, "reason", "no reason recorded")),
+               -1;
+    const cJSON *y = jo(jo(v, "values"), metric);
+    if (!cJSON_IsNumber(y) || !isfinite(y->valuedouble))
+        return open_why(why, n, "ncu recorded no value of %s for " STAGE7G_VARIANT " (n/a)", label), -1;
+    *x = y->valuedouble;
+    return 0;
+}
+
+double gpu_stage7g_value(const gpu_campaign_t *c, const char *metric) {
+    double x;
+    char why[256];
+    stage7f_metric(c, metric, metric, &x, why, sizeof why);
+    return x;
+}
+
+stage7g_t gpu_stage7g_verdict(const gpu_campaign_t *c, double *pct, char *why, size_t n) {
+    if (stage7f_metric(c, STAGE7G_METRIC, "the XU metric", pct, why, n) < 0) return STAGE7G_OPEN;
     return *pct >= STAGE7G_GO_PCT ? STAGE7G_GO : STAGE7G_NO_GO;
 }
 
