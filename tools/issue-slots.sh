@@ -34,8 +34,7 @@ for k in "$@"; do
     "\(.variant)\t\(.geometry.head_dim)\t\(.geometry.tile_m)\t\(.geometry.tile_n)\t\(.geometry.mma_warps)"' "$pj")
   [ -n "$geo" ] || { echo "issue-slots.sh: no $arch record of $k in $pj" >&2; exit 1; }
   IFS=$'\t' read -r variant hd tm tn mw <<<"$geo"
-  PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$arch" -fun "$k" "$obj" 2>/dev/null |
-    sed -nE 's|^ +/\*([0-9a-f]{4,})\*/ +(.*);.*|\1 \2|p' >"$lst"
+  sass_listing_addr "$obj" "$k" "$arch" >"$lst"
   [ -s "$lst" ] || { echo "issue-slots.sh: no $arch SASS of $k in $obj" >&2; exit 1; }
   awk -v per_tile=$((tm * tn / (32 * mw))) -v pre="$k	$variant	$nvcc	$arch	$hd	$tm	$tn	$mw" \
     -f "$(dirname "$0")/issue-slots.awk" "$lst"

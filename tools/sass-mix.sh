@@ -15,10 +15,15 @@ sass_find_tool() { # sets SASS_TOOL, or returns 1
   done
   return 1
 }
+# sass_listing_addr OBJECT KERNEL ARCH: one instruction per line after its hex address, predicate
+# kept ("2210 @P0 BRA 0x28d0"; tools/issue-slots.sh follows the branches).
+sass_listing_addr() {
+  PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$3" -fun "$2" "$1" 2>/dev/null |
+    sed -nE 's|^ +/\*([0-9a-f]{4,})\*/ +(.*);.*|\1 \2|p'
+}
 # sass_listing OBJECT KERNEL ARCH: one instruction per line, predicate dropped ("HMMA.16816.F32 R32, ...").
 sass_listing() {
-  PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$3" -fun "$2" "$1" 2>/dev/null |
-    sed -nE 's|^ +/\*[0-9a-f]{4,}\*/ +(@!?U?P[0-9T] +)?([A-Z][^;]*);.*|\2|p'
+  sass_listing_addr "$@" | sed -nE 's/^[0-9a-f]+ +(@!?U?P[0-9T] +)?([A-Z].*)$/\2/p'
 }
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   [ $# -eq 3 ] || { echo "usage: $0 OBJECT KERNEL sm_NN" >&2; exit 2; }
