@@ -84,6 +84,11 @@ int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, siz
     return rc < 0 ? -1 : k;
 }
 
+/* FLOP per SM cycle as TFLOP/s on sms SMs at mhz. */
+static double tflops(double flop_per_sm_cycle, double sms, double mhz) {
+    return flop_per_sm_cycle * sms * mhz * 1e6 / 1e12;
+}
+
 /* The first measured campaign's sm_90 device with its SM count and SM clock, or NULL. */
 static const cJSON *sm90_device(const gpu_data_t *g, const gpu_campaign_t **from) {
     for (int i = 0; i < g->n; i++) {
@@ -163,7 +168,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
             snprintf(xu1, sizeof xu1, "none");
         snprintf(fl, sizeof fl, "%.0f", issue_flop_per_sm_cycle(r));
         if (d)
-            snprintf(tf, sizeof tf, "%.0f", issue_flop_per_sm_cycle(r) * sms * mhz * 1e6 / 1e12);
+            snprintf(tf, sizeof tf, "%.0f", tflops(issue_flop_per_sm_cycle(r), sms, mhz));
         else
             snprintf(tf, sizeof tf, "%s", NA_MARK);
         md_row(&b, 11, r->variant, dd, tile, w, ins, mu, cv, xu0, xu1, fl, tf);
@@ -181,8 +186,8 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         "The static issue-slot model on the Hopper line's softmax loops, from their sm_90a SASS "
         "(`paper/derivation/issue-slots.tsv`, nvcc as recorded there; Methods, \"Stage 7g and stage 7f's "
         "ceiling: the issue-slot model\"): instructions per trip of one warp (in brackets, the fewest any "
-        "trip "
-        "issues); the XU's busy share they allow, also if the conversions run there (none where that would "
+        "trip issues); the XU's busy share they allow, also if the conversions run there (none where that "
+        "would "
         "exceed the whole pipe); the FLOP per SM cycle their issue slots allow, and the TFLOP/s %s. Upper "
         "bounds, fixed before any stage-7 kernel ran on a GPU; no GPU measured them.",
         on);
@@ -202,7 +207,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
                                          : "that a go is possible");
         double fl = issue_flop_per_sm_cycle(f7);
         if (d && isfinite(gate_tflops)) {
-            double tf = fl * sms * mhz * 1e6 / 1e12;
+            double tf = tflops(fl, sms, mhz);
             rb_printf(&b,
                       "Its issue slots allow at most %.0f FLOP per SM cycle, %.0f TFLOP/s on %s at %.0f MHz "
                       "(campaign %s's device record), %s the %g TFLOP/s of its absolute gate: the model "
