@@ -98,6 +98,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   # and its host twin's sweep); the kernel step is built only on a go.
   row bars "stage 7g polynomial" "the cubic exp2 on the FMA pipe and its relative bound against exp2 in double (kernels/exp2_poly.h); methods, Stage 7g's polynomial" \
     "$(first paper/methods.md "Stage 7g's polynomial: its form and its bound")" "$(first kernels/exp2_poly.h)"
+  # Stage 7h: a step added after the table above, on the issue-slot model's evidence.
+  row bars "stage 7h" "P's exponentials flushed to zero (class FLUSH): bit-identity on the emulator and a GPU, SASS and GPU gates; methods, Stage 7h" \
+    "$(first paper/methods.md "Stage 7h: P's exponentials without the subnormal path")" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7h,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
