@@ -31,7 +31,9 @@ ptx_of() { # ptx_of ARCH "NAME NAME ..." OUT [EXTRA_DEFINE_LINE]: the custom ker
   # (kernels/stages.cu, SDPA_PART_SM90A); elsewhere its kernel is only declared.
   local part=; [ "$(registry_exact_sm "$2")" = 90 ] && part=-DSDPA_PART_SM90A
   setarch -R "$nvcc" -std=c++17 -O3 -Ikernels -I"$d" -DSDPA_ONLY_CUSTOM $part -arch=compute_$1 -ptx kernels/stages.cu -o "$d/k.ptx" || return 1
-  awk '$0 ~ "\\.entry sdpa_custom_e4m3\\(" {on=1} on {print} on && /^}/ {exit}' "$d/k.ptx" |
+  # The whole body (tools/ptx-body.awk counts braces: the first "}" line closes an inline asm block
+  # of prims.cuh, and the TMA rows' first one comes early, before the softmax).
+  awk -v k=sdpa_custom_e4m3 -f tools/ptx-body.awk "$d/k.ptx" |
     sed -E 's/_ZZN4sdpa12sdpa_forward[A-Za-z0-9_]*/SMEM/g' >"$3"
   [ -s "$3" ]
 }
