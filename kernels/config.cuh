@@ -39,6 +39,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWgSpec = SW & SDPA_SW(WG_SPEC);
     static constexpr bool kKeys128 = SW & SDPA_SW(KEYS128);
     static constexpr bool kWgOverlap = SW & SDPA_SW(WG_OVERLAP);
+    static constexpr bool kFtzExp = SW & SDPA_SW(FTZ_EXP);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -72,6 +73,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // products on wgmma, each consumer warpgroup its own rows.
     static_assert(!kWgOverlap || kWgSpec,
                   "USE_WG_OVERLAP overlaps the warpgroups' products: needs USE_WG_SPEC=1");
+    // FTZ_EXP flushes the FP8 softmax's weights (fp8_softmax_exp), whose codes make the flush invisible.
+    static_assert(!kFtzExp || kFp8Mma, "USE_FTZ_EXP flushes the FP8 line's P weights: needs USE_FP8_MMA=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
     // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;

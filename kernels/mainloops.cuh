@@ -117,17 +117,21 @@ __device__ __forceinline__ void mainloop_regs(Smem<Cfg> &sm, int warp, int lane,
 // (config.cuh, kProducerRegs): the producers give theirs back first, and the consumers' .inc waits
 // until the block's pool has them.
 template <class Cfg, sdpa_codec_t C>
-__device__ __forceinline__ void
-mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles, int q0, int q_valid, float qk_mult,
-                   float v_step, const uint8_t *gk, const uint8_t *gv, __half *o_tile, const KvMaps &maps) {
+__device__ __forceinline__ void mainloop_warp_spec(Smem<Cfg> &sm, int warp, int lane, int S, int n_tiles,
+                                                   int q0, int q_valid, float qk_mult, float v_step,
+                                                   const float *v_scale_h, const uint8_t *gk,
+                                                   const uint8_t *gv, __half *o_tile, const KvMaps &maps) {
     using Hooks = RegHooks<Cfg, C>;
+    // V's step: v_step, read before the loop (cta_run), except on the TMA rows (7a on), which read it
+    // from v_scale_h after the loop: kept across it, it cost stage 7h's D = 128 causal consumers their
+    // last register (a spill).
     if constexpr (Cfg::kTmaKv) kv_barriers_init(sm);
     __syncthreads(); // Q (and the ring's mbarriers) complete; from here on the roles meet only at barriers
     if (warp < Cfg::kMmaWarps) {
         if constexpr (Cfg::kWgSpec) prims::setmaxnreg_inc<Cfg::kConsumerRegs>();
         typename Hooks::Rows st;
         ws_consumer<Cfg, Hooks>(sm, warp, lane, n_tiles, S, q0 + 16 * warp, qk_mult, st);
-        mma_store_output(st, warp, lane, v_step, o_tile, q_valid);
+        mma_store_output(st, warp, lane, Cfg::kTmaKv ? Codec<C>::step(*v_scale_h) : v_step, o_tile, q_valid);
     } else if constexpr (Cfg::kTmaKv) {
         if constexpr (Cfg::kWgSpec) prims::setmaxnreg_dec<Cfg::kProducerRegs>();
         ws_producer_tma<Cfg, Hooks>(sm, n_tiles, maps, S);
@@ -150,7 +154,7 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
     const int q_valid = imin(TM, S - q0);
     const size_t head = ((size_t)b * H + h) * (size_t)S * D; // first element of this (b, h)
     const float qk_mult = Codec<C>::step(q_scale[h]) * Codec<C>::step(k_scale[h]) * softmax_scale;
-    const float v_step = Codec<C>::step(v_scale[h]);
+    const float v_step = Cfg::kTmaKv ? 0.0f : Codec<C>::step(v_scale[h]); // TMA rows: after the loop
     const uint8_t *gk = K + head, *gv = V + head;
     __half *o_tile = O + head + (size_t)q0 * D;
     const int n_tiles = cta_tiles<Cfg>(S, q0);
@@ -160,8 +164,8 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
     else
         load_tile_direct<Cfg, C, TM>(Q + head + (size_t)q0 * D, q_valid, sm.q);
     if constexpr (Cfg::kWarpSpec)
-        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile,
-                                   maps);
+        mainloop_warp_spec<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, v_scale + h, gk,
+                                   gv, o_tile, maps);
     else if constexpr (Cfg::kRegMma)
         mainloop_regs<Cfg, C>(sm, warp, lane, S, n_tiles, q0, q_valid, qk_mult, v_step, gk, gv, o_tile);
     else

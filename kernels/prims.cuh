@@ -269,6 +269,25 @@ __device__ __forceinline__ float warp_sum(float x, PRIMS_CALLER) {
     return x;
 }
 
+// ---- exponentials ---------------------------------------------------------------------------
+// [stage 7h] __expf with a result below 2^-126 flushed to +0. Without -ftz, __expf is mul.f32 by
+// log2(e) and ex2.approx.f32, whose sm_90a SASS wraps MUFU.EX2 in a path for subnormal results (a
+// compare against -126, a predicated halving of the argument, a predicated squaring); the .ftz form
+// of the same product is the MUFU.EX2 alone, the same result wherever it is at least 2^-126
+// (paper/methods.md#prereg-stage7h). The multiply stays outside the asm, as __expf's is (the same
+// mul.f32 by 0f3FB8AA3B: static-gates.sh checks the PTX). Emulator: its __expf (libm), flushed alike.
+__device__ __forceinline__ float expf_ftz(float x) {
+#if defined(SIMT_EMU)
+    const float y = __expf(x);
+    return y < 0x1p-126f ? 0.0f : y;
+#else
+    const float t = x * 0x1.715476p+0f; // log2(e) rounded to fp32, __expf's constant
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(t));
+    return y;
+#endif
+}
+
 // =================================================================================================
 // Hopper's asynchronous machinery (sm_90 / sm_90a). Everything below is new with Hopper and kept in
 // this one section; the emulator's twins are in kernels/emu/rt/ (mbarrier.cpp, tma.cpp, wgmma.cpp).

@@ -8,8 +8,10 @@
  *     key      how the switch is printed (--list-variants: "key=0|1")
  *     CLASS    what flipping it does to the arithmetic, which decides bit-identity between two
  *              variants (host/bench/variants.c): ARITH changes it (never identical); LOAD moves
- *              the same data another way; LAYOUT keeps it in another buffer or layout. Variants
- *              that differ only in switches of one class, none ARITH, must be bit-identical.
+ *              the same data another way; LAYOUT keeps it in another buffer or layout; FLUSH
+ *              changes only values the kernel then rounds to zero anyway (paper/methods.md#prereg-
+ *              stage7h). Variants that differ only in switches of one class, none ARITH, must be
+ *              bit-identical.
  *     MIN_SM   the oldest architecture (major*10+minor) whose hardware the block needs, 0 for none
  *              beyond what the build targets; a variant needs the largest MIN_SM of its switches
  *              and is "not supported" on an older device (never run, never failed)
@@ -39,10 +41,11 @@
     X(WGMMA_PV,         wgmma_pv,         LAYOUT, 90, SM90A, "P.V by wgmma m64nDk32 (RS): P's codes from registers, V^T k-major in wgmma's core matrices, fenced to the async proxy") \
     X(WG_SPEC,          wg_spec,          LOAD,  90, SM90A, "warpgroup specialisation: two 64-row consumer warpgroups (128 rows) and a producer warpgroup, registers split by setmaxnreg") \
     X(KEYS128,          keys128,          ARITH, 90, SM90A, "128 keys per KV tile: Q.K^T by wgmma m64n128k32, P.V four chained m64n64k32 per tile, V^T rows 128-byte swizzled") \
-    X(WG_OVERLAP,       wg_overlap,       LOAD,  90, SM90A, "intra-warpgroup overlap: S(t) and P(t-1).V(t-1) issued together, tile t's softmax while P.V runs (FlashAttention-3's order)")
+    X(WG_OVERLAP,       wg_overlap,       LOAD,  90, SM90A, "intra-warpgroup overlap: S(t) and P(t-1).V(t-1) issued together, tile t's softmax while P.V runs (FlashAttention-3's order)") \
+    X(FTZ_EXP,          ftz_exp,          FLUSH,  0, ANY, "P's weights by ex2.approx.ftz: a weight below 2^-126 is +0, an e4m3 code 0 either way; alpha by __expf as before")
 /* clang-format on */
 
-enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT };
+enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT, SDPA_SWCLASS_FLUSH };
 /* ARCH: the one compute capability (major*10+minor) architecture-specific code runs on; 0 for ANY. */
 enum sdpa_switch_arch { SDPA_SWARCH_ANY = 0, SDPA_SWARCH_SM90A = 90 };
 

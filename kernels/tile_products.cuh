@@ -192,6 +192,15 @@ __device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int warp,
 // appears nowhere else.
 constexpr float kPScale = 448.0f;
 
+// A weight of P, exp(x) for x = s - m <= 0: __expf, or [stage 7h] FTZ_EXP its flushed form (a weight
+// below 2^-126, whose code e4m3(448 p) is 0 either way, becomes +0 without __expf's subnormal path).
+template <class Cfg> __device__ __forceinline__ float p_weight(float x) {
+    if constexpr (Cfg::kFtzExp)
+        return prims::expf_ftz(x);
+    else
+        return __expf(x);
+}
+
 // The sum of the four e4m3 codes of one A register, decoded exactly (e4m3 -> half is exact, and
 // these sums of at most 4 values <= 448 with 4 significant bits each are exact in fp32).
 __device__ __forceinline__ float e4m3x4_sum(uint32_t w) {
@@ -289,7 +298,7 @@ __device__ __forceinline__ void fp8_softmax_exp(int lane, KeyMask<Cfg::kCausal> 
 #pragma unroll
         for (int e = 0; e < 4; ++e)
             s[j][e] = mask(8 * j + 2 * t + (e & 1), g + 8 * (e >> 1))
-                          ? kPScale * __expf(s[j][e] - st.m[e >> 1])
+                          ? kPScale * p_weight<Cfg>(s[j][e] - st.m[e >> 1])
                           : 0.0f;
 }
 template <class Cfg>

@@ -149,7 +149,7 @@ KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
-          wg-pv-wait-short ws-vt-early-release
+          wg-pv-wait-short ws-vt-early-release fp8-flush-kept
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -196,6 +196,12 @@ plant_variant_wg-pv-wait-short := stage7f
 plant_sed_ws-vt-early-release := /bar_arrive_buf<Cfg, kBarEmpty>((t - kLag)/d; s/Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/if (t >= kLag \&\& t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) \& 1); Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/
 plant_difflines_ws-vt-early-release := 3
 plant_variant_ws-vt-early-release := stage7f
+# fp8-flush-kept: stage 7h's flush reaches weights that e4m3 keeps (below 2^-6: codes up to 7 of 448),
+# as a flushing exponential of too little range would: the output leaves stage 7f's bits, and the
+# mirror reference must see it (paper/methods.md#prereg-stage7h; on the emulator the flush is the
+# twin's, prims::expf_ftz, the one place the threshold is written).
+plant_sed_fp8-flush-kept := s/return y < 0x1p-126f ? 0.0f : y;/return y < 0x1p-6f ? 0.0f : y;/
+plant_variant_fp8-flush-kept := stage7h
 # Three tiles at least (mission's 4; partial's 2 release nothing a producer waits for).
 plant_tsan_shape_ws-vt-early-release := mission
 plant_variant_wg-wait-short := stage7b

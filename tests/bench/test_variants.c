@@ -249,6 +249,31 @@ static void test_stage7f_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7f->sw), SDPA_WARPS_OF(s7e->sw));
 }
 
+/* stage7h (FTZ_EXP): one switch from stage7f, of the class FLUSH (paper/methods.md#prereg-stage7h):
+ * it changes only weights that become e4m3 code 0 either way, so it is bit-identical to stage7f on
+ * the emulator and on a GPU (not an instruction switch); a portable switch, sm_90a through its parent;
+ * stage 7f's geometry. FLUSH with another class is not one class: no claim, as for LOAD and LAYOUT. */
+static void test_stage7h_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7h = variants_find("stage7h"), *s7f = variants_find("stage7f");
+    assert_non_null(s7h);
+    assert_string_equal(s7h->parent, "stage7f");
+    assert_int_equal(s7h->sw, s7f->sw | SDPA_SW(FTZ_EXP));
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_FTZ_EXP].cls, SDPA_SWCLASS_FLUSH);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_FTZ_EXP].min_sm, 0);
+    assert_int_equal(variants_exact_sm(s7h->sw), 90);
+    assert_true(variants_expect_identical(s7h->sw, s7f->sw));
+    assert_true(variants_expect_identical_on(s7h->sw, s7f->sw, true));
+    assert_true(variants_expect_identical_on(s7h->sw, s7f->sw, false));
+    assert_false(variants_expect_identical(s7h->sw, variants_find("stage7e")->sw)); /* FLUSH + LOAD */
+    const sdpa_switches_t s6 = variants_find("stage6")->sw;
+    assert_true(variants_expect_identical(s6, s6 | SDPA_SW(FTZ_EXP)));
+    assert_false(variants_expect_identical(s6, s6 | SDPA_SW(FTZ_EXP) | SDPA_SW(ROWS64))); /* FLUSH + LAYOUT */
+    assert_int_equal(SDPA_TILE_N_OF(s7h->sw), SDPA_TILE_N_OF(s7f->sw));
+    assert_int_equal(SDPA_TILE_M_OF(s7h->sw), SDPA_TILE_M_OF(s7f->sw));
+    assert_int_equal(SDPA_WARPS_OF(s7h->sw), SDPA_WARPS_OF(s7f->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
  * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128 and WG_OVERLAP are
@@ -305,7 +330,7 @@ int main(void) {
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,10 +59,17 @@ tap_fail "hand listing without MUFU.EX2: no loop" awk_run 2 "$tmp/d.sass"
 tap_ok "  ... said so" grep -q "no loop with MUFU.EX2" "$tmp/err"
 
 # The committed counts.
-tap_ok "$tsv: a header and 10 kernels (stages 7b to 7f at D = 64 and 128)" \
-  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 10
+tap_ok "$tsv: a header and 12 kernels (stages 7b to 7f and 7h at D = 64 and 128)" \
+  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 12
 tap_ok "  ... each: the shortest trip at most the loop, 1 tile per trip, its MUFU.EX2 the tile's exponentials and 2 rescales" \
   awk -F'\t' 'NR > 1 && !($12 <= $11 && $15 == 1 && $13 == $6 * $7 / (32 * $8) + 2) { bad = 1 } END { exit bad }' "$tsv"
+# Stage 7h's static gate (paper/methods.md#prereg-stage7h): at each head dimension its loop's fewest
+# trip at most 0.8 times stage 7f's, with as many MUFU.EX2.
+for sfx in "" _d128; do
+  tap_ok "stage 7h$sfx: fewest trip <= 0.8 x stage 7f's, the same MUFU.EX2 ($(awk -F'\t' -v k="sdpa_stage7h_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
+    awk -F'\t' -v h="sdpa_stage7h_e4m3$sfx" -v f="sdpa_stage7f_e4m3$sfx" '$1 == h { hn = $12; he = $13 } $1 == f { fn = $12; fe = $13 }
+      END { exit !(hn > 0 && fn > 0 && hn <= 0.8 * fn && he == fe) }' "$tsv"
+done
 file_nvcc=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
 build_nvcc=$(jq -r '.meta.nvcc // empty' "$pj" 2>/dev/null)
 if [ ! -f "$obj" ] || ! sass_find_tool; then
@@ -74,5 +81,19 @@ else
   tools/issue-slots.sh "$obj" "$pj" sm_90a $(tail -n +2 "$tsv" | cut -f1) >"$tmp/now.tsv" 2>"$tmp/err"
   diff "$tsv" "$tmp/now.tsv" | sed 's/^/# /'
   tap_ok "$tsv is what the build's SASS gives (else: make issue-slots, and commit it)" cmp -s "$tsv" "$tmp/now.tsv"
+  # __expf's subnormal path compares each argument with -126 (FSETP.GEU ..., -126) in stage 7f's
+  # loop; in stage 7h's only alpha's remain (one per row of the thread: 2 per trip).
+  minus126() { # KERNEL: the compares with -126 between its loop's first and last address
+    local lo hi
+    read -r lo hi < <(awk -F'\t' -v k="$1" '$1 == k { print $9, $10 }' "$tmp/now.tsv")
+    sass_listing_addr "$obj" "$1" sm_90a | awk -v lo=$((lo)) -v hi=$((hi)) '
+      { a = 0; for (i = 1; i <= length($1); i++) a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1 }
+      a >= lo && a <= hi && /FSETP\.GEU.*-126/ { n++ } END { print n + 0 }'
+  }
+  for sfx in "" _d128; do
+    nf=$(minus126 "sdpa_stage7f_e4m3$sfx") nh=$(minus126 "sdpa_stage7h_e4m3$sfx")
+    tap_ok "stage 7h$sfx: its loop compares only alpha's 2 arguments with -126 ($nh; stage 7f's: $nf)" \
+      test "$nh" -eq 2 -a "$nf" -gt 2
+  done
 fi
 tap_done

@@ -68,14 +68,15 @@ barriers_of() {
   awk -v k="'$1' for 'sm_$2'" 'index($0, "Compiling entry function " k) {on=1} on && /used [0-9]+ barriers/ {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
-# row_flags: per row of the registry, "IDENT" then 0/1 for each switch below and its exact architecture.
+# row_flags: per row of the registry, "IDENT", 0/1 for each switch below, its exact architecture, FTZ_EXP
+# (0/1) and its parent.
 row_flags() {
-  registry_rows | while IFS='|' read -r ident _ _ sw; do
+  registry_rows | while IFS='|' read -r ident _ parent sw; do
     f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw")"
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent"
   done
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -190,6 +191,24 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact; do
         grep -qE "C7519.*'sdpa_${ident}_e4m3(_d128)?(_causal)?'" "$log"
       tap_ok "sm_$arch $ident: P quantised in registers (cvt.rn.satfinite.e4m3x2.f32)" \
         grep -q 'cvt\.rn\.satfinite\.e4m3x2\.f32' "$tmp/k.ptx"
+      # [stage 7h] FTZ_EXP: P's weights by ex2.approx.ftz of the product by __expf's own constant
+      # (log2(e) rounded to fp32), so that MUFU.EX2 gets the parent's argument (the bit-identity on a
+      # GPU rests on it: paper/methods.md#prereg-stage7h); alpha keeps the plain ex2 of __expf, and
+      # the kernel has as many exponentials as its parent. Without the switch, none is flushed.
+      nftz=$(grep -c 'ex2\.approx\.ftz\.f32' "$tmp/k.ptx")
+      if [ "$ftz" = 1 ]; then
+        body "$ptx" "sdpa_${parent}_e4m3" >"$tmp/parent.ptx"
+        nall=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/k.ptx")
+        npar=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/parent.ptx")
+        tap_ok "sm_$arch $ident: P's weights by ex2.approx.ftz ($nftz), alpha's by ex2.approx ($((nall - nftz))), as many as $parent's ($npar)" \
+          test "$nftz" -gt 0 -a "$nall" -gt "$nftz" -a "$nall" -eq "$npar"
+        tap_ok "sm_$arch $ident: each ex2.approx.ftz takes a mul.f32 by 0f3FB8AA3B (__expf's log2(e))" \
+          awk '/^[ \t]*mul\.f32[ \t].*, 0f3FB8AA3B;/ { r = $2; sub(/,$/, "", r); l2e[r] = 1 }
+               /^[ \t]*ex2\.approx\.ftz\.f32/ { a = $3; sub(/;$/, "", a); n++; if (!(a in l2e)) bad++ }
+               END { exit !(n > 0 && bad == 0) }' "$tmp/k.ptx"
+      else
+        tap_ok "sm_$arch $ident: no flushed exponential (ex2.approx.ftz: $nftz)" test "$nftz" -eq 0
+      fi
       tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
       nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
       nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.(v4\.(u32|b32)|u8)')
@@ -264,7 +283,7 @@ done < <(row_flags)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
