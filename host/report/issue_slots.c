@@ -19,6 +19,10 @@
 /* The experiment whose absolute gate the ceiling is set against, and its kernel. */
 #define ISSUE_GATE_EXPERIMENT "experiments/stage7f-overlap/experiment.mk"
 #define ISSUE_GATE_KERNEL "sdpa_stage7f_e4m3"
+/* Stage 7h (paper/methods.md#prereg-stage7h): its experiment, its kernel, and its static gate's ratio. */
+#define ISSUE_7H_EXPERIMENT "experiments/stage7h-ftz-exp/experiment.mk"
+#define ISSUE_7H_KERNEL "sdpa_stage7h_e4m3"
+#define ISSUE_7H_MAX_RATIO 0.8
 
 static const char *const HEADER[ISSUE_COLS] = {
     "kernel",       "variant",          "nvcc",      "arch",        "head_dim",
@@ -36,6 +40,13 @@ double issue_flop_per_sm_cycle(const issue_row_t *r) {
      * any number of CTAs per SM scales both alike. */
     double flop = 4.0 * r->tiles * r->tile_m * r->tile_n * r->head_dim;
     return flop * ISSUE_PARTITIONS / ((double)r->warps * r->instructions_min);
+}
+
+double issue_flop_per_sm_cycle_xu(const issue_row_t *r) {
+    /* As issue_flop_per_sm_cycle, with a trip taking the longer of its issue and its XU cycles when
+     * the conversions run on the XU: 8 (MUFU.EX2 + conversions) per warp. */
+    double xu = ISSUE_XU_CYCLES * (r->mufu + r->conversions);
+    return issue_flop_per_sm_cycle(r) * r->instructions_min / fmax(r->instructions_min, xu);
 }
 
 int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, size_t n) {
@@ -126,6 +137,40 @@ static void measured_xu(const gpu_data_t *g, const issue_row_t *f7, rbuf_t *b) {
     if (k) rb_puts(b, ".");
 }
 
+/* Stage 7h against stage 7f at D = 64: its static gate (fewest trip at most ISSUE_7H_MAX_RATIO of 7f's,
+ * the same MUFU.EX2) and its ceilings against its experiment's absolute gate. */
+static int predict_7h(rbuf_t *b, const issue_row_t *f7, const issue_row_t *h7, const cJSON *d, double sms,
+                      double mhz, const gpu_campaign_t *from, char *err, size_t n) {
+    exp_def_t gate;
+    if (params_load_experiment(ISSUE_7H_EXPERIMENT, &gate, err, n) < 0) return -1;
+    double gate_tflops = gate.set[P_GATE_TFLOPS] ? strtod(gate.value[P_GATE_TFLOPS], NULL) : NAN;
+    double ratio = (double)h7->instructions_min / f7->instructions_min;
+    int met = ratio <= ISSUE_7H_MAX_RATIO && h7->mufu == f7->mufu;
+    rb_printf(b,
+              "\nStage 7h (Methods, \"Stage 7h\") drops the subnormal path around each weight's MUFU.EX2: "
+              "its fewest trip is %d instructions, %.1f %% of stage 7f's %d, with %d MUFU.EX2 against %d; "
+              "its static gate (at most %.0f %% of 7f's, the same MUFU.EX2) is %s. ",
+              h7->instructions_min, 100 * ratio, f7->instructions_min, h7->mufu, f7->mufu,
+              100 * ISSUE_7H_MAX_RATIO, met ? "met" : "MISSED");
+    double fl = issue_flop_per_sm_cycle(h7), flx = issue_flop_per_sm_cycle_xu(h7);
+    if (d && isfinite(gate_tflops)) {
+        double tf = tflops(fl, sms, mhz), tfx = tflops(flx, sms, mhz);
+        rb_printf(b,
+                  "Its issue slots allow at most %.0f FLOP per SM cycle, %.0f TFLOP/s on %s (campaign %s's "
+                  "device record); if the conversions share the XU, which then binds first, %.0f TFLOP/s. "
+                  "Against the %g TFLOP/s of its absolute gate the model predicts that stage 7h %s.\n",
+                  fl, tf, jo_str_or(d, "name", "?"), from->id, tfx, gate_tflops,
+                  tfx >= gate_tflops  ? "can meet that gate either way"
+                  : tf >= gate_tflops ? "can meet that gate only if the conversions do not run on the XU"
+                                      : "misses that gate");
+    } else
+        rb_printf(b,
+                  "Its issue slots allow at most %.0f FLOP per SM cycle (%.0f if the conversions share "
+                  "the XU).\n",
+                  fl, flx);
+    return 0;
+}
+
 int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
     issue_row_t rows[ISSUE_MAX_ROWS];
     rbuf_t b = {0};
@@ -150,7 +195,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
                                     {"FLOP per SM cycle at most", 9, 'r'},
                                     {"TFLOP/s at most", 10, 'r'}};
     md_table_head(&b, cols, 11);
-    const issue_row_t *f7 = NULL;
+    const issue_row_t *f7 = NULL, *h7 = NULL;
     for (int i = 0; i < k; i++) {
         const issue_row_t *r = &rows[i];
         char dd[16], tile[32], w[16], ins[48], mu[16], cv[16], xu0[24], xu1[24], fl[32], tf[32];
@@ -173,6 +218,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
             snprintf(tf, sizeof tf, "%s", NA_MARK);
         md_row(&b, 11, r->variant, dd, tile, w, ins, mu, cv, xu0, xu1, fl, tf);
         if (strcmp(r->kernel, ISSUE_GATE_KERNEL) == 0) f7 = r;
+        if (strcmp(r->kernel, ISSUE_7H_KERNEL) == 0) h7 = r;
     }
     char on[640];
     if (d)
@@ -225,5 +271,6 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         measured_xu(g, f7, &b);
         rb_puts(&b, "\n");
     }
+    if (f7 && h7 && predict_7h(&b, f7, h7, d, sms, mhz, from, err, n) < 0) return rb_free(&b), -1;
     return rb_save(&b, out, "issue-slots.md", err, n);
 }

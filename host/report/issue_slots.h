@@ -28,6 +28,9 @@ typedef struct {
 double issue_xu_bound(const issue_row_t *r, int with_conversions);
 /* FLOP per SM cycle the loop's issue slots allow at most (4 tile_m tile_n D per trip and tile). */
 double issue_flop_per_sm_cycle(const issue_row_t *r);
+/* The same when the conversions run on the XU: a trip takes at least 8 (MUFU.EX2 + conversions)
+ * cycles of it, so the bound is the lower of the two. */
+double issue_flop_per_sm_cycle_xu(const issue_row_t *r);
 /* Reads path: rows into out (at most max), their count, or -1 with err naming the file and line. */
 int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, size_t n);
 /* issue-slots.md: the table and the two predictions, with the TFLOP/s on the first measured

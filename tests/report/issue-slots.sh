@@ -2,7 +2,8 @@
 # The static issue-slot model as the paper prints it (host/report/issue_slots.c, the model in
 # paper/methods.md#prereg-stage7g-slots): every cell recomputed here with awk from the committed
 # paper/derivation/issue-slots.tsv and the committed campaign's device record; the two predictions
-# follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk); without
+# follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk), and stage
+# 7h's static gate and ceilings (paper/methods.md#prereg-stage7h; a gate that can be missed); without
 # an sm_90 campaign no TFLOP/s is printed; a stage-7f XU figure is set against the bounds (the
 # fixture marked, deciding nothing; within, between, beyond); a malformed counts file stops the
 # paper with its file, line and column.
@@ -52,6 +53,18 @@ tap_ok "  ... stage 7f: XU at most $xu0 % ($xu1 %) against $go %: the model $wan
   bash -c 'grep -q "can be at most $(printf "%.1f" "$1") % busy ($(printf "%.1f" "$2") % if .*the model $3\." <<<"$4"' _ "$xu0" "$xu1" "$want_xu" "$(md committed)"
 tap_ok "  ... stage 7f: at most $tf TFLOP/s against the gate's $gate: the model predicts that stage 7f $want_tf" \
   bash -c 'grep -q "$(printf "%.0f" "$1") TFLOP/s on NVIDIA H100 80GB HBM3 at .* the $2 TFLOP/s of its absolute gate: the model predicts that stage 7f $3" <<<"$4"' _ "$tf" "$gate" "$want_tf" "$(md committed)"
+# Stage 7h's static gate and ceilings (paper/methods.md#prereg-stage7h), from the same rows.
+read -r h7 f7 hm fm tf7h tfx7h < <(awk -F'\t' -v sms="${dev% *}" -v mhz="${dev#* }" '
+  $1 == "sdpa_stage7f_e4m3" { f = $12; fm = $13 }
+  $1 == "sdpa_stage7h_e4m3" { h = $12; hm = $13; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); n = $12; x = 8 * ($13 + $14) }
+  END { print h, f, hm, fm, fl * sms * mhz / 1e6, fl * n / (x > n ? x : n) * sms * mhz / 1e6 }' "$TSV")
+gate7h=$(sed -n 's/^GATE_TFLOPS *:= *//p' experiments/stage7h-ftz-exp/experiment.mk)
+want7h=$(awk -v a="$tf7h" -v b="$tfx7h" -v g="$gate7h" 'BEGIN { print (b >= g ? "can meet that gate either way" : a >= g ? "can meet that gate only if the conversions do not run on the XU" : "misses that gate") }')
+met7h=$(awk -v h="$h7" -v f="$f7" -v a="$hm" -v b="$fm" 'BEGIN { print (h <= 0.8 * f && a == b ? "met" : "MISSED") }')
+tap_ok "  ... stage 7h: $h7 of 7f's $f7 instructions, its static gate $met7h; $tf7h ($tfx7h) TFLOP/s against $gate7h: $want7h" \
+  bash -c 'grep -q "fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage 7f.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 80 % of 7f.s, the same MUFU.EX2) is $5\. " <<<"$9" &&
+           grep -q "$(printf "%.0f" "$6") TFLOP/s on NVIDIA H100 80GB HBM3 (campaign .*; if the conversions share the XU, which then binds first, $(printf "%.0f" "$7") TFLOP/s\. Against the $8 TFLOP/s of its absolute gate the model predicts that stage 7h ${10}\." <<<"$9"' \
+  _ "$h7" "$f7" "$hm" "$fm" "$met7h" "$tf7h" "$tfx7h" "$gate7h" "$(md committed)" "$want7h"
 tap_ok "  ... no stage-7f XU figure is committed, so nothing is measured against the bound" \
   bash -c '! grep -q "Measured against the bound" <<<"$1"' _ "$(md committed)"
 
@@ -95,9 +108,11 @@ tap_ok "  ... the campaign's gate-shape profile table: the XU share, then the is
 
 # A malformed counts file stops the paper with its file, line and column.
 bad() { # NAME SED: a checkout-like directory with an edited copy of the counts; its paper's exit status
-  mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/experiments/stage7f-overlap" "$tmp/$1/data/published"
+  mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/experiments/stage7f-overlap" "$tmp/$1/experiments/stage7h-ftz-exp" \
+    "$tmp/$1/data/published"
   sed "$2" "$TSV" >"$tmp/$1/paper/derivation/issue-slots.tsv"
   cp experiments/stage7f-overlap/experiment.mk "$tmp/$1/experiments/stage7f-overlap/"
+  cp experiments/stage7h-ftz-exp/experiment.mk "$tmp/$1/experiments/stage7h-ftz-exp/"
   cp data/published/seed-l4.json "$tmp/$1/data/published/"
   (cd "$tmp/$1" && "${3:-$R}" paper --published data/published/seed-l4.json --out out --gpu-data none) >"$tmp/$1.log" 2>&1
 }
@@ -113,6 +128,13 @@ b4|2s/\t[0-9]*$//|:2: 14 fields, expected 15|a row with a field missing
 b5|2,$d|: a header and no kernel|a header alone (no table with headers only)
 b6|d|: empty|an empty file
 EOF_CASES
+# Stage 7h's static gate can fail: its fewest trip at 90 % of stage 7f's, or one MUFU.EX2 fewer.
+bad h1 "/^sdpa_stage7h_e4m3\t/s/\t[0-9]*\t$h7\t/\t$f7\t$((f7 * 9 / 10))\t/"
+tap_ok "stage 7h at 90 % of 7f's fewest trip: its static gate MISSED" \
+  bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7f.s [0-9]*, with .* is MISSED\. " "$2"' _ $? "$tmp/h1/out/issue-slots.md"
+bad h2 "/^sdpa_stage7h_e4m3\t/s/\t$hm\t/\t$((hm - 1))\t/"
+tap_ok "stage 7h with one MUFU.EX2 fewer than 7f: its static gate MISSED" \
+  bash -c '[ $1 -eq 0 ] && grep -q "with $(($3 - 1)) MUFU.EX2 against $3; .* is MISSED\. " "$2"' _ $? "$tmp/h2/out/issue-slots.md" "$hm"
 if [ -n "$A" ]; then
   render asan data/gpu "$A"
   tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"

@@ -1,0 +1,25 @@
+# Stage 7h: P's weights by ex2.approx.ftz (stage7f -> stage7h), a step added to the Hopper line on
+# the issue-slot model's evidence (paper/methods.md#prereg-stage7h): the same MUFU.EX2 without
+# __expf's path for subnormal results; alpha unchanged.
+# Read by experiments/common.mk and copied into every run directory, so that a report is always
+# judged against the definition its run was made with (make report RUN=... reads the copy).
+# Defaults of every parameter not set here (timing budgets, static budgets): experiments/common.mk.
+TITLE        := Stage 7h: flush-to-zero exponentials for P (stage7f to stage7h)
+MAKE_TARGET  := stage7h
+BASELINE     := stage7f
+CANDIDATE    := stage7h
+# As stage 7f's: small and single (one tile), ragged and partial (one and two 128-key tiles),
+# mission (four), "stage5" (2,8,512,64) B > 1. Class FLUSH: must be bit-identical to stage 7f.
+SHAPES       := small mission ragged partial single stage5
+SEEDS        := 0,1,2
+# The gate's shape (paper/methods.md#prereg-stage7h). The emulator times the mission shape.
+TIMING_SHAPE     := 2,32,8192,64
+EMU_TIMING_SHAPE := mission
+# The pre-registered gates: speedup stage7f/stage7h >= 1.10 at the lower end of its 95 % CI, and
+# stage7h's throughput there >= 480 TFLOP/s (4 B H S^2 D over the upper end of its median's CI),
+# stage 7f's bar: 80 % of FlashAttention-3's published FP8 figures at D = 64 (568-613 TFLOP/s,
+# S = 4k-16k, H100 SXM5), on an sm_90a device (H100/H200; "not supported" on any other).
+GATE_SPEEDUP := 1.10
+GATE_TFLOPS  := 480
+# As stage 7f's: bounded (384, 1), 168 registers per thread at entry, no spills.
+STATIC_BUDGET := 168,0,0,49152
