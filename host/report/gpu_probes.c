@@ -47,6 +47,14 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
         md_row(b, 3, "stage 7g's exponential (kernels/exp2_poly.h)", "x to its bits, against the host twin's",
                n5);
     }
+    const cJSON *xf = jo(p, "exp_ftz"); /* records since 2026-11-29 */
+    if (xf) {
+        char n6[96];
+        snprintf(n6, sizeof n6, "%.0f (%.0f codes, %.0f weights differ; %.0f flushed)", jo_num(xf, "points"),
+                 jo_num(xf, "code_mismatches"), jo_num(xf, "weight_mismatches"), jo_num(xf, "flushed"));
+        md_row(b, 3, "stage 7h's flushed exponential (prims::expf_ftz)",
+               "x to the e4m3 code of 448 p, against __expf's on the device", n6);
+    }
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
     snprintf(cap, sizeof cap,

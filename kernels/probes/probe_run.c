@@ -143,6 +143,66 @@ static int run_exp2(cJSON *doc, char *err, size_t errlen) {
     return 0;
 }
 
+/* Stage 7h's flushed exponential against __expf on the same device (paper/methods.md#prereg-stage7h):
+ * spread points, and every float on both sides of the argument where __expf's result leaves the
+ * normal range (x log2(e) = -126). */
+enum { N_FTZ_SPREAD = 4096, N_FTZ_EDGE = 2048, N_FTZ = N_FTZ_SPREAD + 2 * N_FTZ_EDGE + 6 };
+#define FTZ_INPUTS                                                                                           \
+    "4096 points x = -110 frac(0.6180339887498949 k), k = 0..4095; the 2048 floats above and the 2048 "      \
+    "below -126 / 1.44269502f (where __expf(x) crosses 2^-126); 0, -0, -88, -100, -104, -inf"
+static void ftz_inputs(float *x) {
+    for (int k = 0; k < N_FTZ_SPREAD; k++) {
+        const double f = 0.6180339887498949 * k;
+        x[k] = (float)(-110.0 * (f - floor(f)));
+    }
+    float up = -126.0f / 1.44269502f, down = up;
+    for (int k = 0; k < N_FTZ_EDGE; k++) {
+        x[N_FTZ_SPREAD + 2 * k] = up, x[N_FTZ_SPREAD + 2 * k + 1] = down = nextafterf(down, -200.0f);
+        up = nextafterf(up, 0.0f);
+    }
+    const float edges[6] = {0.0f, -0.0f, -88.0f, -100.0f, -104.0f, -INFINITY};
+    memcpy(x + N_FTZ_SPREAD + 2 * N_FTZ_EDGE, edges, sizeof edges);
+}
+
+/* Counts, per point: codes that differ; weights that differ where __expf's is normal, or a flushed one
+ * that is not +0; and the points where the flush acted (a nonzero __expf below 2^-126). */
+static int run_exp_ftz(cJSON *doc, char *err, size_t errlen) {
+    static float x[N_FTZ];
+    static uint32_t out[3 * N_FTZ];
+    float *dx = probe_alloc(sizeof x);
+    uint32_t *dout = probe_alloc(sizeof out);
+    int e = !dx || !dout ? -1 : 0;
+    ftz_inputs(x);
+    if (!e) e = probe_put(dx, x, sizeof x);
+    if (!e) e = probe_exp_ftz(dx, dout, N_FTZ);
+    if (!e) e = probe_get(out, dout, sizeof out);
+    probe_free(dx), probe_free(dout);
+    if (e) return FAIL("exp_ftz probe: %s", e < 0 ? "out of device memory" : probe_error_name(e));
+    int codes = 0, weights = 0, flushed = 0;
+    char first[200] = "";
+    for (int i = 0; i < N_FTZ; i++) {
+        float plain;
+        memcpy(&plain, &out[3 * i], 4);
+        const uint32_t c = out[3 * i + 2];
+        const int code_bad = (c & 0xffu) != ((c >> 8) & 0xffu);
+        const int normal = !(plain < 0x1p-126f); /* NaN too: the bits must agree */
+        const int weight_bad = normal ? out[3 * i + 1] != out[3 * i] : out[3 * i + 1] != 0u;
+        codes += code_bad, weights += weight_bad, flushed += !normal && plain > 0.0f;
+        if ((code_bad || weight_bad) && !first[0])
+            snprintf(first, sizeof first,
+                     "x = %a: __expf 0x%08" PRIx32 ", flushed 0x%08" PRIx32 ", codes 0x%04" PRIx32,
+                     (double)x[i], out[3 * i], out[3 * i + 1], c & 0xffffu);
+    }
+    cJSON *o = cJSON_AddObjectToObject(doc, "exp_ftz");
+    cJSON_AddStringToObject(o, "inputs", FTZ_INPUTS);
+    cJSON_AddNumberToObject(o, "points", N_FTZ);
+    cJSON_AddNumberToObject(o, "code_mismatches", codes);
+    cJSON_AddNumberToObject(o, "weight_mismatches", weights);
+    cJSON_AddNumberToObject(o, "flushed", flushed);
+    cJSON_AddStringToObject(o, "first_mismatch", first);
+    return 0;
+}
+
 /* A probe writing n floats to the device buffer dev, then copied to host: 0 or the first error. */
 #define RUN(call, n) ((e = (call)) || (e = probe_get(host, dev, (n) * sizeof(float))))
 
@@ -189,6 +249,7 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
         cJSON_AddItemToArray(descs, o);
     }
     if (!rc) rc = run_exp2(doc, err, errlen);
+    if (!rc) rc = run_exp_ftz(doc, err, errlen);
     for (int z = 0; !rc && z < TD; z++)
         for (int y = 0; y < TH; y++)
             for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
@@ -292,6 +353,29 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                          ? cJSON_GetObjectItem(x2, "first_mismatch")->valuestring
                          : "not recorded");
     }
+    /* Stage 7h's flushed exponential (records since 2026-11-29): the same codes as __expf's at every
+     * point, the same weight where that is normal, and the flush reached (some __expf subnormal). */
+    const cJSON *xf = cJSON_GetObjectItem(doc, "exp_ftz");
+    if (xf) {
+        const cJSON *pts = cJSON_GetObjectItem(xf, "points"),
+                    *cm = cJSON_GetObjectItem(xf, "code_mismatches"),
+                    *wm = cJSON_GetObjectItem(xf, "weight_mismatches"),
+                    *fl = cJSON_GetObjectItem(xf, "flushed");
+        if (!cJSON_IsNumber(pts) || pts->valueint != N_FTZ || !cJSON_IsNumber(cm) || !cJSON_IsNumber(wm) ||
+            !cJSON_IsNumber(fl))
+            return FAIL(
+                "exp_ftz: points (%d expected), code_mismatches, weight_mismatches or flushed missing",
+                N_FTZ);
+        if (cm->valueint != 0 || wm->valueint != 0)
+            MISMATCH("exp_ftz: %d codes and %d weights of %d points differ from __expf's; the first: %s",
+                     cm->valueint, wm->valueint, N_FTZ,
+                     cJSON_IsString(cJSON_GetObjectItem(xf, "first_mismatch"))
+                         ? cJSON_GetObjectItem(xf, "first_mismatch")->valuestring
+                         : "not recorded");
+        if (fl->valueint < 1)
+            MISMATCH(
+                "exp_ftz: no point reached the flush (no __expf result below 2^-126): the claim is untested");
+    }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
     const int n_desc = partial ? count_items(descs) : N_DESC;
     if (count_items(descs) != n_desc || n_desc > N_DESC)
@@ -328,6 +412,8 @@ int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!same_json(cJSON_GetObjectItem(got, parts[i]), cJSON_GetObjectItem(want, parts[i])))
             MISMATCH("%s differs", parts[i]);
+    /* Stage 7h's exp_ftz is not compared: its weights are each device's own __expf (the emulator's is
+     * libm's); its claim is within one record, and probe_check_isa checks it. */
     /* stage 7g's exponential: where both records have it (hardware records before 2026-11-28 do not) */
     const cJSON *xg = cJSON_GetObjectItem(got, "exp2_poly"), *xw = cJSON_GetObjectItem(want, "exp2_poly");
     if (xg && xw && !same_json(xg, xw)) MISMATCH("exp2_poly differs");

@@ -163,6 +163,20 @@ extern "C" int probe_exp2_poly(const float *x, float *y, unsigned n) {
     return finish(SDPA_LAUNCH(probe_exp2_poly_kernel, (n + 255) / 256, 256, 0, 0, x, y, n));
 }
 
+// Stage 7h's flushed exponential beside __expf, and the e4m3 codes the kernels make of 448 times each.
+__global__ void probe_exp_ftz_kernel(const float *__restrict__ x, uint32_t *__restrict__ out, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const float plain = __expf(x[i]), flushed = prims::expf_ftz(x[i]);
+        out[3 * i] = __float_as_uint(plain);
+        out[3 * i + 1] = __float_as_uint(flushed);
+        out[3 * i + 2] = prims::pack_e4m3x2(448.0f * plain, 448.0f * flushed);
+    }
+}
+extern "C" int probe_exp_ftz(const float *x, uint32_t *out, unsigned n) {
+    return finish(SDPA_LAUNCH(probe_exp_ftz_kernel, (n + 255) / 256, 256, 0, 0, x, out, n));
+}
+
 extern "C" int probe_tma_unaligned(void) {
     const cuuint64_t dims[2] = {64, 16}, strides[1] = {64 * 2};
     const cuuint32_t box[2] = {16, 8};

@@ -1,7 +1,8 @@
 /* probes.h: the hardware probes (kernels/probes/README.md). Three tiny kernels whose inputs describe
  * their own coordinates, so that the output shows where the hardware put each element: a TMA box per
  * swizzle mode, the wgmma accumulator and A-register fragments, the wgmma shared-memory descriptor's
- * address function; and stage 7g's exponential, whose device bits must equal its host twin's. The same
+ * address function; stage 7g's exponential, whose device bits must equal its host twin's; and stage 7h's
+ * flushed exponential, whose codes must equal __expf's on the same device. The same
  * source runs on an H100 (probe-main, JSON fixtures under data/) and on
  * the emulator (tests/emu/test_probes.c compares both with the ISA's formulas). Plain C interface;
  * each launcher returns 0 or the launch's error (the emulator's fault; on CUDA after synchronising). */
@@ -60,6 +61,13 @@ int probe_wgmma_desc(unsigned start, unsigned lbo, unsigned sbo, unsigned swizzl
 /* Stage 7g's exponential (kernels/exp2_poly.h) on the device: y[i] = exp2_poly(x[i]) for i < n, x and y
  * from probe_alloc; the driver compares y with the same function compiled for the host, bit for bit. */
 int probe_exp2_poly(const float *x, float *y, unsigned n);
+
+/* Stage 7h's flushed exponential (prims::expf_ftz) beside __expf on the device, as the kernels use them
+ * for P: out[3 i] and out[3 i + 1] the bits of __expf(x[i]) and expf_ftz(x[i]); out[3 i + 2] the e4m3
+ * codes of 448 times each (low byte __expf's), by the kernels' conversion (prims::pack_e4m3x2). The
+ * driver checks paper/methods.md#prereg-stage7h on the device: the same codes everywhere, the same
+ * weight wherever __expf's is at least 2^-126, +0 below. */
+int probe_exp_ftz(const float *x, uint32_t *out, unsigned n);
 
 #ifdef __cplusplus
 }

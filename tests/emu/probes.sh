@@ -19,6 +19,8 @@ if command -v jq >/dev/null 2>&1; then
   tap_ok "record: isa_check.mismatches = 0" rec '.isa_check.mismatches == 0'
   tap_ok "record: stage 7g's exponential at 8192 points, every one the host twin's bits" \
     rec '.exp2_poly.points == 8192 and .exp2_poly.host_twin_mismatches == 0 and (.exp2_poly.bits_fnv1a64 | test("^[0-9a-f]{16}$"))'
+  tap_ok "record: stage 7h's flushed exponential at 8198 points, the same codes and normal weights as __expf's, the flush reached" \
+    rec '.exp_ftz.points == 8198 and .exp_ftz.code_mismatches == 0 and .exp_ftz.weight_mismatches == 0 and .exp_ftz.flushed > 1000'
 else
   tap_skip "record: fields (kind, backend, device, sizes, isa_check)" "jq not found (make deps)"
 fi

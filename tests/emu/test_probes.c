@@ -115,6 +115,36 @@ static void test_exp2_poly_part(void **state) {
     cJSON_Delete(copy);
 }
 
+/* Stage 7h's flushed exponential: on the emulator every code and every normal weight is __expf's and the
+ * flush is reached; a recorded code or weight mismatch, or no flushed point, is reported by the check;
+ * the part is not compared between records (each device's __expf is its own); a record without it (the
+ * hardware records before it existed) passes. */
+static void test_exp_ftz_part(void **state) {
+    (void)state;
+    char err[512];
+    const cJSON *xf = cJSON_GetObjectItem(emulator_record(), "exp_ftz");
+    assert_non_null(xf);
+    assert_int_equal(cJSON_GetObjectItem(xf, "code_mismatches")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(xf, "weight_mismatches")->valueint, 0);
+    assert_true(cJSON_GetObjectItem(xf, "flushed")->valueint > 1000);
+    static const char *const field[3] = {"code_mismatches", "weight_mismatches", "flushed"};
+    for (int f = 0; f < 3; f++) {
+        cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+        cJSON_SetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(copy, "exp_ftz"), field[f]),
+                             f < 2 ? 1 : 0);
+        if (probe_check_isa(copy, err, sizeof err) < 1)
+            fail_msg("exp_ftz: %s changed passed the check", field[f]);
+        assert_non_null(strstr(err, "exp_ftz"));
+        if (probe_compare(copy, emulator_record(), err, sizeof err) != 0)
+            fail_msg("exp_ftz: compared between records: %s", err);
+        cJSON_Delete(copy);
+    }
+    cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+    cJSON_DeleteItemFromObject(copy, "exp_ftz");
+    if (probe_check_isa(copy, err, sizeof err) != 0) fail_msg("a record without exp_ftz: %s", err);
+    cJSON_Delete(copy);
+}
+
 /* The hardware records: the campaign's probes part, as make ingest committed it. */
 #define HW_RECORDS EMU_DATA_DIR "/gpu/*/*/probes/probes.json"
 static void test_hardware_fixtures(void **state) {
@@ -154,9 +184,8 @@ static void test_hardware_fixtures(void **state) {
 
 int emu_run_probe_tests(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_emulator_matches_isa),
-        cmocka_unit_test(test_corruption_is_caught),
-        cmocka_unit_test(test_exp2_poly_part),
+        cmocka_unit_test(test_emulator_matches_isa), cmocka_unit_test(test_corruption_is_caught),
+        cmocka_unit_test(test_exp2_poly_part),       cmocka_unit_test(test_exp_ftz_part),
         cmocka_unit_test(test_hardware_fixtures),
     };
     return cmocka_run_group_tests_name(
