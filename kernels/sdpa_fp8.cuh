@@ -81,6 +81,9 @@
 //                         into fp8_softmax_exp and fp8_codes; P.V in parts of 64 columns at
 //                         D = 128); mainloops.cuh RegHooks' kLag and drain; warp_spec.cuh
 //                         ws_consumer's lagged EMPTY
+//   FTZ_EXP (stage 7h)    prims.cuh expf_ftz (ex2.approx.ftz; the emulator's twin flushes libm's expf);
+//                         tile_products.cuh p_weight, which fp8_softmax_exp takes P's weights through;
+//                         mainloops.cuh mainloop_warp_spec reads V's step after the loop (TMA rows)
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte
