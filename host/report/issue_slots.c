@@ -100,6 +100,14 @@ static double tflops(double flop_per_sm_cycle, double sms, double mhz) {
     return flop_per_sm_cycle * sms * mhz * 1e6 / 1e12;
 }
 
+/* The absolute throughput gate (GATE_TFLOPS) of the experiment defined in mk, NAN where it has none. */
+static int experiment_gate_tflops(const char *mk, double *out, char *err, size_t n) {
+    exp_def_t gate;
+    if (params_load_experiment(mk, &gate, err, n) < 0) return -1;
+    *out = gate.set[P_GATE_TFLOPS] ? strtod(gate.value[P_GATE_TFLOPS], NULL) : NAN;
+    return 0;
+}
+
 /* The first measured campaign's sm_90 device with its SM count and SM clock, or NULL. */
 static const cJSON *sm90_device(const gpu_data_t *g, const gpu_campaign_t **from) {
     for (int i = 0; i < g->n; i++) {
@@ -141,9 +149,8 @@ static void measured_xu(const gpu_data_t *g, const issue_row_t *f7, rbuf_t *b) {
  * the same MUFU.EX2) and its ceilings against its experiment's absolute gate. */
 static int predict_7h(rbuf_t *b, const issue_row_t *f7, const issue_row_t *h7, const cJSON *d, double sms,
                       double mhz, const gpu_campaign_t *from, char *err, size_t n) {
-    exp_def_t gate;
-    if (params_load_experiment(ISSUE_7H_EXPERIMENT, &gate, err, n) < 0) return -1;
-    double gate_tflops = gate.set[P_GATE_TFLOPS] ? strtod(gate.value[P_GATE_TFLOPS], NULL) : NAN;
+    double gate_tflops;
+    if (experiment_gate_tflops(ISSUE_7H_EXPERIMENT, &gate_tflops, err, n) < 0) return -1;
     double ratio = (double)h7->instructions_min / f7->instructions_min;
     int met = ratio <= ISSUE_7H_MAX_RATIO && h7->mufu == f7->mufu;
     rb_printf(b,
@@ -176,9 +183,8 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
     rbuf_t b = {0};
     int k = issue_slots_read(ISSUE_SLOTS_TSV, rows, ISSUE_MAX_ROWS, err, n);
     if (k < 0) return -1;
-    exp_def_t gate;
-    if (params_load_experiment(ISSUE_GATE_EXPERIMENT, &gate, err, n) < 0) return -1;
-    double gate_tflops = gate.set[P_GATE_TFLOPS] ? strtod(gate.value[P_GATE_TFLOPS], NULL) : NAN;
+    double gate_tflops;
+    if (experiment_gate_tflops(ISSUE_GATE_EXPERIMENT, &gate_tflops, err, n) < 0) return -1;
     const gpu_campaign_t *from = NULL;
     const cJSON *d = sm90_device(g, &from);
     double sms = d ? gpu_node_num(jo(d, "sm_count")) : NAN,

@@ -278,6 +278,12 @@ static int count_items(const cJSON *arr) { return cJSON_IsArray(arr) ? cJSON_Get
         if (!bad++) snprintf(err, errlen, __VA_ARGS__);                                                      \
     } while (0)
 
+/* An exponential part's first_mismatch, as recorded. */
+static const char *first_mismatch(const cJSON *part) {
+    const cJSON *f = cJSON_GetObjectItem(part, "first_mismatch");
+    return cJSON_IsString(f) ? f->valuestring : "not recorded";
+}
+
 int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
     int bad = 0;
     err[0] = 0;
@@ -348,10 +354,7 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
             return FAIL("exp2_poly: points (%d expected) or host_twin_mismatches missing", N_EXP2);
         if (mm->valueint != 0)
             MISMATCH("exp2_poly: %d of %d points differ from the host twin; the first: %s", mm->valueint,
-                     N_EXP2,
-                     cJSON_IsString(cJSON_GetObjectItem(x2, "first_mismatch"))
-                         ? cJSON_GetObjectItem(x2, "first_mismatch")->valuestring
-                         : "not recorded");
+                     N_EXP2, first_mismatch(x2));
     }
     /* Stage 7h's flushed exponential (records since 2026-11-29): the same codes as __expf's at every
      * point, the same weight where that is normal, and the flush reached (some __expf subnormal). */
@@ -368,10 +371,7 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                 N_FTZ);
         if (cm->valueint != 0 || wm->valueint != 0)
             MISMATCH("exp_ftz: %d codes and %d weights of %d points differ from __expf's; the first: %s",
-                     cm->valueint, wm->valueint, N_FTZ,
-                     cJSON_IsString(cJSON_GetObjectItem(xf, "first_mismatch"))
-                         ? cJSON_GetObjectItem(xf, "first_mismatch")->valuestring
-                         : "not recorded");
+                     cm->valueint, wm->valueint, N_FTZ, first_mismatch(xf));
         if (fl->valueint < 1)
             MISMATCH(
                 "exp_ftz: no point reached the flush (no __expf result below 2^-126): the claim is untested");
