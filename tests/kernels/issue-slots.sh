@@ -86,9 +86,10 @@ else
   minus126() { # KERNEL: the compares with -126 between its loop's first and last address
     local lo hi
     read -r lo hi < <(awk -F'\t' -v k="$1" '$1 == k { print $9, $10 }' "$tmp/now.tsv")
-    sass_listing_addr "$obj" "$1" sm_90a | awk -v lo=$((lo)) -v hi=$((hi)) '
-      { a = 0; for (i = 1; i <= length($1); i++) a = a * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1 }
-      a >= lo && a <= hi && /FSETP\.GEU.*-126/ { n++ } END { print n + 0 }'
+    # The listing's addresses are zero-padded hex, the file's "0x" hex: compared as text without either.
+    sass_listing_addr "$obj" "$1" sm_90a | awk -v lo="${lo#0x}" -v hi="${hi#0x}" '
+      { a = $1; sub(/^0+/, "", a) } a == lo { on = 1 } on && /FSETP\.GEU.*-126/ { n++ } a == hi { on = 0 }
+      END { print n + 0 }'
   }
   for sfx in "" _d128; do
     nf=$(minus126 "sdpa_stage7f_e4m3$sfx") nh=$(minus126 "sdpa_stage7h_e4m3$sfx")
