@@ -95,8 +95,8 @@ int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, siz
     return rc < 0 ? -1 : k;
 }
 
-/* FLOP per SM cycle as TFLOP/s on sms SMs at mhz. */
-static double tflops(double flop_per_sm_cycle, double sms, double mhz) {
+double issue_tflops(double flop_per_sm_cycle, double sms, double mhz) {
+    if (!(sms > 0 && mhz > 0)) return NAN;
     return flop_per_sm_cycle * sms * mhz * 1e6 / 1e12;
 }
 
@@ -161,7 +161,7 @@ static int predict_7h(rbuf_t *b, const issue_row_t *f7, const issue_row_t *h7, c
               100 * ISSUE_7H_MAX_RATIO, met ? "met" : "MISSED");
     double fl = issue_flop_per_sm_cycle(h7), flx = issue_flop_per_sm_cycle_xu(h7);
     if (d && isfinite(gate_tflops)) {
-        double tf = tflops(fl, sms, mhz), tfx = tflops(flx, sms, mhz);
+        double tf = issue_tflops(fl, sms, mhz), tfx = issue_tflops(flx, sms, mhz);
         rb_printf(b,
                   "Its issue slots allow at most %.0f FLOP per SM cycle, %.0f TFLOP/s on %s (campaign %s's "
                   "device record); if the conversions share the XU, which then binds first, %.0f TFLOP/s. "
@@ -219,7 +219,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
             snprintf(xu1, sizeof xu1, "none");
         snprintf(fl, sizeof fl, "%.0f", issue_flop_per_sm_cycle(r));
         if (d)
-            snprintf(tf, sizeof tf, "%.0f", tflops(issue_flop_per_sm_cycle(r), sms, mhz));
+            snprintf(tf, sizeof tf, "%.0f", issue_tflops(issue_flop_per_sm_cycle(r), sms, mhz));
         else
             snprintf(tf, sizeof tf, "%s", NA_MARK);
         md_row(&b, 11, r->variant, dd, tile, w, ins, mu, cv, xu0, xu1, fl, tf);
@@ -259,7 +259,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
                                          : "that a go is possible");
         double fl = issue_flop_per_sm_cycle(f7);
         if (d && isfinite(gate_tflops)) {
-            double tf = tflops(fl, sms, mhz);
+            double tf = issue_tflops(fl, sms, mhz);
             rb_printf(&b,
                       "Its issue slots allow at most %.0f FLOP per SM cycle, %.0f TFLOP/s on %s at %.0f MHz "
                       "(campaign %s's device record), %s the %g TFLOP/s of its absolute gate: the model "
@@ -278,5 +278,6 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         rb_puts(&b, "\n");
     }
     if (f7 && h7 && predict_7h(&b, f7, h7, d, sms, mhz, from, err, n) < 0) return rb_free(&b), -1;
+    issue_slots_measured(g, rows, k, &b);
     return rb_save(&b, out, "issue-slots.md", err, n);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gpu_campaigns.h"
+#include "textbuf.h"
 
 #define ISSUE_SLOTS_TSV "paper/derivation/issue-slots.tsv"
 /* Cycles one warp's MUFU.EX2 holds an SM partition's XU: 16 exponentials per cycle per SM
@@ -31,10 +32,15 @@ double issue_flop_per_sm_cycle(const issue_row_t *r);
 /* The same when the conversions run on the XU: a trip takes at least 8 (MUFU.EX2 + conversions)
  * cycles of it, so the bound is the lower of the two. */
 double issue_flop_per_sm_cycle_xu(const issue_row_t *r);
+/* FLOP per SM cycle as TFLOP/s on sms SMs at mhz (NaN unless both are positive). */
+double issue_tflops(double flop_per_sm_cycle, double sms, double mhz);
 /* Reads path: rows into out (at most max), their count, or -1 with err naming the file and line. */
 int issue_slots_read(const char *path, issue_row_t *out, int max, char *err, size_t n);
 /* issue-slots.md: the table and the two predictions, with the TFLOP/s on the first measured
  * campaign's sm_90 device (its SM count and SM clock) when one is committed. 0 or -1 with err. */
+/* The table of each counted kernel's fastest GPU timing per campaign against its ceiling on that
+ * campaign's device (issue_measured.c); a sentence instead when no campaign timed one. */
+void issue_slots_measured(const gpu_data_t *g, const issue_row_t *rows, int k, rbuf_t *b);
 int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n);
 
 #endif

@@ -5,8 +5,10 @@
 # follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk), and stage
 # 7h's static gate and ceilings (paper/methods.md#prereg-stage7h; a gate that can be missed); without
 # an sm_90 campaign no TFLOP/s is printed; a stage-7f XU figure is set against the bounds (the
-# fixture marked, deciding nothing; within, between, beyond); a malformed counts file stops the
-# paper with its file, line and column.
+# fixture marked, deciding nothing; within, between, beyond); each counted kernel's fastest GPU timing
+# is set against its ceiling (none committed; beyond, between the two ceilings, within; its own head
+# dimension's row; the fastest of a kernel's timings; from a run, the scaling sweep or the history;
+# no clock, no ceiling); a malformed counts file stops the paper with its file, line and column.
 # Usage: tests/report/issue-slots.sh build/bin/sdpa-report [build/tests/report/sdpa-report-asan]
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -15,7 +17,7 @@ command -v jq >/dev/null || { tap_skip "the issue-slot model" "jq not installed 
 R=$(realpath "$1") A=${2:+$(realpath "$2")}
 TSV=paper/derivation/issue-slots.tsv
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/issue-slots-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap "cp -r \"$tmp\" /tmp/issue-dbg/; rm -rf \"$tmp\"" EXIT
 render() { # NAME GPU_DATA [SDPA_REPORT]: the paper's generated files into $tmp/NAME; exit status in rc
   "${3:-$R}" paper --published data/published/seed-l4.json --out "$tmp/$1" --gpu-data "$2" >"$tmp/$1.log" 2>&1
   rc=$?
@@ -105,6 +107,94 @@ tap_ok "  ... with the issue slots' share recorded: printed beside it" \
   bash -c 'grep -q ": 20 %, within the bound (issue slots busy 97.5 %)\." <<<"$1"' _ "$(md within-issue)"
 tap_ok "  ... the campaign's gate-shape profile table: the XU share, then the issue slots' (of 13 metrics)" \
   grep -q "^| variant | XU (MUFU) pipe busy (%) | issue slots busy (%) | tensor pipe active (%) | filler 0 (%) |" "$tmp/within-issue/gpu.md"
+
+# Timings against the ceilings (issue_measured.c): none committed yet; a copy of the fixture whose
+# history gains GPU timings of counted kernels, each placed by its throughput (the FLOP over the upper
+# end of its median's CI) relative to its row's ceilings on the fixture's device record.
+tap_ok "the committed data: no counted kernel timed, said so (no table)" \
+  bash -c 'grep -q "^No campaign has timed a counted kernel on a GPU: nothing is measured against the ceilings yet\.$" <<<"$1" &&
+           ! grep -q "tbl:issue-slots-measured" <<<"$1"' _ "$(md committed)"
+fxdev=$(jq -r '.meta.device | "\(.sm_count) \(.sm_clock_default_mhz)"' "$FX/$SLUG/$ID/device-run.json")
+ceil() { # KERNEL: its ceilings (issue slots; the conversions on the XU) on the fixture's device, TFLOP/s
+  awk -F'\t' -v k="$1" -v sms="${fxdev% *}" -v mhz="${fxdev#* }" '$1 == k {
+    fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); x = 8 * ($13 + $14); n = $12
+    print fl * sms * mhz / 1e6, fl * n / (x > n ? x : n) * sms * mhz / 1e6 }' "$TSV"
+}
+read -r f7c f7x < <(ceil sdpa_stage7f_e4m3)
+read -r h7c h7x < <(ceil sdpa_stage7h_e4m3)
+read -r e7c _ < <(ceil sdpa_stage7e_e4m3)
+read -r f7dc _ < <(ceil sdpa_stage7f_e4m3_d128)
+timed() { # NAME TOOL SPEC...: a copy of the fixture (campaign.json's meta.tool TOOL) whose history adds a
+  # GPU timing per SPEC "variant B H S D causal TFLOPS_AT_CI_HI MEDIAN_OVER_CI_HI", then its paper
+  local name=$1 tool=$2 c=$tmp/$1.gpu/$SLUG/$ID
+  shift 2
+  mkdir -p "$tmp/$name.gpu" && cp -r "$FX/." "$tmp/$name.gpu/"
+  jq --arg t "$tool" '.meta.tool = $t' "$c/campaign.json" >"$c/x" && mv "$c/x" "$c/campaign.json"
+  jq --arg spec "$(printf '%s\n' "$@")" '.timing[0] as $t | reduce ($spec | split("\n")[] | select(. != "") | split(" ")) as $s (.;
+    ($s[1:5] | map(tonumber)) as [$B, $H, $S, $D] | (4 * $B * $H * $S * $S * $D) as $fl
+    | ($fl / ($s[6] | tonumber) / 1e6) as $hi | ("t\(.config.shapes | length)") as $n
+    | .config.variants += [$s[0]] | .config.shapes += [{name: $n, B: $B, H: $H, S: $S, D: $D, causal: ($s[5] == "1")}]
+    | .timing += [$t + {variant: $s[0], shape: $n, flops: ($fl | tostring),
+        summary: ($t.summary + {median: ($hi * ($s[7] | tonumber)), ci_lo: ($hi * 0.98), ci_hi: $hi})}])' \
+    "$c/history.json" >"$c/x" && mv "$c/x" "$c/history.json"
+  render "$name" "$tmp/$name.gpu"
+}
+x() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6g", a * b }'; } # a x b
+# stage 7f at 1.2x its ceiling; 7h twice (60 % of its ceiling at a small shape, then between its two
+# ceilings at the gate shape: the faster counts); 7e's median beyond, its interval's end at 99.5 %;
+# 7f at D = 128, causal, at 60 % of its D = 128 row's ceiling.
+timed refuted sdpa-report "stage7f 2 32 8192 64 0 $(x "$f7c" 1.2) 0.99" "stage7h 1 8 512 64 0 $(x "$h7c" 0.6) 0.99" \
+  "stage7h 2 32 8192 64 0 $(awk -v a="$h7c" -v b="$h7x" 'BEGIN { print (a + b) / 2 }') 0.99" \
+  "stage7e 2 32 8192 64 0 $(x "$e7c" 0.995) 0.99" "stage7f 2 16 4096 128 1 $(x "$f7dc" 0.6) 0.99"
+row() { grep "^| $ID | FIXTURE GPU (synthetic, not a measurement) | $1 | $2 | history, $3 | " "$tmp/$4/issue-slots.md"; }
+tap_ok "measured timings: exit 0, a table of them with its caption" \
+  bash -c '[ $1 -eq 0 ] && grep -q "{#tbl:issue-slots-measured}" "$2" && ! grep -q "No campaign has timed" "$2"' _ $rc "$tmp/refuted/issue-slots.md"
+cell() { awk -v a="$1" -v b="$2" 'BEGIN { if (b < a) printf "%.0f (%.0f)", a, b; else printf "%.0f", a }'; } # the ceiling's cell
+tap_ok "  ... stage 7f at 1.2x its ceiling ($(cell "$f7c" "$f7x") TFLOP/s): BEYOND, the model refuted" \
+  bash -c 'grep -qF "| $2 | BEYOND the ceiling: the model is refuted |" <<<"$1"' _ \
+  "$(row stage7f 64 "(2, 32, 8192, 64)" refuted)" "$(cell "$f7c" "$f7x")"
+tap_ok "  ... stage 7h: its faster timing counts, between its ceilings: the conversions do not share the XU" \
+  bash -c 'grep -qF "| $3 | within; above the bracketed ceiling, so the conversions do not share the XU (" <<<"$1" &&
+           [ "$(grep -c "^| $4 | .* | stage7h |" "$2")" -eq 1 ]' _ "$(row stage7h 64 "(2, 32, 8192, 64)" refuted)" \
+  "$tmp/refuted/issue-slots.md" "$(cell "$h7c" "$h7x")" "$ID"
+tap_ok "  ... stage 7e, its median beyond and its interval's end within: within, not established" \
+  bash -c 'grep -q " | within at the interval.s end; its median beyond (99.5 % of it) |$" <<<"$1"' _ \
+  "$(row stage7e 64 "(2, 32, 8192, 64)" refuted)"
+tap_ok "  ... stage 7f at D = 128, causal: its own row's ceiling ($(printf %.0f "$f7dc")), 60 % of it" \
+  bash -c 'grep -q "| $(printf "%.0f" "$2")\( ([0-9]*)\)\? | within (60 % of it) |$" <<<"$1"' _ \
+  "$(row stage7f 128 "(2, 16, 4096, 128, causal)" refuted)" "$f7dc"
+tap_ok "  ... a measured copy: no synthetic mark" bash -c '! grep -q "SYNTHETIC" <<<"$(grep -A 3 "^| campaign | device | stage" "$1")"' _ "$tmp/refuted/issue-slots.md"
+timed synthetic synthetic-fixture "stage7f 2 32 8192 64 0 $(x "$f7c" 1.2) 0.99"
+tap_ok "the fixture's own timing: marked in its verdict and caption, deciding nothing" \
+  bash -c 'grep -q "| SYNTHETIC BEYOND the ceiling: the model is refuted |$" "$1" && grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Each counted kernel.s fastest GPU timing" "$1"' _ "$tmp/synthetic/issue-slots.md"
+timed noclock sdpa-report "stage7f 2 32 8192 64 0 $(x "$f7c" 0.5) 0.99"
+c=$tmp/noclock.gpu/$SLUG/$ID
+jq '.meta.device.sm_clock_default_mhz = null' "$c/device-run.json" >"$c/x" && mv "$c/x" "$c/device-run.json"
+render noclock "$tmp/noclock.gpu"
+tap_ok "a device record without its clock: no ceiling, said why" \
+  bash -c '[ $1 -eq 0 ] && grep -q "| n/a | no ceiling: the device record has no SM count or clock |$" "$2"' _ $rc "$tmp/noclock/issue-slots.md"
+
+# Where the timings come from: a checkout-like directory whose counts list stage1, stage2 and stage4
+# (rows of any kernel: the sources are what is checked), over a copy of the fixture without its warm
+# history and with its stage2-wmma-pv run summarised (make paper does that: only a summarised run
+# is read): stage 1's fastest is in that run, stage 2's in the scaling sweep, stage 4's in the history.
+src=$tmp/sources
+mkdir -p "$src/paper/derivation" "$src/experiments/stage7f-overlap" "$src/experiments/stage7h-ftz-exp" "$src/data/published"
+cp experiments/stage7f-overlap/experiment.mk "$src/experiments/stage7f-overlap/"
+cp experiments/stage7h-ftz-exp/experiment.mk "$src/experiments/stage7h-ftz-exp/"
+cp data/published/seed-l4.json "$src/data/published/"
+{ head -n 1 "$TSV"; for v in stage1 stage2 stage4; do printf 'k_%s\t%s\tx\tsm_90a\t64\t64\t32\t4\t0x0\t0x10\t500\t500\t18\t50\t1\n' $v $v; done; } \
+  >"$src/paper/derivation/issue-slots.tsv"
+cp -r "$FX" "$src/gpu" && rm "$src/gpu/$SLUG/$ID/history-warm.json"
+run=$(ls -d "$src/gpu/$SLUG/$ID/runs/stage2-wmma-pv/"*/)
+"$R" experiment --run "$run" --experiment stage2-wmma-pv --definition "$run/experiment.mk" \
+  --published data/published/seed-l4.json >"$src/summary.log" 2>&1
+(cd "$src" && "$R" paper --published data/published/seed-l4.json --out out --gpu-data "$src/gpu") >"$src/paper.log" 2>&1
+rc=$?
+tap_ok "the sources: stage 1 from its experiment run, stage 2 from the scaling sweep, stage 4 from the history" \
+  bash -c '[ $1 -eq 0 ] && grep -q "| stage1 | 64 | run of stage2-wmma-pv, (1, 8, 512, 64) | " "$2" &&
+           grep -q "| stage2 | 64 | scaling, (1, 64, 1024, 64) | " "$2" && grep -q "| stage4 | 64 | history, (1, 8, 512, 64) | " "$2"' \
+  _ $rc "$src/out/issue-slots.md"
 
 # A malformed counts file stops the paper with its file, line and column.
 bad() { # NAME SED: a checkout-like directory with an edited copy of the counts; its paper's exit status
