@@ -102,6 +102,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7h" "P's exponentials flushed to zero (class FLUSH): bit-identity on the emulator and a GPU, SASS and GPU gates; methods, Stage 7h" \
     "$(first paper/methods.md "Stage 7h: P's exponentials without the subnormal path")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7h,')"
+  # Stage 7i: the key mask only on the tiles that need it, on the same model's evidence.
+  row bars "stage 7i" "the key mask only where a tile needs it (class LOAD): bit-identity on the emulator and a GPU, SASS and GPU gates; methods, Stage 7i" \
+    "$(first paper/methods.md "Stage 7i: the key mask only where a tile needs it")" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7i,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
