@@ -34,8 +34,10 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
             dequant_kv_staged<Cfg, C>(sm, slot, buf, valid);
     }
     // Tile `tile` of the CTA: its operand buffer is tile % kHalfBufs (one buffer without WARP_SPEC).
-    static __device__ __forceinline__ void compute(Smem<Cfg> &sm, int tile, int warp, int lane,
-                                                   KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
+    // Mask: the tile's KeyMask, or [stage 7i] NoMask on a tile every row sees whole.
+    template <class Mask>
+    static __device__ __forceinline__ void compute(Smem<Cfg> &sm, int tile, int warp, int lane, Mask mask,
+                                                   float qk_mult, Rows &st) {
         const int buf = Cfg::kHalfBufs > 1 ? tile & 1 : 0;
         if constexpr (Cfg::kWgOverlap) { // [stage 7f] S(t), P(t-1).V(t-1) and tile t's softmax overlapped
             wgmma_tile_overlapped(sm, tile, warp / 4, lane, mask, qk_mult, st);

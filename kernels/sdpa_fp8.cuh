@@ -84,6 +84,8 @@
 //   FTZ_EXP (stage 7h)    prims.cuh expf_ftz (ex2.approx.ftz; the emulator's twin flushes libm's expf);
 //                         tile_products.cuh p_weight, which fp8_softmax_exp takes P's weights through;
 //                         mainloops.cuh mainloop_warp_spec reads V's step after the loop (TMA rows)
+//   MASK_EDGE (stage 7i)  softmax_regs.cuh NoMask and cta_whole_tiles; warp_spec.cuh ws_consumer's
+//                         two bodies (ws_consumer_tile<..., true>: the whole tiles without the key test)
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte

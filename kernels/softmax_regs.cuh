@@ -89,6 +89,22 @@ template <bool CAUSAL> struct KeyMask {
     }
 };
 
+// [stage 7i] MASK_EDGE: the mask of a tile that every row of the CTA sees whole, where KeyMask's test
+// would pass for every score; without it the softmax has no test and no select.
+struct NoMask {
+    __device__ __forceinline__ bool operator()(int, int) const { return true; }
+};
+
+// [stage 7i] How many leading tiles every row of the CTA (first row q0) sees whole: the tiles before
+// the sequence's partial last one and, with CAUSAL, wholly before q0 (their last key t TN + TN - 1 <=
+// q0). The same for every warp of the CTA: a warpgroup issues its wgmma together, so its warps must
+// take the same loop; a warp whose rows start later masks a tile it could have taken whole, never
+// the reverse.
+template <class Cfg> __device__ __forceinline__ int cta_whole_tiles(int S, int q0) {
+    constexpr int TN = Cfg::kTN;
+    return Cfg::kCausal ? imin(S / TN, (q0 + 1) / TN) : S / TN;
+}
+
 // Tile t's mask for a warp whose first query row (in the sequence) is row0.
 template <class Cfg> __device__ __forceinline__ KeyMask<Cfg::kCausal> tile_mask(int t, int S, int row0) {
     return {imin(Cfg::kTN, S - t * Cfg::kTN), t * Cfg::kTN - row0};
@@ -112,9 +128,9 @@ template <class Cfg> __device__ __forceinline__ int cta_tiles(int S, int q0) {
 // exp(m_old - m_new) per row for the caller's output. Shared by stages 3b-5 (fp16 P) and 6 (e4m3
 // P). A causal row may see no key of a tile (the diagonal tile of a 64-row CTA): its tile max is
 // -inf, m stays finite (key 0 of tile 0 is seen by every row), alpha = 1 and its weights are 0.
-template <int NT, bool CAUSAL>
-__device__ __forceinline__ void rows_rescale(float (&s)[NT][4], int g, int t, KeyMask<CAUSAL> mask,
-                                             float qk_mult, float (&m)[2], float (&l)[2], float (&alpha)[2]) {
+template <int NT, class Mask>
+__device__ __forceinline__ void rows_rescale(float (&s)[NT][4], int g, int t, Mask mask, float qk_mult,
+                                             float (&m)[2], float (&l)[2], float (&alpha)[2]) {
     float tmax[2] = {-INFINITY, -INFINITY};
 #pragma unroll
     for (int j = 0; j < NT; ++j)

@@ -8,10 +8,10 @@
  *     key      how the switch is printed (--list-variants: "key=0|1")
  *     CLASS    what flipping it does to the arithmetic, which decides bit-identity between two
  *              variants (host/bench/variants.c): ARITH changes it (never identical); LOAD moves
- *              the same data another way; LAYOUT keeps it in another buffer or layout; FLUSH
- *              changes only values the kernel then rounds to zero anyway (paper/methods.md#prereg-
- *              stage7h). Variants that differ only in switches of one class, none ARITH, must be
- *              bit-identical.
+ *              the same data, or runs the same operations on it, another way; LAYOUT keeps it in
+ *              another buffer or layout; FLUSH changes only values the kernel then rounds to zero
+ *              anyway (paper/methods.md#prereg-stage7h). Variants that differ only in switches of
+ *              one class, none ARITH, must be bit-identical.
  *     MIN_SM   the oldest architecture (major*10+minor) whose hardware the block needs, 0 for none
  *              beyond what the build targets; a variant needs the largest MIN_SM of its switches
  *              and is "not supported" on an older device (never run, never failed)
@@ -42,7 +42,8 @@
     X(WG_SPEC,          wg_spec,          LOAD,  90, SM90A, "warpgroup specialisation: two 64-row consumer warpgroups (128 rows) and a producer warpgroup, registers split by setmaxnreg") \
     X(KEYS128,          keys128,          ARITH, 90, SM90A, "128 keys per KV tile: Q.K^T by wgmma m64n128k32, P.V four chained m64n64k32 per tile, V^T rows 128-byte swizzled") \
     X(WG_OVERLAP,       wg_overlap,       LOAD,  90, SM90A, "intra-warpgroup overlap: S(t) and P(t-1).V(t-1) issued together, tile t's softmax while P.V runs (FlashAttention-3's order)") \
-    X(FTZ_EXP,          ftz_exp,          FLUSH,  0, ANY, "P's weights by ex2.approx.ftz: a weight below 2^-126 is +0, an e4m3 code 0 either way; alpha by __expf as before")
+    X(FTZ_EXP,          ftz_exp,          FLUSH,  0, ANY, "P's weights by ex2.approx.ftz: a weight below 2^-126 is +0, an e4m3 code 0 either way; alpha by __expf as before") \
+    X(MASK_EDGE,        mask_edge,        LOAD,   0, ANY, "the key mask only on the tiles that need it (the partial last tile, the causal diagonal); the others by a copy of the compute without the test")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT, SDPA_SWCLASS_FLUSH };

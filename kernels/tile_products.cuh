@@ -118,9 +118,9 @@ template <class Cfg> __device__ __forceinline__ void pv_wmma(Smem<Cfg> &sm, int 
 
 // ---- [stage 3b] one tile on mma.sync m16n8k16: Q K^T, softmax and P V in registers --------------
 // One KV tile (half tiles `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
-template <class Cfg>
-__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
-                                         KeyMask<Cfg::kCausal> mask, float qk_mult, MmaRows<Cfg::kD> &st) {
+template <class Cfg, class Mask>
+__device__ __forceinline__ void mma_tile(const Smem<Cfg> &sm, int buf, int warp, int lane, Mask mask,
+                                         float qk_mult, MmaRows<Cfg::kD> &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // S = Q K^T: 4 tiles of 8 keys. B (k = d, n = key) is K's [key][d] rows read without .trans:
@@ -284,10 +284,9 @@ __device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uin
 // updated, alpha returned, P as e4m3 codes in pa (the A fragments of P.V), l summing them. In two
 // halves, between which stage 7f runs a part of P.V: fp8_softmax_exp leaves 448 p in s, fp8_codes
 // turns s into the codes and adds them to l.
-template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_exp(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
-                                                Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
-                                                float (&alpha)[2]) {
+template <class Cfg, class Mask>
+__device__ __forceinline__ void fp8_softmax_exp(int lane, Mask mask, float qk_mult, Fp8Rows<Cfg::kD> &st,
+                                                float (&s)[Cfg::kTN / 8][4], float (&alpha)[2]) {
     constexpr int TN = Cfg::kTN;
     const int g = lane >> 2, t = lane & 3;
     // Online softmax as stage 3b (rows_rescale): s scaled and masked, m and l updated.
@@ -315,9 +314,9 @@ __device__ __forceinline__ void fp8_codes(Fp8Rows<Cfg::kD> &st, const float (&s)
         st.l[1] += e4m3x4_sum(pa[kk][1]) + e4m3x4_sum(pa[kk][3]);
     }
 }
-template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal> mask, float qk_mult,
-                                                  Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4],
+template <class Cfg, class Mask>
+__device__ __forceinline__ void fp8_softmax_codes(int lane, Mask mask, float qk_mult, Fp8Rows<Cfg::kD> &st,
+                                                  float (&s)[Cfg::kTN / 8][4],
                                                   uint32_t (&pa)[Cfg::kTN / 32][4], float (&alpha)[2]) {
     fp8_softmax_exp<Cfg>(lane, mask, qk_mult, st, s, alpha);
     fp8_codes<Cfg>(st, s, pa);
@@ -325,10 +324,10 @@ __device__ __forceinline__ void fp8_softmax_codes(int lane, KeyMask<Cfg::kCausal
 
 // The rest of a tile on the scores s: the softmax and its codes (fp8_softmax_codes), then O = alpha O +
 // P V on mma.sync m16n8k32 with V^T of buffer `buf` ([stage 7c] or on the warpgroup's wgmma, wgmma_pv).
-template <class Cfg>
-__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane,
-                                               KeyMask<Cfg::kCausal> mask, float qk_mult,
-                                               Fp8Rows<Cfg::kD> &st, float (&s)[Cfg::kTN / 8][4]) {
+template <class Cfg, class Mask>
+__device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int lane, Mask mask,
+                                               float qk_mult, Fp8Rows<Cfg::kD> &st,
+                                               float (&s)[Cfg::kTN / 8][4]) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN;
     float alpha[2];
     uint32_t pa[TN / 32][4];
@@ -360,9 +359,9 @@ __device__ __forceinline__ void fp8_softmax_pv(const Smem<Cfg> &sm, int buf, int
 }
 
 // One KV tile (code buffers `buf`, the keys `mask` lets each row see) for warp `warp`'s 16 rows.
-template <class Cfg>
-__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp, int lane,
-                                         KeyMask<Cfg::kCausal> mask, float qk_mult, Fp8Rows<Cfg::kD> &st) {
+template <class Cfg, class Mask>
+__device__ __forceinline__ void fp8_tile(const Smem<Cfg> &sm, int buf, int warp, int lane, Mask mask,
+                                         float qk_mult, Fp8Rows<Cfg::kD> &st) {
     float s[Cfg::kTN / 8][4];
     fp8_scores(sm, buf, warp, lane, st, s);
     fp8_softmax_pv(sm, buf, lane, mask, qk_mult, st, s);
@@ -427,9 +426,9 @@ template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
 // a whole P.V in flight and two P fragments were 224 of the consumers' 232 registers, and the
 // causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the
 // last under the codes, a middle one (none at D <= 128) alone; per element nothing changes.
-template <class Cfg, class Rows>
-__device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane,
-                                                      KeyMask<Cfg::kCausal> mask, float qk_mult, Rows &st) {
+template <class Cfg, class Rows, class Mask>
+__device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane, Mask mask,
+                                                      float qk_mult, Rows &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN, kPvParts = D / 64, kPart = D / kPvParts;
     tma_kv_wait(sm, tile);
     float d[TN / 2], pv[kPart / 2];

@@ -87,21 +87,46 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
     }
 }
 
-template <class Cfg, class Hooks>
-__device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S, int row0,
-                                            float qk_mult, typename Hooks::Rows &st) {
-    rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+// One consumer step: wait for tile t's operands, compute it (WHOLE: [stage 7i] without the key test,
+// NoMask; else with tile_mask for the warp's first row row0), release the buffer its compute last read.
+template <class Cfg, class Hooks, bool WHOLE = false>
+__device__ __forceinline__ void ws_consumer_tile(Smem<Cfg> &sm, int t, int n_tiles, int warp, int lane, int S,
+                                                 int row0, float qk_mult, typename Hooks::Rows &st) {
     // [stage 7f] Hooks::kLag: compute(t) is the last to read buffer t - kLag (released after it), and
     // drain finishes the lagging tile after the loop. The producers wait on EMPTY(b) before writing
     // tile u + 2 into buffer b, which a lag of 1 still signals (after compute(u + 1)) before it needs
     // FULL(u + 2): no cycle.
     constexpr int kLag = Hooks::kLag;
-    for (int t = 0; t < n_tiles; ++t) {
-        bar_sync_buf<Cfg, kBarFull>(t & 1);
+    bar_sync_buf<Cfg, kBarFull>(t & 1);
+    if constexpr (WHOLE) {
+        Hooks::compute(sm, t, warp, lane, NoMask{}, qk_mult, st);
+    } else {
         Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);
-        if (t >= kLag && t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) & 1);
     }
-    if constexpr (kLag > 0) Hooks::drain(sm, n_tiles - 1, st);
+    if (t >= kLag && t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) & 1);
+}
+
+template <class Cfg, class Hooks>
+__device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S, int row0,
+                                            float qk_mult, typename Hooks::Rows &st) {
+    rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    if constexpr (Cfg::kMaskEdge) {
+        // [stage 7i] MASK_EDGE: the tiles every row of the CTA (first row row0 - 16 warp) sees whole
+        // take the compute without the key test, the rest the one with it: the same operations on the
+        // same operands either way, in the same order. One loop whose trip takes one of two bodies,
+        // not two loops one after the other: with two, ptxas serialised every wgmma of the kernel
+        // (C7513, nvcc 13.0; Methods, Stage 7i).
+        const int whole = cta_whole_tiles<Cfg>(S, row0 - 16 * warp);
+        for (int t = 0; t < n_tiles; ++t)
+            if (t < whole)
+                ws_consumer_tile<Cfg, Hooks, true>(sm, t, n_tiles, warp, lane, S, row0, qk_mult, st);
+            else
+                ws_consumer_tile<Cfg, Hooks>(sm, t, n_tiles, warp, lane, S, row0, qk_mult, st);
+    } else {
+        for (int t = 0; t < n_tiles; ++t)
+            ws_consumer_tile<Cfg, Hooks>(sm, t, n_tiles, warp, lane, S, row0, qk_mult, st);
+    }
+    if constexpr (Hooks::kLag > 0) Hooks::drain(sm, n_tiles - 1, st);
 }
 
 } // namespace sdpa

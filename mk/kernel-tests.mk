@@ -136,6 +136,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               its P.V instead of after it (the producers write tile t+1 over it while, or before,
 #               the wgmma reads it: wrong outputs from 3 tiles on, and ThreadSanitizer's race between
 #               the V^T stores and the wgmma's reads)
+#   mask-edge-partial: stage 7i takes the sequence's partial last tile as whole (no key test there):
+#               the keys past S get weights (the stage-7i split's off-by-one)
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -149,7 +151,7 @@ KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
-          wg-pv-wait-short ws-vt-early-release fp8-flush-kept
+          wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -202,6 +204,12 @@ plant_variant_ws-vt-early-release := stage7f
 # twin's, prims::expf_ftz, the one place the threshold is written).
 plant_sed_fp8-flush-kept := s/return y < 0x1p-126f ? 0.0f : y;/return y < 0x1p-6f ? 0.0f : y;/
 plant_variant_fp8-flush-kept := stage7h
+# mask-edge-partial: stage 7i counts the sequence's partial last tile among the whole ones (S / TN
+# rounded up): that tile's softmax runs without the key test, the keys past S (TMA's zero fill, scores
+# 0) take weights, and every row of a shape whose S is not a multiple of 128 goes wrong (small, ragged;
+# mission's four whole tiles stay right). Arithmetic only: no race, no fault.
+plant_sed_mask-edge-partial := s/: S \/ TN;/: (S + TN - 1) \/ TN;/
+plant_variant_mask-edge-partial := stage7i
 # Three tiles at least (mission's 4; partial's 2 release nothing a producer waits for).
 plant_tsan_shape_ws-vt-early-release := mission
 plant_variant_wg-wait-short := stage7b

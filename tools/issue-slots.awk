@@ -1,7 +1,7 @@
 # issue-slots.awk: the loop counts of tools/issue-slots.sh from one kernel's SASS listing, one
 # instruction per line as "<hex address> [@predicate] OPCODE operands" (cuobjdump -sass, trimmed).
 # Variables: per_tile (the exponentials one warp's lanes take per key tile), pre (the row's leading
-# columns). Prints the rest of the row; exit 1 with a message when no loop holds MUFU.EX2 or its
+# columns); all=1: print every loop instead (first and last address, instructions, MUFU.EX2). Prints the rest of the row; exit 1 with a message when no loop holds MUFU.EX2 or its
 # MUFU.EX2 are not a whole number of tiles. tests/kernels/issue-slots.sh runs it on a listing made
 # by hand.
 
@@ -16,29 +16,49 @@ function hex(s,   v, i) { # mawk has no strtonum
   op[n] = line; sub(/ .*/, "", op[n]); idx[a[n]] = n
   tgt[n] = -1
   if (op[n] ~ /^BRA/ && match(line, /0x[0-9a-f]+ *$/)) tgt[n] = hex(substr(line, RSTART, RLENGTH))
+  if (op[n] == "EXIT" && !pred[n]) exits[n] = 1
+}
+# Whether an unconditional EXIT lies in h..i: then the branch at i is an out-of-line block's return
+# (an mbarrier wait's retry, placed after the kernel's exit) into the code, not a loop's back edge.
+function has_exit(h, i,   j) {
+  for (j = h; j <= i; j++) if (j in exits) return 1
+  return 0
 }
 END {
   best = 0
-  for (i = 1; i <= n; i++) if (tgt[i] >= 0 && tgt[i] <= a[i] && (tgt[i] in idx)) {
+  for (i = 1; i <= n; i++) if (tgt[i] >= 0 && tgt[i] <= a[i] && (tgt[i] in idx) && !has_exit(idx[tgt[i]], i)) {
     h = idx[tgt[i]]; e = 0
     for (j = h; j <= i; j++) if (op[j] ~ /^MUFU\.EX2/) e++
+    if (all) printf "0x%x\t0x%x\t%d\t%d\n", a[h], a[i], i - h + 1, e
     if (e > best || (e == best && e > 0 && i - h < bi - bh)) { best = e; bh = h; bi = i }
   }
+  if (all) exit 0
   if (!best) { print "issue-slots.sh: no loop with MUFU.EX2" > "/dev/stderr"; exit 1 }
-  # The fewest instructions from the head to the back edge: one pass in address order.
-  for (j = bh; j <= bi; j++) d[j] = 1e9
-  d[bh] = 0; conv = 0
+  # The fewest instructions from the head to the back edge, and the most MUFU.EX2 and conversions any
+  # trip can issue: one pass in address order (a loop whose trip takes one of two bodies, stage 7i's,
+  # holds both bodies' MUFU.EX2 but a trip issues one body's; for a loop of one body, all of them).
+  for (j = bh; j <= bi; j++) { d[j] = 1e9; mu[j] = -1; cv[j] = -1 }
+  d[bh] = 0; mu[bh] = 0; cv[bh] = 0
   for (j = bh; j <= bi; j++) {
-    c = d[j] + 1
-    if (op[j] ~ /^(F2FP|F2F|F2I|I2F|FRND)(\.|$)/) conv++
+    if (mu[j] < 0) continue # no trip reaches it (after an unconditional branch)
+    c = d[j] + 1; cm = mu[j] + (op[j] ~ /^MUFU\.EX2/); cc = cv[j] + (op[j] ~ /^(F2FP|F2F|F2I|I2F|FRND)(\.|$)/)
     fwd = (op[j] ~ /^BRA/ && tgt[j] > a[j] && (tgt[j] in idx) && idx[tgt[j]] <= bi)
-    if (fwd && idx[tgt[j]] < bi && c < d[idx[tgt[j]]]) d[idx[tgt[j]]] = c
-    if (fwd && idx[tgt[j]] == bi && c < d[bi]) d[bi] = c
-    if (!(fwd && !pred[j]) && j < bi && c < d[j + 1]) d[j + 1] = c
+    if (fwd) {
+      k = idx[tgt[j]]
+      if (c < d[k]) d[k] = c
+      if (cm > mu[k]) mu[k] = cm
+      if (cc > cv[k]) cv[k] = cc
+    }
+    if (!(fwd && !pred[j]) && j < bi) {
+      if (c < d[j + 1]) d[j + 1] = c
+      if (cm > mu[j + 1]) mu[j + 1] = cm
+      if (cc > cv[j + 1]) cv[j + 1] = cc
+    }
   }
+  best = mu[bi] + (op[bi] ~ /^MUFU\.EX2/); conv = cv[bi]
   tiles = int(best / per_tile)
   if (tiles < 1 || best - tiles * per_tile >= per_tile / 2) {
-    printf "issue-slots.sh: %d MUFU.EX2 in the loop is not a whole number of tiles of %d exponentials\n", best, per_tile > "/dev/stderr"; exit 1
+    printf "issue-slots.sh: %d MUFU.EX2 on a trip of the loop is not a whole number of tiles of %d exponentials\n", best, per_tile > "/dev/stderr"; exit 1
   }
   printf "%s\t0x%x\t0x%x\t%d\t%d\t%d\t%d\t%d\n", pre, a[bh], a[bi], bi - bh + 1, d[bi] + 1, best, conv, tiles
 }

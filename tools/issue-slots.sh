@@ -3,15 +3,19 @@
 # issue-slot model (paper/methods.md#prereg-stage7g-slots), which bounds how busy the XU pipe
 # (MUFU.EX2) can be and how many FLOP per SM cycle the loop can sustain, before any GPU run.
 #   issue-slots.sh OBJECT PTXAS_JSON ARCH KERNEL...   (one TSV row per kernel, header first)
-# The loop is the one closed by a backward branch that holds the most MUFU.EX2 (the innermost on a
-# tie): the per-tile loop of the consumers. Per row:
+# The loop is the one closed by a backward branch that holds the most MUFU.EX2 (on a tie the
+# innermost, and of loops not nested the one with fewer instructions): the per-tile loop of the
+# consumers. A backward branch whose span holds the kernel's unconditional EXIT closes no loop: it
+# is an out-of-line block's return (an mbarrier wait's retry, placed after the exit) into the code.
+# A trip may take one of two bodies (stage 7i's, paper/methods.md#prereg-stage7i). Per row:
 #   instructions      every instruction between its head and its back edge;
 #   instructions_min  the fewest any trip through it issues: a forward branch may skip its span, a
 #                     branch out of the loop (the out-of-line retry of an mbarrier wait) or back inside
 #                     it (a spin) is counted as not taken, so this is a lower bound on the issue slots
 #                     of one iteration of one warp;
-#   mufu_ex2          its MUFU.EX2 (predicated ones included: an upper bound on the XU's load);
-#   conversions       its F2FP, F2F, F2I, I2F and FRND, the conversions whose pipe may be the XU;
+#   mufu_ex2          the most MUFU.EX2 any trip issues (predicated ones included: an upper bound on
+#                     the XU's load; in a loop of one body, all of its MUFU.EX2);
+#   conversions       likewise its F2FP, F2F, F2I, I2F and FRND, the conversions whose pipe may be the XU;
 #   tiles             key tiles per iteration: mufu_ex2 over the exponentials one warp's lanes take
 #                     per tile (tile_m x tile_n / (32 x mma_warps)), the remainder being the rescales;
 # with the kernel's geometry from ptxas.json (head_dim, tile_m, tile_n, mma_warps) and the nvcc that

@@ -274,6 +274,28 @@ static void test_stage7h_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7h->sw), SDPA_WARPS_OF(s7f->sw));
 }
 
+/* stage7i (MASK_EDGE): one switch from stage7h, of the class LOAD (paper/methods.md#prereg-stage7i):
+ * on a tile every row sees whole the key test would pass for every score, so it is bit-identical to
+ * stage7h on the emulator and on a GPU (not an instruction switch); a portable switch, sm_90a through
+ * its parent; stage 7h's geometry. Against stage 7f (FLUSH + LOAD) no claim, as for any two classes. */
+static void test_stage7i_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7i = variants_find("stage7i"), *s7h = variants_find("stage7h");
+    assert_non_null(s7i);
+    assert_string_equal(s7i->parent, "stage7h");
+    assert_int_equal(s7i->sw, s7h->sw | SDPA_SW(MASK_EDGE));
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_MASK_EDGE].cls, SDPA_SWCLASS_LOAD);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_MASK_EDGE].min_sm, 0);
+    assert_int_equal(variants_exact_sm(s7i->sw), 90);
+    assert_true(variants_expect_identical(s7i->sw, s7h->sw));
+    assert_true(variants_expect_identical_on(s7i->sw, s7h->sw, true));
+    assert_true(variants_expect_identical_on(s7i->sw, s7h->sw, false));
+    assert_false(variants_expect_identical(s7i->sw, variants_find("stage7f")->sw)); /* LOAD + FLUSH */
+    assert_int_equal(SDPA_TILE_N_OF(s7i->sw), SDPA_TILE_N_OF(s7h->sw));
+    assert_int_equal(SDPA_TILE_M_OF(s7i->sw), SDPA_TILE_M_OF(s7h->sw));
+    assert_int_equal(SDPA_WARPS_OF(s7i->sw), SDPA_WARPS_OF(s7h->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
  * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128 and WG_OVERLAP are
@@ -330,7 +352,8 @@ int main(void) {
         cmocka_unit_test(test_stage7a_rules),         cmocka_unit_test(test_stage7b_rules),
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
-        cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_stage7i_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

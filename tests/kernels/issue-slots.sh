@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The static issue-slot model's counts (tools/issue-slots.sh, paper/methods.md#prereg-stage7g-slots):
 # the loop finder and its shortest trip on listings made by hand (a skipped span, an mbarrier
-# wait's out-of-line retry, a spin inside the loop, two loops), then the committed
+# wait's out-of-line retry, a spin inside the loop, two loops, two loops and a retry after the EXIT,
+# one loop of two bodies), then the committed
 # paper/derivation/issue-slots.tsv against the build's sm_90a SASS, row for row: a kernel change
 # that moves the counts fails here until `make issue-slots` rewrites the file (and the paper's
 # figures with it). With another nvcc than the file's, or without cuobjdump, that part is skipped.
@@ -38,13 +39,14 @@ tap_ok "hand listing: the loop 0x20..0xc0, 11 instructions, 9 on its shortest tr
 tap_ok "  ... the same loop read as 1 tile of 4 exponentials" test "$(awk_run 4 "$tmp/a.sass" | cut -f8)" = 1
 tap_ok "  ... or as 1 tile of 3 and 1 rescale" test "$(awk_run 3 "$tmp/a.sass" | cut -f8)" = 1
 tap_fail "  ... but not as tiles of 5 (fewer exponentials than one tile)" awk_run 5 "$tmp/a.sass"
-tap_ok "  ... said so, with the count and the tile" grep -q "4 MUFU.EX2 in the loop is not a whole number of tiles of 5" "$tmp/err"
+tap_ok "  ... said so, with the count and the tile" grep -q "4 MUFU.EX2 on a trip of the loop is not a whole number of tiles of 5" "$tmp/err"
 sed 's/^0020 FMUL.*/0020 MUFU.EX2 R2, R2/' "$tmp/a.sass" >"$tmp/e.sass"
 tap_fail "  ... nor 5 MUFU.EX2 as tiles of 2 (1 left over is half a tile, more than the rescales)" awk_run 2 "$tmp/e.sass"
-# An unconditional forward branch inside the loop leaves its span out of every trip.
+# An unconditional forward branch inside the loop leaves its span out of every trip, its MUFU.EX2
+# and conversion too.
 sed 's/^0040 @P0 BRA 0x70/0040 BRA 0x70/' "$tmp/a.sass" >"$tmp/b.sass"
-tap_ok "hand listing: an unconditional forward branch: 9 on the shortest trip, still 11 in all" \
-  test "$(awk_run 2 "$tmp/b.sass" | cut -f4,5)" = "11	9"
+tap_ok "hand listing: an unconditional forward branch: 9 on the shortest trip, still 11 in all; 3 MUFU.EX2, 1 conversion a trip" \
+  test "$(awk_run 3 "$tmp/b.sass" | cut -f4-8)" = "11	9	3	1	1"
 # Two loops: the one with more MUFU.EX2 is the softmax's, wherever it lies.
 cat "$tmp/a.sass" >"$tmp/c.sass"
 cat >>"$tmp/c.sass" <<'EOF'
@@ -54,13 +56,62 @@ cat >>"$tmp/c.sass" <<'EOF'
 EOF
 tap_ok "hand listing with a second, smaller loop after it: the first is chosen" \
   test "$(awk_run 2 "$tmp/c.sass" | cut -f2,3)" = "0x20	0xc0"
+# Stage 7i's shape (paper/methods.md#prereg-stage7i): two loops not nested, with as many MUFU.EX2
+# each, and an mbarrier wait's retry after the kernel's EXIT that returns into the first: the
+# retry's branch closes no loop (its span would hold both), and of the two the shorter is counted.
+cat >"$tmp/f.sass" <<'EOF2'
+0000 MOV R0, RZ
+0010 FMUL R2, R2, 1.4426950216293334961
+0020 MUFU.EX2 R3, R2
+0030 @!P2 BRA 0x300
+0040 MUFU.EX2 R4, R2
+0050 @!P4 BRA 0x10
+0060 FMUL R2, R2, 1.4426950216293334961
+0070 ISETP.GE.AND P1, PT, R0, R9, PT
+0080 FSEL R2, R2, -INF, !P1
+0090 MUFU.EX2 R3, R2
+00a0 MUFU.EX2 R4, R2
+00b0 @!P4 BRA 0x60
+00c0 EXIT
+0300 SYNCS.PHASECHK.TRANS64.TRYWAIT P2, [R9], R10
+0310 @!P2 BRA 0x300
+0320 BRA 0x40
+EOF2
+tap_ok "hand listing with two loops of 2 MUFU.EX2 and a retry after EXIT: the shorter loop, 0x10..0x50" \
+  test "$(awk_run 2 "$tmp/f.sass" | cut -f2-6)" = "0x10	0x50	5	5	2"
+tap_ok "  ... every loop listed (all=1): the two, not the retry's return" \
+  test "$(awk -v all=1 -f tools/issue-slots.awk "$tmp/f.sass" | cut -f1,2,4 | tr '\n' ' ')" = "0x10	0x50	2 0x60	0xb0	2 0x300	0x310	0 "
+sed '/^00c0 EXIT/d' "$tmp/f.sass" >"$tmp/g.sass"
+tap_ok "  ... without the EXIT the return's span would be a loop of 3 MUFU.EX2 (the rule matters)" \
+  test "$(awk_run 1 "$tmp/g.sass" | cut -f2,3,6)" = "0x40	0x320	3"
+# Stage 7i's as built: one loop whose trip takes one of two bodies (a uniform branch to the masked
+# body, which ends by jumping to the back edge): 4 MUFU.EX2 in the loop, 2 on any trip; the fewest
+# trip through the shorter body.
+cat >"$tmp/h.sass" <<'EOF2'
+0000 MOV R0, RZ
+0010 ISETP.GE.AND P0, PT, R0, R8, PT
+0020 @P0 BRA 0x70
+0030 FMUL R2, R2, 1.4426950216293334961
+0040 MUFU.EX2 R3, R2
+0050 MUFU.EX2 R4, R2
+0060 BRA 0xc0
+0070 ISETP.GE.AND P1, PT, R0, R9, PT
+0080 FSEL R2, R2, -INF, !P1
+0090 FMUL R2, R2, 1.4426950216293334961
+00a0 MUFU.EX2 R3, R2
+00b0 MUFU.EX2 R4, R2
+00c0 @!P4 BRA 0x10
+00d0 EXIT
+EOF2
+tap_ok "hand listing of one loop with two bodies: 12 instructions, 7 on the fewest trip, 2 MUFU.EX2 a trip, 1 tile of 2" \
+  test "$(awk_run 2 "$tmp/h.sass" | cut -f2-8)" = "0x10	0xc0	12	7	2	0	1"
 grep -v MUFU "$tmp/a.sass" >"$tmp/d.sass"
 tap_fail "hand listing without MUFU.EX2: no loop" awk_run 2 "$tmp/d.sass"
 tap_ok "  ... said so" grep -q "no loop with MUFU.EX2" "$tmp/err"
 
 # The committed counts.
-tap_ok "$tsv: a header and 12 kernels (stages 7b to 7f and 7h at D = 64 and 128)" \
-  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 12
+tap_ok "$tsv: a header and 14 kernels (stages 7b to 7f, 7h and 7i at D = 64 and 128)" \
+  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 14
 tap_ok "  ... each: the shortest trip at most the loop, 1 tile per trip, its MUFU.EX2 the tile's exponentials and 2 rescales" \
   awk -F'\t' 'NR > 1 && !($12 <= $11 && $15 == 1 && $13 == $6 * $7 / (32 * $8) + 2) { bad = 1 } END { exit bad }' "$tsv"
 # Stage 7h's static gate (paper/methods.md#prereg-stage7h): at each head dimension its loop's fewest
@@ -69,6 +120,13 @@ for sfx in "" _d128; do
   tap_ok "stage 7h$sfx: fewest trip <= 0.8 x stage 7f's, the same MUFU.EX2 ($(awk -F'\t' -v k="sdpa_stage7h_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
     awk -F'\t' -v h="sdpa_stage7h_e4m3$sfx" -v f="sdpa_stage7f_e4m3$sfx" '$1 == h { hn = $12; he = $13 } $1 == f { fn = $12; fe = $13 }
       END { exit !(hn > 0 && fn > 0 && hn <= 0.8 * fn && he == fe) }' "$tsv"
+done
+# Stage 7i's (paper/methods.md#prereg-stage7i): the counted loop's fewest trip at most 0.85 times
+# stage 7h's, with as many MUFU.EX2.
+for sfx in "" _d128; do
+  tap_ok "stage 7i$sfx: fewest trip <= 0.85 x stage 7h's, the same MUFU.EX2 ($(awk -F'\t' -v k="sdpa_stage7i_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
+    awk -F'\t' -v i="sdpa_stage7i_e4m3$sfx" -v h="sdpa_stage7h_e4m3$sfx" '$1 == i { n = $12; e = $13 } $1 == h { hn = $12; he = $13 }
+      END { exit !(n > 0 && hn > 0 && n <= 0.85 * hn && e == he) }' "$tsv"
 done
 file_nvcc=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
 build_nvcc=$(jq -r '.meta.nvcc // empty' "$pj" 2>/dev/null)
@@ -95,6 +153,20 @@ else
     nf=$(minus126 "sdpa_stage7f_e4m3$sfx") nh=$(minus126 "sdpa_stage7h_e4m3$sfx")
     tap_ok "stage 7h$sfx: its loop compares only alpha's 2 arguments with -126 ($nh; stage 7f's: $nf)" \
       test "$nh" -eq 2 -a "$nf" -gt 2
+  done
+  # Stage 7i's loop holds two bodies (the whole tiles' without the key test, and the masked one): twice
+  # stage 7h's MUFU.EX2 in the loop, of which a trip issues one body's (the file's count, 7h's).
+  loop_mufu() { # KERNEL: the MUFU.EX2 of the loop the counts take, all of them
+    local lo
+    lo=$(awk -F'\t' -v k="$1" '$1 == k { print $9 }' "$tmp/now.tsv")
+    sass_listing_addr "$obj" "$1" sm_90a | awk -v all=1 -f tools/issue-slots.awk | awk -F'\t' -v lo="$lo" '$1 == lo { print $4; exit }'
+  }
+  for sfx in "" _d128; do
+    m=$(awk -F'\t' -v k="sdpa_stage7h_e4m3$sfx" '$1 == k { print $13 }' "$tmp/now.tsv")
+    mi=$(awk -F'\t' -v k="sdpa_stage7i_e4m3$sfx" '$1 == k { print $13 }' "$tmp/now.tsv")
+    li=$(loop_mufu "sdpa_stage7i_e4m3$sfx") lh=$(loop_mufu "sdpa_stage7h_e4m3$sfx")
+    tap_ok "stage 7i$sfx: its loop holds two bodies, $li MUFU.EX2 (stage 7h's: $lh), a trip issues $mi (7h: $m)" \
+      test "$li" -eq $((2 * m)) -a "$lh" -eq "$m" -a "$mi" -eq "$m"
   done
 fi
 tap_done

@@ -69,14 +69,15 @@ barriers_of() {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
 # row_flags: per row of the registry, "IDENT", 0/1 for each switch below, its exact architecture, FTZ_EXP
-# (0/1) and its parent.
+# (0/1), its parent, and the number of bodies of the consumers' tile loop (2 with MASK_EDGE, stage 7i:
+# the tiles every row sees whole take a copy of the compute without the key test).
 row_flags() {
   registry_rows | while IFS='|' read -r ident _ parent sw; do
     f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent"
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1))"
   done
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -136,19 +137,20 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         # code); one fence before both products, one more before the loop's P.V (its A operands are
         # the P codes the loop carried) and one before the last P.V, three commits (S, P.V, the last
         # P.V), wait_group 1 once (S(t) landed with P.V in flight) and 0 three times (tile 0's S, P.V
-        # in the loop, the last P.V).
-        npv=4 nsync=6; [ "$ovl" = 1 ] && npv=8 nsync=9
+        # in the loop, the last P.V). With MASK_EDGE (stage 7i) the loop's are there once per body
+        # ($nb), the last tile's once.
+        nqk=$((2 * nb)) npv=4 nsync=6; [ "$ovl" = 1 ] && npv=$((4 * nb + 4)) nsync=$((6 * nb + 3))
         nwg128=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
         nwg64=$(grep -c 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3' "$tmp/k.ptx")
-        tap_ok "sm_$arch $ident: Q.K^T by 2 wgmma m64n128k32 ($nwg128), P.V by $npv wgmma m64n64k32 ($nwg64), no m64n32 ($nwg), no mma.sync ($n32, $n16), no WMMA ($mma)" \
-          test "$nwg128" -eq 2 -a "$nwg64" -eq "$npv" -a "$nwg" -eq 0 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
+        tap_ok "sm_$arch $ident: Q.K^T by $nqk wgmma m64n128k32 ($nwg128), P.V by $npv wgmma m64n64k32 ($nwg64), no m64n32 ($nwg), no mma.sync ($n32, $n16), no WMMA ($mma)" \
+          test "$nwg128" -eq "$nqk" -a "$nwg64" -eq "$npv" -a "$nwg" -eq 0 -a "$n32" -eq 0 -a "$n16" -eq 0 -a "$mma" -eq 0
         tap_ok "sm_$arch $ident: P.V's A operands from registers ($npv wgmma RS: {4 registers}, descriptor)" \
           test "$(grep -cE 'wgmma\.mma_async\.sync\.aligned\.m64n64k32\.f32\.e4m3\.e4m3 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}' "$tmp/k.ptx")" -eq "$npv"
         tap_ok "sm_$arch $ident: wgmma.fence, commit_group and wait_group 0: $nsync" \
           test "$(grep -cE 'wgmma\.(fence|commit_group)\.sync\.aligned|wgmma\.wait_group\.sync\.aligned 0;' "$tmp/k.ptx")" -eq "$nsync"
         nw1=$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")
         if [ "$ovl" = 1 ]; then
-          tap_ok "sm_$arch $ident: wgmma.wait_group 1 once (S(t) landed, P(t-1).V(t-1) in flight: $nw1)" test "$nw1" -eq 1
+          tap_ok "sm_$arch $ident: wgmma.wait_group 1 once per body of the loop (S(t) landed, P(t-1).V(t-1) in flight: $nw1 of $nb)" test "$nw1" -eq "$nb"
         else
           tap_ok "sm_$arch $ident: no wgmma.wait_group 1 ($nw1)" test "$nw1" -eq 0
         fi
@@ -200,8 +202,9 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         body "$ptx" "sdpa_${parent}_e4m3" >"$tmp/parent.ptx"
         nall=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/k.ptx")
         npar=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/parent.ptx")
-        tap_ok "sm_$arch $ident: P's weights by ex2.approx.ftz ($nftz), alpha's by ex2.approx ($((nall - nftz))), as many as $parent's ($npar)" \
-          test "$nftz" -gt 0 -a "$nall" -gt "$nftz" -a "$nall" -eq "$npar"
+        pnb=$(row_flags | awk -v p="$parent" '$1 == p { print $NF }') # the parent's loop bodies
+        tap_ok "sm_$arch $ident: P's weights by ex2.approx.ftz ($nftz), alpha's by ex2.approx ($((nall - nftz))), as many per body of the loop as $parent's ($npar in $pnb; $nall in $nb)" \
+          test "$nftz" -gt 0 -a "$nall" -gt "$nftz" -a $((nall * pnb)) -eq $((npar * nb))
         tap_ok "sm_$arch $ident: each ex2.approx.ftz takes a mul.f32 by 0f3FB8AA3B (__expf's log2(e))" \
           awk '/^[ \t]*mul\.f32[ \t].*, 0f3FB8AA3B;/ { r = $2; sub(/,$/, "", r); l2e[r] = 1 }
                /^[ \t]*ex2\.approx\.ftz\.f32/ { a = $3; sub(/;$/, "", a); n++; if (!(a in l2e)) bad++ }
@@ -283,7 +286,7 @@ done < <(row_flags)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
@@ -300,7 +303,10 @@ $(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r'
   elif [ "$wgpv" = 0 ]; then want="16 4 0 0 0 0" what="Q.K^T by 4 wgmma m64n32k32, P.V by 16 mma.sync m16n8k32"
   elif [ "$k128" = 0 ]; then want="0 4 0 1 0 1" what="Q.K^T by 4 wgmma m64n32k32, P.V by 1 wgmma m64n128k32 RS"
   elif [ "$ovl" = 0 ]; then want="0 0 0 8 0 4" what="Q.K^T by 4 wgmma m64n128k32, P.V by 4 m64n128k32 RS"
-  else want="0 0 8 8 8 4" what="Q.K^T by 4 wgmma m64n128k32, P.V by 2 x 4 m64n64k32 RS in the loop, 4 m64n128k32 RS after it"; fi
+  else # the loop's once per body (MASK_EDGE: 2), the last tile's P.V once
+    want="0 0 $((8 * nb)) $((4 * nb + 4)) $((8 * nb)) 4"
+    what="Q.K^T by 4 wgmma m64n128k32, P.V by 2 x 4 m64n64k32 RS in the loop ($nb bodies), 4 m64n128k32 RS after it"
+  fi
   tap_ok "sm_$arch $k: $what (counts: m16n8k32, m64n32, m64n64, m64n128, RS m64n64, RS m64n128: $got)" \
     test "$got" = "$want"
   nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
@@ -312,8 +318,8 @@ $(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r'
       "$(grep -c 'setmaxnreg\.inc\.sync\.aligned\.u32 232;' "$tmp/k.ptx")" -eq 1
   fi
   if [ "$ovl" = 1 ]; then
-    tap_ok "sm_$arch $k: wgmma.wait_group 1 once (S(t) landed, P.V's first part in flight)" \
-      test "$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")" -eq 1
+    tap_ok "sm_$arch $k: wgmma.wait_group 1 once per body of the loop ($nb: S(t) landed, P.V's first part in flight)" \
+      test "$(grep -c 'wgmma\.wait_group\.sync\.aligned 1;' "$tmp/k.ptx")" -eq "$nb"
   fi
   tap_fail "sm_$arch $k: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
 done < <(row_flags)
