@@ -37,7 +37,8 @@ static void scan_bench(const cJSON *doc, const char *src, const issue_row_t *r, 
     cJSON_ArrayForEach(t, jo(doc, "timing")) {
         if (!jo_eq(t, "variant", r->variant) || !jo_eq(t, "timing", "gpu") || !jo_str(t, "flops")) continue;
         const cJSON *s, *shape = NULL;
-        cJSON_ArrayForEach(s, shapes) if (jo_str(t, "shape") && jo_eq(s, "name", jo_str(t, "shape"))) shape = s;
+        cJSON_ArrayForEach(s, shapes) if (jo_str(t, "shape") && jo_eq(s, "name", jo_str(t, "shape"))) shape =
+            s;
         char text[96];
         double d;
         if (!shape) continue;
@@ -63,7 +64,8 @@ static fastest_t fastest(const gpu_campaign_t *c, const issue_row_t *r) {
     scan_bench(c->history_warm, "history, warm L2", r, &f);
     for (int i = 0; i < c->npts; i++) {
         const gpu_point_t *p = &c->pts[i];
-        if (p->peer || strcmp(p->status, "ok") != 0 || strcmp(p->series, r->variant) != 0 || p->D != r->head_dim)
+        if (p->peer || strcmp(p->status, "ok") != 0 || strcmp(p->series, r->variant) != 0 ||
+            p->D != r->head_dim)
             continue;
         char shape[96];
         snprintf(shape, sizeof shape, "(%.0f, %.0f, %ld, %.0f)", p->B, p->H, p->S, p->D);
@@ -73,10 +75,14 @@ static fastest_t fastest(const gpu_campaign_t *c, const issue_row_t *r) {
 }
 
 void issue_slots_measured(const gpu_data_t *g, const issue_row_t *rows, int k, rbuf_t *b) {
-    static const md_col_t cols[] = {{"campaign", 14, 'l'}, {"device", 12, 'l'},         {"stage", 7, 'l'},
-                                    {"D", 3, 'r'},         {"fastest timing at", 18, 'l'},
+    static const md_col_t cols[] = {{"campaign", 14, 'l'},
+                                    {"device", 12, 'l'},
+                                    {"stage", 7, 'l'},
+                                    {"D", 3, 'r'},
+                                    {"fastest timing at", 18, 'l'},
                                     {"TFLOP/s measured", 12, 'r'},
-                                    {"ceiling", 10, 'r'},  {"against the ceiling", 20, 'l'}};
+                                    {"ceiling", 10, 'r'},
+                                    {"against the ceiling", 20, 'l'}};
     size_t at = b->len;
     bool fixture = false;
     md_table_head(b, cols, 8);
@@ -114,8 +120,8 @@ void issue_slots_measured(const gpu_data_t *g, const issue_row_t *rows, int k, r
                     snprintf(verdict + l, sizeof verdict - l, " (%.3g %% of it)", 100 * f.lo_tf / tf);
                 }
             }
-            md_row(b, 8, c->id, jo_str_or(c->campaign, "device", "not recorded"), r->variant, dd, f.where, meas,
-                   ceil, verdict);
+            md_row(b, 8, c->id, jo_str_or(c->campaign, "device", "not recorded"), r->variant, dd, f.where,
+                   meas, ceil, verdict);
         }
     }
     char cap[1024];

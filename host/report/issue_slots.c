@@ -19,10 +19,19 @@
 /* The experiment whose absolute gate the ceiling is set against, and its kernel. */
 #define ISSUE_GATE_EXPERIMENT "experiments/stage7f-overlap/experiment.mk"
 #define ISSUE_GATE_KERNEL "sdpa_stage7f_e4m3"
-/* Stage 7h (paper/methods.md#prereg-stage7h): its experiment, its kernel, and its static gate's ratio. */
-#define ISSUE_7H_EXPERIMENT "experiments/stage7h-ftz-exp/experiment.mk"
-#define ISSUE_7H_KERNEL "sdpa_stage7h_e4m3"
-#define ISSUE_7H_MAX_RATIO 0.8
+/* The steps added on the model's evidence, each against its parent at D = 64: its experiment, kernels,
+ * static gate's ratio (its fewest trip at most that of its parent's, the same MUFU.EX2 a trip), and
+ * what it changes (paper/methods.md#prereg-stage7h, #prereg-stage7i). */
+typedef struct {
+    const char *stage, *parent, *experiment, *kernel, *parent_kernel, *methods, *change;
+    double max_ratio;
+} issue_step_t;
+static const issue_step_t STEPS[] = {
+    {"7h", "7f", "experiments/stage7h-ftz-exp/experiment.mk", "sdpa_stage7h_e4m3", ISSUE_GATE_KERNEL,
+     "Stage 7h", "drops the subnormal path around each weight's MUFU.EX2", 0.8},
+    {"7i", "7h", "experiments/stage7i-edge-mask/experiment.mk", "sdpa_stage7i_e4m3", "sdpa_stage7h_e4m3",
+     "Stage 7i", "drops the key test from the tiles every row sees whole", 0.85},
+};
 
 static const char *const HEADER[ISSUE_COLS] = {
     "kernel",       "variant",          "nvcc",      "arch",        "head_dim",
@@ -145,37 +154,52 @@ static void measured_xu(const gpu_data_t *g, const issue_row_t *f7, rbuf_t *b) {
     if (k) rb_puts(b, ".");
 }
 
-/* Stage 7h against stage 7f at D = 64: its static gate (fewest trip at most ISSUE_7H_MAX_RATIO of 7f's,
- * the same MUFU.EX2) and its ceilings against its experiment's absolute gate. */
-static int predict_7h(rbuf_t *b, const issue_row_t *f7, const issue_row_t *h7, const cJSON *d, double sms,
-                      double mhz, const gpu_campaign_t *from, char *err, size_t n) {
+/* A step against its parent (issue_step_t): its static gate and its ceilings against its experiment's
+ * absolute gate. */
+static int predict_step(rbuf_t *b, const issue_step_t *st, const issue_row_t *p, const issue_row_t *r,
+                        const cJSON *d, double sms, double mhz, const gpu_campaign_t *from, char *err,
+                        size_t n) {
     double gate_tflops;
-    if (experiment_gate_tflops(ISSUE_7H_EXPERIMENT, &gate_tflops, err, n) < 0) return -1;
-    double ratio = (double)h7->instructions_min / f7->instructions_min;
-    int met = ratio <= ISSUE_7H_MAX_RATIO && h7->mufu == f7->mufu;
-    rb_printf(b,
-              "\nStage 7h (Methods, \"Stage 7h\") drops the subnormal path around each weight's MUFU.EX2: "
-              "its fewest trip is %d instructions, %.1f %% of stage 7f's %d, with %d MUFU.EX2 against %d; "
-              "its static gate (at most %.0f %% of 7f's, the same MUFU.EX2) is %s. ",
-              h7->instructions_min, 100 * ratio, f7->instructions_min, h7->mufu, f7->mufu,
-              100 * ISSUE_7H_MAX_RATIO, met ? "met" : "MISSED");
-    double fl = issue_flop_per_sm_cycle(h7), flx = issue_flop_per_sm_cycle_xu(h7);
+    if (experiment_gate_tflops(st->experiment, &gate_tflops, err, n) < 0) return -1;
+    double ratio = (double)r->instructions_min / p->instructions_min;
+    int met = ratio <= st->max_ratio && r->mufu == p->mufu;
+    rb_printf(
+        b,
+        "\nStage %s (Methods, \"%s\") %s: its fewest trip is %d instructions, %.1f %% of stage %s's %d, "
+        "with %d MUFU.EX2 against %d; its static gate (at most %.0f %% of %s's, the same MUFU.EX2) is %s. ",
+        st->stage, st->methods, st->change, r->instructions_min, 100 * ratio, st->parent, p->instructions_min,
+        r->mufu, p->mufu, 100 * st->max_ratio, st->parent, met ? "met" : "MISSED");
+    double fl = issue_flop_per_sm_cycle(r), flx = issue_flop_per_sm_cycle_xu(r);
     if (d && isfinite(gate_tflops)) {
         double tf = issue_tflops(fl, sms, mhz), tfx = issue_tflops(flx, sms, mhz);
         rb_printf(b,
                   "Its issue slots allow at most %.0f FLOP per SM cycle, %.0f TFLOP/s on %s (campaign %s's "
                   "device record); if the conversions share the XU, which then binds first, %.0f TFLOP/s. "
-                  "Against the %g TFLOP/s of its absolute gate the model predicts that stage 7h %s.\n",
-                  fl, tf, jo_str_or(d, "name", "?"), from->id, tfx, gate_tflops,
+                  "Against the %g TFLOP/s of its absolute gate the model predicts that stage %s %s.\n",
+                  fl, tf, jo_str_or(d, "name", "?"), from->id, tfx, gate_tflops, st->stage,
                   tfx >= gate_tflops  ? "can meet that gate either way"
                   : tf >= gate_tflops ? "can meet that gate only if the conversions do not run on the XU"
                                       : "misses that gate");
+        /* Both bound by the XU at one ceiling when the conversions run there: no speedup to predict. */
+        if (flx <= issue_flop_per_sm_cycle_xu(p) * (1 + 1e-9))
+            rb_printf(
+                b,
+                "If they do, the XU binds stage %s at the same ceiling, and the model predicts no speedup "
+                "over it.\n",
+                st->parent);
     } else
         rb_printf(b,
                   "Its issue slots allow at most %.0f FLOP per SM cycle (%.0f if the conversions share "
                   "the XU).\n",
                   fl, flx);
     return 0;
+}
+
+/* The row of kernel in rows (k of them), or NULL. */
+static const issue_row_t *row_of(const issue_row_t *rows, int k, const char *kernel) {
+    for (int i = 0; i < k; i++)
+        if (strcmp(rows[i].kernel, kernel) == 0) return &rows[i];
+    return NULL;
 }
 
 int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
@@ -201,7 +225,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
                                     {"FLOP per SM cycle at most", 9, 'r'},
                                     {"TFLOP/s at most", 10, 'r'}};
     md_table_head(&b, cols, 11);
-    const issue_row_t *f7 = NULL, *h7 = NULL;
+    const issue_row_t *f7 = NULL;
     for (int i = 0; i < k; i++) {
         const issue_row_t *r = &rows[i];
         char dd[16], tile[32], w[16], ins[48], mu[16], cv[16], xu0[24], xu1[24], fl[32], tf[32];
@@ -224,7 +248,6 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
             snprintf(tf, sizeof tf, "%s", NA_MARK);
         md_row(&b, 11, r->variant, dd, tile, w, ins, mu, cv, xu0, xu1, fl, tf);
         if (strcmp(r->kernel, ISSUE_GATE_KERNEL) == 0) f7 = r;
-        if (strcmp(r->kernel, ISSUE_7H_KERNEL) == 0) h7 = r;
     }
     char on[640];
     if (d)
@@ -277,7 +300,11 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         measured_xu(g, f7, &b);
         rb_puts(&b, "\n");
     }
-    if (f7 && h7 && predict_7h(&b, f7, h7, d, sms, mhz, from, err, n) < 0) return rb_free(&b), -1;
+    for (size_t i = 0; i < sizeof STEPS / sizeof STEPS[0]; i++) {
+        const issue_row_t *p = row_of(rows, k, STEPS[i].parent_kernel), *r = row_of(rows, k, STEPS[i].kernel);
+        if (p && r && predict_step(&b, &STEPS[i], p, r, d, sms, mhz, from, err, n) < 0)
+            return rb_free(&b), -1;
+    }
     issue_slots_measured(g, rows, k, &b);
     return rb_save(&b, out, "issue-slots.md", err, n);
 }

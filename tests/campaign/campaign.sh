@@ -165,9 +165,9 @@ tap_ok "  ... sanitizers.json: 4 tools x every variant, each skipped (no GPU), t
 tap_ok "  ... profile.json: skipped as a whole, every variant listed with the reason, the metric set with hypotheses" \
   bash -c 'jq -e --argjson n "$2" ".kind == \"profile\" and .status == \"skipped\" and (.variants | length) == \$n and
              ([.metrics[] | select(.hypothesis != \"\")] | length) > 5" "$1/profile.json" >/dev/null' _ "$C" "$n_var"
-tap_ok "  ... profile-gate.json: skipped likewise, at the quick plan's gate shape, the Hopper line's rows 7a-7f and 7h listed" \
+tap_ok "  ... profile-gate.json: skipped likewise, at the quick plan's gate shape, the Hopper line's rows 7a-7f, 7h and 7i listed" \
   bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"small\" and
-             ([.variants[].variant] == [\"stage7a\", \"stage7b\", \"stage7c\", \"stage7d\", \"stage7e\", \"stage7f\", \"stage7h\"])" "$1/profile-gate.json" >/dev/null &&
+             ([.variants[].variant] == [\"stage7a\", \"stage7b\", \"stage7c\", \"stage7d\", \"stage7e\", \"stage7f\", \"stage7h\", \"stage7i\"])" "$1/profile-gate.json" >/dev/null &&
            [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate)"
 tap_ok "  ... the parts in order: the checks and profiles before the scaling sweep and the peers" \
   bash -c '[ "$(jq -r "[.parts_planned[] | select(test(\"^(history|sanitizers|profiles|scaling|peers)$\"))] | join(\" \")" "$1")" = \

@@ -3,7 +3,7 @@
 # paper/methods.md#prereg-stage7g-slots): every cell recomputed here with awk from the committed
 # paper/derivation/issue-slots.tsv and the committed campaign's device record; the two predictions
 # follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk), and stage
-# 7h's static gate and ceilings (paper/methods.md#prereg-stage7h; a gate that can be missed); without
+# 7h's and 7i's static gates and ceilings (paper/methods.md#prereg-stage7h, #prereg-stage7i; gates that can be missed); without
 # an sm_90 campaign no TFLOP/s is printed; a stage-7f XU figure is set against the bounds (the
 # fixture marked, deciding nothing; within, between, beyond); each counted kernel's fastest GPU timing
 # is set against its ceiling (none committed; beyond, between the two ceilings, within; its own head
@@ -67,6 +67,24 @@ tap_ok "  ... stage 7h: $h7 of 7f's $f7 instructions, its static gate $met7h; $t
   bash -c 'grep -q "fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage 7f.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 80 % of 7f.s, the same MUFU.EX2) is $5\. " <<<"$9" &&
            grep -q "$(printf "%.0f" "$6") TFLOP/s on NVIDIA H100 80GB HBM3 (campaign .*; if the conversions share the XU, which then binds first, $(printf "%.0f" "$7") TFLOP/s\. Against the $8 TFLOP/s of its absolute gate the model predicts that stage 7h ${10}\." <<<"$9"' \
   _ "$h7" "$f7" "$hm" "$fm" "$met7h" "$tf7h" "$tfx7h" "$gate7h" "$(md committed)" "$want7h"
+# Stage 7i's (paper/methods.md#prereg-stage7i) against stage 7h: at most 85 %; when the conversions on
+# the XU bind both at one ceiling, no speedup is predicted.
+read -r i7 ih7 im ihm tf7i tfx7i tfx7hh < <(awk -F'\t' -v sms="${dev% *}" -v mhz="${dev#* }" '
+  function ceil(r, x, fl) { fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); x = 8 * ($13 + $14); return fl * $12 / (x > $12 ? x : $12) * sms * mhz / 1e6 }
+  $1 == "sdpa_stage7h_e4m3" { h = $12; hm = $13; hx = ceil() }
+  $1 == "sdpa_stage7i_e4m3" { i = $12; im = $13; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); ix = ceil() }
+  END { print i, h, im, hm, fl * sms * mhz / 1e6, ix, hx }' "$TSV")
+gate7i=$(sed -n 's/^GATE_TFLOPS *:= *//p' experiments/stage7i-edge-mask/experiment.mk)
+met7i=$(awk -v i="$i7" -v h="$ih7" -v a="$im" -v b="$ihm" 'BEGIN { print (i <= 0.85 * h && a == b ? "met" : "MISSED") }')
+same7i=$(awk -v a="$tfx7i" -v b="$tfx7hh" 'BEGIN { print (a <= b * (1 + 1e-9) ? 1 : 0) }')
+tap_ok "  ... stage 7i: $i7 of 7h's $ih7 instructions, its static gate $met7i; $tf7i ($tfx7i) TFLOP/s; the XU binding 7h alike: $same7i" \
+  bash -c 'grep -q "fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage 7h.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 85 % of 7h.s, the same MUFU.EX2) is $5\. " <<<"$8" &&
+           grep -q "$(printf "%.0f" "$6") TFLOP/s on NVIDIA H100 80GB HBM3 (campaign .*; if the conversions share the XU, which then binds first, $(printf "%.0f" "$7") TFLOP/s\." <<<"$8" &&
+           if [ "$9" = 1 ]; then grep -q "^If they do, the XU binds stage 7h at the same ceiling, and the model predicts no speedup over it\.$" <<<"$8"
+           else ! grep -q "binds stage 7h at the same ceiling" <<<"$8"; fi' \
+  _ "$i7" "$ih7" "$im" "$ihm" "$met7i" "$tf7i" "$tfx7i" "$(md committed)" "$same7i"
+tap_ok "  ... stage 7h, whose ceilings are above 7f's, gets no such sentence" \
+  bash -c '! grep -q "binds stage 7f at the same ceiling" <<<"$1"' _ "$(md committed)"
 tap_ok "  ... no stage-7f XU figure is committed, so nothing is measured against the bound" \
   bash -c '! grep -q "Measured against the bound" <<<"$1"' _ "$(md committed)"
 
@@ -198,11 +216,12 @@ tap_ok "the sources: stage 1 from its experiment run, stage 2 from the scaling s
 
 # A malformed counts file stops the paper with its file, line and column.
 bad() { # NAME SED: a checkout-like directory with an edited copy of the counts; its paper's exit status
-  mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/experiments/stage7f-overlap" "$tmp/$1/experiments/stage7h-ftz-exp" \
-    "$tmp/$1/data/published"
+  local e
+  mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/data/published"
   sed "$2" "$TSV" >"$tmp/$1/paper/derivation/issue-slots.tsv"
-  cp experiments/stage7f-overlap/experiment.mk "$tmp/$1/experiments/stage7f-overlap/"
-  cp experiments/stage7h-ftz-exp/experiment.mk "$tmp/$1/experiments/stage7h-ftz-exp/"
+  for e in stage7f-overlap stage7h-ftz-exp stage7i-edge-mask; do
+    mkdir -p "$tmp/$1/experiments/$e" && cp "experiments/$e/experiment.mk" "$tmp/$1/experiments/$e/"
+  done
   cp data/published/seed-l4.json "$tmp/$1/data/published/"
   (cd "$tmp/$1" && "${3:-$R}" paper --published data/published/seed-l4.json --out out --gpu-data none) >"$tmp/$1.log" 2>&1
 }
@@ -225,6 +244,9 @@ tap_ok "stage 7h at 90 % of 7f's fewest trip: its static gate MISSED" \
 bad h2 "/^sdpa_stage7h_e4m3\t/s/\t$hm\t/\t$((hm - 1))\t/"
 tap_ok "stage 7h with one MUFU.EX2 fewer than 7f: its static gate MISSED" \
   bash -c '[ $1 -eq 0 ] && grep -q "with $(($3 - 1)) MUFU.EX2 against $3; .* is MISSED\. " "$2"' _ $? "$tmp/h2/out/issue-slots.md" "$hm"
+bad i1 "/^sdpa_stage7i_e4m3\t/s/\t[0-9]*\t$i7\t/\t$ih7\t$((ih7 * 9 / 10))\t/"
+tap_ok "stage 7i at 90 % of 7h's fewest trip: its static gate MISSED" \
+  bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7h.s [0-9]*, with .* is MISSED\. " "$2"' _ $? "$tmp/i1/out/issue-slots.md"
 if [ -n "$A" ]; then
   render asan data/gpu "$A"
   tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"

@@ -219,8 +219,8 @@ else
   b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_pack=5
 fi
 # The gate shape of stage 7g's go/no-go (paper/methods.md#prereg-stage7g): the shape stage 7f's
-# experiment times, and every variant that an experiment times there (the Hopper line, 7a to 7f
-# and 7h), in the bundle's order; profiles-gate profiles them there. Quick plans use the small shape.
+# experiment times, and every variant that an experiment times there (the Hopper line, 7a to 7f,
+# 7h and 7i), in the bundle's order; profiles-gate profiles them there. Quick plans use the small shape.
 gate_exp=stage7f-overlap gate_shape= gate_variants=
 if [ -f "$here/experiments/$gate_exp/params.sh" ]; then
   # shellcheck disable=SC1090 # the bundle's own resolved parameters (make bundle), as part_experiment
