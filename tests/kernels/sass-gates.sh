@@ -97,7 +97,10 @@ while IFS='|' read -r ident id _ sw; do
       continue
     fi
     if registry_has "$sw" WG_OVERLAP; then
-      wgmma_products 128 2 8 32 # 7f: 7e's, with the last tile's P.V after the loop (4 more)
+      # 7f: 7e's, with the last tile's P.V after the loop (4 more); with MASK_EDGE (7i) the loop has two
+      # bodies (the whole tiles' without the key test), each with the tile's products and unpacks.
+      nb=1; registry_has "$sw" MASK_EDGE && nb=2
+      wgmma_products 128 $((2 * nb)) $((4 * nb + 4)) $((32 * nb))
       tap_ok "sm_$arch $id: WARPGROUP.DEPBAR.LE gsb0, 0x1 (S(t) waited for with P.V in flight: $(cnt 'WARPGROUP\.DEPBAR\.LE gsb0, 0x1'))" \
         test "$(cnt 'WARPGROUP\.DEPBAR\.LE gsb0, 0x1')" -ge 1
     elif registry_has "$sw" KEYS128; then
