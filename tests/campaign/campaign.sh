@@ -48,8 +48,17 @@ tap_fail "--part with an unknown part is refused" env -i PATH=/usr/bin:/bin "$B/
 tap_ok "--part ceilings, peers, sanitizers and profiles are parts (their plan alone, in the campaign's order)" \
   bash -c 'env -i PATH=/usr/bin:/bin "$1" --plan --part ceilings --part peers --part sanitizers --part profiles 2>&1 |
            grep -q "plan: probe, checks, device, ceilings, sanitizers, profiles, peers, pack"' _ "$B/campaign.sh"
+# --first: those parts before the others, in the order given, the rest in the campaign's; planned
+# once each; a part the campaign does not plan is refused, naming what it plans.
+tap_ok "--first profiles --first experiment:stage2-wmma-pv: those two first, the rest in the campaign's order" \
+  bash -c 'env -i PATH=/usr/bin:/bin "$1" --plan --first profiles --first experiment:stage2-wmma-pv --first profiles \
+             --part ceilings --part experiment:stage2-wmma-pv --part profiles --part peers 2>&1 |
+           grep -q "plan: probe, checks, device, profiles, 1 experiment, ceilings, peers, pack"' _ "$B/campaign.sh"
+env -i PATH=/usr/bin:/bin "$B/campaign.sh" --plan --part ceilings --first profiles >/dev/null 2>"$tmp/first.err"
+tap_ok "--first with a part the campaign does not plan: refused (exit 2), naming the planned parts" \
+  bash -c '[ $1 -eq 2 ] && grep -q -- "--first profiles: not a part this campaign plans (planned: ceilings)" "$2"' _ $? "$tmp/first.err"
 # Options without their value, and --out where nothing can be written, stop before anything runs.
-for o in --out --backend --part --time-limit --resume --pack; do
+for o in --out --backend --part --first --time-limit --resume --pack; do
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick $o >/dev/null 2>"$tmp/noval.err"
   rc=$?
   grep -qF -- "$o needs a value" "$tmp/noval.err" || break

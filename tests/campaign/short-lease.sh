@@ -57,6 +57,8 @@ echo tarball >"$out"
 exit 4
 EOF
 chmod +x "$B/bin/sdpa-bench" "$B/campaign.sh"
+mkdir -p "$B/experiments/stage6-fp8-mma" "$B/experiments/stage7a-tma-kv" "$B/experiments/stage7i-edge-mask"
+FIRST="--first probes --first experiment:stage7a-tma-kv --first experiment:stage7i-edge-mask --first profiles"
 export FAKE_LOG=$tmp/log
 # lease NAME DEADLINE [ENV...]: short-lease.sh on BUNDLE (default the stand-in's directory) into
 # $tmp/NAME; its exit status in rc, steps.tsv unpacked
@@ -80,10 +82,12 @@ tap_ok "  ... each variant alone at six shapes, its file kept; the matrices' fil
            -a -s matrix-seed-linear.json -a -s matrix-outliers.json && grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --seeds 0" "$2" &&
            [ "$(grep -c -- "--check-only --variant stage6 --variant stage7f .*--out .*/matrix-" "$2")" -eq 4 ]' \
   _ "$tmp/ok.unpacked/files" "$FAKE_LOG"
-tl=$(sed -nE 's/^campaign.sh --backend cuda --time-limit ([0-9]+) --out .*/\1/p' "$FAKE_LOG")
+tl=$(sed -nE "s/^campaign.sh --backend cuda $FIRST --time-limit ([0-9]+) --out .*/\\1/p" "$FAKE_LOG")
 tap_ok "  ... the campaign ran once, on CUDA, with what was left less 90 s ($tl of 600)" \
-  bash -c '[ -n "$1" ] && [ "$1" -le 510 ] && [ "$1" -ge 500 ] && [ "$(grep -c "^campaign.sh --backend cuda --time-limit $1 --out " "$2")" -eq 1 ] &&
-           grep -q "^campaign.sh --backend cuda --plan --time-limit $1$" "$2"' _ "$tl" "$FAKE_LOG"
+  bash -c '[ -n "$1" ] && [ "$1" -le 510 ] && [ "$1" -ge 500 ] && [ "$(grep -c "^campaign.sh --backend cuda .*--time-limit $1 --out " "$2")" -eq 1 ] &&
+           grep -q "^campaign.sh --backend cuda .*--plan --time-limit $1$" "$2"' _ "$tl" "$FAKE_LOG"
+tap_ok "  ... the probes, the bundle's Hopper experiments (stage7*, not stage 6's) and the profiles first, plan and run alike" \
+  bash -c '[ "$(grep -c -- "^campaign.sh --backend cuda $1 --" "$2")" -eq 2 ] && ! grep -q "first experiment:stage6" "$2"' _ "$FIRST" "$FAKE_LOG"
 tap_ok "  ... its plan beside the steps, the loose files and the temporary directory removed" \
   bash -c 'grep -q plan "$1/files/campaign-plan.log" && [ ! -e "$2/files" ] && [ ! -e "$2/tmp" ]' _ "$tmp/ok.unpacked" "$tmp/ok"
 tap_ok "  ... OUT holds the two packed files and nothing else" test "$(ls -A "$tmp/ok" | tr '\n' ' ')" = "c1.tar.gz node-files.tar.gz "
@@ -103,7 +107,7 @@ tap_ok "  ... and where --pack fails, the work directory as one tarball, c1-part
 : >"$FAKE_LOG"
 FAKE_CAMPAIGN=slow setsid bash "$S" "$B" "$tmp/cut" 600 >"$tmp/cut.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "^campaign.sh --backend cuda --time-limit" "$FAKE_LOG" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "^campaign.sh --backend cuda .*--time-limit [0-9]* --out" "$FAKE_LOG" && break; sleep 0.1; done
 kill -KILL -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 [ -s "$FAKE_LOG.pid" ] && kill -KILL "$(cat "$FAKE_LOG.pid")" 2>/dev/null
 mkdir -p "$tmp/cut.unpacked" && tar -xzf "$tmp/cut/node-files.tar.gz" -C "$tmp/cut.unpacked" 2>/dev/null
@@ -155,8 +159,8 @@ tar -czf "$tmp/sdpa-bundle-test.tar.gz" -C "$tmp" bundle
 mkdir -p "$tmp/tmpdir"
 BUNDLE=$tmp/sdpa-bundle-test.tar.gz lease tgz 600 TMPDIR="$tmp/tmpdir"
 tap_ok "BUNDLE as a .tar.gz: unpacked, the same steps run, the unpacked copy removed" \
-  bash -c '[ "$1" -eq 0 ] && [ "$2" = "$3" ] && [ -z "$(ls -A "$4")" ] && grep -q "^campaign.sh --backend cuda --time-limit" "$5"' \
-  _ $rc "$(steps tgz)" "$(steps ok)" "$tmp/tmpdir" "$FAKE_LOG"
+  bash -c '[ "$1" -eq 0 ] && [ "$2" = "$3" ] && [ -z "$(ls -A "$4")" ] && grep -q "^campaign.sh --backend cuda $6 --time-limit" "$5"' \
+  _ $rc "$(steps tgz)" "$(steps ok)" "$tmp/tmpdir" "$FAKE_LOG" "$FIRST"
 echo "not a tarball" >"$tmp/bad.tar.gz"
 tap_fail "a BUNDLE file that does not unpack is refused" bash "$S" "$tmp/bad.tar.gz" "$tmp/y" 600
 tap_fail "a BUNDLE file that is no .tar.gz is refused" bash "$S" "$tmp/log" "$tmp/y" 600

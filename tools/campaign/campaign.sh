@@ -47,7 +47,7 @@
 # (leave_out). Why 4: the first H100's steps took about a third of their budgets (so 4 x is ~12 x
 # what they took), and the timed steps bound their own sampling (an experiment's --max-time 30 s,
 # the history's 10 s per shape), so a slow but working kernel ends well inside its step's guard.
-# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]...
+# Usage: campaign.sh [--quick] [--backend auto|cuda|emu] [--out FILE.tar.gz] [--part P]... [--first P]...
 #                    [--time-limit S] [--check-timeout S] [--step-guard F] [--plan] [--resume TARBALL|DIR]
 #                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
 #                    sdpa-bench's table per device kind, host/bench/throttle.c)
@@ -62,13 +62,13 @@ bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report torch_peer=$here/peers/t
 # shellcheck source=tools/campaign/campaign-lib.sh
 . "$here/campaign-lib.sh"
 die() { echo "campaign.sh: $*" >&2; exit 2; }
-OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --time-limit S, --check-timeout S, --step-guard F, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
-backend=auto quick=0 out= plan_only=0 parts=() time_limit=0 check_timeout= step_guard= pack_dir= resume=
+OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --first P, --time-limit S, --check-timeout S, --step-guard F, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
+backend=auto quick=0 out= plan_only=0 parts=() firsts=() time_limit=0 check_timeout= step_guard= pack_dir= resume=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift; continue ;;
     --plan) plan_only=1; shift; continue ;;
-    --backend|--out|--part|--time-limit|--check-timeout|--step-guard|--pack|--resume|--throttle-threshold)
+    --backend|--out|--part|--first|--time-limit|--check-timeout|--step-guard|--pack|--resume|--throttle-threshold)
       [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != --* ]] || die "$1 needs a value (accepted: $OPTIONS)" ;;
     *) die "unknown option '$1' (accepted: $OPTIONS)" ;;
   esac
@@ -76,6 +76,7 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2 ;;
     --out) out=$2 ;;
     --part) parts+=("$2") ;;
+    --first) firsts+=("$2") ;;
     --time-limit) time_limit=$2 ;;
     --check-timeout) check_timeout=$2 ;;
     --step-guard) step_guard=$2 ;;
@@ -180,6 +181,26 @@ if [ ${#parts[@]} -gt 0 ]; then
   for q in "${parts[@]}"; do case $q in scaling:*) planned+=("$q") ;; esac; done
 else
   planned=("${all_parts[@]}")
+fi
+# --first P (repeatable): P runs before the other planned parts, in the order given; the others keep
+# theirs. Under a time limit the parts at the end are the ones left for a later command: a short
+# lease (short-lease.sh) puts first what only its device can measure.
+if [ ${#firsts[@]} -gt 0 ]; then
+  rest=()
+  for q in "${firsts[@]}"; do
+    n=0; for p in "${planned[@]}"; do [ "$p" = "$q" ] && n=1; done
+    [ $n = 1 ] || die "--first $q: not a part this campaign plans (planned: ${planned[*]})"
+  done
+  for p in "${planned[@]}"; do
+    n=0; for q in "${firsts[@]}"; do [ "$p" = "$q" ] && n=1; done
+    [ $n = 1 ] || rest+=("$p")
+  done
+  planned=()
+  for q in "${firsts[@]}"; do
+    n=0; for p in "${planned[@]}"; do [ "$p" = "$q" ] && n=1; done # a part given twice runs once
+    [ $n = 1 ] || planned+=("$q")
+  done
+  planned+=("${rest[@]}")
 fi
 
 # The plan: each step's budget in seconds on an H100. The steps that sample (scaling, the torch

@@ -13,8 +13,9 @@
 # and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
 # not the lease); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
 # whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the campaign with
-# what is left less 90 s as its --time-limit (it plans its own parts, packs c1.tar.gz, exit 4
-# when parts are left: --resume it later); the seed-linear and outlier matrices. Each step runs
+# what is left less 90 s as its --time-limit, the probes, the Hopper line's experiments and the
+# profiles first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
+# later); the seed-linear and outlier matrices. Each step runs
 # only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
 # every step; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
 # tests/campaign/short-lease.sh.
@@ -104,10 +105,17 @@ matrix matrix-wide 60 --shape ragged-d128 --shape ragged-causal --shape ragged-d
 # other two matrices after it (30 s limits each; the first H100 checked all three files of the
 # matrix in 8 s), which the campaign's own matrix part repeats: they run in whatever it leaves.
 tl=$(( $(left) - 90 ))
+# What only a Hopper device can measure goes first (campaign.sh --first), since under the time limit
+# the last parts are left for a later command: the probes, the Hopper line's experiments (stage7*,
+# sm_90a; an L4 records them as not supported in seconds) and the profiles, whose gate-shape profile
+# decides stage 7g (paper/methods.md#prereg-stage7g); then the rest in the campaign's order.
+first=(--first probes)
+for e in "$bundle"/experiments/stage7*/; do [ -d "$e" ] && first+=(--first "experiment:$(basename "$e")"); done
+first+=(--first profiles)
 if [ "$tl" -ge 120 ]; then
   s=$SECONDS
-  "$C" --backend cuda --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
-  timeout -k 15 -s TERM "$tl" "$C" --backend cuda --time-limit "$tl" --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
+  "$C" --backend cuda "${first[@]}" --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
+  timeout -k 15 -s TERM "$tl" "$C" --backend cuda "${first[@]}" --time-limit "$tl" --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
   printf 'campaign\t%s\t%s\t%s\n' $? $((SECONDS - s)) "$tl" >>"$f/steps.tsv"
   # Killed before it could pack (SIGKILL after the TERM): its work directory, beside c1.tar.gz,
   # packed by campaign.sh --pack, else as it is, so that OUT keeps one file for it.
