@@ -98,8 +98,8 @@ struct NoMask {
 // [stage 7i] How many leading tiles every row of the CTA (first row q0) sees whole: the tiles before
 // the sequence's partial last one and, with CAUSAL, wholly before q0 (their last key t TN + TN - 1 <=
 // q0). The same for every warp of the CTA: a warpgroup issues its wgmma together, so its warps must
-// take the same loop; a warp whose rows start later masks a tile it could have taken whole, never
-// the reverse.
+// take the same body of the loop; a warp whose rows start later masks a tile it could have taken
+// whole, never the reverse.
 template <class Cfg> __device__ __forceinline__ int cta_whole_tiles(int S, int q0) {
     constexpr int TN = Cfg::kTN;
     return Cfg::kCausal ? imin(S / TN, (q0 + 1) / TN) : S / TN;
