@@ -36,17 +36,20 @@ static void scan_bench(const cJSON *doc, const char *src, const issue_row_t *r, 
     const cJSON *t, *shapes = jo(jo(doc, "config"), "shapes");
     cJSON_ArrayForEach(t, jo(doc, "timing")) {
         if (!jo_eq(t, "variant", r->variant) || !jo_eq(t, "timing", "gpu") || !jo_str(t, "flops")) continue;
+        const char *name = jo_str(t, "shape");
         const cJSON *s, *shape = NULL;
-        cJSON_ArrayForEach(s, shapes) if (jo_str(t, "shape") && jo_eq(s, "name", jo_str(t, "shape"))) shape =
-            s;
+        cJSON_ArrayForEach(s, shapes) {
+            if (name && jo_eq(s, "name", name)) shape = s;
+        }
         char text[96];
         double d;
         if (!shape) continue;
         shape_text(shape, text, sizeof text, &d);
         if (d != r->head_dim) continue;
-        double flops = strtod(jo_str(t, "flops"), NULL), us = 1e6;
+        /* FLOP over microseconds, 1e6 of them per TFLOP/s */
+        const double tflop = strtod(jo_str(t, "flops"), NULL) / 1e6;
         const cJSON *sum = jo(t, "summary");
-        consider(f, flops / (jo_num(sum, "ci_hi") * us), flops / (jo_num(sum, "median") * us), src, text);
+        consider(f, tflop / jo_num(sum, "ci_hi"), tflop / jo_num(sum, "median"), src, text);
     }
 }
 
