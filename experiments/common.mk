@@ -215,7 +215,8 @@ REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
                  "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs" \
                  "bash tests/report/prereg.sh" \
                  "bash tests/report/stage7g.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
-                 "bash tests/report/issue-slots.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
+                 "bash tests/report/issue-slots.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
+                 "bash tests/report/coverage.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
 # The experiments' pipeline (tests/experiments/): concurrent runs, manifests, interruption and
 # resume; a run's inputs checked; the "How to add an experiment" steps of experiments/README.md, in a
 # temporary copy of the checkout.

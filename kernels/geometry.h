@@ -14,7 +14,7 @@
  * The head dimension is the kernel instance's (sdpa_geometry_t.head_dim), not a switch.
  *   wide       the row is also built for D = 128 and with a causal mask (E4M3 codec): the
  *              register-resident line (REG_MMA), whose warps own whole rows, the Hopper line's rows
- *              (TMA_KV, stages 7a-7f; kernels/stages.cu, SDPA_TMA_WIDE) included; stages 0-3a are
+ *              (TMA_KV, stages 7a on; kernels/stages.cu, SDPA_TMA_WIDE) included; stages 0-3a are
  *              the original's faithful kernels, D = 64 and non-causal only */
 #ifndef SDPA_GEOMETRY_H
 #define SDPA_GEOMETRY_H

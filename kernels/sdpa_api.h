@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /* The head dimensions a kernel instance may exist for (each variant's own: sdpa_geometry_t; the
- * register-resident line, stages 7a-7f included, has both, stages 0-3a only 64: geometry.h,
+ * register-resident line, stages 7a on included, has both, stages 0-3a only 64: geometry.h,
  * SDPA_WIDE_OF). */
 #define SDPA_HEAD_DIMS_TEXT "64, 128"
 #define SDPA_MAX_HEAD_DIMS 2

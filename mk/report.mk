@@ -12,7 +12,7 @@
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c correctness_tables.c perf_tables.c resource_tables.c \
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
-REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_section.c gpu_tables.c gpu_history.c gpu_scaling.c gpu_sanitizers.c gpu_profile.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c issue_slots.c issue_measured.c)
+REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_section.c gpu_tables.c gpu_history.c gpu_scaling.c gpu_sanitizers.c gpu_profile.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c gpu_coverage.c issue_slots.c issue_measured.c)
 # The campaign's own files (tools/campaign/): campaign.json, sanitizers.json.
 REPORT_SRCS += $(addprefix host/report/,tsv_in.c campaign_json.c sanitizer_log.c sanitizers_json.c)
 # Data that arrives from elsewhere: make ingest, run parameters as data, the sweep collector's summary.

@@ -108,3 +108,11 @@ bool jo_eq(const cJSON *obj, const char *key, const char *s) {
     const char *v = jo_str(obj, key);
     return v && s && strcmp(v, s) == 0;
 }
+
+const cJSON *jo_run_shape(const cJSON *run_doc, const char *name) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(jo(run_doc, "config"), "shapes")) {
+        if (name && jo_eq(e, "name", name)) return e;
+    }
+    return NULL;
+}

@@ -44,6 +44,9 @@ double jo_num(const cJSON *obj, const char *key);
 bool jo_eq(const cJSON *obj, const char *key, const char *s);
 /* Its string, or fallback when it is absent or not a string ("not recorded", "?"). */
 const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback);
+/* The entry of an sdpa-bench run document's config.shapes whose name is `name` (what a correctness
+ * or timing entry's "shape" names); NULL when absent. */
+const cJSON *jo_run_shape(const cJSON *run_doc, const char *name);
 
 /* Propagates a failed read (its message is already in the report's err). */
 #define TRY(x)                                                                                               \

@@ -142,10 +142,7 @@ static double dram_bytes(const gpu_campaign_t *c, const cJSON *values) {
  * profiler measured instead of the minimum (the figure names which is which). */
 static int measured(const gpu_campaign_t *c, rbuf_t *t) {
     const char *dram = gpu_dram_metric(c), *shape = jo_str(c->profile, "shape");
-    const cJSON *sh = NULL, *e, *v;
-    cJSON_ArrayForEach(e, jo(jo(c->history, "config"), "shapes")) {
-        if (shape && jo_eq(e, "name", shape)) sh = e;
-    }
+    const cJSON *sh = jo_run_shape(c->history, shape), *e, *v;
     rb_puts(t, "# intensity (FLOPs / measured DRAM bytes)\ttflops\tvariant\n");
     if (!dram || !sh) return 0;
     double S = jo_num(sh, "S"), flops = 4 * jo_num(sh, "B") * jo_num(sh, "H") * S * S * jo_num(sh, "D");

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "gpu_coverage.h"
 #include "gpu_figdata.h"
 #include "gpu_history.h"
 #include "gpu_parts.h"
@@ -208,6 +209,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
     if (leads(g, out, err, n) < 0) goto fail;
     if (gpu_stage7g_write(g, out, err, n) < 0) goto fail;
+    if (gpu_coverage_write(g, out, err, n) < 0) goto fail;
     if (issue_slots_write(g, out, err, n) < 0) goto fail;
     return rb_save(&b, out, "gpu.md", err, n);
 fail:

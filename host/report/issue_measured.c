@@ -33,14 +33,10 @@ static void shape_text(const cJSON *s, char *dst, size_t n, double *d) {
 
 /* Every GPU timing of r's variant at r's head dimension in one sdpa-bench run document (src names it). */
 static void scan_bench(const cJSON *doc, const char *src, const issue_row_t *r, fastest_t *f) {
-    const cJSON *t, *shapes = jo(jo(doc, "config"), "shapes");
+    const cJSON *t;
     cJSON_ArrayForEach(t, jo(doc, "timing")) {
         if (!jo_eq(t, "variant", r->variant) || !jo_eq(t, "timing", "gpu") || !jo_str(t, "flops")) continue;
-        const char *name = jo_str(t, "shape");
-        const cJSON *s, *shape = NULL;
-        cJSON_ArrayForEach(s, shapes) {
-            if (name && jo_eq(s, "name", name)) shape = s;
-        }
+        const cJSON *shape = jo_run_shape(doc, jo_str(t, "shape"));
         char text[96];
         double d;
         if (!shape) continue;

@@ -127,12 +127,8 @@ int report_find_published_resource(const report_t *r, const char *variant, const
 
 const char *report_shape_dims(const report_t *r, const char *shape, char *dst, size_t n) {
     dst[0] = '\0';
-    const cJSON *e;
-    cJSON_ArrayForEach(e, jo(jo(r->R.root, "config"), "shapes")) {
-        if (!jo_eq(e, "name", shape)) continue;
-        snprintf(dst, n, "(%g,%g,%g,%g)", jo_num(e, "B"), jo_num(e, "H"), jo_num(e, "S"), jo_num(e, "D"));
-        break;
-    }
+    const cJSON *e = jo_run_shape(r->R.root, shape);
+    if (e) snprintf(dst, n, "(%g,%g,%g,%g)", jo_num(e, "B"), jo_num(e, "H"), jo_num(e, "S"), jo_num(e, "D"));
     return dst;
 }
 
