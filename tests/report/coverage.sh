@@ -12,18 +12,10 @@ R=$(realpath "$1")
 command -v jq >/dev/null || { tap_skip "the coverage table" "jq not installed (make deps)"; tap_done; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/coverage-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-FX=tests/report/fixtures/gpu-campaign/data/gpu
-SLUG=fixture-gpu-synthetic-not-a-measurement ID=20260102T030405Z-fixture-1
+. tests/report/gpu-fixture.sh
 # The registry's variants, from kernels/variants.def (the custom row is the build's own, not one).
 NV=$(grep '^SDPA_VARIANT(' kernels/variants.def | grep -vc '"custom"')
 
-edit() { jq "$2" "$1" >"$1.new" && mv "$1.new" "$1"; }
-render() { # NAME [SDPA_REPORT]: the paper's generated files from $tmp/NAME/gpu; its exit status in rc
-  "${2:-$R}" paper --published data/published/seed-l4.json --out "$tmp/$1/out" --gpu-data "$tmp/$1/gpu" \
-    >"$tmp/$1.log" 2>&1
-  rc=$?
-  [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/$1.log" | tail -n 5
-}
 # case NAME [CAMPAIGN_FILTER]: a copy of the fixture made a measurement (meta.tool marks the
 # fixture), campaign.json further edited, its experiment run given the summary.json that make paper
 # derives (the paper reads a run only with it); not rendered, so that a case can edit more first.

@@ -17,7 +17,7 @@ command -v jq >/dev/null || { tap_skip "the issue-slot model" "jq not installed 
 R=$(realpath "$1") A=${2:+$(realpath "$2")}
 TSV=paper/derivation/issue-slots.tsv
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/issue-slots-test.XXXXXX") || exit 1
-trap "cp -r \"$tmp\" /tmp/issue-dbg/; rm -rf \"$tmp\"" EXIT
+trap 'rm -rf "$tmp"' EXIT
 render() { # NAME GPU_DATA [SDPA_REPORT]: the paper's generated files into $tmp/NAME; exit status in rc
   "${3:-$R}" paper --published data/published/seed-l4.json --out "$tmp/$1" --gpu-data "$2" >"$tmp/$1.log" 2>&1
   rc=$?

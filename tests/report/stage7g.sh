@@ -13,17 +13,9 @@ R=$(realpath "$1")
 command -v jq >/dev/null || { tap_skip "stage 7g's go/no-go" "jq not installed (make deps)"; tap_done; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stage7g-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-FX=tests/report/fixtures/gpu-campaign/data/gpu
-SLUG=fixture-gpu-synthetic-not-a-measurement ID=20260102T030405Z-fixture-1
+. tests/report/gpu-fixture.sh
 XU=sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
 
-edit() { jq "$2" "$1" >"$1.new" && mv "$1.new" "$1"; }
-render() { # NAME [SDPA_REPORT]: the paper's generated files from $tmp/NAME/gpu; its exit status in rc
-  "${2:-$R}" paper --published data/published/seed-l4.json --out "$tmp/$1/out" --gpu-data "$tmp/$1/gpu" \
-    >"$tmp/$1.log" 2>&1
-  rc=$?
-  [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/$1.log" | tail -n 5
-}
 # case NAME PROFILE_GATE_FILTER [CAMPAIGN_FILTER]: a copy of the fixture made a measurement
 # (campaign.json's meta.tool is what marks the fixture), profile-gate.json edited, rendered.
 case_() {
