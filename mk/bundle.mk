@@ -59,6 +59,11 @@ experiment-params:
 .PHONY: experiment-params
 endif
 
+## travel-size: what a device lease copies of this checkout (with the bundle tarball, when built) against its 64 MiB cap
+travel-size:
+	$(Q)tools/campaign/travel-size.sh $(wildcard $(BUNDLE_TGZ))
+.PHONY: travel-size
+
 ## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (tools/campaign/README.md, "Measuring on a GPU node")
 bundle: $(BUNDLE_TGZ)
 $(BUNDLE_TGZ): $(BUNDLE_DIR)/bin/sdpa-bench $(BUNDLE_DIR)/bin/sdpa-report $(BUNDLE_PROBES) $(SDPA_REPORT) $(BUNDLE_PARAMS) $(PTXAS_JSON) \
@@ -109,6 +114,8 @@ TEST_SUITES += "python3 tests/campaign/torch_timing.py"
 TEST_SUITES += "bash tests/campaign/gpu-checks.sh $(SDPA_REPORT)"
 # The short lease's one command (tools/campaign/short-lease.sh) on a stand-in bundle.
 TEST_SUITES += "bash tests/campaign/short-lease.sh"
+# What a device lease would copy of the checkout, against its cap (tools/campaign/travel-size.sh).
+TEST_SUITES += "bash tests/campaign/travel-size.sh"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 # make ingest against hostile tarballs and faults (issue 20): nothing executed, the backend from evidence.
 TEST_SUITES += "bash tests/campaign/ingest.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
