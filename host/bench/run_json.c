@@ -308,9 +308,9 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
     cJSON_AddStringToObject(o, "candidate", c->candidate);
     add_shape_seed(o, c->shape_name, c->seed);
     cJSON_AddStringToObject(o, "timing", c->timing);
+    /* The rounds' paired samples are the two arms' TIMING samples_us, index for index (a throttled
+     * round is discarded for every arm at once); until schema 2.0.0 they were copied here too. */
     cJSON_AddNumberToObject(o, "rounds", (double)c->rounds);
-    json_add_doubles(o, "base_samples_us", c->base_us, c->rounds);
-    json_add_doubles(o, "cand_samples_us", c->cand_us, c->rounds);
     if (!c->ab) {
         /* Too few rounds for a CI: every statistic is unknown, and so is the verdict. */
         static const char *const unknown[] = {"base_median",

@@ -406,9 +406,10 @@ static int check_document(const cJSON *doc, const char *expected_kind, const cha
     if (!version) return -1;
     long major = major_version(version);
     long want = major_version(RESULTS_SCHEMA_VERSION);
-    if (major != want) {
+    if (major < RESULTS_SCHEMA_OLDEST_MAJOR || major > want) {
         if (err && errlen)
-            snprintf(err, errlen, "%s: schema_version %s, expected %ld.x", path, version, want);
+            snprintf(err, errlen, "%s: schema_version %s, expected %d.x to %ld.x", path, version,
+                     RESULTS_SCHEMA_OLDEST_MAJOR, want);
         return -1;
     }
     const char *kind = json_get_str(doc, "kind", path, err, errlen);

@@ -11,7 +11,10 @@
 #include "stats.h"
 #include "metrics.h"
 
-#define RESULTS_SCHEMA_VERSION "1.5.0"
+#define RESULTS_SCHEMA_VERSION "2.0.0"
+/* The oldest major version the readers accept (data/SCHEMA.md: what 2.0.0 left out of 1.x files is
+ * read from elsewhere in the same file, so the committed 1.x campaigns stay readable). */
+#define RESULTS_SCHEMA_OLDEST_MAJOR 1
 /* Added: meta.tool_version of every file the artifact's tools write (override with -D). */
 #ifndef RESULTS_TOOL_VERSION
 #define RESULTS_TOOL_VERSION "0.1.0"
@@ -39,9 +42,10 @@ int results_write(const cJSON *doc, const char *path, char *err, size_t errlen);
 int results_write_replace(const cJSON *doc, const char *path, char *err, size_t errlen);
 
 /* --- reading ------------------------------------------------------------------------------ */
-/* Loads a result file and checks "schema_version" (same major version) and that "kind" equals
- * expected_kind (NULL: any). On failure returns NULL and writes "<path>: <what>" into err, e.g.
- * "data/x/run.json: field 'meta.backend' missing" or "...: schema_version 2.0.0, expected 1.x". */
+/* Loads a result file and checks "schema_version" (a major version from RESULTS_SCHEMA_OLDEST_MAJOR
+ * to this build's) and that "kind" equals expected_kind (NULL: any). On failure returns NULL and
+ * writes "<path>: <what>" into err, e.g. "data/x/run.json: field 'meta.backend' missing" or
+ * "...: schema_version 3.0.0, expected 1.x to 2.x". */
 cJSON *results_load(const char *path, const char *expected_kind, char *err, size_t errlen);
 
 /* Field access by dotted path ("meta.device.name", "timing.0.summary.median"); on a missing field

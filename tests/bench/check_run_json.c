@@ -249,8 +249,6 @@ static const field_t comparison[] = {
     {"seed", S, NULL},
     {"timing", S, "|gpu|emulated|"},
     {"rounds", N, NULL},
-    {"base_samples_us", A, NULL},
-    {"cand_samples_us", A, NULL},
     {"base_median", N | Z, NULL},
     {"cand_median", N | Z, NULL},
     {"ratio", N | Z, NULL},
@@ -282,6 +280,25 @@ static const field_t ceiling[] = {
 
 static const cJSON *item(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
 static const char *str(const cJSON *j) { return cJSON_IsString(j) ? j->valuestring : ""; }
+/* Whether a and b hold the same string under key. */
+static bool same_str(const cJSON *a, const cJSON *b, const char *key) {
+    return strcmp(str(item(a, key)), str(item(b, key))) == 0;
+}
+
+/* The TIMING entry of comparison c's arm (key "baseline" or "candidate") at c's shape and seed, of
+ * A/A arm `arm` when not NULL; NULL when there is none or more than one. */
+static const cJSON *arm_timing(const cJSON *doc, const cJSON *c, const char *key, const char *arm) {
+    const cJSON *t, *found = NULL;
+    int n = 0;
+    cJSON_ArrayForEach(t, item(doc, "timing")) {
+        if (!same_str(t, c, "shape") || !same_str(t, c, "seed") ||
+            strcmp(str(item(t, "variant")), str(item(c, key))) != 0)
+            continue;
+        if (arm && strcmp(str(item(t, "aa_arm")), arm) != 0) continue;
+        found = t, n++;
+    }
+    return n == 1 ? found : NULL;
+}
 
 static void check_meta(const cJSON *doc) {
     const cJSON *m = item(doc, "meta");
@@ -384,11 +401,20 @@ static void check_arrays(const cJSON *doc) {
     }
     cJSON_ArrayForEach(e, item(doc, "comparisons")) {
         CHECK(e, "comparisons[]", comparison);
+        /* The pairs are the two arms' TIMING samples, round for round (schema 2.0.0): each arm has
+         * one entry at the comparison's shape and seed (an A/A control: arm A the baseline, B the
+         * candidate), holding exactly `rounds` samples. */
         const cJSON *rounds = item(e, "rounds");
-        if (cJSON_IsNumber(rounds) &&
-            ((int)rounds->valuedouble != cJSON_GetArraySize(item(e, "base_samples_us")) ||
-             (int)rounds->valuedouble != cJSON_GetArraySize(item(e, "cand_samples_us"))))
-            problem("comparisons[]", "rounds", "differs from the number of paired samples");
+        const bool aa = cJSON_IsTrue(item(e, "aa_control"));
+        const cJSON *arm[2] = {arm_timing(doc, e, "baseline", aa ? "A" : NULL),
+                               arm_timing(doc, e, "candidate", aa ? "B" : NULL)};
+        for (int k = 0; k < 2; k++)
+            if (!arm[k])
+                problem("comparisons[]", k ? "candidate" : "baseline",
+                        "no single TIMING entry of that variant at the comparison's shape and seed");
+            else if (cJSON_IsNumber(rounds) &&
+                     (int)rounds->valuedouble != cJSON_GetArraySize(item(arm[k], "samples_us")))
+                problem("comparisons[]", "rounds", "differs from an arm's TIMING samples");
     }
     cJSON_ArrayForEach(e, item(doc, "not_timed")) CHECK(e, "not_timed[]", not_timed);
 }

@@ -158,11 +158,14 @@ tap_ok "a verdict" bash -c '"$1" "$2" comparisons.0.verdict | grep -qE "^(FASTER
 tap_ok "paired rounds equal the baseline's samples" bash -c \
   '[ "$("$1" "$2" comparisons.0.rounds)" = "$("$1" "$2" timing.0.summary.n)" ]' _ "$check" "$out"
 # Schema 1.4.0: every sample kept to the nanosecond, so none prints more than 3 decimals.
-ns_samples() { # the file has 7 sample arrays (3 arms, 2 comparisons of 2), none with a finer digit
-  [ "$(grep -cE '"(samples_us|base_samples_us|cand_samples_us)":[[:space:]]*\[[0-9]' "$out")" = 7 ] &&
-    ! grep -E '"(samples_us|base_samples_us|cand_samples_us)":' "$out" | grep -qE '[0-9]\.[0-9]{4}'
+ns_samples() { # the file has 3 sample arrays (one per arm), none with a finer digit
+  [ "$(grep -cE '"samples_us":[[:space:]]*\[[0-9]' "$out")" = 3 ] &&
+    ! grep -E '"samples_us":' "$out" | grep -qE '[0-9]\.[0-9]{4}'
 }
 tap_ok "samples kept to the nanosecond (at most 3 decimals)" ns_samples
+# Schema 2.0.0: a comparison's pairs are its arms' TIMING samples, not copied into it.
+tap_ok "comparisons hold no copy of the samples (schema 2.0.0): rounds, then the statistics" \
+  bash -c '! grep -qE "\"(base|cand)_samples_us\"" "$1" && [ "$("$2" "$1" schema_version)" = 2.0.0 ]' _ "$out" "$check"
 
 bench "--vs X --variant X: an A/A control" 0 "${fast[@]}" --shape small --seeds 0 --vs stage2 --variant stage2
 tap_ok "config.aa_control is true (false in the A/B run above)" is config.aa_control true

@@ -199,11 +199,11 @@ refuse() { # NAME TARBALL PATTERN
 head -c 3000 "$tmp/c.tar.gz" >"$tmp/trunc.tar.gz"
 refuse "a truncated tarball" "$tmp/trunc.tar.gz" "truncated"
 mkdir -p "$tmp/x" && tar -C "$tmp/x" -xzf "$tmp/c.tar.gz" && top=$(ls "$tmp/x")
-sed -i -E 's/"schema_version":[[:space:]]*"1\.[0-9.]*"/"schema_version": "2.0.0"/' "$tmp/x/$top/history.json"
-grep -q '"2.0.0"' "$tmp/x/$top/history.json" || tap_diag "fixture: the schema version was not replaced"
+sed -i -E 's/"schema_version":[[:space:]]*"[0-9]+\.[0-9.]*"/"schema_version": "3.0.0"/' "$tmp/x/$top/history.json"
+grep -q '"3.0.0"' "$tmp/x/$top/history.json" || tap_diag "fixture: the schema version was not replaced"
 (cd "$tmp/x/$top" && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum >SHA256SUMS)
 tar -C "$tmp/x" -czf "$tmp/schema.tar.gz" "$top"
-refuse "a JSON file of schema 2.0.0" "$tmp/schema.tar.gz" "schema_version 2.0.0"
+refuse "a JSON file of schema 3.0.0" "$tmp/schema.tar.gz" "schema_version 3.0.0"
 echo tampered >>"$tmp/x/$top/campaign.json"
 tar -C "$tmp/x" -czf "$tmp/sum.tar.gz" "$top"
 refuse "a file that does not match SHA256SUMS" "$tmp/sum.tar.gz" "SHA256SUMS"

@@ -144,12 +144,27 @@ static void test_load_errors(void **state) {
     assert_string_equal(err, want);
     cJSON_Delete(doc);
 
-    /* another schema major version */
-    snprintf(path, sizeof path, "%s/v2.json", dir);
-    write_text(path, "{\"schema_version\": \"2.0.0\", \"kind\": \"sdpa-bench-run\", \"meta\": {}}\n");
+    /* a newer schema major version than the build's, and one older than the oldest it reads */
+    snprintf(path, sizeof path, "%s/v3.json", dir);
+    write_text(path, "{\"schema_version\": \"3.0.0\", \"kind\": \"sdpa-bench-run\", \"meta\": {}}\n");
     assert_null(results_load(path, NULL, err, sizeof err));
-    snprintf(want, sizeof want, "%s: schema_version 2.0.0, expected 1.x", path);
+    snprintf(want, sizeof want, "%s: schema_version 3.0.0, expected 1.x to 2.x", path);
     assert_string_equal(err, want);
+    snprintf(path, sizeof path, "%s/v0.json", dir);
+    write_text(path, "{\"schema_version\": \"0.9.0\", \"kind\": \"sdpa-bench-run\", \"meta\": {}}\n");
+    assert_null(results_load(path, NULL, err, sizeof err));
+    snprintf(want, sizeof want, "%s: schema_version 0.9.0, expected 1.x to 2.x", path);
+    assert_string_equal(err, want);
+    /* both majors the build reads, a 1.x file (the committed campaigns) and its own: accepted (a kind
+     * without rules of its own, so that only the common head is checked) */
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/v%d.json", dir, k + 1);
+        write_text(path, k ? "{\"schema_version\": \"2.0.0\", \"kind\": \"head-only\", \"meta\": {}}\n"
+                           : "{\"schema_version\": \"1.5.0\", \"kind\": \"head-only\", \"meta\": {}}\n");
+        cJSON *ok = results_load(path, NULL, err, sizeof err);
+        assert_non_null(ok);
+        cJSON_Delete(ok);
+    }
 
     /* not JSON */
     snprintf(path, sizeof path, "%s/bad.json", dir);

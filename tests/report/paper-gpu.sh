@@ -323,11 +323,11 @@ tap_ok "  ... likewise when GPU_DATA_DIR does not exist" \
 # A corrupted campaign file stops the paper, naming the file and the problem.
 cp -r "$TMP/gpu" "$TMP/bad"
 B=$(ls -d "$TMP"/bad/fixture-*/*/)
-sed -i -E 's/"schema_version":[[:space:]]*"1\.[0-9.]*"/"schema_version": "2.0.0"/' "${B}ceilings.json"
+sed -i -E 's/"schema_version":[[:space:]]*"[0-9]+\.[0-9.]*"/"schema_version": "3.0.0"/' "${B}ceilings.json"
 paper b "$TMP/bad"
-tap_ok "a ceilings.json of schema 2.0.0: make paper fails" test $? -ne 0
-tap_ok "  ... naming the file and the version" grep -q "ceilings.json.*2.0.0" "$TMP/b.log"
-sed -i "s/\"schema_version\": \"2.0.0\"/\"schema_version\": \"$("$SDPA_REPORT" schema-version)\"/" "${B}ceilings.json"
+tap_ok "a ceilings.json of schema 3.0.0: make paper fails" test $? -ne 0
+tap_ok "  ... naming the file and the version" grep -q "ceilings.json.*3.0.0" "$TMP/b.log"
+sed -i "s/\"schema_version\": \"3.0.0\"/\"schema_version\": \"$("$SDPA_REPORT" schema-version)\"/" "${B}ceilings.json"
 echo "stage0 S=oops" >>"${B}scaling/skipped.txt"
 paper b2 "$TMP/bad"
 tap_ok "a malformed skipped.txt line: make paper fails naming the file" \

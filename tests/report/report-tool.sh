@@ -447,8 +447,8 @@ X=$(corrupt 'del(.meta.backend)' run.json nobackend)
 expect_error "missing meta.backend: file and field named" "$X" "$X/run.json" "meta.backend"
 X=$(corrupt '.correctness[3].kernel_only.rel_l2 = "high"' run.json badtype)
 expect_error "rel_l2 of the wrong type: file and field named" "$X" "$X/run.json" "correctness.3.kernel_only.rel_l2"
-X=$(corrupt '.schema_version = "2.0.0"' run.json schema)
-expect_error "schema_version 2.0.0: refused, file named" "$X" "$X/run.json" "schema_version 2.0.0"
+X=$(corrupt '.schema_version = "3.0.0"' run.json schema)
+expect_error "schema_version 3.0.0: refused, file named" "$X" "$X/run.json" "schema_version 3.0.0"
 X=$(corrupt 'del(.kernels[4].registers)' ptxas.json noregs)
 expect_error "corrupted ptxas.json: file and field named" "$X" "$X/ptxas.json" "kernels.4.registers"
 X=$(corrupt '.config.baseline = "stage0"' run.json wrongpair)
