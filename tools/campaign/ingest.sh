@@ -8,10 +8,11 @@
 # name outside the plain-name grammar, lies outside one campaign-<id>/ directory, is listed twice,
 # or is over the size limits (checked from the listing before extraction and during it); a file
 # missing from SHA256SUMS, a listed name that is not a regular file of the campaign, a digest that
-# does not match; a JSON file of another schema major version; campaign.json whose id is not its
-# directory's, whose device cannot name a directory or whose backend another file contradicts
-# (meta.backend, meta.device, every timing label, the probe log, nvidia-smi, run.args); a run's
-# experiment.mk or run.args that does not parse as data; a campaign id that exists. An emulated
+# does not match; a JSON file of a schema major version the readers do not accept; campaign.json
+# whose id is not its directory's, whose device cannot name a directory or whose backend another
+# file contradicts (meta.backend, meta.device, every timing label, the probe log, nvidia-smi,
+# run.args); a run's experiment.mk or run.args that does not parse as data; a campaign id that
+# exists. An emulated
 # campaign (no GPU) is refused unless --allow-emulated is given (tests use it): the data/gpu/ tree
 # holds GPU measurements only. A self-test file of the torch peer script is refused always.
 # The campaign is staged under DATA/gpu/.ingest-<id>.*, renamed into place in one step, and the
