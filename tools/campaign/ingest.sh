@@ -12,9 +12,8 @@
 # whose id is not its directory's, whose device cannot name a directory or whose backend another
 # file contradicts (meta.backend, meta.device, every timing label, the probe log, nvidia-smi,
 # run.args); a run's experiment.mk or run.args that does not parse as data; a campaign id that
-# exists. An emulated
-# campaign (no GPU) is refused unless --allow-emulated is given (tests use it): the data/gpu/ tree
-# holds GPU measurements only. A self-test file of the torch peer script is refused always.
+# exists. An emulated campaign (no GPU) is refused unless --allow-emulated is given (tests use
+# it): the data/gpu/ tree holds GPU measurements only. A self-test file of the torch peer script is refused always.
 # The campaign is staged under DATA/gpu/.ingest-<id>.*, renamed into place in one step, and the
 # staging directory removed on SIGINT/SIGTERM/SIGHUP or any failure.
 # Usage: tools/campaign/ingest.sh TARBALL DATA_DIR SDPA_REPORT [--allow-emulated] [sdpa-report ingest's options]
