@@ -4,7 +4,7 @@
 # tracked files and the untracked ones git does not ignore (as they are on disk), plus the ignored
 # paths the call carries (the bundle tarball), and refuses the call when they pass the cap (64 MiB
 # where this artifact was first measured). The committed campaigns under data/gpu/ are most of it
-# and grow with every ingest (a full campaign is ~18 MB of JSON); a command on the node needs none
+# and grow with every ingest (a full campaign ~14 MB of JSON); a command on the node needs none
 # of them, only the carried bundle and tools/campaign/short-lease.sh.
 #   travel-size.sh [CARRY ...]
 # Prints the total, the largest folders, and the cap; exit 0 within it, 1 over it (then the lean
