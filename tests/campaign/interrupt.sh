@@ -156,6 +156,11 @@ tap_ok "--plan --time-limit 120: one command per group on stdout, each within th
            sed -nE "s/.*group [0-9]+ \(~([0-9]+) s\).*/\1/p" "$2" | awk -v u="$3" "\$1 > u + 20 { bad = 1 } END { exit bad }"' _ "$tmp/groups" "$tmp/plan.log" "$usable"
 tap_ok "  ... the groups cover every part of the plan once, in order" \
   bash -c '[ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" = "$(env -i PATH=/usr/bin:/bin "$2" --quick --plan --time-limit 100000 2>/dev/null | grep -o -- "--part [^ ]*" | cut -d" " -f2 | tr "\n" " ")" ]' _ "$tmp/groups" "$B/campaign.sh"
+env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend cuda --plan --time-limit 120 --first profiles --first history >"$tmp/groups-first" 2>/dev/null
+tap_ok "  ... with --first: each group keeps the plan's order (its parts again as --first), profiles and history leading" \
+  bash -c '[ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" = "$(grep -o -- "--first [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" ] &&
+           [ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | head -n 2 | tr "\n" " ")" = "profiles history " ] &&
+           ! grep -q -- "--first" "$2"' _ "$tmp/groups-first" "$tmp/groups"
 node -- --quick --backend emu --time-limit 40 --part sanitizers --part ceilings --out "$tmp/t.tar.gz"
 wait "$pid"
 rc=$?

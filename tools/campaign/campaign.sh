@@ -38,7 +38,7 @@
 # on the same kind of device, the parts an earlier one planned and did not complete.
 # With --time-limit S (the node's limit per command), a part starts only if its budget fits what
 # is left, and the campaign stops itself in time to pack; --plan --time-limit S prints the parts in
-# groups that fit, one command per group.
+# groups that fit, one command per group (with --first, each command keeps the plan's order).
 # The step guard (--step-guard F; default 4 on CUDA, 0 = off on the emulator, whose own checks
 # report a deadlock): a step still running after F x its budget (x the L4 factor; at least 60 s)
 # is stopped (TERM, then KILL), recorded with exit 124 and a note, and the campaign goes on. A
@@ -336,7 +336,10 @@ if [ $plan_only = 1 ]; then
     n_g=$((n_g + 1))
     echo "    group $n_g (~$((g_s + overhead)) s): ${g[*]}" >&2
     printf '%s' "$0$([ $quick = 1 ] && echo ' --quick') --backend $backend --time-limit $time_limit"
-    printf ' --part %s' "${g[@]}"; echo
+    printf ' --part %s' "${g[@]}"
+    # A plan reordered by --first: the group runs in the plan's order, not the campaign's.
+    [ ${#firsts[@]} -eq 0 ] || printf ' --first %s' "${g[@]}"
+    echo
     g=() g_s=0
   }
   for p in "${planned[@]}"; do
