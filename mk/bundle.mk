@@ -99,6 +99,7 @@ campaign: $(BUNDLE_TGZ)
 ingest:
 	$(Q)test -n "$(RESULTS)" || { echo "ingest: give the tarball, e.g. make ingest RESULTS=campaign-....tar.gz" >&2; exit 2; }
 	$(Q)tools/campaign/ingest.sh "$(RESULTS)" "$(DATA_DIR)" $(SDPA_REPORT) $(INGEST_FLAGS)
+	$(Q)t=$$(tools/campaign/travel-size.sh 2>&1) || echo "ingest: note: $$(echo "$$t" | head -n 1): over a device lease's cap now (make travel-size prints the way round)"
 .PHONY: ingest
 ingest: $(SDPA_REPORT)
 
