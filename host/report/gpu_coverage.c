@@ -125,12 +125,17 @@ void gpu_coverage(const gpu_data_t *g, rbuf_t *b) {
         const char *v = variants_registry[k].id;
         bool any = false, any_timed = false, rows = false;
         for (int i = 0; i < g->n; i++) {
-            const gpu_campaign_t *c = g->c[i];
-            if (c->emulated || (i > 0 && !strcmp(g->c[i - 1]->slug, c->slug))) continue;
+            /* a device: the campaigns of one slug, which the loader keeps together; the first
+             * measured one names it */
+            if (i > 0 && !strcmp(g->c[i - 1]->slug, g->c[i]->slug)) continue;
+            const gpu_campaign_t *c = NULL;
             cover_t cv = {0};
-            for (int j = i; j < g->n && !strcmp(g->c[j]->slug, c->slug); j++)
-                if (!g->c[j]->emulated) scan(g->c[j], v, &cv);
-            if (!cv.campaigns && !cv.trouble[0]) continue;
+            for (int j = i; j < g->n && !strcmp(g->c[j]->slug, g->c[i]->slug); j++)
+                if (!g->c[j]->emulated) {
+                    if (!c) c = g->c[j];
+                    scan(g->c[j], v, &cv);
+                }
+            if (!c || (!cv.campaigns && !cv.trouble[0])) continue;
             char dev[300], nc[32], ck[400], dims[64], tm[64];
             snprintf(dev, sizeof dev, "%s%s", gpu_mark(c), jo_str_or(c->campaign, "device", c->slug));
             snprintf(nc, sizeof nc, "%d", cv.campaigns);

@@ -90,6 +90,16 @@ render emu
 tap_ok "an emulated campaign does not count: no campaign, and the sentence says why" \
   bash -c '[ $1 -eq 0 ] && grep -q "^No GPU campaign is committed (the emulated ones do not count)" <<<"$2"' _ $rc "$(cov emu)"
 
+# An emulated campaign sorted first on a device with a measured one: the measured one still counts.
+case_ mix
+L=20260105T000000Z-later-1
+cp -r "$C" "$tmp/mix/gpu/$SLUG/$L" && edit "$tmp/mix/gpu/$SLUG/$L/campaign.json" ".campaign_id = \"$L\""
+edit "$C/campaign.json" '.backend = "emu"'
+render mix
+tap_ok "an emulated campaign first on a device: the measured one after it still has its rows (1 campaign)" \
+  bash -c '[ $1 -eq 0 ] && grep -q "^| stage2 | FIXTURE GPU (synthetic, not a measurement) | 1 | $2 | 64 | in 1 campaign |$" <<<"$3" && grep -q "over 1 committed campaign; emulated campaigns do not count" <<<"$4"' \
+  _ $rc "$want2" "$(row mix stage2)" "$(cov mix)"
+
 # Two campaigns of one device: one row per variant, the campaigns summed; another device its own row.
 case_ two
 L=20260105T000000Z-later-1
