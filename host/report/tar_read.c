@@ -209,9 +209,15 @@ static int pax_parse(const char *d, size_t len, char **path, uint64_t *size, boo
             return -1;
         }
         if (kl == 4 && memcmp(k, "path", 4) == 0) {
+            /* a second path record replaces the first; on a refusal nothing is left to free twice */
             free(*path);
-            if (memchr(eq + 1, '\0', vl) || !(*path = strndup(eq + 1, vl))) {
+            *path = NULL;
+            if (memchr(eq + 1, '\0', vl)) {
                 snprintf(err, n, "a pax path with a NUL byte");
+                return -1;
+            }
+            if (!(*path = strndup(eq + 1, vl))) {
+                snprintf(err, n, "out of memory for a pax path");
                 return -1;
             }
         } else if (kl == 4 && memcmp(k, "size", 4) == 0) {
