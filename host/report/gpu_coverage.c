@@ -12,7 +12,8 @@
 #include "bench/variants.h"
 #include "gpu_section.h"
 
-#define MAX_DOCS (8 + GPU_MATRIX_FILES + 2 * GPU_MAX_RUNS)
+/* device step, history, warm history, A/A control; the matrix; each run's check and timing files */
+#define MAX_DOCS (4 + GPU_MATRIX_FILES + 2 * GPU_MAX_RUNS)
 
 /* One variant on one device, over that device's campaigns. */
 typedef struct {
