@@ -507,8 +507,8 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, i
 // A warpgroup (4 consecutive warps, the first a multiple of 4) computes D (64 x N, f32) = A (64 x 32)
 // B^T (B: N x 32) [+ D] as one asynchronous operation: wgmma_fence() before the first wgmma and after
 // any access to its registers; wgmma_ss (A in shared memory) or wgmma_rs (A in registers); then
-// wgmma_commit() and wgmma_wait<K>(accumulators...) before any access to the accumulators (and, for
-// RS, before changing A's registers). Every thread of the warpgroup passes the same descriptors.
+// wgmma_commit() and wgmma_wait<K>(accumulators[, A fragments]) before any access to the accumulators
+// (and, for RS, to A's registers). Every thread of the warpgroup passes the same descriptors.
 // Shared operands are K-major (FP8 has no transpose) and described by wgmma_desc. Fragments, thread t
 // of the warpgroup (w = t / 32, g = (t % 32) / 4, q = t % 4):
 //   accumulator d[i] (i < N/2): row 16w + g + 8((i >> 1) & 1), column 8(i >> 2) + 2q + (i & 1);
@@ -516,7 +516,11 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, i
 // N: 16, 32, 64, 96, 128, 160, 192 or 256 (the PTX below; the emulator takes any multiple of 8).
 // The emulator (kernels/emu/rt/wgmma.cpp) poisons the accumulators at issue and lands the results at
 // the wait; the wait wrapper passes them to the compiler as read-write operands, so that nvcc cannot
-// move their uses above it (CUTLASS's warpgroup_fence_operand).
+// move their uses above it (CUTLASS's warpgroup_fence_operand). An RS wgmma's A registers need the
+// same at the wait that retires it: to nvcc an asm's "r" input is dead once the asm has run, and
+// stage 7f's first build put the next tile's P codes into the in-flight P.V's A registers (PTX and
+// SASS; the emulator runs the source, whose registers never alias: tools/wgmma-inflight.awk checks
+// the PTX, tests/kernels/static-gates.sh).
 
 // The 64-bit matrix descriptor of a K-major shared-memory operand (PTX ISA, "Matrix Descriptor
 // Format"): start address, leading and stride byte offsets (bytes, multiples of 16), swizzle (0 = none,
@@ -567,6 +571,18 @@ template <int M> __device__ __forceinline__ void wgmma_fence_operand(float (&acc
     (void)acc;
 #endif
 }
+// The same for RS A fragments (four registers each): after the wait that retires their wgmmas, they
+// are live up to here, so nvcc cannot give their registers another value while the wgmma reads them.
+template <int R> __device__ __forceinline__ void wgmma_fence_operand(uint32_t (&a)[R][4]) {
+#if !defined(SIMT_EMU)
+#pragma unroll
+    for (int r = 0; r < R; r++)
+#pragma unroll
+        for (int i = 0; i < 4; i++) asm volatile("" : "+r"(a[r][i])::"memory");
+#else
+    (void)a;
+#endif
+}
 // wgmma.wait_group K: at most K of this thread's newest committed groups stay in flight; acc (and
 // acc2) are the accumulators the thread reads next: none may belong to a group still in flight.
 template <int K, int M> __device__ __forceinline__ void wgmma_wait(float (&acc)[M], PRIMS_CALLER) {
@@ -596,6 +612,22 @@ __device__ __forceinline__ void wgmma_wait(float (&acc)[M], float (&acc2)[M2], P
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(K) : "memory");
     wgmma_fence_operand(acc);
     wgmma_fence_operand(acc2);
+#else
+    __trap();
+#endif
+}
+// ... and a, the A fragments of the RS wgmmas this wait retires, which the thread may change after it.
+template <int K, int M, int R>
+__device__ __forceinline__ void wgmma_wait(float (&acc)[M], uint32_t (&a)[R][4], PRIMS_CALLER) {
+    static_assert(K >= 0 && K <= 7, "wgmma.wait_group K: K in [0, 7]");
+#if defined(SIMT_EMU)
+    (void)a; // the emulator checks them itself (W5: A changed in flight, at the retirement)
+    wgmma_wait<K>(acc, caller_file, caller_line);
+#elif PRIMS_HAS_SM90A
+    wgmma_fence_operand(acc);
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(K) : "memory");
+    wgmma_fence_operand(acc);
+    wgmma_fence_operand(a);
 #else
     __trap();
 #endif

@@ -244,7 +244,7 @@ __device__ __forceinline__ void fp8_scores(const Smem<Cfg> &sm, int buf, int war
 // The tile's sum is formed first and added to O in fp32 (two-level over 128 keys, methods.md#tolerances-7e).
 // [stage 7f] In two halves, so that another product or the softmax can run between them:
 // wgmma_pv_issue issues the product into pv (one commit group; the caller has fenced), wgmma_pv_finish
-// waits for every group and adds pv to O. Either may take a part of O's columns: pv of M = N / 2
+// waits for every group, holding the codes pa the product read live to there, and adds pv to O. Either may take a part of O's columns: pv of M = N / 2
 // accumulators holds columns d0 .. d0 + N - 1 (d0 a multiple of 8: V^T's rows from d0 start d0 TN
 // bytes in, on the layout's 8-row repeat, in both layouts), O's elements from M d0 / N on.
 template <class Cfg, int M>
@@ -264,20 +264,25 @@ __device__ __forceinline__ void wgmma_pv_issue(const Smem<Cfg> &sm, int buf,
     prims::wgmma_commit();
 }
 template <int D, int M>
-__device__ __forceinline__ void wgmma_pv_finish(float (&pv)[M], const float (&alpha)[2], Fp8Rows<D> &st,
-                                                int i0 = 0) {
-    prims::wgmma_wait<0>(pv);
+__device__ __forceinline__ void wgmma_pv_add(const float (&pv)[M], const float (&alpha)[2], Fp8Rows<D> &st,
+                                             int i0 = 0) {
 #pragma unroll
     for (int i = 0; i < M; ++i)
         st.o[(i0 + i) / 4][i % 4] = st.o[(i0 + i) / 4][i % 4] * alpha[(i % 4) >> 1] + pv[i];
 }
+template <int D, int M, int R>
+__device__ __forceinline__ void wgmma_pv_finish(float (&pv)[M], uint32_t (&pa)[R][4], const float (&alpha)[2],
+                                                Fp8Rows<D> &st, int i0 = 0) {
+    prims::wgmma_wait<0>(pv, pa); // pa: the P codes the product read, held until it has completed
+    wgmma_pv_add(pv, alpha, st, i0);
+}
 template <class Cfg>
-__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, const uint32_t (&pa)[Cfg::kTN / 32][4],
+__device__ __forceinline__ void wgmma_pv(const Smem<Cfg> &sm, int buf, uint32_t (&pa)[Cfg::kTN / 32][4],
                                          const float (&alpha)[2], Fp8Rows<Cfg::kD> &st) {
     float pv[Cfg::kD / 2];
     prims::wgmma_fence();
     wgmma_pv_issue(sm, buf, pa, pv);
-    wgmma_pv_finish(pv, alpha, st);
+    wgmma_pv_finish(pv, pa, alpha, st);
 }
 
 // The online softmax of a tile on the scores s (m16n8 accumulators of the warp's 16 rows): m and l
@@ -415,17 +420,24 @@ template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
 };
 // FlashAttention-3's intra-warpgroup order (hopper-wgmma-notes, section 8): S(t) is issued, then the
 // previous tile's P(t-1).V(t-1) on the codes and alpha the previous call left in st (OverlapRows);
-// wait_group 1 lands S(t) while P.V may still run; K's slot is released and tile t's softmax runs;
-// wait_group 0 lands P.V and O = alpha(t-1) O + pv(t-1). Every element sees stage 7e's operations
-// on the same operands in the same order (only O's update for tile t-1 moves after tile t's
-// softmax): bit-identical to stage 7e. P(t-1)'s registers are read by the in-flight wgmma until that
-// wait, so tile t's codes go to other registers and replace them only after it. The caller releases
-// V^T(t-1)'s buffer after this returns (ws_consumer, kLag) and issues the last tile's P.V itself
-// (wgmma_pv_last).
+// wait_group 1 lands S(t) while P.V may still run; K's slot is released and tile t's exponentials
+// run; wait_group 0 lands P.V, O = alpha(t-1) O + pv(t-1), and only then are tile t's codes formed,
+// in the registers P(t-1) occupied. Every element sees stage 7e's operations on the same operands in
+// the same order (only O's update for tile t-1 moves after tile t's exponentials): bit-identical to
+// stage 7e. The caller releases V^T(t-1)'s buffer after this returns (ws_consumer, kLag) and issues
+// the last tile's P.V itself (wgmma_pv_last).
+// P(t-1)'s registers are read by the in-flight wgmma until wait_group 0 (PTX ISA, wgmma.wait_group),
+// and the wait names them (prims::wgmma_wait's A fragments): to nvcc an asm's "r" input is dead once
+// the asm has run. The first build formed the codes between the issue and the wait, in other
+// registers, and copied them into st.pa after it: nvcc gave the copy's destination to the codes and
+// moved P(t-1) aside, writing the new codes into the registers the P.V was reading (PTX: D = 64 and
+// 128; SASS at D = 128; the emulator runs the source, where the two never alias). FlashAttention-3
+// forms P after the wait too; the codes (a conversion and a row sum per 4 scores) no longer overlap
+// the P.V. tools/wgmma-inflight.awk checks every sm_90a kernel's PTX for such writes.
 // At D = 128 the P.V runs in parts of 64 columns (kPvParts; pv is one part's 32 accumulators): S, O,
 // a whole P.V in flight and two P fragments were 224 of the consumers' 232 registers, and the
-// causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the
-// last under the codes, a middle one (none at D <= 128) alone; per element nothing changes.
+// causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the others
+// alone; per element nothing changes.
 template <class Cfg, class Rows, class Mask>
 __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane, Mask mask,
                                                       float qk_mult, Rows &st) {
@@ -449,17 +461,16 @@ __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, i
 #pragma unroll
     for (int h = 1; h < kPvParts; ++h)
         if (tile > 0) {
-            wgmma_pv_finish(pv, st.alpha, st, (h - 1) * kPart / 2);
+            wgmma_pv_finish(pv, st.pa, st.alpha, st, (h - 1) * kPart / 2);
             prims::wgmma_fence(); // the O update read pv's registers, which the next part writes
             wgmma_pv_issue(sm, (tile - 1) & 1, st.pa, pv, h * kPart);
         }
-    uint32_t pa[TN / 32][4];
-    fp8_codes<Cfg>(st, s, pa);
-    if (tile > 0) wgmma_pv_finish(pv, st.alpha, st, (kPvParts - 1) * kPart / 2);
-#pragma unroll
-    for (int kk = 0; kk < TN / 32; ++kk)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) st.pa[kk][r] = pa[kk][r];
+    // Every tile waits, the first too (nothing in flight then; pv and st.pa unset, named only to the
+    // compiler), so that the tile ends with no wgmma in flight on every path, as the PTX gate
+    // (tools/wgmma-inflight.awk, path-insensitive) can see.
+    prims::wgmma_wait<0>(pv, st.pa);
+    if (tile > 0) wgmma_pv_add(pv, st.alpha, st, (kPvParts - 1) * kPart / 2);
+    fp8_codes<Cfg>(st, s, st.pa);
     st.alpha[0] = alpha[0], st.alpha[1] = alpha[1];
 }
 // The last tile's P.V (tile `last`, V^T buffer last & 1), after the loop.
@@ -468,7 +479,7 @@ __device__ __forceinline__ void wgmma_pv_last(Smem<Cfg> &sm, int last, Rows &st)
     float pv[Cfg::kD / 2];
     prims::wgmma_fence();
     wgmma_pv_issue(sm, last & 1, st.pa, pv);
-    wgmma_pv_finish(pv, st.alpha, st);
+    wgmma_pv_finish(pv, st.pa, st.alpha, st);
 }
 
 } // namespace sdpa

@@ -69,9 +69,10 @@ KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXA
                     "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)" \
                     "bash tests/kernels/exp2-poly-sass.sh $(NVCC)" \
-                    "bash tests/kernels/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) $(ISSUE_SLOTS_TSV)"
+                    "bash tests/kernels/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) $(ISSUE_SLOTS_TSV)" \
+                    "bash tests/kernels/wgmma-inflight.sh $(NVCC) $(KCUDA)/stages_sm90a.ptx $(GEN)"
 else
-KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh"
+KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh" "bash tests/kernels/wgmma-inflight.sh '' '' ''"
 endif
 TEST_DEPS   += $(KERNEL_TEST_DEPS)
 TEST_SUITES += $(KERNEL_SUITES)
@@ -193,7 +194,7 @@ plant_sed_fp8-kstep-reversed := s/prims::wgmma_desc(vt + 32 \* kk, /prims::wgmma
 plant_variant_fp8-kstep-reversed := stage7e
 plant_sed_fp8-vt-swizzle64 := s/8 \* TN, Cfg::kVtSwizzle),/8 * TN, 64u),/
 plant_variant_fp8-vt-swizzle64 := stage7e
-plant_sed_wg-pv-wait-short := s/prims::wgmma_wait<0>(pv);/prims::wgmma_wait<1>(pv);/
+plant_sed_wg-pv-wait-short := s/prims::wgmma_wait<0>(pv, pa);/prims::wgmma_wait<1>(pv, pa);/
 plant_variant_wg-pv-wait-short := stage7f
 plant_sed_ws-vt-early-release := /bar_arrive_buf<Cfg, kBarEmpty>((t - kLag)/d; s/Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/if (t >= kLag \&\& t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) \& 1); Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/
 plant_difflines_ws-vt-early-release := 3
