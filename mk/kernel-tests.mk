@@ -72,7 +72,7 @@ KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXA
                     "bash tests/kernels/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) $(ISSUE_SLOTS_TSV)" \
                     "bash tests/kernels/wgmma-inflight.sh $(NVCC) $(KCUDA)/stages_sm90a.ptx $(GEN)"
 else
-KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh" "bash tests/kernels/wgmma-inflight.sh '' '' ''"
+KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh" "bash tests/kernels/wgmma-inflight.sh"
 endif
 TEST_DEPS   += $(KERNEL_TEST_DEPS)
 TEST_SUITES += $(KERNEL_SUITES)

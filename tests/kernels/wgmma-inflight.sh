@@ -10,7 +10,7 @@
 #      the A registers of the P.V still running (at D = 128, where P.V runs in two parts; with no A
 #      fence in the wait, at D = 64 too): the scan must find that in stage 7f's D = 128 kernels (with
 #      nvcc 13.0 also in 7h's, not in 7i's, whose registers were allocated otherwise).
-# Usage: wgmma-inflight.sh NVCC SM90A_PTX GEN_DIR (NVCC empty without the toolkit: part 1 only)
+# Usage: wgmma-inflight.sh [NVCC SM90A_PTX GEN_DIR] (without them, as without the toolkit: part 1 only)
 . "$(dirname "$0")/../tap.sh"
 nvcc=$1 ptx=$2 gen=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
