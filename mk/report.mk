@@ -12,7 +12,7 @@
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c correctness_tables.c perf_tables.c resource_tables.c \
                published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
-REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_section.c gpu_tables.c gpu_history.c gpu_scaling.c gpu_sanitizers.c gpu_profile.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c gpu_coverage.c issue_slots.c issue_measured.c)
+REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_section.c gpu_tables.c gpu_between.c gpu_history.c gpu_scaling.c gpu_sanitizers.c gpu_profile.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_peers.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c gpu_coverage.c issue_slots.c issue_measured.c)
 # The campaign's own files (tools/campaign/): campaign.json, sanitizers.json.
 REPORT_SRCS += $(addprefix host/report/,tsv_in.c campaign_json.c sanitizer_log.c sanitizers_json.c)
 # Data that arrives from elsewhere: make ingest, run parameters as data, the sweep collector's summary.
@@ -107,14 +107,15 @@ define gnuplot_all
 endef
 
 # $(call pandoc_all,SOURCE,OUTDIR,BASENAME,PANDOC-ARGS,FIGDIR): PDF, standalone HTML, GitHub Markdown.
-# The Markdown twin refers to the figures relative to its own directory. The trap removes the
-# temporary file of an interrupted pandoc (SIGINT/SIGTERM end the shell through its EXIT trap).
+# The Markdown twin refers to the figures relative to its own directory: FIGDIR, and the checkout's
+# root as {root} (the paper's stage fragments name their runs' figures from there). The trap removes
+# the temporary file of an interrupted pandoc (SIGINT/SIGTERM end the shell through its EXIT trap).
 define pandoc_all
 	$(Q)trap 'rm -f "$$t"' EXIT; for f in $(PANDOC_FORMATS); do \
-	  case $$f in pdf) d="$(pandoc_defaults_pdf)"; fd='$(5)' ;; html) d="$(pandoc_defaults_html)"; fd='$(5)' ;; \
-	              md) d="$(pandoc_defaults_md)"; fd=$$(realpath -m --relative-to=$(2) $(5)) ;; esac; \
+	  rt=.; case $$f in pdf) d="$(pandoc_defaults_pdf)"; fd='$(5)' ;; html) d="$(pandoc_defaults_html)"; fd='$(5)' ;; \
+	              md) d="$(pandoc_defaults_md)"; fd=$$(realpath -m --relative-to=$(2) $(5)); rt=$$(realpath -m --relative-to=$(2) .) ;; esac; \
 	  t=$(2)/$(3).tmp.$$$$.$$f; \
-	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M out=$(2) -o $$t && $(SDPA_REPORT) install $$t $(2)/$(3).$$f \
+	  $(PANDOC_ENV) $(PANDOC) $(1) $$d $(4) -M figdir=$$fd -M root=$$rt -M out=$(2) -o $$t && $(SDPA_REPORT) install $$t $(2)/$(3).$$f \
 	    || { rm -f $$t; echo "pandoc: $(2)/$(3).$$f not written" >&2; exit 1; }; done
 endef
 
@@ -146,6 +147,7 @@ report: report-tables report-figures
 # here with the file and field named (sdpa-report exits 1). The run's parameters come from its
 # copy of experiment.mk read as data (report_tables_cmd), never from make including it.
 report-tables: $(SDPA_REPORT) $(RENDER_DEPS)
+	@test -d '$(RUN)' || { echo "report: RUN=$(RUN): no such run directory (RUN=data/<experiment>/<run-id>)" >&2; exit 2; }
 	@echo "$(call RUN_PREFIX,4) sdpa-report: $(RUN) -> tables/, *.tsv, meta.yaml, summary.json"
 	$(Q)$(PREREG)
 	$(Q)$(SDPA_REPORT) params experiment '$(RUN)/experiment.mk' && \

@@ -116,3 +116,11 @@ const cJSON *jo_run_shape(const cJSON *run_doc, const char *name) {
     }
     return NULL;
 }
+
+bool jo_same_shape(const cJSON *a, const cJSON *b) {
+    static const char *const k[] = {"B", "H", "S", "D"};
+    if (!a || !b) return false;
+    for (int i = 0; i < 4; i++)
+        if (!(jo_num(a, k[i]) == jo_num(b, k[i]))) return false; /* NaN: not recorded, not the same */
+    return cJSON_IsTrue(jo(a, "causal")) == cJSON_IsTrue(jo(b, "causal"));
+}

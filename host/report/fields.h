@@ -47,6 +47,9 @@ const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback);
 /* The entry of an sdpa-bench run document's config.shapes whose name is `name` (what a correctness
  * or timing entry's "shape" names); NULL when absent. */
 const cJSON *jo_run_shape(const cJSON *run_doc, const char *name);
+/* Whether two shape objects of run documents are the same problem: B, H, S, D and the mask (a
+ * dimension not recorded is not the same). */
+bool jo_same_shape(const cJSON *a, const cJSON *b);
 
 /* Propagates a failed read (its message is already in the report's err). */
 #define TRY(x)                                                                                               \

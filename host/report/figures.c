@@ -246,7 +246,7 @@ static void figure(rbuf_t *b, report_t *r, const char *file, const char *id, con
 
 static int fragments(report_t *r, const char *shapes) {
     rbuf_t b = {0};
-    char word[64], dims[64], what[512], file[128], id[128];
+    char word[64], dims[64], what[512], file[128], id[128], bar[32];
     for (const char *s = shapes; sscanf(s, "%63s", word) == 1; s = strstr(s, word) + strlen(word)) {
         int nb = rj_len(&r->T, "timing.%d.samples_us", report_find_timing(r, r->baseline, word)),
             nc = rj_len(&r->T, "timing.%d.samples_us", report_find_timing(r, r->candidate, word));
@@ -267,8 +267,8 @@ static int fragments(report_t *r, const char *shapes) {
         snprintf(
             what, sizeof what,
             "Speedup $t_\\text{%s}/t_\\text{%s}$ with its 95 %% bootstrap CI per compared shape, against the "
-            "gate %.2f (dashed), which the CI's lower end must clear.",
-            r->baseline, r->candidate, r->gate_speedup);
+            "gate %s (dashed), which the CI's lower end must clear.",
+            r->baseline, r->candidate, fmt_bar(bar, sizeof bar, r->gate_speedup));
         figure(&b, r, "speedup.png", "fig:speedup", what, true);
     }
     TRY(tables_save(r, &b, "fig-speedup.md"));

@@ -9,6 +9,7 @@
 
 #include "fileio.h"
 #include "json_file.h"
+#include "textbuf.h"
 
 /* File names in reports are given without their directory, so that a report does not depend on
  * where its run directory lives. */
@@ -317,6 +318,8 @@ static int performance_gates(report_t *r, gates_t *gs) {
     int n = rj_len(d, "comparisons");
     TRY(n);
     int found = 0;
+    char bar[32];
+    fmt_bar(bar, sizeof bar, r->gate_speedup);
     for (int i = 0; i < n; i++) {
         const char *b = rj_str(d, "comparisons.%d.baseline", i),
                    *c = rj_str(d, "comparisons.%d.candidate", i);
@@ -331,8 +334,8 @@ static int performance_gates(report_t *r, gates_t *gs) {
         found++;
         gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$ at %s",
                              r->baseline, r->candidate, shape);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
-                 r->gate_speedup);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %s",
+                 bar);
         snprintf(g->value, sizeof g->value, "lower CI bound %.4f (speedup %.4f, 95 %% CI [%.4f, %.4f])", lo,
                  sp, lo, hi);
         if (strcmp(kind, "gpu") != 0) {
@@ -349,8 +352,7 @@ static int performance_gates(report_t *r, gates_t *gs) {
             g->status = GS_PASS;
         } else {
             g->status = GS_FAIL;
-            snprintf(g->reason, sizeof g->reason, "the lower CI bound %.4f is below %.2f%s", lo,
-                     r->gate_speedup,
+            snprintf(g->reason, sizeof g->reason, "the lower CI bound %.4f is below %s%s", lo, bar,
                      sp >= r->gate_speedup
                          ? " although the point estimate is above it: the gain is not established"
                          : "");
@@ -359,8 +361,8 @@ static int performance_gates(report_t *r, gates_t *gs) {
     if (!found) {
         gate_t *g = gate_add(gs, "performance", true, "speedup $t_\\text{%s}/t_\\text{%s}$", r->baseline,
                              r->candidate);
-        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %.2f",
-                 r->gate_speedup);
+        snprintf(g->target, sizeof g->target, "lower bound of the 95 %% bootstrap CI of the speedup ≥ %s",
+                 bar);
         not_timed(r, gs, g);
     }
     return 0;

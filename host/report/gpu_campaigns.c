@@ -237,6 +237,39 @@ static int load_scaling(gpu_campaign_t *c, char *err, size_t n) {
     return rc;
 }
 
+/* peers/<peer>-<shape>.json: the peers' runs at the mission shape (skipped.txt beside them is the scaling
+ * sweep's, read there). Each a sdpa-bench run document; present but bad stops the paper. */
+static int load_peers(gpu_campaign_t *c, char *err, size_t n) {
+    char d[REPORT_PATH_MAX + 16];
+    snprintf(d, sizeof d, "%s/peers", c->dir);
+    listing_t l = list_dir(d);
+    int rc = 0;
+    const size_t dl = strlen(d); /* < REPORT_PATH_MAX + 7; peer_paths have 209 bytes more */
+    for (int i = 0; rc == 0 && i < l.n; i++) {
+        const char *name = l.e[i]->d_name;
+        const size_t len = strlen(name);
+        if (len < 6 || len > 200 || strcmp(name + len - 5, ".json")) continue;
+        if (c->npeers >= GPU_MAX_PEER_FILES) {
+            snprintf(err, n, "%s: more than %d peer files", d, GPU_MAX_PEER_FILES);
+            rc = -1;
+            break;
+        }
+        char *p = c->peer_paths[c->npeers];
+        memcpy(p, d, dl);
+        p[dl] = '/';
+        memcpy(p + dl + 1, name, len + 1);
+        if (!is_file(p)) continue;
+        if (!(c->peers[c->npeers] = results_load(p, "sdpa-bench-run", err, n))) {
+            rc = -1;
+            break;
+        }
+        c->PE[c->npeers] = (rj_t){c->peers[c->npeers], p, err, n};
+        c->npeers++;
+    }
+    listing_free(&l);
+    return rc;
+}
+
 /* runs/<experiment>/<run-id>/: the latest complete run of each experiment (manifest_latest_run,
  * the definition make paper uses for data/<experiment>/). */
 static int load_runs(gpu_campaign_t *c, const char *published, char *err, size_t n) {
@@ -298,6 +331,7 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     c->emulated = strcmp(backend, "cuda") != 0;
     c->fixture = jo_eq(jo(c->campaign, "meta"), "tool", "synthetic-fixture");
     TRY(load_scaling(c, err, n));
+    TRY(load_peers(c, err, n));
     return load_runs(c, published, err, n);
 }
 
@@ -392,6 +426,7 @@ void gpu_data_free(gpu_data_t *g) {
                          c->profile,  c->profile_gate, c->history_warm, c->aa_control, c->probes};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < GPU_MATRIX_FILES; k++) cJSON_Delete(c->matrix[k]);
+        for (int k = 0; k < c->npeers; k++) cJSON_Delete(c->peers[k]);
         for (int k = 0; k < c->nruns; k++) {
             report_free(&c->runs[k].r);
             cJSON_Delete(c->runs[k].summary);

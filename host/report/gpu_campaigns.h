@@ -1,6 +1,6 @@
 /* The GPU campaigns of the paper: discovered under GPU_DATA_DIR (data/gpu/<device-slug>/<id>/, as
  * tools/campaign/ingest.sh unpacks them) and loaded once. Optional files (history, scaling,
- * ceilings, sanitizers, profile, profile at the gate shape, probes, matrix) may be absent: the tables then say so. A file that is present
+ * ceilings, sanitizers, profile, profile at the gate shape, probes, matrix, peers) may be absent: the tables then say so. A file that is present
  * but unreadable, of another schema major version or of the wrong kind stops the paper with the
  * file and field named. */
 #ifndef GPU_CAMPAIGNS_H
@@ -19,6 +19,9 @@
  * (head dimension 128 and causal masks; campaigns before it have the first three). */
 #define GPU_MATRIX_FILES 4
 extern const char *const gpu_matrix_files[GPU_MATRIX_FILES];
+/* The peers' runs at one shape (campaign part "peers": peers/<peer>-<shape>.json, the cuBLAS peer
+ * beside every variant and one file per PyTorch backend), at most this many. */
+#define GPU_MAX_PEER_FILES 16
 
 /* One point of the scaling sweep: a variant or a peer at one S, measured, skipped or failed. The
  * sweep's files: scaling/S<s>.json (one sdpa-bench process per S with every variant and peer), or
@@ -56,6 +59,10 @@ typedef struct {
     cJSON *matrix[GPU_MATRIX_FILES];           /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
     rj_t C, DR, H, CE, SA, PR, PG, HW, AA, PB; /* rj views (root NULL when the file is absent) */
     rj_t MX[GPU_MATRIX_FILES];
+    cJSON *peers[GPU_MAX_PEER_FILES]; /* peers/<peer>-<shape>.json in name order, kind sdpa-bench-run */
+    rj_t PE[GPU_MAX_PEER_FILES];
+    char peer_paths[GPU_MAX_PEER_FILES][REPORT_PATH_MAX + 216];
+    int npeers;
     char paths[10 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32];
     bool emulated; /* backend is not cuda: ingested with --allow-emulated */
     bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */

@@ -80,3 +80,83 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
                       ? ", as this device does"
                       : "; this device LOADED it: the emulator is stricter here");
 }
+
+/* The campaigns on a GPU (not emulated) whose probe record holds key (NULL: any record), as
+ * "2 campaigns on NVIDIA H100 80GB HBM3 (Sections @sec:gpu-c4-probes, @sec:gpu-c5-probes)" into b;
+ * their count. The fixture's are counted apart in *fixtures. */
+static int ran(const gpu_data_t *g, const char *key, rbuf_t *b, int *fixtures) {
+    int k = 0;
+    *fixtures = 0;
+    rbuf_t devs = {0}, refs = {0};
+    for (int i = 0; i < g->n; i++) {
+        const gpu_campaign_t *c = g->c[i];
+        if (!c->probes || c->emulated || (key && !jo(c->probes, key))) continue;
+        if (c->fixture) {
+            ++*fixtures;
+            continue;
+        }
+        const char *d = jo_str_or(c->campaign, "device", "not recorded");
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) {
+            const gpu_campaign_t *e = g->c[j];
+            seen = e->probes && !e->emulated && !e->fixture && (!key || jo(e->probes, key)) &&
+                   !strcmp(jo_str_or(e->campaign, "device", "not recorded"), d);
+        }
+        if (!seen) rb_printf(&devs, "%s%s", devs.len ? ", " : "", d);
+        rb_printf(&refs, "%s@sec:gpu-%s-probes", refs.len ? ", " : "", c->tag);
+        k++;
+    }
+    if (k)
+        rb_printf(b, "%d committed campaign%s on %s (Section%s %s)", k, k > 1 ? "s" : "", devs.s,
+                  k > 1 ? "s" : "", refs.s);
+    rb_free(&devs);
+    rb_free(&refs);
+    return k;
+}
+
+int gpu_probes_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
+    static const char fx[] = " (The SYNTHETIC test fixture's record is no measurement and is not counted.)";
+    int fl, f2, ff;
+    rbuf_t x = {0}, lim = {0}, layouts = {0}, exp2 = {0}, ftz = {0};
+    const int nl = ran(g, NULL, &layouts, &fl), n2 = ran(g, "exp2_poly", &exp2, &f2),
+              nf = ran(g, "exp_ftz", &ftz, &ff);
+    if (n2)
+        rb_printf(
+            &x,
+            "On a GPU, the hardware probes (`kernels/probes/`) compared its bits with the twin's in %s: "
+            "their tables give the points and how many differ.",
+            exp2.s);
+    else
+        rb_printf(
+            &x,
+            "On a GPU, the hardware probes (`kernels/probes/`) are to compare its bits on the device with "
+            "the twin's; %s, so its bits have been checked on the CPU only.",
+            nl ? "no committed campaign's probe record holds that probe yet"
+               : "no committed campaign has run the probes on a GPU yet");
+    if (f2) rb_puts(&x, fx);
+    rb_puts(&x, "\n");
+    rb_puts(&lim,
+            "The hardware probes (`kernels/probes/`) test on the device the `wgmma` and TMA layouts, stage "
+            "7g's exponential against its host twin and stage 7h's flushed one against `__expf`; ");
+    if (!nl)
+        rb_puts(&lim, "no committed campaign has run them on a GPU yet.");
+    else {
+        rb_printf(&lim, "the layouts ran in %s; stage 7g's exponential ", layouts.s);
+        rb_puts(&lim, n2 ? "in " : "in none of them");
+        if (n2) rb_puts(&lim, exp2.s);
+        rb_puts(&lim, ", and stage 7h's ");
+        rb_puts(&lim, nf ? "in " : "in none");
+        if (nf) rb_puts(&lim, ftz.s);
+        rb_puts(&lim, ". Each campaign that ran them reports what they found.");
+    }
+    if (fl || f2 || ff) rb_puts(&lim, fx);
+    rb_puts(&lim, "\n");
+    rb_free(&layouts);
+    rb_free(&exp2);
+    rb_free(&ftz);
+    int rc = rb_save(&x, out, "gpu-exp-probes.md", err, n);
+    if (rc == 0) rc = rb_save(&lim, out, "gpu-probes-limits.md", err, n);
+    rb_free(&x);
+    rb_free(&lim);
+    return rc;
+}

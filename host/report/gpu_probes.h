@@ -8,5 +8,10 @@
 #include "textbuf.h"
 
 void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b);
+/* The paper's sentences on what the probes have checked on a device, from which committed campaigns'
+ * records hold which probe (the exponentials' probes came after the first campaigns):
+ * gpu-exp-probes.md (stage 7g's section) and gpu-probes-limits.md (the limitations). Emulated
+ * campaigns never count; the synthetic fixture is named as such. 0, or -1 with err set. */
+int gpu_probes_write(const gpu_data_t *g, const char *out, char *err, size_t n);
 
 #endif

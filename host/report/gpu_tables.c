@@ -2,12 +2,16 @@
  * campaigns share one document; every number is read from the campaign's JSON. */
 #include "gpu_tables.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "gpu_between.h"
 #include "gpu_coverage.h"
 #include "gpu_figdata.h"
 #include "gpu_history.h"
 #include "gpu_parts.h"
+#include "gpu_peers.h"
 #include "gpu_matrix.h"
 #include "gpu_probes.h"
 #include "gpu_profile.h"
@@ -46,12 +50,17 @@ static void device_line(const gpu_campaign_t *c, rbuf_t *b) {
         return;
     }
     const cJSON *locked = jo(d, "clocks_locked");
+    /* The device step's one launch measures no clock; the history's timing does (history.json). */
+    const double hm = jo_num(jo(jo(c->history, "meta"), "device"), "sm_clock_measured_mhz");
+    if (!isfinite(jo_num(d, "sm_clock_measured_mhz")) && isfinite(hm))
+        snprintf(m, N, "%.0f MHz during the stage history (history.json)", hm);
+    else
+        gpu_num_or(m, N, d, "sm_clock_measured_mhz", " MHz");
     rb_printf(b,
               "Device: **%s**, compute capability %s, %s SMs; SM clock: default %s, measured %s; memory "
               "clock %s; clocks locked: %s; driver %s (release %s), CUDA runtime %s.\n\n",
               jo_str_or(d, "name", "not recorded"), jo_str_or(d, "cc", "not recorded"),
-              gpu_num_or(a, N, d, "sm_count", ""), gpu_num_or(s, N, d, "sm_clock_default_mhz", " MHz"),
-              gpu_num_or(m, N, d, "sm_clock_measured_mhz", " MHz"),
+              gpu_num_or(a, N, d, "sm_count", ""), gpu_num_or(s, N, d, "sm_clock_default_mhz", " MHz"), m,
               gpu_num_or(k, N, d, "mem_clock_mhz", " MHz"),
               cJSON_IsBool(locked) ? (cJSON_IsTrue(locked) ? "yes" : "no") : "not recorded",
               jo_str_or(d, "driver_version", "not recorded"), jo_str_or(d, "driver_release", "not recorded"),
@@ -126,14 +135,39 @@ static int leads(const gpu_data_t *g, const char *out, char *err, size_t n) {
     } else {
         const char *fx =
             fixtures == g->n ? " (here only the SYNTHETIC FIXTURE of the tests: not a measurement)" : "";
-        const char *first = NULL; /* the first campaign with a scaling section */
-        for (int i = 0; i < g->n && !first; i++)
-            if (gpu_campaign_plans(g->c[i], "scaling")) first = g->c[i]->tag;
-        rb_printf(&lead,
-                  "Section @sec:gpu does so for the %d committed campaign%s%s: the peers stand beside the "
-                  "stages in each campaign's scaling sweep",
-                  g->n, g->n > 1 ? "s" : "", fx);
-        if (first) rb_printf(&lead, " (Section @sec:gpu-%s-scaling for the first)", first);
+        /* the campaigns with a peer timed in their sweep, at the mission shape, in either; the first ones */
+        int swept = 0, np = 0, with = 0;
+        const char *first = NULL, *fp = NULL;
+        for (int i = 0; i < g->n; i++) {
+            const gpu_campaign_t *c = g->c[i];
+            bool peer = false, mission = gpu_peers_timed(c);
+            for (int k = 0; k < c->npts && !peer; k++)
+                peer = c->pts[k].peer && c->pts[k].status && !strcmp(c->pts[k].status, "ok");
+            swept += peer;
+            np += mission;
+            with += peer || mission;
+            if (peer && !first) first = c->tag;
+            if (mission && !fp) fp = c->tag;
+        }
+        rb_printf(&lead, "Section @sec:gpu does so for the %d committed campaign%s%s: ", g->n,
+                  g->n > 1 ? "s" : "", fx);
+        if (!with)
+            rb_printf(&lead, "%s the peers, so no library stands beside the stages yet",
+                      g->n > 1 ? "none of them ran" : "it did not run");
+        else {
+            if (with == g->n)
+                rb_puts(&lead, g->n > 1 ? "all of them ran" : "it ran");
+            else
+                rb_printf(&lead, "%d of them ran", with);
+            rb_puts(&lead, " the peers, which stand beside the stages");
+            if (np)
+                rb_printf(&lead, " at the mission shape in %d (Section @sec:gpu-%s-peers for the first)", np,
+                          fp);
+            if (np && swept) rb_puts(&lead, " and");
+            if (swept)
+                rb_printf(&lead, " in the scaling sweep of %d (Section @sec:gpu-%s-scaling for the first)",
+                          swept, first);
+        }
         rb_puts(&lead, ".\n");
         rb_printf(
             &res,
@@ -194,6 +228,7 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
             gpu_warm_section(c, &b);
             gpu_aa_section(c, &b);
         }
+        if ((gpu_campaign_plans(c, "peers") || c->npeers) && gpu_peers_section(c, &b) < 0) goto fail;
         if (gpu_campaign_plans(c, "experiment:")) {
             gpu_campaign_verdicts(c, &b);
             rb_printf(&b, "### Published versus reproduced {#sec:gpu-%s-published}\n\n", c->tag);
@@ -205,10 +240,13 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         if (c->profile_gate) gpu_profile_section(c, &b, 0, c->profile_gate, "profile-gate");
         if (gpu_campaign_plans(c, "probes") || c->probes) gpu_probes_section(c, &b);
     }
+    if (g->n) gpu_between_section(g, &b);
     sweeps(g, &b);
     if (rb_save(&list, out, "gpu-figures.txt", err, n) < 0) goto fail;
+    if (gpu_between_write(g, out, err, n) < 0) goto fail;
     if (leads(g, out, err, n) < 0) goto fail;
     if (gpu_stage7g_write(g, out, err, n) < 0) goto fail;
+    if (gpu_probes_write(g, out, err, n) < 0) goto fail;
     if (gpu_coverage_write(g, out, err, n) < 0) goto fail;
     if (issue_slots_write(g, out, err, n) < 0) goto fail;
     return rb_save(&b, out, "gpu.md", err, n);

@@ -299,5 +299,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "ingest")) return ingest_main(argc, argv);               /* ingest.h */
     if (!strcmp(argv[1], "params")) return params_main(argc, argv);               /* params.h */
     if (!strcmp(argv[1], "sweep-summary")) return sweep_summary_main(argc, argv); /* sweep_summary.h */
-    return usage("unknown command");
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown command '%.100s'", argv[1]);
+    return usage(msg);
 }

@@ -11,6 +11,7 @@
  *                                            or the statement that none is committed (gpu_tables.h) */
 #include "paper.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,73 @@ static int load_stage(paper_t *p, stage_t *s) {
     return 0;
 }
 
+/* The cell of an experiment this build has no local run of (data/<experiment>/): "not run", or,
+ * where a committed campaign ran it, that it did and where its verdict is, the campaign's kind
+ * named (measured on a GPU before emulated, before the synthetic fixture). */
+static const char *not_run_cell(const paper_t *p, const char *name) {
+    int measured = 0, emu = 0, fixture = 0;
+    for (int i = 0; i < p->gpu.n; i++) {
+        const gpu_campaign_t *c = p->gpu.c[i];
+        for (int k = 0; k < c->nruns; k++) {
+            if (!c->runs[k].loaded || strcmp(c->runs[k].name, name)) continue;
+            fixture += c->fixture;
+            emu += !c->fixture && c->emulated;
+            measured += !c->fixture && !c->emulated;
+        }
+    }
+    return measured  ? "not run locally; measured on a GPU: Section @sec:gpu-verdicts"
+           : emu     ? "not run locally; an EMULATED campaign: Section @sec:gpu-verdicts"
+           : fixture ? "not run locally; SYNTHETIC fixture: Section @sec:gpu-verdicts"
+                     : "not run";
+}
+
+/* The committed campaigns measured on a GPU (neither emulated nor the fixture) as "6 committed GPU
+ * campaigns (NVIDIA H100 80GB HBM3)" into dst; their count. The device names come from the
+ * campaigns and the phrase goes into a gnuplot script (plot-vars.gp): every character outside
+ * letters, digits and " ._,()+-/:" becomes a space (no quote, backslash, backquote command, @ macro
+ * or line break reaches gnuplot). */
+static int gpu_campaigns_phrase(const paper_t *p, char *dst, size_t n) {
+    int k = 0;
+    char devs[512] = "";
+    size_t l = 0;
+    for (int i = 0; i < p->gpu.n; i++) {
+        const gpu_campaign_t *c = p->gpu.c[i];
+        if (c->fixture || c->emulated) continue;
+        k++;
+        const char *d = jo_str_or(c->campaign, "device", "device not recorded");
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !p->gpu.c[j]->fixture && !p->gpu.c[j]->emulated &&
+                   !strcmp(jo_str_or(p->gpu.c[j]->campaign, "device", "device not recorded"), d);
+        if (!seen && l < sizeof devs)
+            l += (size_t)snprintf(devs + l, sizeof devs - l, "%s%s", l ? ", " : "", d);
+    }
+    if (k)
+        snprintf(dst, n, "%d committed GPU campaign%s (%s)", k, k == 1 ? "" : "s", devs);
+    else
+        snprintf(dst, n, "no committed GPU campaign");
+    for (char *q = dst; *q; q++)
+        if (!isalnum((unsigned char)*q) && !strchr(" ._,()+-/:", *q)) *q = ' ';
+    return k;
+}
+
+/* A caption's closing sentence on where the GPU campaigns' own runs are: the tables of Section 4 read
+ * this build's local runs only. Empty when no measured campaign ran an experiment. */
+static const char *campaigns_note(const paper_t *p, char *dst, size_t n) {
+    char camp[640];
+    int runs = 0;
+    for (int i = 0; i < p->gpu.n; i++)
+        runs += !p->gpu.c[i]->fixture && !p->gpu.c[i]->emulated && p->gpu.c[i]->nruns;
+    *dst = 0;
+    if (gpu_campaigns_phrase(p, camp, sizeof camp) && runs)
+        snprintf(
+            dst, n,
+            " These rows are this build's local runs (data/<experiment>/); the experiments the %s ran are "
+            "judged in Section @sec:gpu-verdicts.",
+            camp);
+    return dst;
+}
+
 /* The first comparison of the run's pair: shape and index, or -1. */
 /* banner.md of the paper: whether its timings come from a GPU. */
 static int paper_banner(paper_t *p, int emulated, int gpu) {
@@ -134,7 +202,8 @@ static int history(paper_t *p) {
     for (int k = 0; k < p->n; k++) {
         stage_t *s = &p->st[k];
         if (!s->loaded) {
-            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, "not run");
+            md_row(&md, 8, s->name, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK,
+                   not_run_cell(p, s->name));
             continue;
         }
         int c = report_find_comparison(&s->r);
@@ -169,8 +238,9 @@ static int history(paper_t *p) {
                    fmt_pct(c4, N, noise), gpu_t ? "gpu" : "EMULATED");
         }
     }
-    md_table_caption(
-        &md, "tbl:history",
+    char note[1024], cap[2048];
+    snprintf(
+        cap, sizeof cap, "%s%s",
         emulated
             ? "Stage history, WITH EMULATED (CPU) TIMINGS, NOT GPU TIMINGS in the rows marked EMULATED: "
               "median latency with its 95 % CI, the samples kept (n) and their noise (interquartile range "
@@ -180,14 +250,20 @@ static int history(paper_t *p) {
             : "Stage history: median latency with its 95 % CI, the samples kept (n) and their noise "
               "(interquartile range over the median) for baseline and candidate of each experiment's "
               "latest run, whose id and device its section names. Rows from different runs (and devices) "
-              "are not comparable in absolute terms.");
+              "are not comparable in absolute terms.",
+        campaigns_note(p, note, sizeof note));
+    md_table_caption(&md, "tbl:history", cap);
     TRY(save(p, &tsv, "history.tsv"));
     TRY(save(p, &md, "history.md"));
     rbuf_t b = {0};
+    char camp[640];
+    const int ncamp = gpu_campaigns_phrase(p, camp, sizeof camp);
     rb_printf(&b,
               "# gnuplot variables of the paper figures, written by sdpa-report paper\n"
-              "emulated = %d\ngpu = %d\nn_history = %d\nn_stages = %d\n",
-              emulated, gpu, x, p->n);
+              "emulated = %d\ngpu = %d\nn_history = %d\nn_stages = %d\n"
+              "# the committed campaigns measured on a GPU (the part \"Measured on GPUs\")\n"
+              "gpu_campaigns = %d\ngpu_campaigns_text = \"%s\"\n",
+              emulated, gpu, x, p->n, ncamp, camp);
     TRY(save(p, &b, "plot-vars.gp"));
     return paper_banner(p, emulated, gpu);
 }
@@ -215,16 +291,17 @@ static int ratio_head(paper_t *p, rbuf_t *md) {
 }
 
 /* One row: the original's claim for experiment `name` (if it made one) beside the comparison of
- * run r (NULL: not run). x: the reproduced numbers (NaN when none); *pub: the published ratio
- * (NaN when no claim); *kind: the comparison's timing, "not timed", "not run" or "none". */
-static int ratio_row(paper_t *p, const char *name, report_t *r, rbuf_t *md, double x[6], double *pub,
-                     const char **kind) {
+ * run r (NULL: not run; its timing cell then reads `absent`). x: the reproduced numbers (NaN when
+ * none); *pub: the published ratio (NaN when no claim); *kind: the comparison's timing, "not
+ * timed", absent or "none". */
+static int ratio_row(paper_t *p, const char *name, report_t *r, const char *absent, rbuf_t *md, double x[6],
+                     double *pub, const char **kind) {
     const rj_t *P = &p->pub.PUB;
     int c = published_find_claim(p->pub.PUB.root, name);
     char pr[N] = NA_MARK, pl[N] = NA_MARK, rr[2 * N] = NA_MARK, rl[2 * N] = NA_MARK, a[N];
     const char *as = NA_MARK;
     double pb = NAN, pc = NAN;
-    *kind = r ? "not timed" : "not run";
+    *kind = r ? "not timed" : absent;
     for (int j = 0; j < 6; j++) x[j] = NAN;
     if (c >= 0) {
         as = rj_str(P, "claims.%d.as_published", c);
@@ -272,7 +349,9 @@ static int ratios(paper_t *p) {
             snprintf(p->err, sizeof p->err, "%s", p->pub.err);
             goto fail;
         }
-        if (ratio_row(p, s->name, s->loaded ? &s->r : NULL, &md, x, &pub, &kind) < 0) goto fail;
+        if (ratio_row(p, s->name, s->loaded ? &s->r : NULL, not_run_cell(p, s->name), &md, x, &pub, &kind) <
+            0)
+            goto fail;
         rb_printf(&tsv, "%d\t%s\t%.15g\t%.15g\t%.15g\t%.15g\t%s\n", k, s->name, x[0], x[1], x[2], pub,
                   strcmp(kind, "gpu") && strcmp(kind, "emulated") ? "none" : kind);
         /* an experiment not run yet: the pair its definition names */
@@ -286,18 +365,23 @@ static int ratios(paper_t *p) {
                  s->loaded ? s->r.candidate
                  : def     ? d.value[P_CANDIDATE]
                            : NA_MARK);
-        md_row(&vd, 5, s->name, pair, s->loaded ? s->verdict : "not run", pverdict,
+        md_row(&vd, 5, s->name, pair, s->loaded ? s->verdict : not_run_cell(p, s->name), pverdict,
                s->loaded ? s->r.run_id : NA_MARK);
     }
-    md_table_caption(
-        &md, "tbl:published-vs-reproduced",
-        "Published versus reproduced speedups. The published "
-        "ratios are computed from the published medians (data/published/seed-l4.json); the original "
-        "called a latency reduction a speedup. Reproduced values are ratios of medians from interleaved "
-        "runs with bootstrap CIs; EMULATED: the run had no GPU, so there is no reproduced ratio.");
-    md_table_caption(&vd, "tbl:verdicts",
-                     "Verdicts of this study (latest run of each experiment, gates judged on "
-                     "the lower CI bound) beside the original study's.");
+    char note[1024], cap[2048];
+    campaigns_note(p, note, sizeof note);
+    snprintf(cap, sizeof cap,
+             "Published versus reproduced speedups. The published "
+             "ratios are computed from the published medians (data/published/seed-l4.json); the original "
+             "called a latency reduction a speedup. Reproduced values are ratios of medians from interleaved "
+             "runs with bootstrap CIs; EMULATED: the run had no GPU, so there is no reproduced ratio.%s",
+             note);
+    md_table_caption(&md, "tbl:published-vs-reproduced", cap);
+    snprintf(cap, sizeof cap,
+             "Verdicts of this study (latest run of each experiment, gates judged on "
+             "the lower CI bound) beside the original study's.%s",
+             note);
+    md_table_caption(&vd, "tbl:verdicts", cap);
     TRY(save(p, &tsv, "ratios.tsv"));
     TRY(save(p, &md, "published-vs-reproduced.md"));
     return save(p, &vd, "verdicts.md");
@@ -321,7 +405,7 @@ static int gpu_ratios(void *ctx, const gpu_campaign_t *c, rbuf_t *b) {
         double x[6], pub;
         const char *kind;
         gpu_run_t *r = (gpu_run_t *)&c->runs[k];
-        int rc = ratio_row(p, r->name, r->loaded ? &r->r : NULL, b, x, &pub, &kind);
+        int rc = ratio_row(p, r->name, r->loaded ? &r->r : NULL, "not run", b, x, &pub, &kind);
         if (rc < 0) p->mark = NULL;
         TRY(rc);
     }
@@ -341,17 +425,18 @@ static int gpu_ratios(void *ctx, const gpu_campaign_t *c, rbuf_t *b) {
 
 /* The legacy end-to-end errors of this artifact at a published (shape, seed): the seed-linear run's
  * max and mean abs, and the E4M3 mean abs of the first experiment run (in study order) that has
- * that case, with its variant. n/a where there is none. */
+ * that case, with its variant. n/a where there is none. means: the two mean abs (NaN: none). */
 static void seed_linear_cells(paper_t *p, const char *shape, const char *seed, char *mx, char *mean,
-                              char *e4m3) {
+                              char *e4m3, double means[2]) {
     snprintf(mx, N, "%s", NA_MARK);
     snprintf(mean, N, "%s", NA_MARK);
     snprintf(e4m3, N, "%s", NA_MARK);
+    means[0] = means[1] = NAN;
     const cJSON *e;
     cJSON_ArrayForEach(e, jo(p->seed_linear, "correctness")) {
         if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
         fmt_num(mx, N, "%.4f", jo_num(jo(e, "legacy"), "max_abs"));
-        fmt_num(mean, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs"));
+        fmt_num(mean, N, "%.4f", means[0] = jo_num(jo(e, "legacy"), "mean_abs"));
         break;
     }
     for (int k = 0; k < p->n; k++) {
@@ -360,7 +445,8 @@ static void seed_linear_cells(paper_t *p, const char *shape, const char *seed, c
         cJSON_ArrayForEach(e, jo(s->r.R.root, "correctness")) {
             if (!jo_eq(e, "shape", shape) || !jo_eq(e, "seed", seed)) continue;
             char v[N];
-            snprintf(e4m3, N, "%s (%s)", fmt_num(v, N, "%.4f", jo_num(jo(e, "legacy"), "mean_abs")),
+            snprintf(e4m3, N, "%s (%s)",
+                     fmt_num(v, N, "%.4f", means[1] = jo_num(jo(e, "legacy"), "mean_abs")),
                      jo_str(e, "variant") ? jo_str(e, "variant") : "?");
             return;
         }
@@ -393,6 +479,57 @@ static int published_resources(paper_t *p, rbuf_t *b) {
     return 0;
 }
 
+/* A range of values seen: lo, hi, how many (n). */
+typedef struct {
+    double lo, hi;
+    int n;
+} span_t;
+static void span_add(span_t *s, double x) {
+    if (!isfinite(x)) return;
+    s->lo = s->n && s->lo < x ? s->lo : x;
+    s->hi = s->n && s->hi > x ? s->hi : x;
+    s->n++;
+}
+
+/* published-correctness-lead.md: the sentence on the table below, from what it holds: the published
+ * mean errors' span, this artifact's with the original's codec (where make seed-linear ran) and
+ * with E4M3, and how many times the published figure is ours at the same (shape, seed). */
+static int correctness_lead(paper_t *p, const span_t *pub, const span_t *sl, int sl_in, const span_t *e4,
+                            const span_t *ratio) {
+    rbuf_t b = {0};
+    if (!pub->n) {
+        rb_puts(&b, "The original published no correctness figure (Table @tbl:published-correctness).\n");
+        const int rc = save(p, &b, "published-correctness-lead.md");
+        if (rc < 0) snprintf(p->pub.err, sizeof p->pub.err, "%s", p->err);
+        return rc;
+    }
+    rb_printf(&b,
+              "Table @tbl:published-correctness sets the original's published errors beside this artifact's "
+              "at the same shapes. The published mean absolute errors span %.4f to %.4f. ",
+              pub->lo, pub->hi);
+    if (sl->n)
+        rb_printf(
+            &b,
+            "With the original's codec and encoder this artifact's span %.4f to %.4f in %d of the table's "
+            "%d rows, %d of them inside the published span; ",
+            sl->lo, sl->hi, sl->n, pub->n, sl_in);
+    else
+        rb_puts(&b,
+                "This build has not run the original's codec and encoder (`make seed-linear`), so the table "
+                "holds none of their errors; ");
+    if (e4->n)
+        rb_printf(
+            &b,
+            "with E4M3 this artifact's span %.4f to %.4f in %d of the %d rows, the published figure %.1f to "
+            "%.1f times ours row by row.\n",
+            e4->lo, e4->hi, e4->n, pub->n, ratio->lo, ratio->hi);
+    else
+        rb_puts(&b, "no E4M3 run of this build holds those shapes yet.\n");
+    const int rc = save(p, &b, "published-correctness-lead.md");
+    if (rc < 0) snprintf(p->pub.err, sizeof p->pub.err, "%s", p->err); /* published_tables reports it */
+    return rc;
+}
+
 /* published-correctness.md: the original's correctness, this artifact's errors at its shapes beside. */
 static int published_correctness(paper_t *p, rbuf_t *b) {
     const rj_t *d = &p->pub.PUB;
@@ -407,8 +544,11 @@ static int published_correctness(paper_t *p, rbuf_t *b) {
                                      {"E4M3 here: mean abs (variant)", 10, 'r'}};
     md_table_head(b, ccols, 9);
     int n = rj_len(d, "correctness");
+    span_t pub = {0};
+    double rows[64][3]; /* per row: published, seed-linear and E4M3 mean abs */
+    int nr = 0;
     for (int i = 0; i < n; i++) {
-        double x[3];
+        double x[3], means[2];
         const char *sh = rj_str(d, "correctness.%d.shape", i), *seed = rj_str(d, "correctness.%d.seed", i);
         const char *src = rj_str(d, "correctness.%d.source", i);
         if (!sh || !seed || !src || rj_num(d, &x[0], "correctness.%d.max_abs", i) < 0 ||
@@ -416,7 +556,9 @@ static int published_correctness(paper_t *p, rbuf_t *b) {
             rj_num(d, &x[2], "correctness.%d.pct_bad", i) < 0)
             return -1;
         char c[6][N];
-        seed_linear_cells(p, sh, seed, c[3], c[4], c[5]);
+        seed_linear_cells(p, sh, seed, c[3], c[4], c[5], means);
+        span_add(&pub, x[1]);
+        if (nr < 64) rows[nr][0] = x[1], rows[nr][1] = means[0], rows[nr++][2] = means[1];
         md_row(b, 9, sh, seed, fmt_num(c[0], N, "%.4f", x[0]), fmt_num(c[1], N, "%.4f", x[1]),
                fmt_num(c[2], N, "%.1f", x[2]), src, c[3], c[4], c[5]);
     }
@@ -431,7 +573,15 @@ static int published_correctness(paper_t *p, rbuf_t *b) {
         "experiments' own runs, variant named); n/a where not run (make all runs both).",
         cav, p->seed_linear ? "make seed-linear, stage1" : "make seed-linear: not run");
     md_table_caption(b, "tbl:published-correctness", cap);
-    return 0;
+    span_t sl = {0}, e4 = {0}, ratio = {0};
+    int sl_in = 0;
+    for (int i = 0; i < nr; i++) {
+        span_add(&sl, rows[i][1]);
+        sl_in += isfinite(rows[i][1]) && rows[i][1] >= pub.lo && rows[i][1] <= pub.hi;
+        span_add(&e4, rows[i][2]);
+        if (rows[i][2] > 0) span_add(&ratio, rows[i][0] / rows[i][2]);
+    }
+    return correctness_lead(p, &pub, &sl, sl_in, &e4, &ratio);
 }
 
 static int published_tables(paper_t *p) {
@@ -454,10 +604,12 @@ fail:
     return -1;
 }
 
-/* One include of a run's fragment, bound to that run (placeholders) and prefixed (identifiers). */
+/* One include of a run's fragment, bound to that run (placeholders) and prefixed (identifiers). Its
+ * figures' directory, when relative to the checkout, goes from {root} (mk/report.mk's pandoc_all: the
+ * checkout as the output sees it, so that the Markdown twin under paper/build/ finds them too). */
 static void include(rbuf_t *b, const stage_t *s, const char *file, const char *extra) {
-    rb_printf(b, "::: {.include src=\"%s/%s\" prefix=\"%s-\" run=\"%s\" figdir=\"%s\"%s}\n:::\n\n", s->rundir,
-              file, s->name, s->rundir, s->figdir, extra);
+    rb_printf(b, "::: {.include src=\"%s/%s\" prefix=\"%s-\" run=\"%s\" figdir=\"%s%s\"%s}\n:::\n\n",
+              s->rundir, file, s->name, s->rundir, s->figdir[0] == '/' ? "" : "{root}/", s->figdir, extra);
 }
 
 /* Where the committed GPU campaigns ran this experiment: one line per campaign, its device, its

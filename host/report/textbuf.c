@@ -86,6 +86,10 @@ const char *fmt_num(char *dst, size_t n, const char *fmt, double v) {
     return dst;
 }
 
+const char *fmt_bar(char *dst, size_t n, double v) {
+    return fmt_num(dst, n, fabs(v * 100 - round(v * 100)) < 1e-9 ? "%.2f" : "%.6g", v);
+}
+
 const char *fmt_int(char *dst, size_t n, double v) {
     if (!isfinite(v) || v < 0) {
         snprintf(dst, n, "%s", NA_MARK);

@@ -26,6 +26,9 @@ int rb_save(rbuf_t *b, const char *dir, const char *name, char *err, size_t errl
 /* A number for a table: NaN (JSON null) prints NA_MARK. fmt is a printf double format. */
 #define NA_MARK "n/a"
 const char *fmt_num(char *dst, size_t n, const char *fmt, double v);
+/* A gate's bar as the experiment gives it: two decimals ("1.10"), more where two would round it
+ * (GATE_SPEEDUP 0.9524, 1/1.05, is not "0.95"). */
+const char *fmt_bar(char *dst, size_t n, double v);
 /* Thousands separators for byte counts ("37,120"); negative or NaN prints NA_MARK. */
 const char *fmt_int(char *dst, size_t n, double v);
 

@@ -112,6 +112,34 @@ tap_ok "  ... the peers stand beside the variants" \
 tv=$(get "$C/scaling/peer-torch-flash-S128.json" library.torch)
 tap_ok "  ... each peer named with the libraries its file records (torch $tv)" \
   grep -qF "\`peer-torch-flash\`: torch $tv, cuda" "$G"
+# The peers at the mission shape (peers/*.json): each timed peer's median, CI and n from its file,
+# beside the fastest stage of the history at the same shape and their ratio, all recomputed here
+# with jq; a peer not supported shows its reason; the results' lead counts the campaigns with peers.
+if command -v jq >/dev/null; then
+  best=$(jq -r '[.timing[] | select(.shape == "mission" and (.peer | not)) | {v: .variant, m: .summary.median}] | min_by(.m) | "\(.v) \(.m)"' "$C/history.json")
+  nrows=0 bad=
+  for f in "$C"/peers/*.json; do
+    while IFS=$'\t' read -r v lib m lo hi n; do
+      want=$(awk -v v="$v" -v lib="$lib" -v m="$m" -v lo="$lo" -v hi="$hi" -v n="$n" -v bv="${best% *}" -v bm="${best#* }" \
+        'BEGIN { printf "| %s | %s | 1 × 8 × 512 × 64 | %.2f | [%.2f, %.2f] | %d | %s: %.2f | %.3f | SYNTHETIC (fixture) |", v, lib, m, lo, hi, n, bv, bm, bm / m }')
+      grep -qxF "$want" "$G" || bad="$bad; $want"
+      nrows=$((nrows + 1))
+    done < <(jq -r '. as $d | .timing[] | select(.peer) | [.variant, (.library // $d.library | if type == "string" then . else to_entries | map("\(.key) \(.value)") | join(", ") end),
+                    .summary.median, .summary.ci_lo, .summary.ci_hi, .summary.n] | @tsv' "$f")
+  done
+  tap_ok "peers at the mission shape: $nrows timed peers, median, CI, n and t(stage)/t(peer) against the history's fastest (${best% *}) as jq computes them" \
+    bash -c '[ "$1" -ge 2 ] && [ -z "$2" ] || { echo "# missing:$2"; exit 1; }' _ "$nrows" "$bad"
+  why=$(jq -r '.not_supported[0].reason' "$C/peers/peer-torch-fp8-mission.json")
+  tap_ok "  ... a peer not supported shows its reason, no number" \
+    grep -qF "| peer-torch-fp8 | torch 0.0.0+fixture, cuda 0.0, cudnn 0 | n/a | n/a | n/a | n/a | n/a | n/a | not supported: $why |" "$G"
+  tap_ok "  ... the caption names the device and says the ratio's direction, marked SYNTHETIC" \
+    bash -c 'grep "{#tbl:gpu-c1-peers}" "$1" | grep -F "SYNTHETIC FIXTURE, NOT A MEASUREMENT: Peers of campaign" | grep -qF "measured on FIXTURE GPU (synthetic, not a measurement)" &&
+             grep "{#tbl:gpu-c1-peers}" "$1" | grep -qF "above 1 the peer is faster"' _ "$G"
+  tap_ok "  ... and the lead counts the campaigns that ran peers, at the mission shape and in the sweep" \
+    grep -qxF "Section @sec:gpu does so for the 1 committed campaign (here only the SYNTHETIC FIXTURE of the tests: not a measurement): it ran the peers, which stand beside the stages at the mission shape in 1 (Section @sec:gpu-c1-peers for the first) and in the scaling sweep of 1 (Section @sec:gpu-c1-scaling for the first)." "$TMP/f/out/gen/gpu-lead.md"
+else
+  tap_skip "peers at the mission shape" "jq not installed"
+fi
 # The published ratio of Stage 2 (original study, L4) from data/published/seed-l4.json, and the
 # reproduced one from the campaign's run, side by side in the GPU part.
 P=data/published/seed-l4.json
@@ -162,6 +190,62 @@ tap_ok "the paper says a campaign is committed instead of 'Until such a campaign
   bash -c 'grep -q "does so for the 1 committed campaign" "$1/out/gen/gpu-lead.md" && ! grep -q "Until such a campaign" "$1/out/paper.md"' _ "$TMP/f"
 tap_ok "verdicts: the campaign's stage2 run judged against its gate (summary.json)" \
   bash -c 'grep -F "| stage2-wmma-pv | stage1 -> stage2 |" "$1" | grep -q "PASS.*ready to merge"' _ "$G"
+# Section 4 reads this build's local runs (none here): an experiment a campaign ran says where its
+# verdict is, and which kind of campaign ran it; one no campaign ran reads "not run".
+tap_ok "Section 4: stage2 not run locally, run by the SYNTHETIC fixture (verdicts, history, published vs reproduced)" \
+  bash -c 'for f in verdicts history published-vs-reproduced; do
+             grep "^| stage2-wmma-pv " "$1/$f.md" | grep -qF "| not run locally; SYNTHETIC fixture: Section @sec:gpu-verdicts |" || exit 1; done
+           grep "^| stage1-cp-async " "$1/verdicts.md" | grep -qF "| not run |" && grep -qx "gpu_campaigns = 0" "$1/plot-vars.gp"' _ "$TMP/f/out/gen"
+cp -r "$TMP/gpu" "$TMP/meas"
+CM=$(ls -d "$TMP"/meas/fixture-*/*/)
+if command -v jq >/dev/null; then
+  jq '.meta.tool = "sdpa-report"' "${CM}campaign.json" >"$TMP/cm.json" && mv "$TMP/cm.json" "${CM}campaign.json"
+  # ... its device step measured no clock (as the first H100's did not): the history's is named.
+  jq '.meta.device.sm_clock_measured_mhz = null' "${CM}device-run.json" >"$TMP/dr.json" && mv "$TMP/dr.json" "${CM}device-run.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/meas-out" --gpu-data "$TMP/meas" \
+    --stage stage1-cp-async - "$TMP/meas-fig" --stage stage2-wmma-pv - "$TMP/meas-fig" >"$TMP/meas.log" 2>&1
+  tap_ok "  ... by a measured campaign: says so, the captions count the campaigns and name the device, and so does the figure's label" \
+    bash -c '[ $1 -eq 0 ] && grep "^| stage2-wmma-pv " "$2/verdicts.md" | grep -qF "| not run locally; measured on a GPU: Section @sec:gpu-verdicts |" &&
+             grep "^| stage1-cp-async " "$2/verdicts.md" | grep -qF "| not run |" &&
+             grep -qF "the experiments the 1 committed GPU campaign ($3) ran are judged in Section @sec:gpu-verdicts." "$2/verdicts.md" &&
+             grep -qx "gpu_campaigns = 1" "$2/plot-vars.gp" && grep -qxF "gpu_campaigns_text = \"1 committed GPU campaign ($3)\"" "$2/plot-vars.gp"' \
+    _ $? "$TMP/meas-out" "$(jq -r .device "${CM}campaign.json")"
+  hc=$(jq -r '.meta.device.sm_clock_measured_mhz | round' "${CM}history.json")
+  tap_ok "device line: no clock measured by the device step, the stage history's ($hc MHz) named as such" \
+    grep -qF "SM clock: default 2040 MHz, measured $hc MHz during the stage history (history.json);" "$TMP/meas-out/gpu.md"
+  # Between campaigns: one measured campaign alone has nobody to be compared with; a second of the
+  # same device, whose stage2 ran 2 % slower (its interval apart) and the rest as the first, gives a
+  # row per history entry, stage2's medians 2.0 % apart and its ratio unchanged.
+  tap_ok "between campaigns: one measured campaign: the section and the Limitations say it is not measured" \
+    bash -c 'grep -qF "No device has two campaigns measured on a GPU with a stage history yet" "$1/gpu.md" &&
+             grep -qF "**Between campaigns.** No device has two campaigns" "$1/gpu-between-lead.md"' _ "$TMP/meas-out"
+  id2=20260102T040405Z-fixture-2 C2=$(dirname "$CM")/20260102T040405Z-fixture-2
+  cp -r "$CM" "$C2"
+  jq --arg id "$id2" '.campaign_id = $id' "$C2/campaign.json" >"$TMP/c2.json" && mv "$TMP/c2.json" "$C2/campaign.json"
+  jq '(.timing[] | select(.variant == "stage2") | .summary) |= (.median *= 1.02 | .ci_lo *= 1.02 | .ci_hi *= 1.02)' \
+    "$C2/history.json" >"$TMP/h2.json" && mv "$TMP/h2.json" "$C2/history.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/btw-out" --gpu-data "$TMP/meas" >"$TMP/btw.log" 2>&1
+  n=$(jq '[.timing[] | select(.summary != null)] | length' "${CM}history.json")
+  napart=$(jq '[.timing[] | select(.variant == "stage2") | select(.summary.ci_hi * 1.02 < .summary.ci_lo * 1 or .summary.ci_lo * 1.02 > .summary.ci_hi)] | length' "${CM}history.json")
+  nratio=$(jq '[.comparisons[]] | length' "${CM}history.json")
+  rows=$(sed -n '/{#sec:gpu-between}/,/{#tbl:gpu-between-1}/p' "$TMP/btw-out/gpu.md" | grep -c '^| stage')
+  tap_ok "between campaigns: two of one device: a row per timed history entry ($rows of $n), measured on a GPU" \
+    bash -c '[ $1 -eq 0 ] && [ "$2" = "$3" ] && grep "{#tbl:gpu-between-1}" "$4" | grep -qF "timed by 2 campaigns of the FIXTURE GPU"' \
+    _ $? "$rows" "$n" "$TMP/btw-out/gpu.md"
+  tap_ok "  ... stage2's medians 2.0 % apart, intervals apart; stage1's 0.00 %, overlapping; its ratio as before" \
+    bash -c 'grep "^| stage2 | mission | cold |" "$1" | grep -qF "| 2.0 %, **apart** |" &&
+             grep "^| stage1 | mission | cold |" "$1" | grep -qF "| 0.00 %, overlap |" &&
+             grep "^| stage2 | mission | cold |" "$1" | grep -qE "\| 0\.00 %, overlap \|$"' _ "$TMP/btw-out/gpu.md"
+  tap_ok "  ... and the Limitations count them: up to 2.0 %, $napart of $n apart, ratios up to 0.00 % ($nratio compared)" \
+    grep -qF "timed $n of the same variant and shape pairs (Section @sec:gpu-between). Their medians differ by up to 2.0 %, and in $napart of the $n pairs their 95 % intervals do not overlap" "$TMP/btw-out/gpu-between-lead.md"
+  tap_ok "  ... the ratios: up to 0.00 %, 0 of $nratio apart, less than the absolute times" \
+    grep -qF "The speedup ratios, each measured within one process, differ by up to 0.00 % (0 of $nratio with intervals apart), less than the absolute times" "$TMP/btw-out/gpu-between-lead.md"
+  rm -rf "$C2"
+else
+  tap_skip "  ... by a measured campaign" "jq not installed"
+  tap_skip "device line: the stage history's clock" "jq not installed"
+  tap_skip "between campaigns" "jq not installed"
+fi
 tap_ok "the stage's own section names the campaign that ran it: SYNTHETIC device, verdict, its gates' section" \
   bash -c 'grep -qE "^- SYNTHETIC FIXTURE GPU \(synthetic, not a measurement\), campaign .*: verdict \*\*SYNTHETIC ready to merge\*\* \(Section @sec:gpu-c1-verdicts\)" "$1/out/gen/stage-stage2-wmma-pv.md" &&
            grep -A3 "SYNTHETIC FIXTURE GPU (synthetic" "$1/out/paper.md" | grep -qE "\(Section [0-9]+(\.[0-9]+)+\)" &&
@@ -202,6 +286,43 @@ tap_ok "the artifact inventory lists the campaign's files and the GPU figures wi
 paper f2 "$TMP/gpu"
 tap_ok "a second build: PDF and HTML byte-identical" \
   bash -c 'cmp -s "$1/f/out/paper.pdf" "$1/f2/out/paper.pdf" && cmp -s "$1/f/out/paper.html" "$1/f2/out/paper.html"' _ "$TMP"
+
+# The encoder-bias section's sentence on the published-correctness table, from what the table
+# holds: without make seed-linear's run and without local runs, it says so; with a seed-linear run
+# (made up here), its span and how many of its rows fall inside the published span, as jq counts.
+PUBC=data/published/seed-l4.json
+if command -v jq >/dev/null; then
+  pspan=$(jq -r '[.correctness[].mean_abs] | "\(min) \(max)"' "$PUBC")
+  pspan=$(awk -v a="${pspan% *}" -v b="${pspan#* }" 'BEGIN { printf "%.4f to %.4f", a, b }')
+  tap_ok "published correctness: without make seed-linear and local runs the sentence says so, the published span ($pspan) from the JSON" \
+    bash -c 'l=$(cat "$1/published-correctness-lead.md") && grep -qF "The published mean absolute errors span $2." <<<"$l" &&
+             grep -qF "This build has not run the original'"'"'s codec and encoder (\`make seed-linear\`)" <<<"$l" &&
+             grep -qF "no E4M3 run of this build holds those shapes yet." <<<"$l" && ! grep -q "several times" <<<"$l"' _ "$TMP/f/out/gen" "$pspan"
+  jq '.config.codec = "seed-linear" | .correctness = [
+        {variant: "stage1", shape: "small", seed: "0", legacy: {max_abs: 0.05, mean_abs: 0.0140}},
+        {variant: "stage1", shape: "mission", seed: "1", legacy: {max_abs: 0.06, mean_abs: 0.0200}}]' \
+    "$FIXTURES/gpu-pass/run.json" >"$TMP/seed-linear.json"
+  RS=$(ls -d "$C"/runs/stage2-wmma-pv/*/) RS=${RS%/} # an E4M3 run (with its summary.json, from make paper above)
+  "$SDPA_REPORT" paper --published "$PUBC" --out "$TMP/sl-out" --seed-linear "$TMP/seed-linear.json" \
+    --stage stage2-wmma-pv "$RS" "$TMP/sl-fig" >"$TMP/sl.log" 2>&1
+  rc=$?
+  read -r lo hi <<<"$(jq -r '[.correctness[].mean_abs] | "\(min) \(max)"' "$PUBC")"
+  inside=$(jq --argjson lo "$lo" --argjson hi "$hi" '[.correctness[].legacy.mean_abs | select(. >= $lo and . <= $hi)] | length' "$TMP/seed-linear.json")
+  nrow=$(jq '.correctness | length' "$PUBC")
+  tap_ok "  ... with a seed-linear run: its span over its 2 of $nrow rows, $inside of them inside the published span" \
+    bash -c '[ $1 -eq 0 ] && grep -qF "With the original'"'"'s codec and encoder this artifact'"'"'s span 0.0140 to 0.0200 in 2 of the table'"'"'s $4 rows, $3 of them inside the published span;" "$2/published-correctness-lead.md" &&
+             grep "^| small | 0 |" "$2/published-correctness.md" | grep -qF "| 0.0500 | 0.0140 |"' _ $rc "$TMP/sl-out" "$inside" "$nrow"
+  # E4M3: the run's legacy mean abs at each published (shape, seed) it has (its first variant's),
+  # and the published figure over it, row by row.
+  e4=$(jq -r --slurpfile r "$RS/run.json" '[.correctness[] | . as $p | [$r[0].correctness[] | select(.shape == $p.shape and .seed == $p.seed)][0]
+         | select(. != null) | {e: .legacy.mean_abs, q: ($p.mean_abs / .legacy.mean_abs)}]
+         | "\(length) \(map(.e) | min) \(map(.e) | max) \(map(.q) | min) \(map(.q) | max)"' "$PUBC")
+  want=$(awk -v n="${e4%% *}" -v t="$nrow" -v s="${e4#* }" 'BEGIN { split(s, x, " "); printf "with E4M3 this artifact'"'"'s span %.4f to %.4f in %d of the %d rows, the published figure %.1f to %.1f times ours row by row.", x[1], x[2], n, t, x[3], x[4] }')
+  tap_ok "  ... and an E4M3 run: its span and the published figure over it, as jq computes them (${e4%% *} rows)" \
+    grep -qF "$want" "$TMP/sl-out/published-correctness-lead.md"
+else
+  tap_skip "published correctness: the sentence from the table" "jq not installed"
+fi
 
 # Two campaigns of one device: both shown, with their own table and figure numbers.
 cp -r "$TMP/gpu" "$TMP/two"
@@ -387,6 +508,45 @@ if command -v jq >/dev/null; then
   tap_ok "  ... the wide file's row says its inputs go beyond D = 64 non-causal" \
     bash -c 'grep -qE "^\| matrix/wide.json +\| e4m3, normal; seeds 2; D = 128, causal +\|" "$1" &&
              ! grep -qE "^\| matrix/e4m3.json .*causal" "$1"' _ "$PM"
+  tap_ok "  ... with the wide file, the caption says which rows run at D = 128 and causal" \
+    bash -c 'grep "^Table: .*Correctness matrix of campaign 20260103T000000Z-fixture-2" "$1" | grep -q "at D = 128 and with a causal mask only the register-resident rows run"' _ "$PM"
+  # Without the wide file, and two entries of the seed-linear file not supported (as the first
+  # H100 matrix has): the caption names those entries and their reason, and says nothing of D = 128.
+  cp -r "$TMP/pm" "$TMP/pm-narrow"
+  DN=$(dirname "$(ls -d "$TMP"/pm-narrow/fixture-*/*/ | head -n 1)")/20260103T000000Z-fixture-2
+  rm "$DN/matrix/wide.json"
+  jq '.not_supported = [{variant: "stage6", reason: "FIXTURE: no FP8 form of this codec"},
+                        {variant: "stage6-r64", reason: "FIXTURE: no FP8 form of this codec"}]' "$DN/matrix/seed-linear.json" >"$TMP/sl.json" &&
+    mv "$TMP/sl.json" "$DN/matrix/seed-linear.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/pm-narrow-out" --gpu-data "$TMP/pm-narrow" >"$TMP/pm-narrow.log" 2>&1
+  rc=$?
+  ns=$(jq -r '[.not_supported[].variant] | join(", ")' "$DN/matrix/seed-linear.json")
+  why=$(jq -r '.not_supported[0].reason' "$DN/matrix/seed-linear.json")
+  tap_ok "  ... without it, no word of D = 128; the entries not supported named with their reason ($ns)" \
+    bash -c 'cap=$(grep "^Table: .*Correctness matrix of campaign 20260103T000000Z-fixture-2" "$2/gpu.md") && [ $1 -eq 0 ] &&
+             ! grep -q "D = 128" <<<"$cap" && grep -qF "not supported: matrix/seed-linear.json: $3 ($4)" <<<"$cap" &&
+             grep -qE "^\| matrix/seed-linear.json .*\| +2 \|$" "$2/gpu.md"' _ $rc "$TMP/pm-narrow-out" "$ns" "$why"
+  # The probes' sentences of stage 7g's section and of the limitations, from which records hold
+  # which probe: the fixture's never counts; a measured campaign's does, and one whose record
+  # predates the exponentials' probes says they have not run.
+  tap_ok "the probes' sentences: the fixture's record not counted, no campaign ran them on a GPU" \
+    bash -c 'grep -q "no committed campaign has run the probes on a GPU yet, so its bits have been checked on the CPU only" "$1/gpu-exp-probes.md" &&
+             grep -q "SYNTHETIC test fixture.s record is no measurement" "$1/gpu-exp-probes.md" &&
+             grep -q "no committed campaign has run them on a GPU yet" "$1/gpu-probes-limits.md"' _ "$TMP/pm/out/gen"
+  cp -r "$TMP/pm-narrow" "$TMP/pm-meas"
+  DM=$(dirname "$(ls -d "$TMP"/pm-meas/fixture-*/*/ | head -n 1)")/20260103T000000Z-fixture-2
+  jq '.meta.tool = "sdpa-report"' "$DM/campaign.json" >"$TMP/cm.json" && mv "$TMP/cm.json" "$DM/campaign.json"
+  dv=$(jq -r .device "$DM/campaign.json")
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/pm-meas-out" --gpu-data "$TMP/pm-meas" >"$TMP/pm-meas.log" 2>&1
+  tap_ok "  ... a measured campaign's record with both exponentials: counted, its device and section named" \
+    bash -c '[ $1 -eq 0 ] && grep -qF "compared its bits with the twin'"'"'s in 1 committed campaign on $3 (Section @sec:gpu-c2-probes)" "$2/gpu-exp-probes.md" &&
+             grep -qF "the layouts ran in 1 committed campaign on $3 (Section @sec:gpu-c2-probes); stage 7g'"'"'s exponential in 1 committed campaign on $3" "$2/gpu-probes-limits.md" &&
+             grep -qF "stage 7h'"'"'s in 1 committed campaign" "$2/gpu-probes-limits.md"' _ $? "$TMP/pm-meas-out" "$dv"
+  jq 'del(.exp2_poly, .exp_ftz)' "$DM/probes/probes.json" >"$TMP/pb.json" && mv "$TMP/pb.json" "$DM/probes/probes.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/pm-old-out" --gpu-data "$TMP/pm-meas" >"$TMP/pm-old.log" 2>&1
+  tap_ok "  ... a record from before the exponentials' probes: they have not run on a GPU, the layouts have" \
+    bash -c '[ $1 -eq 0 ] && grep -qF "no committed campaign'"'"'s probe record holds that probe yet, so its bits have been checked on the CPU only" "$2/gpu-exp-probes.md" &&
+             grep -qF "the layouts ran in 1 committed campaign on $3 (Section @sec:gpu-c2-probes); stage 7g'"'"'s exponential in none of them, and stage 7h'"'"'s in none." "$2/gpu-probes-limits.md"' _ $? "$TMP/pm-old-out" "$dv"
   tap_ok "  ... the probes' and the matrix's captions marked as the fixture's, as every table of a fixture is" \
     bash -c 'grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Hardware probes of campaign 20260103T000000Z-fixture-2" "$1" &&
              grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Correctness matrix of campaign 20260103T000000Z-fixture-2" "$1"' _ "$PM"

@@ -181,6 +181,6 @@ tap_ok "corrupted run-timing.json: message names the file and the field" \
 tap_ok "corrupted run-timing.json: no report written" test ! -e "$TMP/x/out/stage2-wmma-pv/$(basename "$X")/report.pdf"
 rc=0
 "${MAKE_CMD[@]}" report RUN="$TMP/data/stage2-wmma-pv/nonexistent" DATA_DIR="$TMP/data" >"$TMP/y.log" 2>&1 || rc=$?
-tap_ok "make report on a missing run directory: exits non-zero naming the file" \
-  bash -c "[ $rc -ne 0 ] && grep -q 'nonexistent/experiment.mk' '$TMP/y.log'"
+tap_ok "make report on a missing run directory: exits non-zero naming RUN and the path" \
+  bash -c "[ $rc -ne 0 ] && grep -qF 'report: RUN=$TMP/data/stage2-wmma-pv/nonexistent: no such run directory' '$TMP/y.log'"
 tap_done

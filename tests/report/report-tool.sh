@@ -312,6 +312,8 @@ for f in run run-timing ptxas; do
 done
 "$SDPA_REPORT" experiment --run "$H" --experiment stage7d-warpgroups --title "hopper" --baseline stage7c --candidate stage7d \
   --gate-speedup 0.9524 --static-budget 168,0,0,49152 --published data/published/seed-l4.json --make-target stage7d >/dev/null 2>&1
+tap_ok "a gate of 0.9524 (1/1.05, stages 7a and 7d) is printed as given, not as 0.95" \
+  bash -c 'grep -rqF "speedup ≥ 0.9524" "$1/tables" && ! grep -rqE "speedup ≥ 0\.95([^0-9]|$)" "$1/tables"' _ "$H"
 H100_SMS=$(sed -n 's/^#define HOPPER_DEVICE_SMS \([0-9]*\).*/\1/p' host/report/run.h)
 hopper_rows_ok() {
   local v
@@ -477,4 +479,7 @@ tap_ok "paper: published-vs-reproduced names the original's device in its publis
 tap_ok "paper: published-vs-reproduced names the device of each reproduced row" \
   bash -c "grep -F '| stage2-wmma-pv |' '$out/published-vs-reproduced.md' | grep -qF '| $(json "$P/run-timing.json" .meta.device.name) | gpu |' \
     && grep -F '| stage1-cp-async |' '$out/published-vs-reproduced.md' | grep -qF '| n/a | not run |'"
+"$SDPA_REPORT" --bogus >/dev/null 2>"$TMP/bogus.err"
+tap_ok "an unknown command: exit 2, naming it" \
+  bash -c "[ $? -eq 2 ] && grep -qF \"sdpa-report: unknown command '--bogus'\" '$TMP/bogus.err'"
 tap_done
