@@ -101,13 +101,15 @@ ifndef RUN_GIVEN
 # Steps 1-3, then the report of the new run directory (steps 4-6) in a sub-make.
 experiment: $(SDPA_BENCH) $(SDPA_REPORT) $(PTXAS_JSON)
 	@echo "[$(EXPERIMENT) 1/6] build: $(SDPA_BENCH), $(SDPA_REPORT)$(if $(PTXAS_JSON), and $(PTXAS_JSON),; nvcc not found: no ptxas.json)"
-	$(Q)dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
+	$(Q)$(if $(dry_run),echo "[$(EXPERIMENT)] make -n: nothing measured; steps 1-3 would write a new run directory under \
+	  $(DATA_DIR)/$(EXPERIMENT)/ (experiments/run.sh) and steps 4-6 its report (make report RUN=<it>)",\
+	dir=$$(experiments/run.sh exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
 	  ptxas=$(PTXAS_JSON) baseline=$(BASELINE) candidate=$(CANDIDATE) shapes='$(SHAPES)' seeds=$(SEEDS) \
 	  timing_shape=$(TIMING_SHAPE) emu_timing_shape=$(or $(EMU_TIMING_SHAPE),$(TIMING_SHAPE)) \
 	  gpu='$(GPU_TIMING)' emu='$(EMU_TIMING)' l2=$(L2) run_id=$(RUN_ID) \
 	  backend=$(BACKEND) throttle=$(THROTTLE)) && \
 	  $(MAKE) --no-print-directory $(if $(render_missing),report-tables,report) RUN=$$dir \
-	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)")
+	  $(if $(render_missing),&& echo "[$(EXPERIMENT) 5-6/6] skipped: figures and report ($(render_missing) not installed; make deps-render then make report RUN=$$dir)"))
 .PHONY: experiment
 endif
 endif
@@ -115,9 +117,10 @@ endif
 ifdef RUN_GIVEN
 ## resume: finish an interrupted or failed run's missing steps, then its report (RUN=data/<experiment>/<run-id>)
 resume: $(SDPA_BENCH) $(SDPA_REPORT)
-	$(Q)experiments/run.sh resume=$(RUN) exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
+	$(Q)$(if $(dry_run),echo "resume: make -n: nothing run; experiments/run.sh would finish the missing steps of $(RUN) and then its report",\
+	experiments/run.sh resume=$(RUN) exp=$(EXPERIMENT) data=$(DATA_DIR) bench=$(SDPA_BENCH) report=$(SDPA_REPORT) \
 	  ptxas= baseline= candidate= shapes= seeds= timing_shape= gpu= emu= l2= run_id= backend= >/dev/null && \
-	  $(MAKE) --no-print-directory report RUN=$(RUN)
+	  $(MAKE) --no-print-directory report RUN=$(RUN))
 else
 resume:
 	@echo "resume: give the run directory, e.g. make resume RUN=data/stage2-wmma-pv/<run-id>" >&2; exit 2

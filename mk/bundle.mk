@@ -45,9 +45,7 @@ $(BUNDLE_DIR)/bin/sdpa-report: $(REPORT_OBJS) $(REPORT_SHARED_OBJS) $(HOST_LIB)
 # The parameters of each experiment as make resolves them (experiment.mk over common.mk's
 # defaults), as shell assignments: the node has no make to evaluate experiment.mk.
 BUNDLE_PARAMS := $(EXPERIMENTS:%=$(BUNDLE_DIR)/experiments/%/params.sh)
-# Under make -n the sub-make is only printed: a line that expands $(MAKE) would run even then, and
-# write into a directory -n never made (`make -n sweep`, `make -n bundle`).
-dry_run = $(findstring n,$(firstword -$(MAKEFLAGS)))
+# Under make -n the sub-make is only printed (dry_run, mk/config.mk).
 $(BUNDLE_DIR)/experiments/%/params.sh: experiments/%/experiment.mk experiments/common.mk
 	$(Q)mkdir -p $(@D)
 	$(Q)$(if $(dry_run),: make experiment-params EXPERIMENT=$* \> $@,$(MAKE) --no-print-directory -s experiment-params EXPERIMENT=$* > $@.tmp && mv $@.tmp $@)

@@ -5,6 +5,11 @@ BUILD      ?= build
 GEN        := $(BUILD)/gen
 BIN        := $(BUILD)/bin
 
+# Non-empty under make -n. A recipe line that names $(MAKE) runs even then (so that the sub-make can
+# print its own commands): one that also measures or writes must test this and only print
+# (`make -n stage2` ran the experiment; `make -n bundle` wrote into a directory -n never made).
+dry_run = $(findstring n,$(firstword -$(MAKEFLAGS)))
+
 CC         ?= gcc
 ifeq ($(origin CC),default)
 CC         := gcc

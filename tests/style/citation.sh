@@ -38,4 +38,11 @@ if command -v cffconvert >/dev/null; then
 else
   tap_skip "$cff: cffconvert --validate" "cffconvert not installed (pip install cffconvert)"
 fi
+# Every commit of the original study that data/published/seed-l4.json cites ("<sha>:<file>") is
+# named in the original study's reference.
+pub=data/published/seed-l4.json
+shas=$(grep -oE '\b[0-9a-f]{7}:[A-Za-z_.]' "$pub" | cut -c1-7 | sort -u)
+absent=$(for c in $shas; do grep -q "$c" "$cff" || echo "$c"; done | tr '\n' ' ')
+tap_ok "$cff: names the $(wc -w <<<"$shas") original commits $pub cites${absent:+ (missing: $absent)}" \
+  test -n "$shas" -a -z "$absent"
 tap_done
