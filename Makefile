@@ -53,6 +53,9 @@ help:
 	@echo
 	@echo "Variables: CUDA_HOME=$(CUDA_HOME) (nvcc: $(if $(NVCC),$(NVCC),not found)), CUDA_ARCHS='$(CUDA_ARCHS)', V=1 for commands,"
 	@echo "  custom kernel variant: $(SWITCH_NAMES:%=%=0|1) (one list: kernels/switches.h; kernels/README.md, "How to add a stage")."
+	@echo "  experiments (make stageN VAR=...): BACKEND=auto|cuda|emu (auto), SHAPES, SEEDS, TIMING_SHAPE, EMU_TIMING_SHAPE,"
+	@echo "  GPU_TIMING='WARMUP ITERS MIN_S MAX_S' ($(GPU_TIMING)), EMU_TIMING ($(EMU_TIMING)), L2=cold|warm, THROTTLE,"
+	@echo "  DATA_DIR=$(DATA_DIR) (runs), REPORT_DIR=$(REPORT_DIR) (reports); each experiment's own values: experiments/<name>/experiment.mk."
 
 # Debian packages by role (tools/deps.sh --list ROLE): build, measure, render, test. Each role has
 # its own stamp, checked once per make run. Compiles need only build ($(DEPS_STAMP), mk/config.mk),

@@ -205,6 +205,8 @@ kick-the-tires:
 	$(Q)$(MAKE) --no-print-directory test-host test-report test-experiments
 	@echo "[kick-the-tires 3/3] make stage2 $(KICK_ARGS)"
 	$(Q)$(MAKE) --no-print-directory stage2 $(KICK_ARGS)
+	@echo "kick-the-tires: ok (the build, the host, report and experiment suites, a small Stage-2 run and its report;" \
+	  "make test runs every suite, the kernels' correctness matrix included)"
 .PHONY: kick-the-tires
 
 # ---- tests ---------------------------------------------------------------------------------

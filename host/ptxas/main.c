@@ -167,12 +167,41 @@ static int add_published(cJSON *doc, const char *path) {
     return 0;
 }
 
+/* The table's order: architecture, then the registry's order of the variants (stage0 first, custom
+ * and unknown ids last), head dimension, mask, codec; ptxas's log lists them as nvcc compiled them. */
+static const char *target_of(const cJSON *k) {
+    return str_or(k, "target", str_or(k, "arch", ""));
+}
+static size_t registry_rank(const char *id) {
+    const variant_info_t *v = id ? variants_find(id) : NULL;
+    return v ? (size_t)(v - variants_registry) : variants_registry_count;
+}
+static int cmp_rows(const void *pa, const void *pb) {
+    const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
+    int c = strcmp(target_of(a), target_of(b));
+    if (c) return c;
+    const size_t ra = registry_rank(str_or(a, "variant", NULL)), rb = registry_rank(str_or(b, "variant", NULL));
+    if (ra != rb) return ra < rb ? -1 : 1;
+    const int da = int_or(cJSON_GetObjectItem(a, "geometry"), "head_dim"),
+              db = int_or(cJSON_GetObjectItem(b, "geometry"), "head_dim");
+    if (da != db) return da < db ? -1 : 1;
+    const int ma = cJSON_IsTrue(cJSON_GetObjectItem(a, "causal")), mb = cJSON_IsTrue(cJSON_GetObjectItem(b, "causal"));
+    if (ma != mb) return ma - mb;
+    return strcmp(str_or(a, "codec", ""), str_or(b, "codec", ""));
+}
+
 static void print_table(const cJSON *kernels, const cJSON *published) {
     printf("%-12s %-11s %-6s %4s %-6s %4s %5s %5s %4s %7s %6s %6s %7s %-24s %s\n", "variant", "codec", "arch",
            "D", "mask", "rows", "warps", "regs", "bars", "smem_B", "stack", "spill", "occ", "limited by",
            "gates");
+    const int n = cJSON_GetArraySize(kernels);
+    const cJSON **rows = n > 0 ? malloc((size_t)n * sizeof *rows) : NULL;
+    int m = 0;
     const cJSON *k;
-    cJSON_ArrayForEach(k, kernels) {
+    cJSON_ArrayForEach(k, kernels) if (rows) rows[m++] = k;
+    if (m > 1) qsort(rows, (size_t)m, sizeof *rows, cmp_rows);
+    for (int i = 0; i < m; i++) {
+        k = rows[i];
         const cJSON *geo = cJSON_GetObjectItem(k, "geometry");
         char why[160], gates[192];
         const bool stub = variants_build_stub(str_or(k, "variant", NULL), str_or(k, "arch", NULL),
@@ -195,6 +224,7 @@ static void print_table(const cJSON *kernels, const cJSON *published) {
                cJSON_IsObject(occ) ? 100.0 * cJSON_GetObjectItem(occ, "occupancy")->valuedouble : 0.0,
                cJSON_IsObject(occ) ? cJSON_GetObjectItem(occ, "limited_by")->valuestring : "-", gates);
     }
+    free(rows);
     if (!cJSON_IsArray(published)) return;
     printf("published (original study, NVIDIA L4; data/published/seed-l4.json):\n");
     const cJSON *p;
