@@ -169,9 +169,7 @@ static int add_published(cJSON *doc, const char *path) {
 
 /* The table's order: architecture, then the registry's order of the variants (stage0 first, custom
  * and unknown ids last), head dimension, mask, codec; ptxas's log lists them as nvcc compiled them. */
-static const char *target_of(const cJSON *k) {
-    return str_or(k, "target", str_or(k, "arch", ""));
-}
+static const char *target_of(const cJSON *k) { return str_or(k, "target", str_or(k, "arch", "")); }
 static size_t registry_rank(const char *id) {
     const variant_info_t *v = id ? variants_find(id) : NULL;
     return v ? (size_t)(v - variants_registry) : variants_registry_count;
@@ -180,12 +178,14 @@ static int cmp_rows(const void *pa, const void *pb) {
     const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
     int c = strcmp(target_of(a), target_of(b));
     if (c) return c;
-    const size_t ra = registry_rank(str_or(a, "variant", NULL)), rb = registry_rank(str_or(b, "variant", NULL));
+    const size_t ra = registry_rank(str_or(a, "variant", NULL)),
+                 rb = registry_rank(str_or(b, "variant", NULL));
     if (ra != rb) return ra < rb ? -1 : 1;
     const int da = int_or(cJSON_GetObjectItem(a, "geometry"), "head_dim"),
               db = int_or(cJSON_GetObjectItem(b, "geometry"), "head_dim");
     if (da != db) return da < db ? -1 : 1;
-    const int ma = cJSON_IsTrue(cJSON_GetObjectItem(a, "causal")), mb = cJSON_IsTrue(cJSON_GetObjectItem(b, "causal"));
+    const int ma = cJSON_IsTrue(cJSON_GetObjectItem(a, "causal")),
+              mb = cJSON_IsTrue(cJSON_GetObjectItem(b, "causal"));
     if (ma != mb) return ma - mb;
     return strcmp(str_or(a, "codec", ""), str_or(b, "codec", ""));
 }
