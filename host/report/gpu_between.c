@@ -19,7 +19,7 @@ typedef struct {
 } device_t;
 
 typedef struct {
-    int rows, disjoint;             /* variant-shape pairs two or more campaigns timed; their medians' CIs apart */
+    int rows, disjoint; /* variant-shape pairs two or more campaigns timed; their medians' CIs apart */
     int ratio_rows, ratio_disjoint; /* the same for the speedup ratios against the baseline */
     double spread, ratio_spread;    /* the largest max/min - 1 of the medians, of the ratios */
 } tally_t;
@@ -96,12 +96,14 @@ static void rows(const device_t *d, rbuf_t *b, tally_t *t) {
                 m[k] = jo_num(xs, "median"), lo[k] = jo_num(xs, "ci_lo"), hi[k] = jo_num(xs, "ci_hi");
                 if (lt < sizeof times)
                     lt += (size_t)snprintf(times + lt, sizeof times - lt, "%s%s %s %s", k ? "; " : "",
-                                           d->c[q]->tag, fmt_us(u, N, m[k]), fmt_ci(ci, N, "%.2f", lo[k], hi[k]));
+                                           d->c[q]->tag, fmt_us(u, N, m[k]),
+                                           fmt_ci(ci, N, "%.2f", lo[k], hi[k]));
                 k++;
                 const cJSON *cmp = comparison_of(d->c[q], v, jo_str(x, "shape")), *sc = jo(cmp, "speedup_ci");
                 if (!cmp) continue;
                 r[kr] = jo_num(cmp, "speedup");
-                rlo[kr] = gpu_node_num(cJSON_GetArrayItem(sc, 0)), rhi[kr] = gpu_node_num(cJSON_GetArrayItem(sc, 1));
+                rlo[kr] = gpu_node_num(cJSON_GetArrayItem(sc, 0)),
+                rhi[kr] = gpu_node_num(cJSON_GetArrayItem(sc, 1));
                 if (lr < sizeof ratios)
                     lr += (size_t)snprintf(ratios + lr, sizeof ratios - lr, "%s%s %s %s", kr ? "; " : "",
                                            d->c[q]->tag, fmt_num(u, N, "%.4f", r[kr]),
@@ -124,8 +126,10 @@ static void rows(const device_t *d, rbuf_t *b, tally_t *t) {
             const char *base = jo_str(jo(d->c[a]->history, "config"), "baseline");
             char y1[N];
             snprintf(y1, N, "%s", base && !strcmp(v, base) ? "baseline" : "not compared");
-            if (kr >= 2) snprintf(y1, N, "%s, %s", fmt_pct(x2, N, rsp), rapart ? "**apart**" : "overlap");
-            else if (kr == 1) snprintf(y1, N, "in one campaign only");
+            if (kr >= 2)
+                snprintf(y1, N, "%s, %s", fmt_pct(x2, N, rsp), rapart ? "**apart**" : "overlap");
+            else if (kr == 1)
+                snprintf(y1, N, "in one campaign only");
             md_row(b, 7, v, name, l2 ? l2 : "not recorded", times, x1, kr ? ratios : y1, y1);
         }
     }
@@ -154,18 +158,20 @@ void gpu_between_section(const gpu_data_t *g, rbuf_t *b) {
         for (int k = 0; k < d[i].n && l < sizeof who; k++)
             l += (size_t)snprintf(who + l, sizeof who - l, "%s%s = %s", k ? ", " : "", d[i].c[k]->tag,
                                   d[i].c[k]->id);
-        snprintf(cap, sizeof cap,
-                 "The same stages timed by %d campaigns of the %s, each in its own process (history.json; %s): "
-                 "the medians with the 95 %% interval each process gives its own, how far the largest lies "
-                 "above the smallest and whether the intervals overlap; then the same for the speedup ratios "
-                 "against the history's baseline, each measured within its process. Measured on a GPU.",
-                 d[i].n, d[i].device, who);
+        snprintf(
+            cap, sizeof cap,
+            "The same stages timed by %d campaigns of the %s, each in its own process (history.json; %s): "
+            "the medians with the 95 %% interval each process gives its own, how far the largest lies "
+            "above the smallest and whether the intervals overlap; then the same for the speedup ratios "
+            "against the history's baseline, each measured within its process. Measured on a GPU.",
+            d[i].n, d[i].device, who);
         snprintf(id, N, "tbl:gpu-between-%d", ++shown);
         md_table_end(b, at, id, cap, "No variant and shape was timed by two of these campaigns.");
     }
     if (!shown)
-        rb_puts(b, "No device has two campaigns measured on a GPU with a stage history yet: the spread between "
-                   "processes, which the interval of one process leaves out, is not measured.\n\n");
+        rb_puts(b,
+                "No device has two campaigns measured on a GPU with a stage history yet: the spread between "
+                "processes, which the interval of one process leaves out, is not measured.\n\n");
 }
 
 int gpu_between_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
@@ -179,29 +185,32 @@ int gpu_between_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         rows(&d[i], NULL, &t);
         if (!t.rows) continue;
         char a[N], r[N];
-        rb_printf(&b,
-                  "**Between campaigns.** On the %s, %d campaigns timed %d of the same variant and shape pairs "
-                  "(Section @sec:gpu-between). Their medians differ by up to %s, and in %d of the %d pairs their "
-                  "95 %% intervals do not overlap: %s",
-                  d[i].device, d[i].n, t.rows, fmt_pct(a, N, t.spread), t.disjoint, t.rows,
-                  t.disjoint ? "an interval describes the samples of one process and leaves out the spread "
-                               "between processes, so absolute times of two campaigns differ by more than "
-                               "their intervals say, even on one device."
-                             : "here the intervals covered the spread between processes.");
+        rb_printf(
+            &b,
+            "**Between campaigns.** On the %s, %d campaigns timed %d of the same variant and shape pairs "
+            "(Section @sec:gpu-between). Their medians differ by up to %s, and in %d of the %d pairs their "
+            "95 %% intervals do not overlap: %s",
+            d[i].device, d[i].n, t.rows, fmt_pct(a, N, t.spread), t.disjoint, t.rows,
+            t.disjoint ? "an interval describes the samples of one process and leaves out the spread "
+                         "between processes, so absolute times of two campaigns differ by more than "
+                         "their intervals say, even on one device."
+                       : "here the intervals covered the spread between processes.");
         if (t.ratio_rows)
             rb_printf(&b,
                       " The speedup ratios, each measured within one process, differ by up to %s (%d of %d "
                       "with intervals apart)%s.",
                       fmt_pct(r, N, t.ratio_spread), t.ratio_disjoint, t.ratio_rows,
-                      t.ratio_spread < t.spread ? ", less than the absolute times: the ratios are the comparable "
-                                                  "quantity across campaigns"
-                                                : "");
+                      t.ratio_spread < t.spread
+                          ? ", less than the absolute times: the ratios are the comparable "
+                            "quantity across campaigns"
+                          : "");
         rb_puts(&b, "\n\n");
         shown++;
     }
     if (!shown)
-        rb_puts(&b, "**Between campaigns.** No device has two campaigns measured on a GPU with a stage history "
-                    "yet: the spread between processes, which the interval of one process leaves out, is not "
-                    "measured.\n\n");
+        rb_puts(&b,
+                "**Between campaigns.** No device has two campaigns measured on a GPU with a stage history "
+                "yet: the spread between processes, which the interval of one process leaves out, is not "
+                "measured.\n\n");
     return rb_save(&b, out, "gpu-between-lead.md", err, n);
 }
