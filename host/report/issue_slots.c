@@ -264,7 +264,8 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         "trip issues); conversions are the trip's F2FP, F2F, F2I, I2F and FRND instructions (from stage 7c "
         "on the packing of P into E4M3 codes and the unpacking of the codes its row sums add, so twice the "
         "unpacks the text counts); the XU's busy share they allow, also if the conversions run there (none "
-        "where that would exceed the whole pipe); the FLOP per SM cycle their issue slots allow, and the TFLOP/s %s. Upper "
+        "where that would exceed the whole pipe); the FLOP per SM cycle their issue slots allow, and the "
+        "TFLOP/s %s. Upper "
         "bounds, fixed before any stage-7 kernel ran on a GPU; no GPU measured them.",
         on);
     md_table_caption(&b, "tbl:issue-slots", cap);
