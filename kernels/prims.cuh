@@ -519,8 +519,8 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, i
 // move their uses above it (CUTLASS's warpgroup_fence_operand). An RS wgmma's A registers need the
 // same at the wait that retires it: to nvcc an asm's "r" input is dead once the asm has run, and
 // stage 7f's first build put the next tile's P codes into the in-flight P.V's A registers (PTX and
-// SASS; the emulator runs the source, whose registers never alias: tools/wgmma-inflight.awk checks
-// the PTX, tests/kernels/static-gates.sh).
+// SASS; the emulator runs the source, whose registers never alias: tools/wgmma-inflight.sh checks
+// the PTX and SASS, tests/kernels/wgmma-inflight.sh).
 
 // The 64-bit matrix descriptor of a K-major shared-memory operand (PTX ISA, "Matrix Descriptor
 // Format"): start address, leading and stride byte offsets (bytes, multiples of 16), swizzle (0 = none,

@@ -433,7 +433,7 @@ template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
 // moved P(t-1) aside, writing the new codes into the registers the P.V was reading (PTX: D = 64 and
 // 128; SASS at D = 128; the emulator runs the source, where the two never alias). FlashAttention-3
 // forms P after the wait too; the codes (a conversion and a row sum per 4 scores) no longer overlap
-// the P.V. tools/wgmma-inflight.awk checks every sm_90a kernel's PTX for such writes.
+// the P.V. tools/wgmma-inflight.sh checks every sm_90a kernel's PTX and SASS for such writes.
 // At D = 128 the P.V runs in parts of 64 columns (kPvParts; pv is one part's 32 accumulators): S, O,
 // a whole P.V in flight and two P fragments were 224 of the consumers' 232 registers, and the
 // causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the others
@@ -467,7 +467,7 @@ __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, i
         }
     // Every tile waits, the first too (nothing in flight then; pv and st.pa unset, named only to the
     // compiler), so that the tile ends with no wgmma in flight on every path, as the PTX gate
-    // (tools/wgmma-inflight.awk, path-insensitive) can see.
+    // (tools/wgmma-inflight.sh, path-insensitive) can see.
     prims::wgmma_wait<0>(pv, st.pa);
     if (tile > 0) wgmma_pv_add(pv, st.alpha, st, (kPvParts - 1) * kPart / 2);
     fp8_codes<Cfg>(st, s, st.pa);

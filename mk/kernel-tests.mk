@@ -70,7 +70,7 @@ KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXA
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)" \
                     "bash tests/kernels/exp2-poly-sass.sh $(NVCC)" \
                     "bash tests/kernels/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) $(ISSUE_SLOTS_TSV)" \
-                    "bash tests/kernels/wgmma-inflight.sh $(NVCC) $(KCUDA)/stages_sm90a.ptx $(GEN)"
+                    "bash tests/kernels/wgmma-inflight.sh $(NVCC) $(KCUDA)/stages_sm90a.ptx $(GEN) $(KCUDA)/stages_sm90a.o"
 else
 KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh" "bash tests/kernels/wgmma-inflight.sh"
 endif
