@@ -71,17 +71,24 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
         rb_puts(b, row.s ? row.s : "");
         rb_free(&row);
     }
-    char id[N], cap[640];
+    char id[N], cap[1024];
     snprintf(id, N, "tbl:gpu-%s-%s", c->tag, stem);
     int all = cJSON_GetArraySize(ms);
     char more[2 * N] = "";
     if (all > k)
         snprintf(more, sizeof more, " The first %d of its %d metrics; %s.json holds them all.", k, all, stem);
+    const char *tool = jo_str_or(doc, "tool", "not recorded");
     snprintf(cap, sizeof cap,
              "Profile metrics per variant at the %s shape (%s, %s.json%s); skipped "
-             "variants with their reason.%s",
-             jo_str_or(doc, "shape", "not recorded"), jo_str_or(doc, "tool", "not recorded"), stem,
-             gate ? ": the variants an experiment times at stage 7f's gate shape" : "", more);
+             "variants with their reason. %s%s",
+             jo_str_or(doc, "shape", "not recorded"), tool, stem,
+             gate ? ": the variants an experiment times at stage 7f's gate shape" : "",
+             !jo_eq(doc, "status", "ok") ? ""
+             : strstr(tool, "--clock-control none")
+                 ? "SM clocks as the device set them (ncu --clock-control none)."
+                 : "SM clocks locked to base by ncu while it profiled (its "
+                   "default; the tool line names no other).",
+             more);
     gpu_caption(c, b, id, cap);
     if (gate) {
         gpu_stage7g_section(c, b);

@@ -124,8 +124,8 @@ prof() { # DIR [ENV...]: the profile step with the fake ncu
 prof p
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/p.out"
 tap_ok "profiles: ncu with the filtered metric set, CSV parsed into profile.json (exit 0)" test $rc -eq 0
-tap_ok "  ... the tool's version, values of the variants profiled, a variant without a launch failed" \
-  test "$(jq -r '[.tool, (.variants[] | .status)] | join(" ")' "$tmp/p/profile.json")" = "ncu 2025.3.0.0 ok ok failed"
+tap_ok "  ... the tool's version and its clock control (none: the device's own clocks), values of the variants profiled, a variant without a launch failed" \
+  test "$(jq -r '[.tool, (.variants[] | .status)] | join(" ")' "$tmp/p/profile.json")" = "ncu 2025.3.0.0, --clock-control none ok ok failed"
 tap_ok "  ... the metric --query-metrics does not offer: recorded unavailable, never requested" \
   test "$(jq -r '.metrics[] | select(.name | contains("mio_throttle")) | .reason' "$tmp/p/profile.json")" = "not offered on this device (ncu --query-metrics)"
 tap_ok "  ... the launch__ occupancy limits, the ldmatrix bank conflicts and the tensor pipe's activity are in the set and asked for" \

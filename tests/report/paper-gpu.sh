@@ -262,6 +262,26 @@ tap_ok "profile: a skipped variant shows its reason, no value" \
 occ=$(grep -o '"sm__warps_active.avg.pct_of_peak_sustained_active": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
 tap_ok "profile: stage0's achieved occupancy as its JSON says ($occ)" \
   bash -c '[ -n "$2" ] && grep -F "| stage0 |" "$1" | grep -qF "| $2 |"' _ "$G" "$occ"
+# The clocks under ncu: a profile whose tool line names --clock-control none ran at the device's own
+# clocks; one that names none (the first H100's) under ncu's default, locked to base; the
+# fixture's (no status) says neither.
+tap_ok "profile: the fixture's caption says nothing of clocks (its file has no status)" \
+  bash -c '! grep "{#tbl:gpu-c1-profile}" "$1" | grep -q "SM clocks"' _ "$G"
+if command -v jq >/dev/null; then
+  for t in "ncu 2025.3.1.0" "ncu 2025.3.1.0, --clock-control none"; do
+    rm -rf "$TMP/clk" && cp -r "$TMP/gpu" "$TMP/clk"
+    P=$(ls -d "$TMP"/clk/fixture-*/*/)profile.json
+    jq --arg t "$t" '.status = "ok" | .tool = $t' "$P" >"$P.new" && mv "$P.new" "$P"
+    "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/clk-out" --gpu-data "$TMP/clk" >/dev/null 2>&1
+    grep "{#tbl:gpu-c1-profile}" "$TMP/clk-out/gpu.md" >"$TMP/clk-$(wc -w <<<"$t").cap"
+  done
+  tap_ok "  ... a tool line without --clock-control: locked to base by ncu (its default)" \
+    grep -qF "SM clocks locked to base by ncu while it profiled" "$TMP/clk-2.cap"
+  tap_ok "  ... with --clock-control none: the device's own clocks" \
+    grep -qF "SM clocks as the device set them (ncu --clock-control none)." "$TMP/clk-4.cap"
+else
+  tap_skip "profile: the clocks under ncu" "jq not installed"
+fi
 H=$C/history.json
 dram=$(grep -o '"dram__bytes.sum": [0-9.]*' "$C/profile.json" | head -n 1 | sed 's/.*: //')
 ai=$(awk -v b="$(get "$H" config.shapes.0.B)" -v h="$(get "$H" config.shapes.0.H)" -v s="$(get "$H" config.shapes.0.S)" \

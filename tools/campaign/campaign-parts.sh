@@ -189,7 +189,7 @@ part_peers() {
       --seeds 0 "${peer_args[@]}" --out "$root/peers/$cublas_peer-$peer_shape.json"
   fi
   if ! command -v python3 >/dev/null 2>&1; then why="python3 not found"
-  elif ! python3 -c 'import torch' >/dev/null 2>&1; then why="torch not installed (python3 -c 'import torch' failed)"
+  elif ! timeout -k 5 60 python3 -c 'import torch' >/dev/null 2>&1; then why="torch not installed (python3 -c 'import torch' failed)"
   elif [ "$measured" != cuda ]; then why="backend $measured: PyTorch's SDPA peers need the GPU"
   elif [ ! -f "$torch_peer" ]; then why="$torch_peer is missing from the bundle"
   fi

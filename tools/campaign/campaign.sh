@@ -225,8 +225,9 @@ else
   matrix_seeds=0,1,2 b_matrix=20
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
   # The deep checks: S = 512 is 16 key tiles of 32 and 4 of 128 against a ring of 3 slots (every
-  # ring wraps at least once), with and without the causal mask, at D = 64 and 128.
-  deep_shapes="mission mission-causal mission-d128 mission-d128-causal"
+  # ring wraps at least once), with and without the causal mask, at D = 64 and 128; S = 200 has
+  # whole 128-key tiles and a masked last one (stage 7i's two bodies).
+  deep_shapes="mission mission-causal mission-d128 mission-d128-causal partial"
   # From the first H100 (campaign 20261127T092705Z, steps in seconds: ceilings 6, experiments
   # 6-10, history 12, A/A control 3, scaling to S = 8192 44 and S = 16384 alone 8, peers-torch
   # 17-20, sanitizers 4, profiles 6) with about twice that as margin (sanitizers more: the Hopper
@@ -482,7 +483,9 @@ else
   step device 5 "$bench" --backend "$backend" --check-only --quiet \
     $(for v in $all_variants $unsupported; do printf ' --variant %s' "$v"; done) --shape single --seeds 0 --out "$root/device-run.json"
 fi
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
+# Under a time limit: a hung nvidia-smi (after an Xid) in the foreground would defer the TERM trap
+# that packs the campaign until it returned.
+command -v nvidia-smi >/dev/null 2>&1 && timeout -k 5 30 nvidia-smi -q >"$root/nvidia-smi.txt" 2>&1
 device=$("$report" get "$root/device-run.json" meta.device.name 2>/dev/null)
 for v in $all_variants; do [ -n "$device" ] && break; device=$("$report" get "$root/checks/$v.json" meta.device.name 2>/dev/null); done
 [ -n "$device" ] || device=$([ "$backend" = emu ] && echo emulator || echo "unknown CUDA device")

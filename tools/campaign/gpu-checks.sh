@@ -117,7 +117,9 @@ profiles() {
     "$report" ncu-json --skipped "$why" "$out" --tool none --shape "$shape" "${vargs_[@]}"
     return
   fi
-  name="ncu $("$tool" --version 2>/dev/null | sed -nE 's/.*Version ([0-9][0-9.]*).*/\1/p' | tail -n 1)"
+  # --clock-control none: ncu's default locks the SM clocks to base while it profiles, and leaves them
+  # locked if it is killed; the campaign never changes a device's clocks. The tool line says so.
+  name="ncu $("$tool" --version 2>/dev/null | sed -nE 's/.*Version ([0-9][0-9.]*).*/\1/p' | tail -n 1), --clock-control none"
   all=$("$report" ncu-json --list-metrics) || return 2
   # --query-metrics lists base names (no .sum/.avg/.pct... suffix) of what this device offers; the
   # launch__* attributes are not among them and are always available.
@@ -132,7 +134,7 @@ profiles() {
   # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel. The
   # check beside the profile samples 512 query rows per slice (every row up to S = 512): at the
   # gate shape full fp64 references would take the CPU ~45 s.
-  timeout -k 5 $(( budget * 3 )) "$tool" --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
+  timeout -k 5 $(( budget * 3 )) "$tool" --clock-control none --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
     --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs_[@]}" \
     --shape "$shape" --seeds 0 --ref-rows 512 >"$csv" 2>"$err"
   rc=$?

@@ -13,8 +13,8 @@
 # and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
 # not the lease); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
 # whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the campaign with
-# what is left less 90 s as its --time-limit, the probes, the Hopper line's experiments and the
-# profiles first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
+# what is left less 90 s as its --time-limit, the probes, the profiles and the Hopper line's
+# experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
 # later); the seed-linear and outlier matrices. Each step runs
 # only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
 # every step; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
@@ -68,12 +68,14 @@ env_txt() {
 step env 40 bash -c "$(declare -f env_txt); env_txt" # timeout runs programs, not functions
 # Nothing touches the GPU unless the probe ran and passed (a deadline too short to probe included).
 probed=0
-[ "$(left)" -lt 10 ] || probed=1
-step probe 10 "$B" --backend cuda --probe || probed=0
+[ "$(left)" -lt 20 ] || probed=1
+step probe 20 "$B" --backend cuda --probe || probed=0 # 20 s: a fresh VM's first context can take seconds
 [ $probed = 1 ] || { echo "short-lease.sh: CUDA unusable here, or no time to probe it (probe.log, steps.tsv)" >&2; deadline=0; }
 mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
-# The smoke shapes reach what the matrices do: partial tiles, the K/V ring's wrap (S = 512: 16 key
-# tiles of 32, 4 of 128, against 3 slots), the causal mask, D = 128 (shapes a variant does not
+# The smoke shapes are every shape the matrices run (partial tiles, the K/V ring's wrap at S = 512:
+# 16 key tiles of 32, 4 of 128, against 3 slots, the causal mask, D = 128; partial, S = 200, is the
+# only one with whole 128-key tiles and a masked last one, stage 7i's two bodies), all small: a
+# fault at a shape the smoke skipped would cost whole matrix files (shapes a variant does not
 # support are recorded as such, not run). The matrices then run the variants whose smoke ended with
 # a verdict (exit 0, or 1: a wrong result, which the matrices record): one that hung or faulted
 # there would stop a matrix process (a hang until its limit, a fault poisons the CUDA context for
@@ -82,7 +84,9 @@ healthy=()
 : >"$f/left-out.txt"
 for v in "${variants[@]}"; do
   step "smoke-$v" 20 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
-    --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --seeds 0 --out "$f/smoke-$v.json"
+    --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal \
+    --shape small --shape partial --shape label-a --shape ragged-causal --shape ragged-d128 --shape ragged-d128-causal \
+    --seeds 0 --out "$f/smoke-$v.json"
   st=$(awk -F'\t' -v n="smoke-$v" '$1 == n { s = $2 } END { print s }' "$f/steps.tsv")
   case $st in
     0|1) healthy+=(--variant "$v") ;;
@@ -106,16 +110,19 @@ matrix matrix-wide 60 --shape ragged-d128 --shape ragged-causal --shape ragged-d
 # matrix in 8 s), which the campaign's own matrix part repeats: they run in whatever it leaves.
 tl=$(( $(left) - 90 ))
 # What only a Hopper device can measure goes first (campaign.sh --first), since under the time limit
-# the last parts are left for a later command: the probes, the Hopper line's experiments (stage7*,
-# sm_90a; an L4 records them as not supported in seconds) and the profiles, whose gate-shape profile
-# decides stage 7g (paper/methods.md#prereg-stage7g); then the rest in the campaign's order.
-first=(--first probes)
+# the last parts are left for a later command: the probes, the profiles, whose gate-shape profile
+# decides stage 7g (paper/methods.md#prereg-stage7g; seconds, where nine experiments of up to ~35 s
+# each could crowd it out), and the Hopper line's experiments (stage7*, sm_90a; an L4 records them
+# as not supported in seconds); then the rest in the campaign's order. The campaign's own checks of
+# each variant get 10 s (the first H100 checked all 11 in 4 s): a hang the smokes above already
+# paid for is not paid twice at 20 s.
+first=(--first probes --first profiles)
 for e in "$bundle"/experiments/stage7*/; do [ -d "$e" ] && first+=(--first "experiment:$(basename "$e")"); done
-first+=(--first profiles)
 if [ "$tl" -ge 120 ]; then
   s=$SECONDS
-  "$C" --backend cuda "${first[@]}" --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
-  timeout -k 15 -s TERM "$tl" "$C" --backend cuda "${first[@]}" --time-limit "$tl" --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
+  "$C" --backend cuda "${first[@]}" --check-timeout 10 --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
+  timeout -k 15 -s TERM "$tl" "$C" --backend cuda "${first[@]}" --check-timeout 10 --time-limit "$tl" \
+    --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
   printf 'campaign\t%s\t%s\t%s\n' $? $((SECONDS - s)) "$tl" >>"$f/steps.tsv"
   # Killed before it could pack (SIGKILL after the TERM): its work directory, beside c1.tar.gz,
   # packed by campaign.sh --pack, else as it is, so that OUT keeps one file for it.
