@@ -327,7 +327,8 @@ static int performance_gates(report_t *r, gates_t *gs) {
                    *kind = rj_str(d, "comparisons.%d.timing", i);
         if (!b || !c || !shape || !kind) return -1;
         if (strcmp(b, r->baseline) != 0 || strcmp(c, r->candidate) != 0) continue;
-        double sp, lo, hi;
+        double sp, lo, hi, rounds;
+        TRY(rj_num(d, &rounds, "comparisons.%d.rounds", i));
         TRY(rj_num(d, &sp, "comparisons.%d.speedup", i));
         TRY(rj_num(d, &lo, "comparisons.%d.speedup_ci.0", i));
         TRY(rj_num(d, &hi, "comparisons.%d.speedup_ci.1", i));
@@ -348,6 +349,12 @@ static int performance_gates(report_t *r, gates_t *gs) {
             snprintf(g->value, sizeof g->value, "%s (%s)", NA_MARK_GATE,
                      isfinite(sp) ? "no interval" : "no speedup, no interval");
             snprintf(g->reason, sizeof g->reason, "no confidence interval (too few rounds)");
+        } else if (!(rounds >= GATE_MIN_ROUNDS)) {
+            g->status = GS_NOT_EVALUATED;
+            snprintf(g->reason, sizeof g->reason,
+                     "%.0f paired rounds, fewer than the %d a speedup gate is judged on (methods, \"Gates on "
+                     "few rounds\")",
+                     rounds, GATE_MIN_ROUNDS);
         } else if (lo >= r->gate_speedup) {
             g->status = GS_PASS;
         } else {

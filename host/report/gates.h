@@ -38,6 +38,11 @@ typedef struct {
 /* The performance gate's NOT EVALUATED reason on emulated timings, quoted by reports and tests. */
 #define NA_MARK_GATE "n/a"
 #define REASON_NO_GPU "no GPU (emulated timings are not GPU timings)"
+/* The fewest paired rounds a speedup gate is judged on (paper/methods.md, "Gates on few rounds"): a
+ * paired bootstrap of identical arms excluded a ratio of 1 in half of simulated A/A runs at 2
+ * rounds, a quarter at 3, 6 % at 5, at most 5 % from 10 (the sampler can stop at its time cap with
+ * fewer rounds than asked, and throttle discards remove whole rounds). */
+#define GATE_MIN_ROUNDS 10
 
 int gates_evaluate(report_t *r, gates_t *out);
 verdict_kind_t gates_verdict(const gates_t *g);

@@ -146,6 +146,16 @@ tap(k > 1 and (be.calls - calls_before - args.warmup) == k * len(s) and all(x >=
     "  ... k calls per sample, each sample the average (the GPU-bound case: 2 ms of GPU work per call; the "
     "median, as a loaded host can stall one call past its GPU work)",
     f"k {k}, calls {be.calls}, samples {['%.0f' % x for x in s]} us")
+# The L2 state a peer's entry records: cold only where each timed call followed a flush (a held
+# stream); back to back, only the first of k calls did, so the entry says warm.
+a = types.SimpleNamespace(shape_name="small", l2="cold")
+be.library = {}
+held = torch_sdpa.Clock(fake_torch(Stream()), 1 << 20, True)
+cold = torch_sdpa.timing_entry(be, a, 0, (1, 1, 32, 64), [1.0] * 6, "iters", 0.1, "gpu", held)["l2"]
+warm = torch_sdpa.timing_entry(be, a, 0, (1, 1, 32, 64), [1.0] * 6, "iters", 0.1, "gpu", clock)["l2"]
+tap(cold == "cold" and warm == "warm",
+    "--l2 cold: the entry says cold with a held stream, warm for back-to-back calls (only the first cold)",
+    f"held {cold}, back to back {warm}")
 # FP8: core PyTorch has none; torchao's, when importable (it is not here), else "not available".
 try:
     import torchao  # noqa: F401

@@ -138,6 +138,19 @@ for d in "$P" "$F"; do
 done
 tap_ok "gpu-pass: lower CI bound >= 1.15 -> PASS" test "$(gate_cell "$P/tables/gates.md" "speedup \$t_" 5)" = "**PASS**"
 tap_ok "gpu-pass: verdict 'ready to merge'" test "$(json "$P/summary.json" .verdict)" = "ready to merge"
+# The same passing comparison from 9 paired rounds (a sampler stopped at its time cap): not judged;
+# from 10, judged as before (GATE_MIN_ROUNDS, host/report/gates.h).
+for n in 9 10; do
+  Q=$(new_run gpu-pass stage2-wmma-pv 20260102T030405Z-rounds$n)
+  jq --argjson n $n '.comparisons[].rounds = $n' "$FIXTURES/gpu-pass/run-timing.json" >"$Q/run-timing.json"
+  "$SDPA_REPORT" manifest --run "$Q" 2>/dev/null
+  report_tables "$Q" >/dev/null 2>&1
+done
+tap_ok "a speedup gate on 9 paired rounds: NOT EVALUATED, saying why; on 10: PASS" \
+  bash -c 'gate_cell() { awk -F" [|] " -v name="$2" -v col="$3" "index(\$1, \"| \" name) == 1 { sub(/ [|]\$/, \"\", \$NF); print \$col; exit }" "$1"; }
+           gate_cell "$1/tables/gates.md" "speedup \$t_" 5 | grep -qF "NOT EVALUATED**: 9 paired rounds, fewer than the 10 a speedup gate is judged on" &&
+           [ "$(gate_cell "$2/tables/gates.md" "speedup \$t_" 5)" = "**PASS**" ]' _ \
+  "$TMP/data/stage2-wmma-pv/20260102T030405Z-rounds9" "$TMP/data/stage2-wmma-pv/20260102T030405Z-rounds10"
 tap_ok "gpu-fail: the point estimate alone would pass (fixture check)" \
   awk -v s="$(json "$F/run-timing.json" '.comparisons[0].speedup')" 'BEGIN { exit !(s >= 1.15) }'
 tap_ok "gpu-fail: lower CI bound < 1.15 -> FAIL" \
