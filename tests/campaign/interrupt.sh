@@ -19,6 +19,8 @@
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
 . tests/tap.sh
+# quiet CMD...: CMD with its stdout dropped (a tap_ok line redirected whole would drop its TAP line).
+quiet() { "$@" >/dev/null; }
 bundle=$(realpath "$1") report=$(realpath "$2")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/interrupt-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -203,8 +205,8 @@ tap_ok "--step-guard 0.2: ceilings, stalled past 0.2 x its 10 s budget, is stopp
   bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"ceilings\")][0] | .exit_status == 124 and .seconds < 30 and
            (.note | test(\"^stopped by the step guard after 2 s\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
 tap_ok "  ... the steps after it run (history passed), and both parts count as completed (not resumed)" \
-  jq -e '([.steps[] | select(.name == "history")][0].exit_status == 0) and .parts_completed == ["ceilings", "history"] and
-         .interrupted == false' "$tmp/m.json" >/dev/null
+  quiet jq -e '([.steps[] | select(.name == "history")][0].exit_status == 0) and .parts_completed == ["ceilings", "history"] and
+         .interrupted == false' "$tmp/m.json"
 wait "$hpid"
 rc=$?
 member "$tmp/h.tar.gz" campaign.json
@@ -220,7 +222,7 @@ tap_ok "  ... the experiment whose baseline it is: skipped, saying where it hung
   test "$(jq -r '[.steps[] | select(.name == "experiment-stage3a-fusion")][0].skipped' "$tmp/m.json")" = \
     "stage2 hung in step experiment-stage2-wmma-pv (stopped by the step guard)"
 tap_ok "  ... the history runs without it (exit 0)" \
-  jq -e '[.steps[] | select(.name == "history" or .name == "history-warm")] | length == 2 and all(.exit_status == 0)' "$tmp/m.json" >/dev/null
+  quiet jq -e '[.steps[] | select(.name == "history" or .name == "history-warm")] | length == 2 and all(.exit_status == 0)' "$tmp/m.json"
 tap_ok "  ... history.json and history-warm.json: stage2 not timed, stage3a is" \
   each_member "$tmp/h.tar.gz" '(.config.variants | index("stage2")) == null and (.config.variants | index("stage3a")) != null' \
   history history-warm
