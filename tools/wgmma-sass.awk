@@ -10,7 +10,7 @@
 # Usage: awk -f tools/wgmma-flow.awk -f tools/wgmma-sass.awk LISTING.sass
 
 # The registers R<n> of s, space-separated (RZ and the uniform URn are not registers of a wgmma).
-function sass_regs(s,    l) {
+function sass_regs(s,    l, r) {
     l = ""
     while (match(s, /(^|[^A-Z0-9_.])R[0-9]+/)) {
         r = substr(s, RSTART, RLENGTH)

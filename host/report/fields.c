@@ -117,6 +117,14 @@ const cJSON *jo_run_shape(const cJSON *run_doc, const char *name) {
     return NULL;
 }
 
+const cJSON *jo_run_comparison(const cJSON *run_doc, const char *cand, const char *shape) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(run_doc, "comparisons")) {
+        if (jo_eq(e, "candidate", cand) && jo_eq(e, "shape", shape)) return e;
+    }
+    return NULL;
+}
+
 bool jo_same_shape(const cJSON *a, const cJSON *b) {
     static const char *const k[] = {"B", "H", "S", "D"};
     if (!a || !b) return false;

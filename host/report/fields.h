@@ -47,6 +47,8 @@ const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback);
 /* The entry of an sdpa-bench run document's config.shapes whose name is `name` (what a correctness
  * or timing entry's "shape" names); NULL when absent. */
 const cJSON *jo_run_shape(const cJSON *run_doc, const char *name);
+/* The comparison of candidate `cand` at the shape named `shape` in a run document; NULL when absent. */
+const cJSON *jo_run_comparison(const cJSON *run_doc, const char *cand, const char *shape);
 /* Whether two shape objects of run documents are the same problem: B, H, S, D and the mask (a
  * dimension not recorded is not the same). */
 bool jo_same_shape(const cJSON *a, const cJSON *b);

@@ -51,15 +51,6 @@ static const cJSON *entry_of(const gpu_campaign_t *c, const char *v, const cJSON
     return NULL;
 }
 
-/* The speedup of candidate v at the shape named `shape` in c's history: its comparison, or NULL. */
-static const cJSON *comparison_of(const gpu_campaign_t *c, const char *v, const char *shape) {
-    const cJSON *e;
-    cJSON_ArrayForEach(e, jo(c->history, "comparisons")) {
-        if (jo_eq(e, "candidate", v) && jo_eq(e, "shape", shape)) return e;
-    }
-    return NULL;
-}
-
 /* Over k values with intervals: the largest over the smallest, minus 1; whether all intervals meet. */
 static double spread(const double *x, const double *lo, const double *hi, int k, int *apart) {
     double mn = x[0], mx = x[0], top_lo = lo[0], low_hi = hi[0];
@@ -99,7 +90,8 @@ static void rows(const device_t *d, rbuf_t *b, tally_t *t) {
                                            d->c[q]->tag, fmt_us(u, N, m[k]),
                                            fmt_ci(ci, N, "%.2f", lo[k], hi[k]));
                 k++;
-                const cJSON *cmp = comparison_of(d->c[q], v, jo_str(x, "shape")), *sc = jo(cmp, "speedup_ci");
+                const cJSON *cmp = jo_run_comparison(d->c[q]->history, v, jo_str(x, "shape")),
+                            *sc = jo(cmp, "speedup_ci");
                 if (!cmp) continue;
                 r[kr] = jo_num(cmp, "speedup");
                 rlo[kr] = gpu_node_num(cJSON_GetArrayItem(sc, 0)),

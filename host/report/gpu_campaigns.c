@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpu_section.h"
 #include "names.h"
 #include "json_file.h"
 #include "manifest.h"
@@ -80,13 +81,8 @@ static gpu_point_t *new_point(gpu_campaign_t *c, const cJSON *doc, const rj_t *d
         rj_num(d, &S, "config.shapes.0.S") < 0 || rj_num(d, &p->D, "config.shapes.0.D") < 0)
         return NULL;
     p->S = (long)S;
-    const cJSON *lib = jo(doc, "library"), *e;
-    size_t k = 0;
-    cJSON_ArrayForEach(e, lib) { /* "torch 2.5.1, cuda 12.4, cudnn 9.1" in the file's order */
-        if (cJSON_IsString(e) && k < sizeof p->library)
-            k += (size_t)snprintf(p->library + k, sizeof p->library - k, "%s%s %s", k ? ", " : "", e->string,
-                                  e->valuestring);
-    }
+    const cJSON *e;
+    const size_t k = gpu_library_text(jo(doc, "library"), p->library, sizeof p->library);
     const char *rt = jo_str(jo(jo(doc, "meta"), "device"), "runtime_version");
     if (!k && p->peer && rt) snprintf(p->library, sizeof p->library, "CUDA runtime %s (sdpa-bench)", rt);
     /* The rows of every slice its correctness check covered (a sampled reference: fewer than S). */

@@ -12,14 +12,6 @@
 
 #define N 96
 
-static const cJSON *find_cmp(const cJSON *doc, const char *cand, const char *shape) {
-    const cJSON *e;
-    cJSON_ArrayForEach(e, jo(doc, "comparisons")) {
-        if (jo_eq(e, "candidate", cand) && jo_eq(e, "shape", shape)) return e;
-    }
-    return NULL;
-}
-
 /* The timer's step in µs as the history's samples show it: the smallest difference above 1 ns
  * between two samples of one entry, over all entries (0: none seen). CUDA events count whole ticks
  * (32 ns on the first H100), so many samples tie, and a median's interval can lie within a step. */
@@ -73,7 +65,7 @@ int gpu_history_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs) {
             i++;
             continue;
         }
-        const cJSON *cmp = find_cmp(c->history, v, shape);
+        const cJSON *cmp = jo_run_comparison(c->history, v, shape);
         if (base && !strcmp(v, base))
             snprintf(sp, sizeof sp, "baseline");
         else if (cmp && c->emulated)

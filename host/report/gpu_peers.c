@@ -28,19 +28,12 @@ static const cJSON *best_stage(const gpu_campaign_t *c, const cJSON *shape, cons
 /* The peer's libraries as its entry (else its file) records them: a string ("cuBLAS 13.1.0") or
  * an object of versions ("torch 2.11.0, cuda 13.0, cudnn 91900", in the file's order). */
 static const char *library(const cJSON *doc, const cJSON *e, char *dst, size_t n) {
-    const cJSON *lib = jo(e, "library"), *x;
+    const cJSON *lib = jo(e, "library");
     if (!lib) lib = jo(doc, "library");
-    if (cJSON_IsString(lib)) {
+    if (cJSON_IsString(lib))
         snprintf(dst, n, "%s", lib->valuestring);
-        return dst;
-    }
-    size_t k = 0;
-    *dst = 0;
-    cJSON_ArrayForEach(x, lib) {
-        if (cJSON_IsString(x) && k < n)
-            k += (size_t)snprintf(dst + k, n - k, "%s%s %s", k ? ", " : "", x->string, x->valuestring);
-    }
-    if (!k) snprintf(dst, n, "not recorded");
+    else if (!gpu_library_text(lib, dst, n))
+        snprintf(dst, n, "not recorded");
     return dst;
 }
 

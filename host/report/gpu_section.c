@@ -22,3 +22,14 @@ const char *gpu_num_or(char *dst, size_t n, const cJSON *o, const char *key, con
 }
 
 double gpu_node_num(const cJSON *x) { return cJSON_IsNumber(x) ? x->valuedouble : NAN; }
+
+size_t gpu_library_text(const cJSON *lib, char *dst, size_t n) {
+    const cJSON *e;
+    size_t k = 0;
+    if (n) *dst = 0;
+    cJSON_ArrayForEach(e, lib) {
+        if (cJSON_IsString(e) && k < n)
+            k += (size_t)snprintf(dst + k, n - k, "%s%s %s", k ? ", " : "", e->string, e->valuestring);
+    }
+    return k;
+}

@@ -21,6 +21,9 @@ void gpu_caption(const gpu_campaign_t *c, rbuf_t *b, const char *id, const char 
 const char *gpu_fig_mark(const gpu_campaign_t *c);
 /* A number field with its unit as text, "2040 MHz" ("not recorded" when absent or null). */
 const char *gpu_num_or(char *dst, size_t n, const cJSON *o, const char *key, const char *unit);
+/* A file's "library" object as "torch 2.11.0, cuda 13.0, cudnn 91900" (its string members in the
+ * file's order) into dst; the length written, 0 when it has none (absent, not an object). */
+size_t gpu_library_text(const cJSON *lib, char *dst, size_t n);
 /* A JSON number node's value; NaN for anything else (null, missing). */
 double gpu_node_num(const cJSON *x);
 
