@@ -101,7 +101,7 @@ $(BENCH_TEST_BIN): $(BENCH_CORE_OBJS) $(BENCH_EMU_TEST_OBJ) $(BENCH_CUDA_LINK) $
 BENCH_UNIT_TESTS := bench cli variants check arch nvml throttle keep roofline
 bench_test_objs_bench    := $(BENCH_OBJ_DIR)/sampling.o
 bench_test_objs_variants := $(BENCH_OBJ_DIR)/variants.o
-bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/throttle.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/roofline.o $(BENCH_OBJ_DIR)/backend.o \
+bench_test_objs_cli      := $(BENCH_OBJ_DIR)/cli.o $(BENCH_OBJ_DIR)/sampling.o $(BENCH_OBJ_DIR)/throttle.o $(BENCH_OBJ_DIR)/dump.o $(BENCH_OBJ_DIR)/run_json.o $(BENCH_OBJ_DIR)/roofline.o $(BENCH_OBJ_DIR)/backend.o \
                             $(BENCH_EMU_TEST_OBJ) $(BENCH_NOCUDA_OBJ) $(BENCH_TEST_KERNELS)
 bench_test_objs_arch     := $(BENCH_OBJ_DIR)/arch.o
 bench_test_objs_throttle := $(BENCH_OBJ_DIR)/throttle.o

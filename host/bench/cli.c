@@ -33,6 +33,7 @@ typedef enum {
     O_MIN_TIME,
     O_MAX_TIME,
     O_L2,
+    O_ARM_ORDER,
     O_FORCE,
     O_OUT,
     O_DUMP,
@@ -76,6 +77,7 @@ static const opt_t options[] = {
     {"--min-time", O_MIN_TIME, "seconds >= 0"},
     {"--max-time", O_MAX_TIME, "seconds > 0"},
     {"--l2", O_L2, "cold or warm"},
+    {"--arm-order", O_ARM_ORDER, "rotated or fixed"},
     {"--force", O_FORCE, NULL},
     {"--out", O_OUT, "a new .json file"},
     {"--dump", O_DUMP, "a directory"},
@@ -115,7 +117,8 @@ void cli_usage(FILE *f) {
         "  --vs ID                interleaved A/B comparison of every --variant against baseline ID\n"
         "                         (--vs ID --variant ID alone: an A/A control, ID against itself)\n"
         "                         (a variant, or a peer: NAME or peer-NAME)\n"
-        "                         (launches alternate A B A B ...; ratio of medians, bootstrap CI)\n"
+        "                         (every round launches each arm once: A B B A ... by default, see\n"
+        "                         --arm-order; ratio of medians, bootstrap CI over the rounds)\n"
         "  --shape NAME|B,H,S,D   a problem shape (repeatable; default " CLI_DEFAULT_SHAPE
         "; D = " SDPA_HEAD_DIMS_TEXT ")\n"
         "  --causal               mask every key after its query row, on every shape (register-resident\n"
@@ -140,6 +143,9 @@ void cli_usage(FILE *f) {
         "  --max-time S           maximum sampling time in seconds (default %g)\n"
         "  --l2 cold|warm         cold: flush L2 before every sample (default); warm: no flush\n"
         "                         (the emulator has no L2: its samples are always recorded as warm)\n"
+        "  --arm-order rotated|fixed  order of the arms (--vs, peers) within a round: rotated (default)\n"
+        "                         starts round r at arm r mod k (A B, B A, ...), so no arm always runs\n"
+        "                         first; fixed: A B A B ..., as the campaigns before schema 2.1.0\n"
         "  --force                also time variants that failed correctness\n"
         "  --ref-rows N           references of N query rows per (b,h) slice (one per stratum of S/N rows,\n"
         "                         both ends: host/lib/reference.h), for long sequences; metrics, gates\n"
@@ -386,6 +392,8 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
         if (strcmp(v, "cold") != 0 && strcmp(v, "warm") != 0) return bad_value(opt, v, err, errlen);
         o->l2_cold = strcmp(v, "cold") == 0;
         return 0;
+    case O_ARM_ORDER:
+        return bench_arm_order_from_name(v, &o->arm_order) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_SCHEDULE:
         o->schedule_given = true;
         return emu_schedule_from_name(v, &o->schedule) == 0 ? 0 : bad_value(opt, v, err, errlen);
@@ -420,6 +428,7 @@ static void set_defaults(cli_opts_t *o) {
     o->dist = DIST_NORMAL;
     o->backend = BACKEND_AUTO;
     o->l2_cold = true;
+    o->arm_order = BENCH_ARMS_ROTATED;
     o->warmup = CLI_DEFAULT_WARMUP;
     o->iters = CLI_DEFAULT_ITERS;
     o->min_time_s = CLI_DEFAULT_MIN_S;

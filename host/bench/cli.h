@@ -54,6 +54,7 @@ typedef struct {
     bool check_only, force, quiet, l2_cold;
     size_t warmup, iters;
     double min_time_s, max_time_s;
+    bench_arm_order_t arm_order; /* --arm-order: the arms' order within a round (sampling.h) */
     emu_schedule_t schedule;
     bool schedule_given; /* --schedule (and with it --schedule-seed) */
     bool schedule_seed_given;

@@ -339,6 +339,7 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     bench_plan_init(&plan, o->warmup, o->iters, o->min_time_s, o->max_time_s,
                     h->have_device ? h->dev.sm_clock_default_mhz : NAN);
     plan.throttle_threshold = h->throttle;
+    plan.arm_order = o->arm_order;
     bench_result_t r;
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];

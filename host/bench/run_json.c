@@ -97,6 +97,8 @@ cJSON *bj_config(const cli_opts_t *o, const char *const *variants, size_t n_vari
         if (o->shapes[i].shape.D != o->shapes[0].shape.D) scale = NAN;
     json_add_num(c, "softmax_scale", scale);
     cJSON_AddStringToObject(c, "l2", o->l2_cold ? "cold" : "warm");
+    /* since 2.1.0; absent in older files, whose rounds all ran in arm order ("fixed") */
+    cJSON_AddStringToObject(c, "arm_order", bench_arm_order_name(o->arm_order));
     cJSON_AddNumberToObject(c, "warmup", (double)o->warmup);
     cJSON_AddNumberToObject(c, "iters", (double)o->iters);
     json_add_num(c, "min_time_s", o->min_time_s);

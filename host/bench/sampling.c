@@ -17,6 +17,23 @@ void bench_plan_init(bench_plan_t *plan, size_t warmup, size_t min_samples, doub
     plan->default_clock_mhz = default_clock_mhz;
     plan->recovery_s = BENCH_DEFAULT_RECOVERY_S;
     plan->min_clock_interval_us = BENCH_MIN_CLOCK_INTERVAL_US;
+    plan->arm_order = BENCH_ARMS_ROTATED;
+}
+
+const char *bench_arm_order_name(bench_arm_order_t o) { return o == BENCH_ARMS_FIXED ? "fixed" : "rotated"; }
+
+int bench_arm_order_from_name(const char *name, bench_arm_order_t *out) {
+    if (strcmp(name, "rotated") == 0)
+        *out = BENCH_ARMS_ROTATED;
+    else if (strcmp(name, "fixed") == 0)
+        *out = BENCH_ARMS_FIXED;
+    else
+        return -1;
+    return 0;
+}
+
+size_t bench_round_arm(const bench_plan_t *plan, size_t arms, size_t round, size_t position) {
+    return plan->arm_order == BENCH_ARMS_FIXED ? position : (round + position) % arms;
 }
 
 const char *bench_stop_name(bench_stop_t s) {
@@ -71,11 +88,14 @@ static int stop_now(const bench_plan_t *plan, size_t rounds, double elapsed) {
     return -1;
 }
 
-/* One round: a sample of every arm, in arm order. Returns 1 if kept, 0 if discarded, -1 on error. */
+/* One round: a sample of every arm, in the plan's order for the next kept round (a discarded round
+ * is taken again in the same order, so the kept rounds stay balanced). Returns 1 if kept, 0 if
+ * discarded, -1 on error. */
 static int one_round(const bench_plan_t *plan, const bench_clock_t *clock, bench_result_t *r,
                      backend_sample_t *round, char *err, size_t errlen) {
     bool throttled = false;
-    for (size_t a = 0; a < r->arms; a++) {
+    for (size_t pos = 0; pos < r->arms; pos++) {
+        const size_t a = bench_round_arm(plan, r->arms, r->rounds, pos);
         if (clock->sample(clock->ctx, a, false, &round[a], err, errlen) != 0) return -1;
         if (!(round[a].elapsed_us >= plan->min_clock_interval_us)) round[a].sm_clock_mhz = NAN;
         if (bench_throttled(plan, round[a].sm_clock_mhz)) {

@@ -3,7 +3,12 @@
  * with a fake clock and scripted samples, and no test sleeps.
  *
  * Arms and rounds: with k arms (1 for a plain timing, 1 + candidates for --vs), one round samples
- * arm 0, 1, ..., k-1 once each, in that order: A B A B ... for one candidate. Rounds are the unit
+ * every arm once. In the default order ("rotated") kept round r starts at arm r mod k and goes on
+ * cyclically (A B, B A, A B, ... for one candidate: A B B A A B B A), so each arm is first, second,
+ * ... in the same number of rounds (to within one) and whatever a position carries (the clock's
+ * ramp after a recovery pause, the state the previous launch leaves) is spread over the arms
+ * instead of landing on one; "fixed" samples arm 0, 1, ..., k-1 every round (A B A B ..., the
+ * order of the campaigns written before schema 2.1.0). Warm-up rounds are in arm order. Rounds are the unit
  * of pairing for the A/B bootstrap, so a round in which any sample ran under the throttle
  * threshold is discarded whole (every arm loses that round's sample), followed by a recovery
  * pause: recovery_s for the first two consecutive discarded rounds, doubling after that (capped
@@ -46,6 +51,8 @@ typedef struct {
     void (*progress)(void *ctx, size_t rounds, double elapsed_s);
 } bench_clock_t;
 
+typedef enum { BENCH_ARMS_ROTATED, BENCH_ARMS_FIXED } bench_arm_order_t;
+
 typedef struct {
     size_t warmup;      /* rounds before sampling, results ignored */
     size_t min_samples; /* --iters */
@@ -55,6 +62,7 @@ typedef struct {
     double default_clock_mhz;     /* NaN or <= 0: no throttle detection (emulator) */
     double min_clock_interval_us; /* a shorter sample's clock is unmeasured (NaN), never judged */
     double recovery_s;
+    bench_arm_order_t arm_order; /* --arm-order (default rotated) */
 } bench_plan_t;
 
 typedef enum { BENCH_STOP_MIN_SAMPLES_AND_TIME, BENCH_STOP_MAX_SAMPLES, BENCH_STOP_MAX_TIME } bench_stop_t;
@@ -79,7 +87,11 @@ void bench_plan_init(bench_plan_t *plan, size_t warmup, size_t min_samples, doub
 int bench_run(const bench_plan_t *plan, const bench_clock_t *clock, size_t arms, bench_result_t *out,
               char *err, size_t errlen);
 void bench_result_free(bench_result_t *r);
-const char *bench_stop_name(bench_stop_t s); /* data/SCHEMA.md TIMING.stop_reason */
+const char *bench_stop_name(bench_stop_t s);           /* data/SCHEMA.md TIMING.stop_reason */
+const char *bench_arm_order_name(bench_arm_order_t o); /* data/SCHEMA.md config.arm_order */
+int bench_arm_order_from_name(const char *name, bench_arm_order_t *out); /* 0, or -1: unknown */
+/* The arm sampled at position (0..arms-1) of kept round `round`. */
+size_t bench_round_arm(const bench_plan_t *plan, size_t arms, size_t round, size_t position);
 /* Whether a sample's clock is under the threshold (false when either clock is unknown). */
 bool bench_throttled(const bench_plan_t *plan, double clock_mhz);
 /* The pause after the given number of consecutive discarded rounds (>= 1). */

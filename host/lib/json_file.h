@@ -11,7 +11,7 @@
 #include "stats.h"
 #include "metrics.h"
 
-#define RESULTS_SCHEMA_VERSION "2.0.0"
+#define RESULTS_SCHEMA_VERSION "2.1.0"
 /* The oldest major version the readers accept (data/SCHEMA.md: what 2.0.0 left out of 1.x files is
  * read from elsewhere in the same file, so the committed 1.x campaigns stay readable). */
 #define RESULTS_SCHEMA_OLDEST_MAJOR 1

@@ -161,6 +161,24 @@ void gpu_warm_section(const gpu_campaign_t *c, rbuf_t *b) {
     md_table_end(b, at, id, cap, "No variant of history-warm.json was timed.");
 }
 
+/* The order of the arms within a round (config.arm_order, schema 2.1.0): absent in older files, whose
+ * rounds all ran the baseline first. In a fixed order an A/A control's ratio also holds whatever the
+ * position in the round does to a sample. */
+static const char *arm_order_text(const cJSON *run, char *buf, size_t n) {
+    const char *o = jo_str(jo(run, "config"), "arm_order");
+    const char *pos = "the baseline first in every round, so its ratio also measures what the position in "
+                      "the round does";
+    if (!o)
+        snprintf(buf, n, "fixed, %s (config.arm_order absent: written before schema 2.1.0)", pos);
+    else if (!strcmp(o, "fixed"))
+        snprintf(buf, n, "fixed (--arm-order fixed), %s", pos);
+    else if (!strcmp(o, "rotated"))
+        snprintf(buf, n, "rotated from round to round (A B, B A, ...: config.arm_order)");
+    else
+        snprintf(buf, n, "'%.40s', an order this report does not know (config.arm_order)", o);
+    return buf;
+}
+
 /* The A/A control (aa-control.json): one variant against itself in one interleaved process. Its
  * speedup CI is the noise floor of a comparison on this device; the SAME band (the comparison's
  * epsilon) is calibrated when it is wider than that floor. */
@@ -207,14 +225,16 @@ void gpu_aa_section(const gpu_campaign_t *c, rbuf_t *b) {
                             "differences inside the floor read AMBIGUOUS.\n\n",
                       fmt_pct(x, N, floor), fmt_pct(y, N, eps), fmt_num(k, N, "%.1f", eps / floor));
     }
-    char id[N], cap[1024];
+    char id[N], cap[1024], order[256];
     snprintf(id, N, "tbl:gpu-%s-aa", c->tag);
-    snprintf(
-        cap, sizeof cap,
-        "A/A control of campaign %s (aa-control.json): one variant against itself, interleaved in one "
-        "process as every comparison. Noise floor: how far its speedup CI reaches from 1; SAME band: the "
-        "verdicts' equivalence band on the latency ratio (the comparison's epsilon).%s",
-        c->id, c->emulated ? " EMULATED: CPU wall-clock times, no verdict." : "");
+    snprintf(cap, sizeof cap,
+             "A/A control of campaign %s (aa-control.json): one variant against itself, interleaved in one "
+             "process as every comparison; the arms' order within a round: %s. Noise floor: how far its "
+             "speedup CI reaches "
+             "from 1; SAME band: the verdicts' equivalence band on the latency ratio (the comparison's "
+             "epsilon).%s",
+             c->id, arm_order_text(c->aa_control, order, sizeof order),
+             c->emulated ? " EMULATED: CPU wall-clock times, no verdict." : "");
     gpu_caption(c, b, id, cap);
     if (say.s && !c->emulated) rb_puts(b, say.s);
     rb_free(&say);

@@ -131,6 +131,7 @@ static const field_t config[] = {
     {"softmax_scale", N | Z, NULL},
     {"causal", B, NULL},
     {"l2", S, "|cold|warm|"},
+    {"arm_order", S, "|rotated|fixed|"},
     {"warmup", N, NULL},
     {"iters", N, NULL},
     {"min_time_s", N, NULL},

@@ -149,6 +149,7 @@ tap_ok "baseline named" is comparisons.0.baseline stage1
 tap_ok "candidate named" is comparisons.1.candidate stage3a
 tap_ok "config.baseline recorded" is config.baseline stage1
 tap_ok "config.aa_control is false" is config.aa_control false
+tap_ok "config.arm_order is rotated by default (schema 2.1.0)" is config.arm_order rotated
 tap_ok "config.variants lists the candidates" is config.variants "array 2"
 tap_ok "the baseline is checked too" is correctness "array 3"
 tap_ok "every arm has a timing entry" is timing "array 3"
@@ -164,10 +165,12 @@ ns_samples() { # the file has 3 sample arrays (one per arm), none with a finer d
 }
 tap_ok "samples kept to the nanosecond (at most 3 decimals)" ns_samples
 # Schema 2.0.0: a comparison's pairs are its arms' TIMING samples, not copied into it.
-tap_ok "comparisons hold no copy of the samples (schema 2.0.0): rounds, then the statistics" \
-  bash -c '! grep -qE "\"(base|cand)_samples_us\"" "$1" && [ "$("$2" "$1" schema_version)" = 2.0.0 ]' _ "$out" "$check"
+tap_ok "comparisons hold no copy of the samples (schema 2.0.0 on): rounds, then the statistics" \
+  bash -c '! grep -qE "\"(base|cand)_samples_us\"" "$1" && [ "$("$2" "$1" schema_version)" = 2.1.0 ]' _ "$out" "$check"
 
-bench "--vs X --variant X: an A/A control" 0 "${fast[@]}" --shape small --seeds 0 --vs stage2 --variant stage2
+bench "--vs X --variant X: an A/A control" 0 "${fast[@]}" --shape small --seeds 0 --vs stage2 --variant stage2 \
+  --arm-order fixed
+tap_ok "--arm-order fixed is recorded" is config.arm_order fixed
 tap_ok "config.aa_control is true (false in the A/B run above)" is config.aa_control true
 tap_ok "one comparison, stage2 against itself, marked aa_control" \
   bash -c '[ "$("$1" "$2" comparisons)" = "array 1" ] && [ "$("$1" "$2" comparisons.0.baseline)" = stage2 ] &&

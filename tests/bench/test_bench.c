@@ -1,5 +1,5 @@
 /* The sampling engine (host/bench/sampling.c) driven by a fake clock and a scripted sampler: stopping
- * rule, warm-up, A/B interleaving order, throttle discard and recovery pauses. No test sleeps:
+ * rule, warm-up, the arms' order within a round (rotated and fixed), throttle discard and recovery pauses. No test sleeps:
  * "time" advances only when the fake sampler or pause says so. */
 #include <math.h>
 #include <setjmp.h>
@@ -123,7 +123,9 @@ static void test_warmup_interleaved_and_not_recorded(void **state) {
     bench_result_t r;
     assert_int_equal(run(&f, &plan, 2, &r), 0);
     assert_int_equal(f.calls, 3 * 2 + 4 * 2);
-    for (size_t c = 0; c < f.calls; c++) assert_int_equal(f.arm[c], c % 2);
+    /* warm-up rounds in arm order, then the kept rounds rotated: A B, B A, A B, B A */
+    static const size_t arms[] = {0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0};
+    for (size_t c = 0; c < f.calls; c++) assert_int_equal(f.arm[c], arms[c]);
     /* warm-ups are marked (the CUDA backend runs them without the blocking kernel, so that a
      * kernel's first launch, which may load its module, never happens in a blocked stream) */
     for (size_t c = 0; c < f.calls; c++) assert_int_equal(f.warmup[c], c < 3 * 2);
@@ -134,12 +136,14 @@ static void test_warmup_interleaved_and_not_recorded(void **state) {
     bench_result_free(&r);
 }
 
-static void test_ab_rounds_alternate(void **state) {
+/* --arm-order fixed: arm 0, 1, 2 in every round (the order of the campaigns before schema 2.1.0). */
+static void test_rounds_fixed_order(void **state) {
     (void)state;
     fake_t f;
     fake_init(&f, 0.01);
     bench_plan_t plan;
     bench_plan_init(&plan, 0, 20, 0.0, 15.0, NAN);
+    plan.arm_order = BENCH_ARMS_FIXED;
     bench_result_t r;
     assert_int_equal(run(&f, &plan, 3, &r), 0);
     assert_int_equal(r.rounds, 20);
@@ -148,6 +152,47 @@ static void test_ab_rounds_alternate(void **state) {
     for (size_t k = 0; k < r.rounds; k++)
         for (size_t a = 0; a < 3; a++) assert_true(r.samples_us[a][k] == 1000.0 + (double)(3 * k + a));
     bench_result_free(&r);
+}
+
+/* The default order: kept round k starts at arm k mod 3 and goes on cyclically, so over 20 rounds
+ * each arm is first in 7, 7 and 6 of them (and likewise second and third): no arm keeps a position. */
+static void test_rounds_rotate(void **state) {
+    (void)state;
+    fake_t f;
+    fake_init(&f, 0.01);
+    bench_plan_t plan;
+    bench_plan_init(&plan, 0, 20, 0.0, 15.0, NAN);
+    assert_int_equal(plan.arm_order, BENCH_ARMS_ROTATED);
+    bench_result_t r;
+    assert_int_equal(run(&f, &plan, 3, &r), 0);
+    assert_int_equal(r.rounds, 20);
+    assert_int_equal(f.calls, 60);
+    static const size_t first[] = {0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2}; /* A B C, B C A, C A B, A B C */
+    for (size_t c = 0; c < 12; c++) assert_int_equal(f.arm[c], first[c]);
+    size_t at[3][3] = {{0}}; /* at[arm][position]: rounds */
+    for (size_t c = 0; c < f.calls; c++) at[f.arm[c]][c % 3]++;
+    static const size_t want[3][3] = {{7, 6, 7}, {7, 7, 6}, {6, 7, 7}};
+    for (size_t a = 0; a < 3; a++)
+        for (size_t p = 0; p < 3; p++) assert_int_equal(at[a][p], want[a][p]);
+    /* each arm's samples stay in measurement order, one per round: arm a sat at (a - k) mod 3 */
+    for (size_t k = 0; k < r.rounds; k++)
+        for (size_t a = 0; a < 3; a++)
+            assert_true(r.samples_us[a][k] == 1000.0 + (double)(3 * k + (a + 3 - k % 3) % 3));
+    bench_result_free(&r);
+}
+
+static void test_arm_order_names(void **state) {
+    (void)state;
+    bench_arm_order_t o = BENCH_ARMS_FIXED;
+    assert_int_equal(bench_arm_order_from_name("rotated", &o), 0);
+    assert_int_equal(o, BENCH_ARMS_ROTATED);
+    assert_int_equal(bench_arm_order_from_name("fixed", &o), 0);
+    assert_int_equal(o, BENCH_ARMS_FIXED);
+    assert_int_equal(bench_arm_order_from_name("Rotated", &o), -1);
+    assert_int_equal(bench_arm_order_from_name("", &o), -1);
+    assert_int_equal(o, BENCH_ARMS_FIXED); /* untouched on a refusal */
+    assert_string_equal(bench_arm_order_name(BENCH_ARMS_ROTATED), "rotated");
+    assert_string_equal(bench_arm_order_name(BENCH_ARMS_FIXED), "fixed");
 }
 
 static void test_throttled_samples_discarded_with_pauses(void **state) {
@@ -189,9 +234,27 @@ static void test_throttle_discards_whole_ab_round(void **state) {
     assert_int_equal(run(&f, &plan, 2, &r), 0);
     assert_int_equal(r.rounds, 3);
     assert_int_equal(r.discarded_rounds, 3); /* calls 0-1, 4-5 and 8-9 */
+    /* a discarded round is taken again in its order: A B (700 on B), A B; B A (700 on A), B A;
+     * A B (700 on B), A B */
+    static const size_t arms[] = {0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1};
+    assert_int_equal(f.calls, 12);
+    for (size_t c = 0; c < f.calls; c++) assert_int_equal(f.arm[c], arms[c]);
+    assert_int_equal(r.throttled_samples[0], 1);
+    assert_int_equal(r.throttled_samples[1], 2);
+    /* pairs stay aligned: round k's A and B are consecutive calls, in either order */
+    static const double a_us[] = {1002, 1007, 1010}, b_us[] = {1003, 1006, 1011};
+    for (size_t k = 0; k < r.rounds; k++)
+        assert_true(r.samples_us[0][k] == a_us[k] && r.samples_us[1][k] == b_us[k]);
+    bench_result_free(&r);
+    /* fixed order: A B every round, so B carries every throttled sample */
+    fake_init(&f, 0.001);
+    f.clocks = clocks;
+    f.n_clocks = 4;
+    plan.arm_order = BENCH_ARMS_FIXED;
+    assert_int_equal(run(&f, &plan, 2, &r), 0);
+    assert_int_equal(r.discarded_rounds, 3);
     assert_int_equal(r.throttled_samples[0], 0);
     assert_int_equal(r.throttled_samples[1], 3);
-    /* pairs stay aligned: round k's A and B are consecutive calls */
     for (size_t k = 0; k < r.rounds; k++) assert_true(r.samples_us[1][k] == r.samples_us[0][k] + 1.0);
     assert_true(r.samples_us[0][0] == 1002.0);
     bench_result_free(&r);
@@ -296,7 +359,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stopping_rule),
         cmocka_unit_test(test_warmup_interleaved_and_not_recorded),
-        cmocka_unit_test(test_ab_rounds_alternate),
+        cmocka_unit_test(test_rounds_fixed_order),
+        cmocka_unit_test(test_rounds_rotate),
+        cmocka_unit_test(test_arm_order_names),
         cmocka_unit_test(test_throttled_samples_discarded_with_pauses),
         cmocka_unit_test(test_throttle_discards_whole_ab_round),
         cmocka_unit_test(test_unknown_clock_never_throttled),

@@ -60,6 +60,7 @@ static void test_defaults(void **state) {
     assert_int_equal(o.dist, DIST_NORMAL);
     assert_int_equal(o.backend, BACKEND_AUTO);
     assert_true(o.l2_cold);
+    assert_int_equal(o.arm_order, BENCH_ARMS_ROTATED);
     assert_false(o.check_only || o.force || o.quiet || o.schedule_given);
     assert_int_equal(o.warmup, CLI_DEFAULT_WARMUP);
     assert_int_equal(o.iters, CLI_DEFAULT_ITERS);
@@ -81,9 +82,10 @@ static void test_every_option(void **state) {
                            "--shape", "small", "--shape", "2,4,100,64", "--seeds", "7,18446744073709551615",
                            "--codec", "seed-linear", "--dist", "outliers", "--backend", "emu", "--check-only",
                            "--warmup", "0", "--iters", "25", "--min-time", "0", "--max-time", "2.5", "--l2",
-                           "warm", "--force", "--out", "x.json", "--dump", "d", "--quiet", "--schedule",
-                           "rand", "--schedule-seed", "9", "--ptxas", "p.json", "--throttle-threshold", "0.5",
-                           "--no-blocking-kernel", "--device", "3", "--probe", NULL),
+                           "warm", "--arm-order", "fixed", "--force", "--out", "x.json", "--dump", "d",
+                           "--quiet", "--schedule", "rand", "--schedule-seed", "9", "--ptxas", "p.json",
+                           "--throttle-threshold", "0.5", "--no-blocking-kernel", "--device", "3", "--probe",
+                           NULL),
                      0);
     assert_true(o.throttle_threshold == 0.5);
     assert_false(o.blocking_kernel);
@@ -110,6 +112,7 @@ static void test_every_option(void **state) {
     assert_int_equal(o.backend, BACKEND_EMU);
     assert_true(o.check_only && o.force && o.quiet && o.schedule_given);
     assert_false(o.l2_cold);
+    assert_int_equal(o.arm_order, BENCH_ARMS_FIXED);
     assert_int_equal(o.warmup, 0);
     assert_int_equal(o.iters, 25);
     assert_true(o.min_time_s == 0.0 && o.max_time_s == 2.5);
@@ -165,6 +168,7 @@ static void test_rejections(void **state) {
     REJECT("--dist: invalid value 'cauchy'; accepted: normal, uniform or outliers", "--dist", "cauchy");
     REJECT("--backend: invalid value 'opencl'; accepted: auto, cuda or emu", "--backend", "opencl");
     REJECT("--l2: invalid value 'hot'; accepted: cold or warm", "--l2", "hot");
+    REJECT("--arm-order: invalid value 'random'; accepted: rotated or fixed", "--arm-order", "random");
     REJECT("--schedule: invalid value 'lifo'", "--schedule", "lifo");
     REJECT(
         "--throttle-threshold: invalid value '1.5'; accepted: auto, or a fraction of the default SM clock, 0 "

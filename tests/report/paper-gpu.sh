@@ -178,6 +178,8 @@ fl=$(awk -v lo="$(get "$A" comparisons.0.speedup_ci.0)" -v hi="$(get "$A" compar
 tap_ok "A/A control: noise floor ±$fl from its CI, the SAME band ±2.0 % from its epsilon, calibrated" \
   bash -c 'grep -F "| stage0 against stage0 | mission |" "$1" | grep -F "| ±$2 |" | grep -qF "| ±2.0 % |" &&
            grep -q "the SAME band of ±2.0 % is .* times that noise floor" "$1"' _ "$G" "$fl"
+tap_ok "  ... its caption names the arms' order, rotated (config.arm_order)" \
+  bash -c 'grep "^Table: .*A/A control of campaign" "$1" | grep -qF "order within a round: rotated from round to round"' _ "$G"
 # Every table caption and figure caption of the fixture's part says SYNTHETIC; its timing and
 # verdict cells too.
 tap_ok "fixture: every table caption of the campaign says SYNTHETIC FIXTURE" \
