@@ -27,7 +27,9 @@
 // block per SM and only the first block that lands on SM 0 writes, because clock64() is a per-SM
 // counter: two readings are comparable only on the same SM. When no block landed on SM 0, or the
 // interval is too short for %globaltimer's resolution, that sample's clock is NaN (unknown).
-// cudaEventElapsedTime resolves about 0.5 us: adequate for kernels of 10 us and more.
+// cudaEventElapsedTime is documented to resolve about 0.5 us; what it returns are whole ticks of the
+// device's timer (32 ns on the first H100: every sample of its campaigns within 5 ps of a multiple),
+// which the backend rounds to the nanosecond. Short kernels' samples tie; the report names the tick.
 //
 // Every CUDA call is checked; a failure is reported with the call's text and the runtime's error
 // name and string. Nothing about the device is assumed: what cannot be read is NaN or -1.

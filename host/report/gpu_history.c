@@ -12,8 +12,10 @@
 
 #define N 96
 
-/* The timer's step in µs as the history's samples show it: the smallest difference above 1 ns
- * between two samples of one entry, over all entries (0: none seen). CUDA events count whole ticks
+/* The timer's step in µs as the history's samples show it: the smallest nonzero difference between
+ * two samples of one entry, over all entries (0: none seen). Samples are stored to the nanosecond,
+ * so a real difference is at least 1e-3 µs and anything under half of that is the float's noise: the
+ * floor sits there, not at 1 ns itself, which a 1 ns step would straddle. CUDA events count whole ticks
  * (32 ns on the first H100), so many samples tie, and a median's interval can lie within a step. */
 static double timer_step_us(const cJSON *history) {
     const cJSON *t, *x;
@@ -25,7 +27,7 @@ static double timer_step_us(const cJSON *history) {
         if (!v) continue;
         int k = 0;
         cJSON_ArrayForEach(x, s) if (cJSON_IsNumber(x)) v[k++] = x->valuedouble;
-        const double d = stats_min_step(v, (size_t)k, 1e-3);
+        const double d = stats_min_step(v, (size_t)k, 0.5e-3);
         free(v);
         if (d > 0 && (step == 0.0 || d < step)) step = d;
     }

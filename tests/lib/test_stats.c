@@ -191,6 +191,11 @@ static void test_min_step(void **state) {
     const double y[] = {1.0, 1.0 + 1e-7, 2.0, 2.5};
     assert_close(stats_min_step(y, 4, 1e-6), 0.5, 1e-12);
     assert_close(stats_min_step(y, 4, 0.0), 1e-7, 1e-12);
+    /* a 1 ns timer, samples stored to the ns: 12.346 - 12.345 is 0.000999... in binary, so a floor
+     * of exactly 1e-3 misses the step (reads 2 ns); the report's floor, half a ns, finds it */
+    const double ns[] = {12.345, 12.346, 12.348};
+    assert_close(stats_min_step(ns, 3, 0.5e-3), 0.001, 1e-9);
+    assert_close(stats_min_step(ns, 3, 1e-3), 0.002, 1e-9);
     const double z[] = {3.0, 3.0, 3.0};
     assert_true(stats_min_step(z, 3, 0.0) == 0.0); /* no two values differ */
     assert_true(stats_min_step(z, 1, 0.0) == 0.0);
