@@ -98,9 +98,15 @@ else
     exit 2
   fi
   # BACKEND=cuda with no usable GPU stops here, with the harness's one-line reason, before a run
-  # directory exists; auto says which backend it will use.
-  if ! "$bench" --backend "$backend" --probe >&2; then
-    echo "run.sh: BACKEND=$backend: no usable backend (reason above); nothing was run" >&2
+  # directory exists; auto says which backend it will use. The harness parses the run's own
+  # variants, shapes (the timing shapes too) and seeds first, so that one it does not know (SHAPES=
+  # on the command line) is named here and leaves no run directory behind.
+  probe_args=(--variant "$candidate" --vs "$baseline" --seeds "$seeds")
+  for s in $shapes $timing_shape $emu_timing_shape; do
+    case " ${probe_args[*]} " in *" --shape $s "*) ;; *) probe_args+=(--shape "$s") ;; esac
+  done
+  if ! "$bench" --backend "$backend" --probe "${probe_args[@]}" >&2; then
+    echo "run.sh: BACKEND=$backend, or the run's variants, shapes or seeds (above): nothing was run" >&2
     exit 2
   fi
   dir=$(experiments/new-run.sh "$data" "$exp" "$run_id")

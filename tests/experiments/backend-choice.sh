@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # BACKEND= of the experiment targets (experiments/common.mk): an unknown value stops make naming
 # it (the one list, host/lib/backend_names.h, through experiments/run.sh's parameter check); BACKEND=cuda on a machine without a usable GPU stops with the harness's one-line reason
-# before any run directory exists (on a machine with one, it must get past the probe). make -n
+# before any run directory exists (on a machine with one, it must get past the probe), and so does a
+# shape the harness does not know. make -n
 # of an experiment, and of resume, measures and writes nothing (their recipes name $(MAKE), which
 # -n runs: experiments/common.mk tests dry_run).
 # Usage: tests/experiments/backend-choice.sh SDPA_BENCH
@@ -31,4 +32,13 @@ else
   tap_ok "  ... with the harness's reason" grep -q "^sdpa-bench: --backend cuda: " "$TMP/cuda.log"
   tap_ok "  ... and no run directory was created" test ! -e "$TMP/data/stage2-wmma-pv"
 fi
+# A shape of good grammar that the harness does not know (the parameter check reads only the
+# grammar): the harness's probe parses the run's own arguments before a run directory exists.
+for bad in "SHAPES=small bogus" "TIMING_SHAPE=bogus" "EMU_TIMING_SHAPE=bogus"; do
+  rm -rf "$TMP/data"
+  "${MAKE_CMD[@]}" stage2 "$bad" "${DIRS[@]}" >"$TMP/shape.log" 2>&1
+  tap_ok "make stage2 $bad: fails naming the shape, and no run directory was created" \
+    bash -c '[ "$1" -ne 0 ] && grep -q "^sdpa-bench: --shape: unknown shape .bogus." "$2" && [ ! -e "$3" ]' \
+    _ $? "$TMP/shape.log" "$TMP/data/stage2-wmma-pv"
+done
 tap_done
