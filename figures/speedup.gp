@@ -11,6 +11,9 @@ stats f u 1 nooutput
 set xrange [-0.6 : STATS_max + 0.6]
 set xtics 1
 set xlabel "compared shape"
+# gnuplot's automatic bottom margin leaves the boxed three-line key over the x label at this size:
+# room for the tic labels, the x label and the key, set by hand.
+set bmargin 7
 set ylabel sprintf("speedup ratio t(%s) / t(%s)", baseline, candidate)
 set yrange [0:*]
 set title sprintf("%s → %s (%s timings): speedup with 95 %% CI vs gate %.2f\nbackend %s, %s", \
