@@ -291,16 +291,16 @@ static void record_comparison(harness_t *h, const cli_shape_t *s, uint64_t seed,
     cJSON *entry = bj_comparison(&c);
     if (h->opt->aa_control) cJSON_AddBoolToObject(entry, "aa_control", true);
     cJSON_AddItemToArray(h->comparisons, entry);
+    const bool gpu = strcmp(h->be->ops->timing, "gpu") == 0; /* emulated: no verdict (run_json.c) */
     if (!have) {
-        printf("compare %-12s vs %-12s %-8s too few rounds (%zu) for a comparison: AMBIGUOUS\n", candidate,
-               h->run[0]->id, s->name, r->rounds);
+        printf("compare %-12s vs %-12s %-8s too few rounds (%zu) for a comparison: %s\n", candidate,
+               h->run[0]->id, s->name, r->rounds, gpu ? "AMBIGUOUS" : "no verdict (EMULATED timings)");
         return;
     }
     printf("compare %-12s vs %-12s %-8s ratio %.4f [%.4f, %.4f]  speedup %.3fx  latency reduction %.1f%%  "
-           "%s%s\n",
+           "%s\n",
            candidate, h->run[0]->id, s->name, ab.ratio, ab.ratio_ci_lo, ab.ratio_ci_hi, ab.speedup,
-           100.0 * ab.latency_reduction, verdict_name(ab.verdict),
-           strcmp(h->be->ops->timing, "gpu") == 0 ? "" : "  (EMULATED timings)");
+           100.0 * ab.latency_reduction, gpu ? verdict_name(ab.verdict) : "no verdict (EMULATED timings)");
 }
 
 /* One sampling run of the given arms (indices into h->run) on one shape. */

@@ -327,7 +327,10 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
                                               "resamples",
                                               "bootstrap_seed"};
         for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) cJSON_AddNullToObject(o, unknown[i]);
-        cJSON_AddStringToObject(o, "verdict", "AMBIGUOUS");
+        if (strcmp(c->timing, "gpu") == 0)
+            cJSON_AddStringToObject(o, "verdict", "AMBIGUOUS");
+        else
+            cJSON_AddNullToObject(o, "verdict");
         return o;
     }
     /* json_ab_result's fields follow "rounds" in the schema's order; move them over. */
@@ -340,6 +343,9 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
             cJSON_AddItemToObject(o, item->string, item);
     }
     cJSON_Delete(ab);
+    /* Emulated timings are CPU wall-clock times: the statistics stand, a verdict would say something
+     * about a GPU (paper/methods.md, Timing). Since schema 2.1.0; older files carried one. */
+    if (strcmp(c->timing, "gpu") != 0) cJSON_ReplaceItemInObject(o, "verdict", cJSON_CreateNull());
     return o;
 }
 

@@ -125,6 +125,10 @@ const cJSON *jo_run_comparison(const cJSON *run_doc, const char *cand, const cha
     return NULL;
 }
 
+const char *jo_run_arm_order(const cJSON *run_doc) {
+    return jo_str_or(jo(run_doc, "config"), "arm_order", "fixed");
+}
+
 bool jo_same_shape(const cJSON *a, const cJSON *b) {
     static const char *const k[] = {"B", "H", "S", "D"};
     if (!a || !b) return false;

@@ -49,6 +49,9 @@ const char *jo_str_or(const cJSON *obj, const char *key, const char *fallback);
 const cJSON *jo_run_shape(const cJSON *run_doc, const char *name);
 /* The comparison of candidate `cand` at the shape named `shape` in a run document; NULL when absent. */
 const cJSON *jo_run_comparison(const cJSON *run_doc, const char *cand, const char *shape);
+/* The arms' order within a round of a run document (config.arm_order, schema 2.1.0): "rotated",
+ * "fixed", or what the file says; absent (an older file): "fixed", the baseline first every round. */
+const char *jo_run_arm_order(const cJSON *run_doc);
 /* Whether two shape objects of run documents are the same problem: B, H, S, D and the mask (a
  * dimension not recorded is not the same). */
 bool jo_same_shape(const cJSON *a, const cJSON *b);

@@ -167,10 +167,10 @@ void gpu_warm_section(const gpu_campaign_t *c, rbuf_t *b) {
  * rounds all ran the baseline first. In a fixed order an A/A control's ratio also holds whatever the
  * position in the round does to a sample. */
 static const char *arm_order_text(const cJSON *run, char *buf, size_t n) {
-    const char *o = jo_str(jo(run, "config"), "arm_order");
+    const char *o = jo_run_arm_order(run);
     const char *pos = "the baseline first in every round, so its ratio also measures what the position in "
                       "the round does";
-    if (!o)
+    if (!jo_str(jo(run, "config"), "arm_order"))
         snprintf(buf, n, "fixed, %s (config.arm_order absent: written before schema 2.1.0)", pos);
     else if (!strcmp(o, "fixed"))
         snprintf(buf, n, "fixed (--arm-order fixed), %s", pos);

@@ -192,7 +192,9 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
     for (int i = 0; i < n; i++) {
         const char *base = rj_str(d, "comparisons.%d.baseline", i),
                    *cand = rj_str(d, "comparisons.%d.candidate", i);
-        const char *sh = rj_str(d, "comparisons.%d.shape", i), *vd = rj_str(d, "comparisons.%d.verdict", i);
+        const char *sh = rj_str(d, "comparisons.%d.shape", i);
+        /* emulated comparisons carry no verdict (null since schema 2.1.0) and show none */
+        const char *vd = gpu ? rj_str(d, "comparisons.%d.verdict", i) : NA_MARK " (emulated)";
         if (!base || !cand || !sh || !vd) return -1;
         static const char *const f[] = {"rounds",
                                         "base_median",
@@ -212,16 +214,19 @@ static int perf_comparison_rows(report_t *r, rbuf_t *b, bool gpu) {
         snprintf(c[1], N, "%s %% %s", fmt_num(c[6], N, "%.1f", 100 * x[6]),
                  fmt_ci(c[7], N, "%.1f %%", 100 * x[7], 100 * x[8]));
         md_row(b, 8, pair, shape, fmt_num(c[2], N, "%.0f", x[0]), fmt_us(c[3], N, x[1]),
-               fmt_us(c[4], N, x[2]), c[0], c[1], gpu ? vd : NA_MARK " (emulated)");
+               fmt_us(c[4], N, x[2]), c[0], c[1], vd);
     }
     double eps = AB_DEFAULT_EPSILON; /* older files do not record it */
     if (rj_present(d, "comparisons.0.epsilon")) TRY(rj_num(d, &eps, "comparisons.0.epsilon"));
-    char rule[512], cap[1024];
+    char rule[512], cap[1536];
     snprintf(
         cap, sizeof cap,
-        "Interleaved A/B comparison (baseline and candidate launched alternately in one process): speedup "
-        "ratio and latency reduction are named separately, each with a fixed-seed percentile bootstrap "
-        "95 %% CI over whole rounds. %s",
+        "Interleaved A/B comparison (baseline and candidate launched once each per round in one process, "
+        "%s): speedup ratio and latency reduction are named separately, each with a fixed-seed "
+        "percentile bootstrap 95 %% CI over whole rounds. %s",
+        strcmp(jo_run_arm_order(d->root), "rotated") == 0
+            ? "their order rotating from round to round"
+            : "the baseline first in every round (config.arm_order fixed, or absent before schema 2.1.0)",
         verdict_rule(rule, sizeof rule, eps));
     md_table_caption(b, "tbl:comparison",
                      gpu ? cap

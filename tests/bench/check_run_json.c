@@ -261,7 +261,7 @@ static const field_t comparison[] = {
     {"epsilon", N | Z, NULL},
     {"resamples", N | Z, NULL},
     {"bootstrap_seed", S | Z, NULL},
-    {"verdict", S, "|FASTER|SLOWER|SAME|AMBIGUOUS|"},
+    {"verdict", S | Z, "|FASTER|SLOWER|SAME|AMBIGUOUS|"}, /* null: emulated (2.1.0) */
 };
 static const field_t not_timed[] = {{"variant", S, NULL}, {"reason", S, NULL}};
 static const field_t peer_fields[] = {{"library", S, NULL}};

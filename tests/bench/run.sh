@@ -155,7 +155,11 @@ tap_ok "the baseline is checked too" is correctness "array 3"
 tap_ok "every arm has a timing entry" is timing "array 3"
 tap_ok "speedup and latency reduction both reported" bash -c \
   '[ "$("$1" "$2" comparisons.0.speedup)" != null ] && [ "$("$1" "$2" comparisons.0.latency_reduction)" != null ]' _ "$check" "$out"
-tap_ok "a verdict" bash -c '"$1" "$2" comparisons.0.verdict | grep -qE "^(FASTER|SLOWER|SAME|AMBIGUOUS)$"' _ "$check" "$out"
+tap_ok "emulated timings: no verdict (null, schema 2.1.0), the statistics kept" \
+  bash -c '[ "$("$1" "$2" comparisons.0.verdict)" = null ] && [ "$("$1" "$2" comparisons.0.timing)" = emulated ] &&
+           [ "$("$1" "$2" comparisons.0.speedup_ci.0)" != null ]' _ "$check" "$out"
+tap_ok "  ... and stdout says so instead of FASTER, SLOWER, SAME or AMBIGUOUS" \
+  bash -c 'grep "^compare " "$1" | grep -q "no verdict (EMULATED timings)" && ! grep "^compare " "$1" | grep -qE "FASTER|SLOWER|SAME|AMBIGUOUS"' _ "$tmp/$n.stdout"
 tap_ok "paired rounds equal the baseline's samples" bash -c \
   '[ "$("$1" "$2" comparisons.0.rounds)" = "$("$1" "$2" timing.0.summary.n)" ]' _ "$check" "$out"
 # Schema 1.4.0: every sample kept to the nanosecond, so none prints more than 3 decimals.
