@@ -108,14 +108,16 @@ int gpu_peers_section(const gpu_campaign_t *c, rbuf_t *b) {
                        NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, NA_MARK, why);
             }
     }
-    char id[N], cap[1024];
+    char id[N], cap[1536];
     snprintf(id, N, "tbl:gpu-%s-peers", c->tag);
     snprintf(cap, sizeof cap,
              "Peers of campaign %s at the mission shape, %s %s (peers/*.json: the cuBLAS peer timed "
              "in one process beside the variants, each PyTorch SDPA backend in its own): medians with "
              "their 95 %% CIs as the files record them, n samples kept. Beside each, the fastest stage of "
              "this campaign's stage history at the same shape (history.json, another process) and the ratio "
-             "of its median to the peer's: above 1 the peer is faster.",
+             "of its median to the peer's: above 1 the peer is faster. The ratio spans two processes and "
+             "has no CI, and the smallest of several medians leans toward the stages: a ratio as near 1 as "
+             "medians of one kernel move between processes (Between campaigns) is a tie.",
              c->id, c->emulated ? "EMULATED (CPU wall-clock times, not GPU timings) on" : "measured on",
              jo_str_or(c->campaign, "device", "a device not recorded"));
     gpu_caption(c, b, id, cap);

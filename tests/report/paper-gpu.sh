@@ -132,9 +132,10 @@ if command -v jq >/dev/null; then
   why=$(jq -r '.not_supported[0].reason' "$C/peers/peer-torch-fp8-mission.json")
   tap_ok "  ... a peer not supported shows its reason, no number" \
     grep -qF "| peer-torch-fp8 | torch 0.0.0+fixture, cuda 0.0, cudnn 0 | n/a | n/a | n/a | n/a | n/a | n/a | not supported: $why |" "$G"
-  tap_ok "  ... the caption names the device and says the ratio's direction, marked SYNTHETIC" \
+  tap_ok "  ... the caption names the device, the ratio's direction and its limits (two processes, no CI), marked SYNTHETIC" \
     bash -c 'grep "{#tbl:gpu-c1-peers}" "$1" | grep -F "SYNTHETIC FIXTURE, NOT A MEASUREMENT: Peers of campaign" | grep -qF "measured on FIXTURE GPU (synthetic, not a measurement)" &&
-             grep "{#tbl:gpu-c1-peers}" "$1" | grep -qF "above 1 the peer is faster"' _ "$G"
+             grep "{#tbl:gpu-c1-peers}" "$1" | grep -qF "above 1 the peer is faster" &&
+             grep "{#tbl:gpu-c1-peers}" "$1" | grep -qF "The ratio spans two processes and has no CI"' _ "$G"
   tap_ok "  ... and the lead counts the campaigns that ran peers, at the mission shape and in the sweep" \
     grep -qxF "Section @sec:gpu does so for the 1 committed campaign (here only the SYNTHETIC FIXTURE of the tests: not a measurement): it ran the peers, which stand beside the stages at the mission shape in 1 (Section @sec:gpu-c1-peers for the first) and in the scaling sweep of 1 (Section @sec:gpu-c1-scaling for the first)." "$TMP/f/out/gen/gpu-lead.md"
 else
