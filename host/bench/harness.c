@@ -264,6 +264,10 @@ static void record_arm(harness_t *h, const cli_shape_t *s, uint64_t seed, size_t
                             h->have_device ? &h->dev : NULL,
                             roof_products(h->run[run_index]->sw, cc)};
     cJSON *entry = bj_timing(&t);
+    /* Its place among the round's arms (since 2.1.0): with config.arm_order, the position of every
+     * kept sample in its round (host/lib/arm_order.h). */
+    cJSON_AddNumberToObject(entry, "arm", (double)arm);
+    cJSON_AddNumberToObject(entry, "arms", (double)r->arms);
     if (h->peer[run_index]) bj_peer_fields(entry, peer_session_library(h->peer[run_index]));
     if (h->opt->aa_control) cJSON_AddStringToObject(entry, "aa_arm", arm == 0 ? "A" : "B"); /* same variant */
     cJSON_AddItemToArray(h->timing, entry);

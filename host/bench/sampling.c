@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arm_order.h"
+
 void bench_plan_init(bench_plan_t *plan, size_t warmup, size_t min_samples, double min_time_s,
                      double max_time_s, double default_clock_mhz) {
     plan->warmup = warmup;
@@ -33,7 +35,7 @@ int bench_arm_order_from_name(const char *name, bench_arm_order_t *out) {
 }
 
 size_t bench_round_arm(const bench_plan_t *plan, size_t arms, size_t round, size_t position) {
-    return plan->arm_order == BENCH_ARMS_FIXED ? position : (round + position) % arms;
+    return arm_at(plan->arm_order == BENCH_ARMS_ROTATED, arms, round, position);
 }
 
 const char *bench_stop_name(bench_stop_t s) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arm_order.h"
 #include "gpu_figdata.h"
 #include "gpu_section.h"
 #include "stats.h"
@@ -181,6 +182,63 @@ static const char *arm_order_text(const cJSON *run, char *buf, size_t n) {
     return buf;
 }
 
+/* With the arms rotating (schema 2.1.0), the A/A control's ratio no longer holds the position
+ * effect, so it is read directly: each arm's samples split by the position they ran at in their
+ * round (arm and arms of the entry, host/lib/arm_order.h), a median with its CI per position. In a
+ * fixed order each arm has one position, and the control's ratio is that effect (the caption says). */
+static void aa_position_table(const gpu_campaign_t *c, rbuf_t *b) {
+    const cJSON *run = c->aa_control, *t;
+    if (strcmp(jo_run_arm_order(run), "rotated") != 0) return;
+    static const md_col_t cols[] = {{"arm", 10, 'l'},
+                                    {"first in the round: median (µs) [95 % CI]", 18, 'r'},
+                                    {"n", 4, 'r'},
+                                    {"second: median (µs) [95 % CI]", 18, 'r'},
+                                    {"n", 4, 'r'},
+                                    {"second / first", 7, 'r'}};
+    const size_t at = b->len;
+    md_table_head(b, cols, 6);
+    cJSON_ArrayForEach(t, jo(run, "timing")) {
+        const cJSON *s = jo(t, "samples_us"), *x;
+        const double arm = jo_num(t, "arm"), arms = jo_num(t, "arms");
+        const int n = cJSON_GetArraySize(s);
+        if (!(arms == 2 && (arm == 0 || arm == 1)) || n < 2) continue;
+        double *v = malloc(2 * (size_t)n * sizeof *v);
+        if (!v) continue;
+        size_t k[2] = {0, 0}, r = 0;
+        cJSON_ArrayForEach(x, s) {
+            const size_t p = arm_position(true, 2, r++, (size_t)arm);
+            if (cJSON_IsNumber(x)) v[p * (size_t)n + k[p]++] = x->valuedouble;
+        }
+        stats_summary_t st[2];
+        char cell[2][2][N], ratio[N], label[N];
+        for (int p = 0; p < 2; p++) {
+            const bool ok = stats_summarize(v + p * n, k[p], &st[p]) == 0;
+            char m[N], ci[N];
+            snprintf(cell[p][0], N, "%s %s", ok ? fmt_us(m, N, st[p].median) : NA_MARK,
+                     ok && st[p].ci_available ? fmt_ci(ci, N, "%.2f", st[p].ci_lo, st[p].ci_hi) : "");
+            fmt_num(cell[p][1], N, "%.0f", ok ? (double)st[p].n : NAN);
+            if (!ok) st[p].median = NAN;
+        }
+        free(v);
+        snprintf(label, N, "%s (%s)", jo_str_or(t, "aa_arm", arm == 0 ? "A" : "B"),
+                 jo_str_or(t, "variant", "not recorded"));
+        md_row(b, 6, label, cell[0][0], cell[0][1], cell[1][0], cell[1][1],
+               fmt_num(ratio, N, "%.4f", st[1].median / st[0].median));
+    }
+    char id[N], cap[768];
+    snprintf(id, N, "tbl:gpu-%s-aa-position", c->tag);
+    snprintf(cap, sizeof cap,
+             "%sThe position effect in the A/A control of campaign %s: the arms rotated from round to "
+             "round, so each arm's kept samples split into those it ran first in its round and those it ran "
+             "second (arm and arms of its aa-control.json entry); medians with their 95 %% CIs. A ratio "
+             "away from 1 beyond the CIs is what running first or second does to a sample; the rotation "
+             "gives it to both arms of every comparison alike.%s",
+             gpu_fig_mark(c), c->id, c->emulated ? " EMULATED: CPU wall-clock times." : "");
+    md_table_end(b, at, id, cap,
+                 "The A/A control's arms rotated, but its entries do not record their arm and the round's "
+                 "arms: the position of a sample cannot be recovered.");
+}
+
 /* The A/A control (aa-control.json): one variant against itself in one interleaved process. Its
  * speedup CI is the noise floor of a comparison on this device; the SAME band (the comparison's
  * epsilon) is calibrated when it is wider than that floor. */
@@ -240,6 +298,7 @@ void gpu_aa_section(const gpu_campaign_t *c, rbuf_t *b) {
     gpu_caption(c, b, id, cap);
     if (say.s && !c->emulated) rb_puts(b, say.s);
     rb_free(&say);
+    aa_position_table(c, b);
 }
 
 /* Each experiment's verdict against its gates, from the run directory's summary.json. */

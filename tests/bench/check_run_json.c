@@ -221,6 +221,8 @@ static const field_t timing[] = {
     {"roofline_bound", S | Z, "|dram|tensor|exp2|"},
     {"roofline_terms_us", O | Z, NULL},
     {"tensor_formats", O | Z, NULL},
+    {"arm", N, NULL},  /* since 2.1.0: the entry's arm in its rounds */
+    {"arms", N, NULL}, /* ... and how many arms each round ran */
 };
 static const field_t roofline_terms[] = {
     {"dram", N | Z, NULL}, {"tensor", N | Z, NULL}, {"exp2", N | Z, NULL}};

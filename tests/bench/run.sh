@@ -150,6 +150,8 @@ tap_ok "candidate named" is comparisons.1.candidate stage3a
 tap_ok "config.baseline recorded" is config.baseline stage1
 tap_ok "config.aa_control is false" is config.aa_control false
 tap_ok "config.arm_order is rotated by default (schema 2.1.0)" is config.arm_order rotated
+tap_ok "each timing entry names its arm and the round's arms: baseline 0 of 3, then the candidates" \
+  bash -c '[ "$("$1" "$2" timing.0.arm)/$("$1" "$2" timing.0.arms)" = 0/3 ] && [ "$("$1" "$2" timing.2.arm)/$("$1" "$2" timing.2.arms)" = 2/3 ]' _ "$check" "$out"
 tap_ok "config.variants lists the candidates" is config.variants "array 2"
 tap_ok "the baseline is checked too" is correctness "array 3"
 tap_ok "every arm has a timing entry" is timing "array 3"

@@ -179,6 +179,25 @@ fl=$(awk -v lo="$(get "$A" comparisons.0.speedup_ci.0)" -v hi="$(get "$A" compar
 tap_ok "A/A control: noise floor ±$fl from its CI, the SAME band ±2.0 % from its epsilon, calibrated" \
   bash -c 'grep -F "| stage0 against stage0 | mission |" "$1" | grep -F "| ±$2 |" | grep -qF "| ±2.0 % |" &&
            grep -q "the SAME band of ±2.0 % is .* times that noise floor" "$1"' _ "$G" "$fl"
+if command -v jq >/dev/null; then
+  # The arms rotated: each arm's samples split by position ((arm + round) mod 2 = 0: first), medians
+  # by jq (type 7, as the report), beside the report's table.
+  pos_median() { # FILE ENTRY POSITION
+    jq -r --argjson j "$2" --argjson p "$3" '.timing[$j] as $t | [$t.samples_us | to_entries[] |
+      select((.key + $t.arm) % 2 == $p) | .value] | sort as $s | ((($s | length) - 1) * 0.5) as $h |
+      ($h | floor) as $lo | (if $lo + 1 < ($s | length) then $s[$lo + 1] else $s[$lo] end) as $up |
+      $s[$lo] + ($h - $lo) * ($up - $s[$lo])' "$1"
+  }
+  for j in 0 1; do
+    m0=$(pos_median "$A" $j 0) m1=$(pos_median "$A" $j 1)
+    row=$(printf '| %s (stage0) | %.2f [' "$(get "$A" timing.$j.aa_arm)" "$m0")
+    second=$(printf '| %.2f [' "$m1") ratio=$(awk -v a="$m0" -v b="$m1" 'BEGIN { printf "| %.4f |", b / a }')
+    tap_ok "A/A position table, arm $j: medians first $m0 and second $m1 µs, second/first, as jq splits the samples" \
+      bash -c 'grep -F "$2" "$1" | grep -F "$3" | grep -qF "$4"' _ "$G" "$row" "$second" "$ratio"
+  done
+else
+  tap_skip "A/A position table" "jq not installed"
+fi
 tap_ok "  ... its caption names the arms' order, rotated (config.arm_order)" \
   bash -c 'grep "^Table: .*A/A control of campaign" "$1" | grep -qF "order within a round: rotated from round to round"' _ "$G"
 # Every table caption and figure caption of the fixture's part says SYNTHETIC; its timing and
