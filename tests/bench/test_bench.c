@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "arm_order.h"
 #include "bench/sampling.h"
 
 #define MAX_CALLS 4096
@@ -179,6 +180,21 @@ static void test_rounds_rotate(void **state) {
         for (size_t a = 0; a < 3; a++)
             assert_true(r.samples_us[a][k] == 1000.0 + (double)(3 * k + (a + 3 - k % 3) % 3));
     bench_result_free(&r);
+}
+
+/* host/lib/arm_order.h: the report's position of an arm inverts the sampler's arm at a position. */
+static void test_arm_position_inverts_arm_at(void **state) {
+    (void)state;
+    for (int rotated = 0; rotated < 2; rotated++)
+        for (size_t k = 1; k <= 5; k++)
+            for (size_t r = 0; r < 12; r++)
+                for (size_t p = 0; p < k; p++) {
+                    const size_t a = arm_at(rotated, k, r, p);
+                    assert_true(a < k);
+                    assert_int_equal(arm_position(rotated, k, r, a), p);
+                }
+    assert_int_equal(arm_position(true, 2, 1, 0), 1); /* round 1 of two arms: B A */
+    assert_int_equal(arm_position(false, 2, 1, 0), 0);
 }
 
 static void test_arm_order_names(void **state) {
@@ -362,6 +378,7 @@ int main(void) {
         cmocka_unit_test(test_rounds_fixed_order),
         cmocka_unit_test(test_rounds_rotate),
         cmocka_unit_test(test_arm_order_names),
+        cmocka_unit_test(test_arm_position_inverts_arm_at),
         cmocka_unit_test(test_throttled_samples_discarded_with_pauses),
         cmocka_unit_test(test_throttle_discards_whole_ab_round),
         cmocka_unit_test(test_unknown_clock_never_throttled),
