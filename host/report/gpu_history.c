@@ -189,12 +189,9 @@ static const char *arm_order_text(const cJSON *run, char *buf, size_t n) {
 static void aa_position_table(const gpu_campaign_t *c, rbuf_t *b) {
     const cJSON *run = c->aa_control, *t;
     if (strcmp(jo_run_arm_order(run), "rotated") != 0) return;
-    static const md_col_t cols[] = {{"arm", 10, 'l'},
-                                    {"first in the round: median (µs) [95 % CI]", 18, 'r'},
-                                    {"n", 4, 'r'},
-                                    {"second: median (µs) [95 % CI]", 18, 'r'},
-                                    {"n", 4, 'r'},
-                                    {"second / first", 7, 'r'}};
+    static const md_col_t cols[] = {{"arm", 10, 'l'}, {"first in the round: median (µs) [95 % CI]", 18, 'r'},
+                                    {"n", 4, 'r'},    {"second: median (µs) [95 % CI]", 18, 'r'},
+                                    {"n", 4, 'r'},    {"second / first", 7, 'r'}};
     const size_t at = b->len;
     md_table_head(b, cols, 6);
     cJSON_ArrayForEach(t, jo(run, "timing")) {
