@@ -145,18 +145,38 @@ void gpu_between_section(const gpu_data_t *g, rbuf_t *b) {
         md_table_head(b, cols, 7);
         tally_t t = {0};
         rows(&d[i], b, &t);
-        char cap[2048], who[1024] = "", id[N];
+        char cap[3072], who[1024] = "", id[N];
         size_t l = 0;
         for (int k = 0; k < d[i].n && l < sizeof who; k++)
             l += (size_t)snprintf(who + l, sizeof who - l, "%s%s = %s", k ? ", " : "", d[i].c[k]->tag,
                                   d[i].c[k]->id);
+        /* The arms' order of each history (schema 2.1.0): a ratio of a fixed-order campaign may hold
+         * the position effect that a rotated one spreads over both arms. */
+        char orders[1024] = "";
+        bool mixed = false;
+        l = 0;
+        for (int k = 0; k < d[i].n && l < sizeof orders; k++) {
+            const char *o = jo_run_arm_order(d[i].c[k]->history);
+            mixed |= strcmp(o, jo_run_arm_order(d[i].c[0]->history)) != 0;
+            l += (size_t)snprintf(orders + l, sizeof orders - l, "%s%s %s", k ? ", " : "", d[i].c[k]->tag, o);
+        }
+        char order_text[1200];
+        if (mixed)
+            snprintf(order_text, sizeof order_text,
+                     " The arms' order within a round differs between them (%s; config.arm_order, absent "
+                     "before schema 2.1.0: fixed): a ratio of a fixed-order campaign may hold the position "
+                     "effect that a rotated one spreads over both arms.",
+                     orders);
+        else
+            snprintf(order_text, sizeof order_text, " The arms' order within a round: %s in every one.",
+                     jo_run_arm_order(d[i].c[0]->history));
         snprintf(
             cap, sizeof cap,
             "The same stages timed by %d campaigns of the %s, each in its own process (history.json; %s): "
             "the medians with the 95 %% interval each process gives its own, how far the largest lies "
             "above the smallest and whether the intervals overlap; then the same for the speedup ratios "
-            "against the history's baseline, each measured within its process. Measured on a GPU.",
-            d[i].n, d[i].device, who);
+            "against the history's baseline, each measured within its process.%s Measured on a GPU.",
+            d[i].n, d[i].device, who, order_text);
         snprintf(id, N, "tbl:gpu-between-%d", ++shown);
         md_table_end(b, at, id, cap, "No variant and shape was timed by two of these campaigns.");
     }

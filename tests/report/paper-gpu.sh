@@ -262,6 +262,13 @@ if command -v jq >/dev/null; then
     grep -qF "timed $n of the same variant and shape pairs (Section @sec:gpu-between). Their medians differ by up to 2.0 %, and in $napart of the $n pairs their 95 % intervals do not overlap" "$TMP/btw-out/gpu-between-lead.md"
   tap_ok "  ... the ratios: up to 0.00 %, 0 of $nratio apart, less than the absolute times" \
     grep -qF "The speedup ratios, each measured within one process, differ by up to 0.00 % (0 of $nratio with intervals apart), less than the absolute times" "$TMP/btw-out/gpu-between-lead.md"
+  tap_ok "  ... the caption: both histories ran their arms in one order (config.arm_order absent: fixed)" \
+    bash -c 'grep "{#tbl:gpu-between-1}" "$1" | grep -qF "The arms'"'"' order within a round: fixed in every one."' _ "$TMP/btw-out/gpu.md"
+  jq '.config.arm_order = "rotated"' "$C2/history.json" >"$TMP/h2.json" && mv "$TMP/h2.json" "$C2/history.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/btw2-out" --gpu-data "$TMP/meas" >"$TMP/btw2.log" 2>&1
+  tap_ok "  ... and when the second rotated them, says the orders differ and what a fixed order may hold" \
+    bash -c '[ $1 -eq 0 ] && grep "{#tbl:gpu-between-1}" "$2" | grep -F "differs between them (c1 fixed, c2 rotated;" | grep -qF "may hold the position effect"' \
+    _ $? "$TMP/btw2-out/gpu.md"
   rm -rf "$C2"
 else
   tap_skip "  ... by a measured campaign" "jq not installed"
