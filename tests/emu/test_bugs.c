@@ -285,6 +285,7 @@ static int case_wg_w8_misaligned(void) { return run_wgmma_bug(EMUT_WG_W8_MISALIG
 static int case_wg_w9(void) { return run_wgmma_bug(EMUT_WG_W9); }
 static int case_wg_w10(void) { return run_wgmma_bug(EMUT_WG_W10); }
 static int case_wg_m1(void) { return run_wgmma_bug(EMUT_WG_M1); }
+static int case_wg_swz_mid(void) { return run_wgmma_bug(EMUT_WG_SWZ_MID); }
 
 static int launch_regs(void *p) { return emut_bug_regs(((bug_ctx *)p)->out, ((bug_ctx *)p)->mode); }
 int emu_bug_regs_control(void) {
@@ -425,6 +426,8 @@ static const bug_case_t cases[] = {
      "(W10)"},
     {"wgmma-reads-tma-before-wait", case_wg_m1, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT, FAULT,
      "(M1)"},
+    {"wgmma-swizzled-start-inside-repeat", case_wg_swz_mid, "bug_wgmma.cu", "wg-issue", NULL, FAULT, FAULT,
+     FAULT, "inside its swizzle's"},
     {"setmaxnreg-divergent-warpgroup", case_reg_r1, "bug_wgmma.cu", "reg-inc", NULL, FAULT, FAULT, FAULT,
      "setmaxnreg"},
     {"setmaxnreg-pool-oversubscribed", case_reg_r3, "bug_wgmma.cu", "reg-inc", NULL, FAULT, FAULT, FAULT,

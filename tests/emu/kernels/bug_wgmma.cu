@@ -1,5 +1,6 @@
 // NVCC-ARCHS: 90a
-// Planted wgmma and setmaxnreg bugs (hopper-wgmma-notes W1, W3-W10, M1, R1, R3). One warpgroup computes
+// Planted wgmma and setmaxnreg bugs (hopper-wgmma-notes W1, W3-W10, M1, R1, R3; a swizzled operand
+// starting inside its swizzle's repeat). One warpgroup computes
 // d = A B^T (A [64][32], B [16][32], e4m3) and d2 = A B2^T with B2 = B: SS, then RS; A in shared
 // memory with the 32-byte swizzle (ordinary stores, or TMA in the TMA modes), B without swizzle.
 #include "emu_tests.h"
@@ -36,7 +37,9 @@ __global__ void wgmma_bugs(const __grid_constant__ CUtensorMap mapA, const uint8
     }
     if (tma && mode != EMUT_WG_M1) prims::mbar_wait(&bar, 0);
     // A's descriptor: 32-byte swizzle, 8-row groups 256 bytes apart (W10: 512, not how TMA laid it out).
-    const uint64_t da = prims::wgmma_desc(sA, 16, mode == EMUT_WG_W10 ? 512 : 256, 32);
+    // SWZ_MID: the start 128 bytes in, inside the 32-byte swizzle's 256-byte repeat (base offset 0).
+    const uint64_t da =
+        prims::wgmma_desc(mode == EMUT_WG_SWZ_MID ? sA + 128 : sA, 16, mode == EMUT_WG_W10 ? 512 : 256, 32);
     uint64_t db = prims::wgmma_desc(sB, 256, 128, 0);
     if (mode == EMUT_WG_W9 && warp == 3) db = prims::wgmma_desc(sB + 16, 256, 128, 0);
     float d[8], d2[8];

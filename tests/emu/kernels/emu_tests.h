@@ -149,7 +149,8 @@ enum {
     EMUT_WG_W9 = 10,
     EMUT_WG_W10 = 11,
     EMUT_WG_M1 = 12,
-    EMUT_WG_TMA_OK = 13
+    EMUT_WG_TMA_OK = 13,
+    EMUT_WG_SWZ_MID = 14
 };
 int emut_bug_wgmma(const CUtensorMap *mapA, const uint8_t *A, const uint8_t *Bm, float *D, int mode);
 enum { EMUT_REG_OK = 0, EMUT_REG_DIVERGENT = 1, EMUT_REG_NO_DEC = 2 };
