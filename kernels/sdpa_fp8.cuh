@@ -80,7 +80,7 @@
 //                         (wgmma_scores and wgmma_pv split into issue and finish, fp8_softmax_codes
 //                         into fp8_softmax_exp and fp8_codes; P.V in parts of 64 columns at
 //                         D = 128); mainloops.cuh RegHooks' kLag and drain; warp_spec.cuh
-//                         ws_consumer's lagged EMPTY
+//                         ws_consumer's lagged FULL and EMPTY
 //   FTZ_EXP (stage 7h)    prims.cuh expf_ftz (ex2.approx.ftz; the emulator's twin flushes libm's expf);
 //                         tile_products.cuh p_weight, which fp8_softmax_exp takes P's weights through;
 //                         mainloops.cuh mainloop_warp_spec reads V's step after the loop (TMA rows)

@@ -92,12 +92,16 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
 template <class Cfg, class Hooks, bool WHOLE = false>
 __device__ __forceinline__ void ws_consumer_tile(Smem<Cfg> &sm, int t, int n_tiles, int warp, int lane, int S,
                                                  int row0, float qk_mult, typename Hooks::Rows &st) {
-    // [stage 7f] Hooks::kLag: compute(t) is the last to read buffer t - kLag (released after it), and
-    // drain finishes the lagging tile after the loop. The producers wait on EMPTY(b) before writing
-    // tile u + 2 into buffer b, which a lag of 1 still signals (after compute(u + 1)) before it needs
-    // FULL(u + 2): no cycle.
+    // [stage 7f] Hooks::kLag: compute(t) reads buffer t - kLag only (with a lag of 1: P(t-1).V(t-1);
+    // K(t) it takes from its TMA slot, behind the slot's own mbarrier), so it waits for that buffer's
+    // FULL and releases it after, and drain finishes the lagging tile after the loop. Waiting for
+    // FULL(t) instead, as the first build did, put every tile's V transpose on the consumers' path:
+    // the producers may write tile t only once compute(t-1) released tile t-2's buffer, and compute(t)
+    // waited for it (the synchronisation audit; no timing model sees it). Each buffer's phases stay
+    // in order: the consumers sync FULL(b) for tile u at the start of compute(u + 1), before they
+    // arrive EMPTY(b) for u after it, and the producers need that EMPTY before FULL(b) for u + 2.
     constexpr int kLag = Hooks::kLag;
-    bar_sync_buf<Cfg, kBarFull>(t & 1);
+    if (t >= kLag) bar_sync_buf<Cfg, kBarFull>((t - kLag) & 1);
     if constexpr (WHOLE) {
         Hooks::compute(sm, t, warp, lane, NoMask{}, qk_mult, st);
     } else {
@@ -126,7 +130,10 @@ __device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, i
         for (int t = 0; t < n_tiles; ++t)
             ws_consumer_tile<Cfg, Hooks>(sm, t, n_tiles, warp, lane, S, row0, qk_mult, st);
     }
-    if constexpr (Hooks::kLag > 0) Hooks::drain(sm, n_tiles - 1, st);
+    if constexpr (Hooks::kLag > 0) {
+        bar_sync_buf<Cfg, kBarFull>((n_tiles - 1) & 1); // the last tile's operands, which drain reads
+        Hooks::drain(sm, n_tiles - 1, st);
+    }
 }
 
 } // namespace sdpa

@@ -152,7 +152,7 @@ KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
-          wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial
+          wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -199,6 +199,11 @@ plant_variant_wg-pv-wait-short := stage7f
 plant_sed_ws-vt-early-release := /bar_arrive_buf<Cfg, kBarEmpty>((t - kLag)/d; s/Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/if (t >= kLag \&\& t - kLag + 2 < n_tiles) bar_arrive_buf<Cfg, kBarEmpty>((t - kLag) \& 1); Hooks::compute(sm, t, warp, lane, tile_mask<Cfg>(t, S, row0), qk_mult, st);/
 plant_difflines_ws-vt-early-release := 3
 plant_variant_ws-vt-early-release := stage7f
+# ws-vt-unwaited: stage 7f's consumers no longer wait for the V^T buffer each compute reads (V^T(t-1),
+# warp_spec.cuh's lagged FULL): its P.V reads a buffer the producers may still be transposing.
+plant_sed_ws-vt-unwaited := /if (t >= kLag) bar_sync_buf<Cfg, kBarFull>((t - kLag) \& 1);/d
+plant_variant_ws-vt-unwaited := stage7f
+plant_tsan_shape_ws-vt-unwaited := mission
 # fp8-flush-kept: stage 7h's flush reaches weights that e4m3 keeps (below 2^-6: codes up to 7 of 448),
 # as a flushing exponential of too little range would: the output leaves stage 7f's bits, and the
 # mirror reference must see it (paper/methods.md#prereg-stage7h; on the emulator the flush is the
@@ -211,8 +216,11 @@ plant_variant_fp8-flush-kept := stage7h
 # mission's four whole tiles stay right). Arithmetic only: no race, no fault.
 plant_sed_mask-edge-partial := s/: S \/ TN;/: (S + TN - 1) \/ TN;/
 plant_variant_mask-edge-partial := stage7i
-# Three tiles at least (mission's 4; partial's 2 release nothing a producer waits for).
-plant_tsan_shape_ws-vt-early-release := mission
+# Three tiles at least (partial's 2 release nothing a producer waits for), and CTAs enough: since the
+# consumers wait for the buffer they read (V^T(t-1)), mission's 32 CTAs under the fwd schedule read
+# a buffer refilled early with no race that TSan sees (the result is wrong, exit 1); stage5's 64 CTAs
+# (2,8,512,64) show the race under every schedule.
+plant_tsan_shape_ws-vt-early-release := stage5
 plant_variant_wg-wait-short := stage7b
 plant_variant_wg-q-unfenced := stage7b
 plant_variant_wg-early-release := stage7b
