@@ -26,8 +26,9 @@ namespace sdpa {
 // Each phase counts all THREADS threads (the producers' and the consumers'). Buffer b carries
 // tiles b, b+2, ...: a FULL phase cannot start before the previous one on b completed, since the
 // producers first wait on EMPTY(b), which the consumers signal only after that FULL. The consumers
-// signal EMPTY only for tiles that a producer will wait for (t + 2 < n_tiles), so no phase is left
-// open when the block ends.
+// signal EMPTY only for tiles u that a producer will wait for (u + 2 < n_tiles), so no phase is left
+// open when the block ends. ([stage 7f] With a lag, the FULL and EMPTY of tile u come one step
+// later on the consumers' side: ws_consumer_tile.)
 constexpr unsigned kBarFull = 1, kBarEmpty = 3;
 
 // bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b). The id must be an
@@ -49,8 +50,8 @@ template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_b
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
 // operand buffer `buf` (its own chunks only); Hooks::compute(sm, t, warp, lane, mask, qk_mult,
-// st): a consumer warp multiplies tile t (operand buffer t & 1; stage 7b also reads its staging
-// slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each row see, into its rows `st` (a
+// st): a consumer warp multiplies tile t (operand buffer t & 1, or [stage 7f] with Hooks::kLag = 1
+// finishes tile t - 1 from buffer (t - 1) & 1; stage 7b on also reads K from its staging slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each row see, into its rows `st` (a
 // typename Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a causal mask both roles stop at
 // the last tile the CTA's rows see.
 template <class Cfg, class Hooks>
@@ -87,8 +88,9 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
     }
 }
 
-// One consumer step: wait for tile t's operands, compute it (WHOLE: [stage 7i] without the key test,
-// NoMask; else with tile_mask for the warp's first row row0), release the buffer its compute last read.
+// One consumer step: wait for the operand buffer compute(t) reads (tile t - kLag's), compute tile t
+// (WHOLE: [stage 7i] without the key test, NoMask; else with tile_mask for the warp's first row row0),
+// release that buffer.
 template <class Cfg, class Hooks, bool WHOLE = false>
 __device__ __forceinline__ void ws_consumer_tile(Smem<Cfg> &sm, int t, int n_tiles, int warp, int lane, int S,
                                                  int row0, float qk_mult, typename Hooks::Rows &st) {

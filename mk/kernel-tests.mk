@@ -256,7 +256,15 @@ $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(EMU_CXX) -fsanitize=thread $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 endef
-$(foreach p,$(PLANTS),$(eval $(call plant_rule,$(p))))
+# ws-drain-unwaited: stage 7f's consumers without the wait for the last tile's V^T before drain
+# (warp_spec.cuh): drain's P.V may read V^T(n-1) while the producers still transpose it. Under the
+# fixed schedules the producers finish first and every result is right; only ThreadSanitizer under
+# random schedules sees the race, so it has a suite of its own (tests/kernels/planted-rand.sh).
+PLANTS_RAND := ws-drain-unwaited
+plant_sed_ws-drain-unwaited := /bar_sync_buf<Cfg, kBarFull>((n_tiles - 1) \& 1); \/\/ the last tile/d
+plant_variant_ws-drain-unwaited := stage7f
+plant_tsan_shape_ws-drain-unwaited := mission
+$(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # The plants the emulator itself faults on (a copy in flight read, an mbarrier or wgmma misused, an
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
@@ -266,3 +274,5 @@ PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 TEST_DEPS   += $(PLANT_BINS)
 TEST_SUITES += "bash tests/kernels/planted.sh $(KPLANT) $(PLANTS)"
+TEST_DEPS   += $(foreach p,$(PLANTS_RAND),$(KPLANT)/$(p)/sdpa-bench-tsan)
+TEST_SUITES += "bash tests/kernels/planted-rand.sh $(KPLANT) $(PLANTS_RAND)"

@@ -345,7 +345,8 @@ cJSON *bj_comparison(const comparison_rec_t *c) {
     cJSON_Delete(ab);
     /* Emulated timings are CPU wall-clock times: the statistics stand, a verdict would say something
      * about a GPU (paper/methods.md, Timing). Since schema 2.1.0; older files carried one. */
-    if (strcmp(c->timing, "gpu") != 0) cJSON_ReplaceItemInObject(o, "verdict", cJSON_CreateNull());
+    if (strcmp(c->timing, "gpu") != 0)
+        cJSON_ReplaceItemInObjectCaseSensitive(o, "verdict", cJSON_CreateNull());
     return o;
 }
 

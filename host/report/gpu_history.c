@@ -211,14 +211,15 @@ static void aa_position_table(const gpu_campaign_t *c, rbuf_t *b) {
         for (int p = 0; p < 2; p++) {
             const bool ok = stats_summarize(v + p * n, k[p], &st[p]) == 0;
             char m[N], ci[N];
-            snprintf(cell[p][0], N, "%s %s", ok ? fmt_us(m, N, st[p].median) : NA_MARK,
-                     ok && st[p].ci_available ? fmt_ci(ci, N, "%.2f", st[p].ci_lo, st[p].ci_hi) : "");
+            const bool ci_ok = ok && st[p].ci_available;
+            snprintf(cell[p][0], N, "%s%s%s", ok ? fmt_us(m, N, st[p].median) : NA_MARK, ci_ok ? " " : "",
+                     ci_ok ? fmt_ci(ci, N, "%.2f", st[p].ci_lo, st[p].ci_hi) : "");
             fmt_num(cell[p][1], N, "%.0f", ok ? (double)st[p].n : NAN);
             if (!ok) st[p].median = NAN;
         }
         free(v);
-        snprintf(label, N, "%s (%s)", jo_str_or(t, "aa_arm", arm == 0 ? "A" : "B"),
-                 jo_str_or(t, "variant", "not recorded"));
+        snprintf(label, N, "%s (%s, %s)", jo_str_or(t, "aa_arm", arm == 0 ? "A" : "B"),
+                 jo_str_or(t, "variant", "not recorded"), jo_str_or(t, "shape", "shape not recorded"));
         md_row(b, 6, label, cell[0][0], cell[0][1], cell[1][0], cell[1][1],
                fmt_num(ratio, N, "%.4f", st[1].median / st[0].median));
     }
@@ -232,8 +233,8 @@ static void aa_position_table(const gpu_campaign_t *c, rbuf_t *b) {
              "gives it to both arms of every comparison alike.%s",
              gpu_fig_mark(c), c->id, c->emulated ? " EMULATED: CPU wall-clock times." : "");
     md_table_end(b, at, id, cap,
-                 "The A/A control's arms rotated, but its entries do not record their arm and the round's "
-                 "arms: the position of a sample cannot be recovered.");
+                 "The A/A control's arms rotated, but none of its entries can be split by position (an "
+                 "entry needs its arm and the round's two arms recorded, and two samples).");
 }
 
 /* The A/A control (aa-control.json): one variant against itself in one interleaved process. Its

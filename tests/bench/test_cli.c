@@ -289,6 +289,33 @@ static void test_causal(void **state) {
     assert_int_equal(bench_flops(half) * 2, bench_flops(full));
 }
 
+/* The COMPARISON block (run_json.h): a verdict on GPU timings, AMBIGUOUS with too few rounds for a
+ * CI; on emulated timings none (null), with or without the statistics (schema 2.1.0). */
+static void test_comparison_verdicts(void **state) {
+    (void)state;
+    const double base[] = {10, 10.2, 9.9, 10.1, 10}, cand[] = {5, 5.1, 4.9, 5.05, 5};
+    ab_result_t ab;
+    assert_int_equal(stats_ab_compare(base, cand, 5, AB_DEFAULT_EPSILON, 2000, 7, &ab), 0);
+    static const char *const timings[] = {"gpu", "emulated"};
+    for (int t = 0; t < 2; t++)
+        for (int have = 0; have < 2; have++) {
+            const comparison_rec_t c = {"stage1", "stage2", "mission",    timings[t],       0,
+                                        base,     cand,     have ? 5 : 1, have ? &ab : NULL};
+            cJSON *o = bj_comparison(&c);
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
+            assert_non_null(v);
+            if (t == 1) {
+                assert_true(cJSON_IsNull(v));
+            } else {
+                assert_true(cJSON_IsString(v));
+                assert_string_equal(v->valuestring, have ? "FASTER" : "AMBIGUOUS");
+            }
+            /* the statistics stand either way when there were rounds enough */
+            assert_true(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "speedup")) == (have != 0));
+            cJSON_Delete(o);
+        }
+}
+
 /* ---- file-system checks ---- */
 
 static char tmpdir[256];
@@ -364,6 +391,7 @@ int main(void) {
         cmocka_unit_test(test_peers_and_ceilings),
         cmocka_unit_test(test_shape_parser),
         cmocka_unit_test(test_causal),
+        cmocka_unit_test(test_comparison_verdicts),
         cmocka_unit_test_setup_teardown(test_paths, make_tmpdir, remove_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,7 +190,7 @@ if command -v jq >/dev/null; then
   }
   for j in 0 1; do
     m0=$(pos_median "$A" $j 0) m1=$(pos_median "$A" $j 1)
-    row=$(printf '| %s (stage0) | %.2f [' "$(get "$A" timing.$j.aa_arm)" "$m0")
+    row=$(printf '| %s (stage0, mission) | %.2f [' "$(get "$A" timing.$j.aa_arm)" "$m0")
     second=$(printf '| %.2f [' "$m1") ratio=$(awk -v a="$m0" -v b="$m1" 'BEGIN { printf "| %.4f |", b / a }')
     tap_ok "A/A position table, arm $j: medians first $m0 and second $m1 µs, second/first, as jq splits the samples" \
       bash -c 'grep -F "$2" "$1" | grep -F "$3" | grep -qF "$4"' _ "$G" "$row" "$second" "$ratio"

@@ -51,6 +51,10 @@
 #                    [--time-limit S] [--check-timeout S] [--step-guard F] [--plan] [--resume TARBALL|DIR]
 #                    [--throttle-threshold F|auto]   (the timing runs' threshold; default auto:
 #                    sdpa-bench's table per device kind, host/bench/throttle.c)
+#                    [--left-out FILE]   (variants the caller already saw hang or fault, one
+#                    "<variant>\t<why>" line each, e.g. short-lease.sh's "stage7f\tsmoke exit 137":
+#                    recorded in the checks with that status and not run again, so a hang is not
+#                    paid for twice; the file is read as data, never executed)
 #        campaign.sh --pack DIR [--out FILE.tar.gz]
 # Exit: 0 every step passed; 1 a step failed (the rest ran); 2 usage, or nothing can be measured
 # here (the backend, --out); 3 the tarball could not be written (the work directory stays);
@@ -62,13 +66,13 @@ bench=$here/bin/sdpa-bench report=$here/bin/sdpa-report torch_peer=$here/peers/t
 # shellcheck source=tools/campaign/campaign-lib.sh
 . "$here/campaign-lib.sh"
 die() { echo "campaign.sh: $*" >&2; exit 2; }
-OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --first P, --time-limit S, --check-timeout S, --step-guard F, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto"
-backend=auto quick=0 out= plan_only=0 parts=() firsts=() time_limit=0 check_timeout= step_guard= pack_dir= resume=
+OPTIONS="--quick, --backend auto|cuda|emu, --out FILE.tar.gz, --part P, --first P, --time-limit S, --check-timeout S, --step-guard F, --plan, --resume TARBALL|DIR, --pack DIR, --throttle-threshold F|auto, --left-out FILE"
+backend=auto quick=0 out= plan_only=0 parts=() firsts=() time_limit=0 check_timeout= step_guard= pack_dir= resume= left_out=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1; shift; continue ;;
     --plan) plan_only=1; shift; continue ;;
-    --backend|--out|--part|--first|--time-limit|--check-timeout|--step-guard|--pack|--resume|--throttle-threshold)
+    --backend|--out|--part|--first|--time-limit|--check-timeout|--step-guard|--pack|--resume|--throttle-threshold|--left-out)
       [ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != --* ]] || die "$1 needs a value (accepted: $OPTIONS)" ;;
     *) die "unknown option '$1' (accepted: $OPTIONS)" ;;
   esac
@@ -82,6 +86,7 @@ while [ $# -gt 0 ]; do
     --step-guard) step_guard=$2 ;;
     --pack) pack_dir=$2 ;;
     --resume) resume=$2 ;;
+    --left-out) left_out=$2 ;;
     # Every sdpa-bench below reads it (host/bench/throttle.c); default: each device's row of its table.
     --throttle-threshold) export SDPA_THROTTLE_THRESHOLD=$2 ;;
   esac
@@ -94,6 +99,10 @@ msg=$("$report" params check backend="$backend" 2>&1) || die "--${msg#*parameter
 case $time_limit in ''|*[!0-9]*|0?*) die "--time-limit '$time_limit': whole seconds, e.g. 600" ;; esac
 case ${check_timeout:-1} in *[!0-9]*|0*) die "--check-timeout '$check_timeout': whole seconds >= 1" ;; esac
 [[ ${step_guard:-0} =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)$ ]] || die "--step-guard '$step_guard': a factor >= 0 (0: off), e.g. 4"
+if [ -n "$left_out" ]; then
+  [ -f "$left_out" ] && [ -r "$left_out" ] || die "--left-out '$left_out': not a readable file"
+  left_out=$(cd "$(dirname "$left_out")" && pwd)/$(basename "$left_out")
+fi
 for f in "$bench" "$report"; do
   [ -x "$f" ] || die "$f is missing: run this script from an unpacked bundle (make bundle)"
 done
@@ -422,6 +431,19 @@ check_variants() {
   for d in $deep_shapes; do deep+=(--shape "$d"); done
   for v in $listed; do
     log=logs/checks/$v.log s=$(date +%s)
+    # Seen hanging or faulting by the caller (--left-out): its status from the exit status the
+    # caller names ("... exit N"; else a fault), its log says so, and no process runs it again.
+    why=$([ -n "$left_out" ] && awk -F'\t' -v v="$v" '$1 == v { print $2; exit }' "$left_out")
+    if [ -n "$why" ]; then
+      rc=$(printf '%s\n' "$why" | sed -n 's/.*exit \([0-9][0-9]*\)$/\1/p')
+      st=$(check_status "${rc:-3}")
+      [ "$st" = ok ] || [ "$st" = fail ] && st=fault # a caller leaves out only what it cannot run
+      printf 'not run again: the caller left it out (--left-out %s): %s\n' "$left_out" "$why" >"$root/$log"
+      echo "$v: $st (left out by the caller: $why)"
+      printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$st" "${rc:-3}" 0 "$log" >>"$state/checks.tsv"
+      bad=1
+      continue
+    fi
     timeout -k 5 "$check_timeout" "$bench" --backend "$backend" --check-only --quiet --variant "$v" --shape single \
       --seeds 0 --out "$root/checks/$v.json" >"$root/$log" 2>&1
     rc=$?

@@ -64,8 +64,9 @@ env_txt() {
   ldconfig -p | grep -E 'libcuda\.|libnvidia-ml|libcublas' | head
   python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.cuda.is_available())'
   command -v compute-sanitizer ncu cuobjdump
+  echo "bundle: $(cat "$1/VERSION" 2>/dev/null || echo 'no VERSION file')" # the commit whose kernels run
 }
-step env 40 bash -c "$(declare -f env_txt); env_txt" # timeout runs programs, not functions
+step env 40 bash -c "$(declare -f env_txt); env_txt \"\$1\"" _ "$bundle" # timeout runs programs, not functions
 # Nothing touches the GPU unless the probe ran and passed (a deadline too short to probe included).
 probed=0
 [ "$(left)" -lt 20 ] || probed=1
@@ -76,7 +77,9 @@ mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
 # 16 key tiles of 32, 4 of 128, against 3 slots, the causal mask, D = 128; partial, S = 200, is the
 # only one with whole 128-key tiles and a masked last one, stage 7i's two bodies), all small: a
 # fault at a shape the smoke skipped would cost whole matrix files (shapes a variant does not
-# support are recorded as such, not run). The matrices then run the variants whose smoke ended with
+# support are recorded as such, not run), and the long shape (S = 2048: 16 key tiles of 128 against 3
+# slots, so the ring wraps five times, where the timed steps' shapes first would, under long guards).
+# The matrices then run the variants whose smoke ended with
 # a verdict (exit 0, or 1: a wrong result, which the matrices record): one that hung or faulted
 # there would stop a matrix process (a hang until its limit, a fault poisons the CUDA context for
 # every variant after it) and lose the whole file. What was left out: left-out.txt.
@@ -86,7 +89,7 @@ for v in "${variants[@]}"; do
   step "smoke-$v" 20 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
     --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal \
     --shape small --shape partial --shape label-a --shape ragged-causal --shape ragged-d128 --shape ragged-d128-causal \
-    --seeds 0 --out "$f/smoke-$v.json"
+    --shape long --seeds 0 --out "$f/smoke-$v.json"
   st=$(awk -F'\t' -v n="smoke-$v" '$1 == n { s = $2 } END { print s }' "$f/steps.tsv")
   case $st in
     0|1) healthy+=(--variant "$v") ;;
@@ -114,9 +117,10 @@ tl=$(( $(left) - 90 ))
 # decides stage 7g (paper/methods.md#prereg-stage7g; seconds, where nine experiments of up to ~35 s
 # each could crowd it out), and the Hopper line's experiments (stage7*, sm_90a; an L4 records them
 # as not supported in seconds); then the rest in the campaign's order. The campaign's own checks of
-# each variant get 10 s (the first H100 checked all 11 in 4 s): a hang the smokes above already
-# paid for is not paid twice at 20 s.
+# each variant get 10 s (the first H100 checked all 11 in 4 s), and the variants the smokes left out
+# are recorded there as they ended (--left-out), not run again: a hang is not paid for twice.
 first=(--first probes --first profiles)
+[ -s "$f/left-out.txt" ] && first+=(--left-out "$f/left-out.txt")
 for e in "$bundle"/experiments/stage7*/; do [ -d "$e" ] && first+=(--first "experiment:$(basename "$e")"); done
 if [ "$tl" -ge 120 ]; then
   s=$SECONDS

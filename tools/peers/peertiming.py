@@ -118,9 +118,10 @@ def keep_us(us):
 
 
 def time_interleaved(backends, clock, a):
-    """Warm-up rounds, then rounds of every backend in turn (A B C A B C ...) until every backend
-    has >= a.iters samples and a.min_time s passed, no new round after a.max_time s. Returns
-    ({id: samples_us}, stop reason, wall seconds)."""
+    """Warm-up rounds, then rounds of every backend once, the order rotating from round to round
+    (round r starts at backend r mod k: A B C, B C A, ..., as sdpa-bench's --arm-order rotated,
+    host/lib/arm_order.h) until every backend has >= a.iters samples and a.min_time s passed, no
+    new round after a.max_time s. Returns ({id: samples_us}, stop reason, wall seconds)."""
     for _ in range(a.warmup):
         for be in backends:
             with be.context():
@@ -129,8 +130,10 @@ def time_interleaved(backends, clock, a):
     clock.calibrate(backends)
     samples = {be.id: [] for be in backends}
     t0 = time.perf_counter()
+    k, r = len(backends), 0
     while True:
-        pending = [(be.id, clock.sample(be)) for be in backends]
+        pending = [(be.id, clock.sample(be)) for be in backends[r % k:] + backends[:r % k]]
+        r += 1
         clock.sync()
         for bid, read in pending:
             if read is not None:

@@ -296,7 +296,7 @@ def document(a, argv, meta, shape, backend_kind, timing, device, library, entrie
         "config": {"variants": [e["id"] for e in entries["backends"]], "baseline": None,
                    "shapes": [{"name": a.shape_name, "B": B, "H": H, "S": S, "D": D}], "seeds": [seed],
                    "codec": meta.get("codec"), "dist": meta.get("dist"), "softmax_scale": meta.get("softmax_scale"),
-                   "l2": a.l2, "warmup": a.warmup, "iters": a.iters, "min_time_s": a.min_time,
+                   "l2": a.l2, "arm_order": "rotated", "warmup": a.warmup, "iters": a.iters, "min_time_s": a.min_time,
                    "max_time_s": a.max_time, "force": a.force, "input_dump": os.path.abspath(a.dump),
                    "input_preparation": INPUT_NOTE,
                    "metrics": {"python": "peerlib (a Python loop, as host/lib/metrics.c)",
