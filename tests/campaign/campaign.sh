@@ -58,12 +58,12 @@ env -i PATH=/usr/bin:/bin "$B/campaign.sh" --plan --part ceilings --first profil
 tap_ok "--first with a part the campaign does not plan: refused (exit 2), naming the planned parts" \
   bash -c '[ $1 -eq 2 ] && grep -q -- "--first profiles: not a part this campaign plans (planned: ceilings)" "$2"' _ $? "$tmp/first.err"
 # Options without their value, and --out where nothing can be written, stop before anything runs.
-for o in --out --backend --part --first --time-limit --resume --pack; do
+for o in --out --backend --part --first --time-limit --resume --left-out --pack; do
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick $o >/dev/null 2>"$tmp/noval.err"
   rc=$?
   grep -qF -- "$o needs a value" "$tmp/noval.err" || break
 done
-tap_ok "an option without its value is an error naming it (--out, --backend, --part, --time-limit, --resume, --pack: exit 2)" \
+tap_ok "an option without its value is an error naming it (--out, --backend, --part, --time-limit, --resume, --left-out, --pack: exit 2)" \
   bash -c '[ "$1" -eq 2 ] && grep -qF -- "--pack needs a value" "$2"' _ $rc "$tmp/noval.err"
 for g in -1 x 4x ''; do
   env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --plan --step-guard "$g" >/dev/null 2>"$tmp/guard.err"
@@ -107,6 +107,25 @@ tap_fail "--part scaling:0 is refused (an empty problem; it once passed as a sca
 tap_fail "--backend cuda without a GPU stops at the probe" \
   env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend cuda --out "$tmp/cuda.tar.gz"
 tap_ok "  ... writing nothing" test ! -e "$tmp/cuda.tar.gz"
+# --left-out: a variant the caller saw hang (short-lease.sh's smoke) is recorded as such in the
+# checks, its log says why, no process runs it again, and it is left out of the timed steps; a line
+# naming no variant of this bundle is ignored; the file is data (a line that is shell code runs nothing).
+printf 'stage1\tsmoke exit 137\nnosuch\tsmoke exit 3\n$(touch %s)\tsmoke exit 1\n' "$tmp/marker.leftout" >"$tmp/left-out.txt"
+env -i PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend emu --part scaling:128 \
+  --left-out "$tmp/left-out.txt" --out "$tmp/lo.tar.gz" >"$tmp/lo.log" 2>&1
+mkdir -p "$tmp/lo" && tar -xzf "$tmp/lo.tar.gz" -C "$tmp/lo" 2>/dev/null
+LO=$(ls -d "$tmp"/lo/campaign-*/ 2>/dev/null | head -n 1)
+tap_ok "--left-out: the variant the caller saw hang is a hang in the checks (exit 137, 0 s), the others checked" \
+  jq -e '([.variant_checks[] | select(.variant == "stage1")][0] | .status == "hang" and .exit_status == 137) and
+         ([.variant_checks[] | select(.variant != "stage1" and .status == "ok")] | length) > 3' "$LO/campaign.json"
+tap_ok "  ... its log says it was not run again and why; no check file was written for it" \
+  bash -c 'grep -q "not run again: the caller left it out (--left-out .*): smoke exit 137" "$1/logs/checks/stage1.log" &&
+           [ ! -e "$1/checks/stage1.json" ]' _ "$LO"
+tap_ok "  ... it is left out of the timed steps (the scaling run times stage2, not stage1), the file's shell code never ran" \
+  bash -c 'jq -e "(.config.variants | index(\"stage1\")) == null and (.config.variants | index(\"stage2\")) != null" "$1/scaling/S128.json" >/dev/null &&
+           [ ! -e "$2" ]' _ "$LO" "$tmp/marker.leftout"
+tap_fail "--left-out with a file that does not exist is refused" \
+  env -i PATH=/usr/bin:/bin "$B/campaign.sh" --quick --backend emu --left-out "$tmp/none.txt" --out "$tmp/lo2.tar.gz"
 
 ingest "$tmp/c.tar.gz"
 tap_ok "make ingest's script accepts the campaign (emulated: --allow-emulated)" test $? -eq 0

@@ -57,6 +57,7 @@ echo tarball >"$out"
 exit 4
 EOF
 chmod +x "$B/bin/sdpa-bench" "$B/campaign.sh"
+echo "fp8-sdpa-stages 0123abc stage6-fp8-mma" >"$B/VERSION" # as make bundle writes it: the kernels' commit, the experiments
 mkdir -p "$B/experiments/stage6-fp8-mma" "$B/experiments/stage7a-tma-kv" "$B/experiments/stage7i-edge-mask"
 FIRST="--first probes --first profiles --first experiment:stage7a-tma-kv --first experiment:stage7i-edge-mask"
 export FAKE_LOG=$tmp/log
@@ -77,6 +78,8 @@ tap_ok "a lease of 600 s: exit 0, node-files.tar.gz and the campaign's tarball i
   test $rc -eq 0 -a -s "$tmp/ok/node-files.tar.gz" -a -s "$tmp/ok/c1.tar.gz"
 tap_ok "  ... every step in order, each with its exit status (the campaign's 4: parts left)" test "$(steps ok)" = \
   "env:ran probe:0 smoke-stage6:0 smoke-stage7f:0 matrix-e4m3:0 matrix-wide:0 campaign:4 matrix-seed-linear:0 matrix-outliers:0"
+tap_ok "  ... the environment step names the bundle's commit (its VERSION): which kernels ran" \
+  grep -qx "bundle: fp8-sdpa-stages 0123abc stage6-fp8-mma" "$tmp/ok.unpacked/files/env.log"
 tap_ok "  ... each variant alone, its file kept; the matrices' files too, over both variants" \
   bash -c 'cd "$1" && test -s smoke-stage6.json -a -s smoke-stage7f.json -a -s matrix-e4m3.json -a -s matrix-wide.json \
            -a -s matrix-seed-linear.json -a -s matrix-outliers.json &&
@@ -129,8 +132,11 @@ tap_ok "  ... the four matrices run the other variant alone (a fault would poiso
   bash -c '[ "$(grep -c -- "--check-only --variant stage7f --shape [a-z0-9-]* .*--out .*/matrix-" "$1")" -eq 4 ] &&
            ! grep -- "--out .*/matrix-" "$1" | grep -q -- "--variant stage6" &&
            [ "$(cat "$2/left-out.txt")" = "$(printf "stage6\tsmoke exit 3")" ]' _ "$FAKE_LOG" "$tmp/fail.unpacked/files"
-tap_ok "  ... and each smoke reaches the ring's wrap, causal, D = 128 and 7i's masked edge tile" \
-  grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --shape small --shape partial" "$FAKE_LOG"
+tap_ok "  ... and each smoke reaches the ring's wrap, causal, D = 128, 7i's masked edge tile and the ring's fifth wrap (long)" \
+  bash -c 'grep -q -- "--variant stage7f --shape single --shape ragged --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal --shape small --shape partial" "$1" &&
+           grep -- "--variant stage7f .*--out .*/smoke-stage7f.json" "$1" | grep -q -- "--shape long "' _ "$FAKE_LOG"
+tap_ok "  ... the campaign (and its plan) get left-out.txt, so that it records stage6 and does not run it again" \
+  bash -c '[ "$(grep -c "^campaign.sh .*--left-out $2/left-out.txt" "$1")" -eq 2 ]' _ "$FAKE_LOG" "$tmp/fail/tmp/lease/files"
 lease allfail 600 FAKE_FAIL=stage6 FAKE_FAIL2=stage7f
 tap_ok "no variant with a verdict: the matrices are skipped (no sdpa-bench run of every variant), the campaign still runs" \
   bash -c '[ "$1" = "env:ran probe:0 smoke-stage6:3 smoke-stage7f:3 matrix-e4m3:skipped matrix-wide:skipped campaign:4 matrix-seed-linear:skipped matrix-outliers:skipped" ] &&
@@ -138,7 +144,7 @@ tap_ok "no variant with a verdict: the matrices are skipped (no sdpa-bench run o
 lease wrong 600 FAKE_WRONG=stage6
 tap_ok "a wrong result (exit 1) is a verdict: that variant stays in the matrices, which record it" \
   bash -c '[[ "$1" == "env:ran probe:0 smoke-stage6:1 "* ]] && [ "$(grep -c -- "--check-only --variant stage6 --variant stage7f .*--out .*/matrix-" "$2")" -eq 4 ] &&
-           [ ! -s "$3/left-out.txt" ]' _ "$(steps wrong)" "$FAKE_LOG" "$tmp/wrong.unpacked/files"
+           [ ! -s "$3/left-out.txt" ] && ! grep -q -- "--left-out" "$2"' _ "$(steps wrong)" "$FAKE_LOG" "$tmp/wrong.unpacked/files"
 
 lease noprobe 600 FAKE_PROBE_RC=2
 tap_ok "CUDA unusable (the probe's exit 2): said, and every later step skipped, the campaign too" \
