@@ -57,9 +57,10 @@ experiment-params:
 .PHONY: experiment-params
 endif
 
-## travel-size: what a device lease copies of this checkout (with the bundle tarball, when built) against its 64 MiB cap
+## travel-size: what a device lease copies of this checkout (with HEAD's bundle tarball) against its 64 MiB cap; fails over it or without HEAD's bundle
 travel-size:
 	$(Q)tools/campaign/travel-size.sh $(wildcard $(BUNDLE_TGZ))
+	$(Q)[ -e "$(BUNDLE_TGZ)" ] || { echo "travel-size: no bundle of HEAD ($(BUNDLE_TGZ)): make bundle first; an older build/sdpa-bundle-*.tar.gz holds older kernels" >&2; exit 1; }
 .PHONY: travel-size
 
 ## bundle: build/bundle/ and build/sdpa-bundle-<sha>.tar.gz, the campaign for a GPU node (tools/campaign/README.md, "Measuring on a GPU node")
