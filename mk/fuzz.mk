@@ -33,7 +33,7 @@ FUZZ_OK := $(if $(FUZZ_CC),$(wildcard $(shell $(FUZZ_CC) -print-file-name=libcla
 fuzz_srcs_run-json  := $(REPORT_SRCS) $(REPORT_SHARED_SRCS)
 fuzz_srcs_npy       :=
 fuzz_srcs_ptxas-log := host/ptxas/ptxas_log.c
-fuzz_srcs_cli       := $(addprefix host/bench/,cli.c throttle.c backend.c backend_nocuda.c dump.c run_json.c roofline.c)
+fuzz_srcs_cli       := $(addprefix host/bench/,cli.c sampling.c throttle.c backend.c backend_nocuda.c dump.c run_json.c roofline.c)
 fuzz_srcs_campaign-files := $(REPORT_SRCS) $(REPORT_SHARED_SRCS)
 fuzz_srcs_ingest    := $(addprefix host/report/,names.c tar_read.c ingest_check.c params.c sweep_summary.c)
 FUZZ_LIB_OBJS := $(HOST_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
