@@ -63,10 +63,17 @@ static int timed_row(const gpu_campaign_t *c, int k, int ti, const cJSON *t, rbu
         snprintf(bs, sizeof bs, "%s: %s", jo_str_or(best, "variant", "not recorded"), fmt_us(x, N, bm));
     else
         snprintf(bs, sizeof bs, "%s", c->history ? "none at this shape" : "no history.json");
-    if (c->emulated)
+    if (c->emulated) {
         snprintf(r, N, "not evaluated: emulated");
-    else
-        fmt_num(r, N, "%.3f", bm / med);
+    } else {
+        /* The interval from the two medians' own CIs, end against end: conservative within each
+         * process, blind to the spread between processes (the caption says so). */
+        const cJSON *bs_ = best ? jo(best, "summary") : NULL;
+        char pt[N], iv[N];
+        snprintf(r, N, "%s %s", fmt_num(pt, N, "%.3f", bm / med),
+                 fmt_ci(iv, N, "%.3f", jo_num(bs_, "ci_lo") / jo_num(s, "ci_hi"),
+                        jo_num(bs_, "ci_hi") / jo_num(s, "ci_lo")));
+    }
     md_row(b, 9, v, library(c->peers[k], t, lib, sizeof lib), shape_text(shape, st, sizeof st),
            fmt_us(m, N, med), fmt_ci(ci, N, "%.2f", jo_num(s, "ci_lo"), jo_num(s, "ci_hi")),
            fmt_num(n, N, "%.0f", jo_num(s, "n")), bs, r, gpu_timing_label(c));
@@ -86,7 +93,7 @@ int gpu_peers_section(const gpu_campaign_t *c, rbuf_t *b) {
                                     {"95 % CI (µs)", 11, 'r'},
                                     {"n", 4, 'r'},
                                     {"fastest stage of the history: median (µs)", 10, 'l'},
-                                    {"t(stage) / t(peer)", 7, 'r'},
+                                    {"t(stage) / t(peer) [interval]", 16, 'r'},
                                     {"timing", 13, 'l'}};
     md_table_head(b, cols, 9);
     for (int k = 0; k < c->npeers; k++) {
@@ -115,9 +122,11 @@ int gpu_peers_section(const gpu_campaign_t *c, rbuf_t *b) {
              "in one process beside the variants, each PyTorch SDPA backend in its own): medians with "
              "their 95 %% CIs as the files record them, n samples kept. Beside each, the fastest stage of "
              "this campaign's stage history at the same shape (history.json, another process) and the ratio "
-             "of its median to the peer's: above 1 the peer is faster. The ratio spans two processes and "
-             "has no CI, and the smallest of several medians leans toward the stages: a ratio as near 1 as "
-             "medians of one kernel move between processes (Between campaigns) is a tie.",
+             "of its median to the peer's: above 1 the peer is faster. Its interval divides the ends of the "
+             "two medians' 95 %% CIs (lowest stage over highest peer, and the reverse): the ratio spans two "
+             "processes, so this interval leaves out how medians move between processes, and the smallest "
+             "of several medians leans toward the stages; a ratio as near 1 as medians of one kernel move "
+             "between processes (Between campaigns) is a tie.",
              c->id, c->emulated ? "EMULATED (CPU wall-clock times, not GPU timings) on" : "measured on",
              jo_str_or(c->campaign, "device", "a device not recorded"));
     gpu_caption(c, b, id, cap);
