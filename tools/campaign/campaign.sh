@@ -235,8 +235,9 @@ else
   scaling_S="128 256 512 1024 2048 4096 8192 16384" peer_shape=mission san_shape=ragged
   # The deep checks: S = 512 is 16 key tiles of 32 and 4 of 128 against a ring of 3 slots (every
   # ring wraps at least once), with and without the causal mask, at D = 64 and 128; S = 200 has
-  # whole 128-key tiles and a masked last one (stage 7i's two bodies).
-  deep_shapes="mission mission-causal mission-d128 mission-d128-causal partial"
+  # whole 128-key tiles and a masked last one (stage 7i's two bodies); long (S = 2048) wraps a
+  # 128-key ring five times, as the timed steps' shapes do, here under the check's short timeout.
+  deep_shapes="mission mission-causal mission-d128 mission-d128-causal partial long"
   # From the first H100 (campaign 20261127T092705Z, steps in seconds: ceilings 6, experiments
   # 6-10, history 12, A/A control 3, scaling to S = 8192 44 and S = 16384 alone 8, peers-torch
   # 17-20, sanitizers 4, profiles 6) with about twice that as margin (sanitizers more: the Hopper
