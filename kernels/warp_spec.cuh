@@ -51,8 +51,9 @@ template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_b
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
 // operand buffer `buf` (its own chunks only); Hooks::compute(sm, t, warp, lane, mask, qk_mult,
 // st): a consumer warp multiplies tile t (operand buffer t & 1, or [stage 7f] with Hooks::kLag = 1
-// finishes tile t - 1 from buffer (t - 1) & 1; stage 7b on also reads K from its staging slot), the keys `mask` (softmax_regs.cuh, KeyMask) lets each row see, into its rows `st` (a
-// typename Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a causal mask both roles stop at
+// finishes tile t - 1 from buffer (t - 1) & 1; stage 7b on also reads K from its staging slot), the
+// keys `mask` (softmax_regs.cuh, KeyMask) lets each row see, into its rows `st` (a typename
+// Hooks::Rows). n_tiles is the CTA's (cta_tiles): with a causal mask both roles stop at
 // the last tile the CTA's rows see.
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const uint8_t *__restrict__ gk,

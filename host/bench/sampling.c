@@ -34,10 +34,6 @@ int bench_arm_order_from_name(const char *name, bench_arm_order_t *out) {
     return 0;
 }
 
-size_t bench_round_arm(const bench_plan_t *plan, size_t arms, size_t round, size_t position) {
-    return arm_at(plan->arm_order == BENCH_ARMS_ROTATED, arms, round, position);
-}
-
 const char *bench_stop_name(bench_stop_t s) {
     switch (s) {
     case BENCH_STOP_MIN_SAMPLES_AND_TIME: return "min_samples_and_min_time";
@@ -97,7 +93,7 @@ static int one_round(const bench_plan_t *plan, const bench_clock_t *clock, bench
                      backend_sample_t *round, char *err, size_t errlen) {
     bool throttled = false;
     for (size_t pos = 0; pos < r->arms; pos++) {
-        const size_t a = bench_round_arm(plan, r->arms, r->rounds, pos);
+        const size_t a = arm_at(plan->arm_order == BENCH_ARMS_ROTATED, r->arms, r->rounds, pos);
         if (clock->sample(clock->ctx, a, false, &round[a], err, errlen) != 0) return -1;
         if (!(round[a].elapsed_us >= plan->min_clock_interval_us)) round[a].sm_clock_mhz = NAN;
         if (bench_throttled(plan, round[a].sm_clock_mhz)) {

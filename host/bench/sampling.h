@@ -7,9 +7,9 @@
  * cyclically (A B, B A, A B, ... for one candidate: A B B A A B B A), so each arm is first, second,
  * ... in the same number of rounds (to within one) and whatever a position carries (the clock's
  * ramp after a recovery pause, the state the previous launch leaves) is spread over the arms
- * instead of landing on one; "fixed" samples arm 0, 1, ..., k-1 every round (A B A B ..., the
- * order of the campaigns written before schema 2.1.0). Warm-up rounds are in arm order. Rounds are the unit
- * of pairing for the A/B bootstrap, so a round in which any sample ran under the throttle
+ * instead of landing on one (host/lib/arm_order.h); "fixed" samples arm 0, 1, ..., k-1 every round
+ * (A B A B ..., the order of the campaigns written before schema 2.1.0). Warm-up rounds are in arm
+ * order. Rounds are the unit of pairing for the A/B bootstrap, so a round in which any sample ran under the throttle
  * threshold is discarded whole (every arm loses that round's sample), followed by a recovery
  * pause: recovery_s for the first two consecutive discarded rounds, doubling after that (capped
  * at 1 s), as NVBench lengthens its pause after more than two consecutive throttled samples.
@@ -90,8 +90,6 @@ void bench_result_free(bench_result_t *r);
 const char *bench_stop_name(bench_stop_t s);           /* data/SCHEMA.md TIMING.stop_reason */
 const char *bench_arm_order_name(bench_arm_order_t o); /* data/SCHEMA.md config.arm_order */
 int bench_arm_order_from_name(const char *name, bench_arm_order_t *out); /* 0, or -1: unknown */
-/* The arm sampled at position (0..arms-1) of kept round `round`. */
-size_t bench_round_arm(const bench_plan_t *plan, size_t arms, size_t round, size_t position);
 /* Whether a sample's clock is under the threshold (false when either clock is unknown). */
 bool bench_throttled(const bench_plan_t *plan, double clock_mhz);
 /* The pause after the given number of consecutive discarded rounds (>= 1). */

@@ -68,11 +68,11 @@ static int timed_row(const gpu_campaign_t *c, int k, int ti, const cJSON *t, rbu
     } else {
         /* The interval from the two medians' own CIs, end against end: conservative within each
          * process, blind to the spread between processes (the caption says so). */
-        const cJSON *bs_ = best ? jo(best, "summary") : NULL;
+        const cJSON *bsum = best ? jo(best, "summary") : NULL;
         char pt[N], iv[N];
         snprintf(r, N, "%s %s", fmt_num(pt, N, "%.3f", bm / med),
-                 fmt_ci(iv, N, "%.3f", jo_num(bs_, "ci_lo") / jo_num(s, "ci_hi"),
-                        jo_num(bs_, "ci_hi") / jo_num(s, "ci_lo")));
+                 fmt_ci(iv, N, "%.3f", jo_num(bsum, "ci_lo") / jo_num(s, "ci_hi"),
+                        jo_num(bsum, "ci_hi") / jo_num(s, "ci_lo")));
     }
     md_row(b, 9, v, library(c->peers[k], t, lib, sizeof lib), shape_text(shape, st, sizeof st),
            fmt_us(m, N, med), fmt_ci(ci, N, "%.2f", jo_num(s, "ci_lo"), jo_num(s, "ci_hi")),

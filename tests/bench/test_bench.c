@@ -1,5 +1,6 @@
 /* The sampling engine (host/bench/sampling.c) driven by a fake clock and a scripted sampler: stopping
- * rule, warm-up, the arms' order within a round (rotated and fixed), throttle discard and recovery pauses. No test sleeps:
+ * rule, warm-up, the arms' order within a round (rotated and fixed), throttle discard and recovery
+ * pauses. No test sleeps:
  * "time" advances only when the fake sampler or pause says so. */
 #include <math.h>
 #include <setjmp.h>

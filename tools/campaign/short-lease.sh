@@ -119,13 +119,15 @@ tl=$(( $(left) - 90 ))
 # as not supported in seconds); then the rest in the campaign's order. The campaign's own checks of
 # each variant get 10 s (the first H100 checked all 11 in 4 s), and the variants the smokes left out
 # are recorded there as they ended (--left-out), not run again: a hang is not paid for twice.
-first=(--first probes --first profiles)
-[ -s "$f/left-out.txt" ] && first+=(--left-out "$f/left-out.txt")
-for e in "$bundle"/experiments/stage7*/; do [ -d "$e" ] && first+=(--first "experiment:$(basename "$e")"); done
+# The campaign's arguments, the same for its plan and its run.
+cargs=(--backend cuda --first probes --first profiles)
+for e in "$bundle"/experiments/stage7*/; do [ -d "$e" ] && cargs+=(--first "experiment:$(basename "$e")"); done
+cargs+=(--check-timeout 10)
+[ -s "$f/left-out.txt" ] && cargs+=(--left-out "$f/left-out.txt")
 if [ "$tl" -ge 120 ]; then
   s=$SECONDS
-  "$C" --backend cuda "${first[@]}" --check-timeout 10 --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
-  timeout -k 15 -s TERM "$tl" "$C" --backend cuda "${first[@]}" --check-timeout 10 --time-limit "$tl" \
+  "$C" "${cargs[@]}" --plan --time-limit "$tl" >"$f/campaign-plan.log" 2>&1
+  timeout -k 15 -s TERM "$tl" "$C" "${cargs[@]}" --time-limit "$tl" \
     --out "$out/c1.tar.gz" >"$f/campaign.log" 2>&1
   printf 'campaign\t%s\t%s\t%s\n' $? $((SECONDS - s)) "$tl" >>"$f/steps.tsv"
   # Killed before it could pack (SIGKILL after the TERM): its work directory, beside c1.tar.gz,

@@ -138,13 +138,9 @@ static void read_operand(Site at, const char *which, WgOp &op, uint64_t desc, un
         fault(at,
               "wgmma: the %s operand's descriptor 0x%016llx starts at shared address 0x%x, inside its "
               "swizzle's %u-byte repeat (address bits 7 and up, under the %u-byte swizzle): that needs "
-              "the base-offset field, not modelled; start each swizzled operand where address bits 7 to %u "
-              "are clear (a %u-byte boundary, plus a k-step of less than 128 bytes)",
-              which, (unsigned long long)desc, d.start, 8 * d.swz, d.swz,
-              (unsigned)(6 + (d.swz == 128  ? 3
-                              : d.swz == 64 ? 2
-                                            : 1)),
-              8 * d.swz);
+              "the base-offset field, not modelled; start each swizzled operand on a %u-byte boundary "
+              "(plus a k-step of less than 128 bytes)",
+              which, (unsigned long long)desc, d.start, 8 * d.swz, d.swz, 8 * d.swz);
     const float *dec = e4m3_values();
     BoxOrigin seen[8];
     unsigned nseen = 0;
