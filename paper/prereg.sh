@@ -106,6 +106,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7i" "the key mask only where a tile needs it (class LOAD): bit-identity on the emulator and a GPU, SASS and GPU gates; methods, Stage 7i" \
     "$(first paper/methods.md "Stage 7i: the key mask only where a tile needs it")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7i,')"
+  # Stage 7j: the consumer warpgroups in turn at the tensor cores, on the same model's evidence.
+  row bars "stage 7j" "a FULL barrier per consumer warpgroup and the two in turn at the tensor cores (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7j" \
+    "$(first paper/methods.md "Stage 7j: the two consumer warpgroups in turn at the tensor cores")" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7j,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
