@@ -41,6 +41,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWgOverlap = SW & SDPA_SW(WG_OVERLAP);
     static constexpr bool kFtzExp = SW & SDPA_SW(FTZ_EXP);
     static constexpr bool kMaskEdge = SW & SDPA_SW(MASK_EDGE);
+    static constexpr bool kWgPingpong = SW & SDPA_SW(WG_PINGPONG);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -78,6 +79,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static_assert(!kFtzExp || kFp8Mma, "USE_FTZ_EXP flushes the FP8 line's P weights: needs USE_FP8_MMA=1");
     // MASK_EDGE splits the consumers' tile loop of the producer/consumer skeleton (ws_consumer).
     static_assert(!kMaskEdge || kWarpSpec, "USE_MASK_EDGE splits the consumers' loop: needs USE_WARP_SPEC=1");
+    // WG_PINGPONG orders the two consumer warpgroups' issue of stage 7f's overlapped tile.
+    static_assert(!kWgPingpong || kWgOverlap,
+                  "USE_WG_PINGPONG takes turns at 7f's products: needs USE_WG_OVERLAP=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
     // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;

@@ -40,7 +40,8 @@ template <class Cfg, sdpa_codec_t C> struct RegHooks {
                                                    float qk_mult, Rows &st) {
         const int buf = Cfg::kHalfBufs > 1 ? tile & 1 : 0;
         if constexpr (Cfg::kWgOverlap) { // [stage 7f] S(t), P(t-1).V(t-1) and tile t's softmax overlapped
-            wgmma_tile_overlapped(sm, tile, warp / 4, lane, mask, qk_mult, st);
+            // [stage 7j] with the warpgroups' turns at the tensor cores (empty hooks without WG_PINGPONG)
+            wgmma_tile_overlapped<Turns<Cfg>>(sm, tile, warp / 4, lane, mask, qk_mult, st);
         } else if constexpr (Cfg::kWgmmaQk) { // [stage 7b] S by the warpgroup's wgmma, the rest as stage 6
             float s[Cfg::kTN / 8][4];
             wgmma_scores(sm, tile, Cfg::kWgSpec ? warp / 4 : 0, s);

@@ -438,19 +438,25 @@ template <int D, int TN> struct OverlapRows : Fp8Rows<D> {
 // a whole P.V in flight and two P fragments were 224 of the consumers' 232 registers, and the
 // causal instance spilled 28 bytes (ptxas, sm_90a). Part 0 runs under the exponentials, the others
 // alone; per element nothing changes.
-template <class Cfg, class Rows, class Mask>
+// [stage 7j] Turn: the warpgroups' turns at the tensor cores (warp_spec.cuh, Turns): the warpgroup
+// issues S(t) and P(t-1).V (its first part) in its turn and gives the turn when both are issued; the
+// hooks are empty without WG_PINGPONG.
+template <class Turn, class Cfg, class Rows, class Mask>
 __device__ __forceinline__ void wgmma_tile_overlapped(Smem<Cfg> &sm, int tile, int wg, int lane, Mask mask,
                                                       float qk_mult, Rows &st) {
     constexpr int D = Cfg::kD, TN = Cfg::kTN, kPvParts = D / 64, kPart = D / kPvParts;
     tma_kv_wait(sm, tile);
     float d[TN / 2], pv[kPart / 2];
+    Turn::take(wg);
     prims::wgmma_fence();
     wgmma_scores_issue(sm, tile, wg, d);
     if (tile > 0) {
         prims::wgmma_fence(); // P(t-1)'s codes: registers the loop carried, read by this wgmma
         wgmma_pv_issue(sm, (tile - 1) & 1, st.pa, pv);
+        Turn::give(wg);
         prims::wgmma_wait<1>(d); // S(t) has landed; P(t-1).V(t-1) may still run
     } else {
+        Turn::give(wg);
         prims::wgmma_wait<0, TN / 2>(d); // tile 0: nothing else in flight
     }
     tma_kv_release(sm, tile);

@@ -29,23 +29,78 @@ namespace sdpa {
 // signal EMPTY only for tiles u that a producer will wait for (u + 2 < n_tiles), so no phase is left
 // open when the block ends. ([stage 7f] With a lag, the FULL and EMPTY of tile u come one step
 // later on the consumers' side: ws_consumer_tile.)
-constexpr unsigned kBarFull = 1, kBarEmpty = 3;
+// [stage 7j] WG_PINGPONG: each consumer warpgroup has FULL barriers of its own (ids 1+b and 5+b), which
+// count the producers and that warpgroup; one FULL for all consumers released both warpgroups together
+// at every tile. The EMPTY barriers, at which only the producers wait, stay as they are.
+constexpr unsigned kBarFull = 1, kBarEmpty = 3, kBarFullWg1 = 5, kBarTurn = 7;
 
-// bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b). The id must be an
-// immediate (prims.cuh: ptxas then reserves ids 0-4 instead of all 16), so the buffer selects one
-// of two instructions; b is the same for the whole warp.
-template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_sync_buf(int b) {
+// bar.sync / bar.arrive on the barrier of `base` for buffer b (id base + b), counting N threads. The
+// id must be an immediate (prims.cuh: ptxas then reserves ids 0 to the largest instead of all 16), so
+// the buffer selects one of two instructions; b is the same for the whole warp.
+template <class Cfg, unsigned BASE, unsigned N = Cfg::kThreads>
+__device__ __forceinline__ void bar_sync_buf(int b) {
     if (b)
-        prims::bar_sync<BASE + 1>(Cfg::kThreads);
+        prims::bar_sync<BASE + 1>(N);
     else
-        prims::bar_sync<BASE>(Cfg::kThreads);
+        prims::bar_sync<BASE>(N);
 }
-template <class Cfg, unsigned BASE> __device__ __forceinline__ void bar_arrive_buf(int b) {
+template <class Cfg, unsigned BASE, unsigned N = Cfg::kThreads>
+__device__ __forceinline__ void bar_arrive_buf(int b) {
     if (b)
-        prims::bar_arrive<BASE + 1>(Cfg::kThreads);
+        prims::bar_arrive<BASE + 1>(N);
     else
-        prims::bar_arrive<BASE>(Cfg::kThreads);
+        prims::bar_arrive<BASE>(N);
 }
+
+// FULL(b): the producers arrive (at both warpgroups' barriers with WG_PINGPONG), a consumer warp of
+// warpgroup wg waits (at its own).
+template <class Cfg> constexpr unsigned kFullThreads = Cfg::kWgPingpong ? Cfg::kLoaders + 128 : Cfg::kThreads;
+template <class Cfg> __device__ __forceinline__ void full_arrive(int b) {
+    bar_arrive_buf<Cfg, kBarFull, kFullThreads<Cfg>>(b);
+    if constexpr (Cfg::kWgPingpong) bar_arrive_buf<Cfg, kBarFullWg1, kFullThreads<Cfg>>(b);
+}
+template <class Cfg> __device__ __forceinline__ void full_sync(int wg, int b) {
+    if (Cfg::kWgPingpong && wg)
+        bar_sync_buf<Cfg, kBarFullWg1, kFullThreads<Cfg>>(b);
+    else
+        bar_sync_buf<Cfg, kBarFull, kFullThreads<Cfg>>(b);
+}
+
+// ---- [stage 7j] the two consumer warpgroups in turn at the tensor cores ---------------------------
+// FlashAttention-3's scheduler barriers: warpgroup w issues a tile's products (S(t) and P(t-1).V)
+// after bar.sync on TURN(w) (id 7 + w), and then gives the turn to the other (bar.arrive on its TURN),
+// so one warpgroup's Q.K^T runs while the other issues its softmax. Each phase counts both warpgroups
+// (256): one waits, the other arrives. Warpgroup 1 gives warpgroup 0 its first turn (start), and
+// warpgroup 0 takes the turn warpgroup 1 gives after its last tile (finish): per TURN barrier as many
+// arrivals as waits, no phase open when the block ends. An arrival never meets the next phase early:
+// a warpgroup gives its turn only after taking its own, which needs the other's previous give.
+// Without the switch every hook is empty (the tile compute takes Turns<Cfg> as a template parameter).
+template <class Cfg> struct Turns {
+    static __device__ __forceinline__ void take(int wg) {
+        if constexpr (Cfg::kWgPingpong) {
+            if (wg)
+                prims::bar_sync<kBarTurn + 1>(256);
+            else
+                prims::bar_sync<kBarTurn>(256);
+        }
+    }
+    static __device__ __forceinline__ void give(int wg) {
+        if constexpr (Cfg::kWgPingpong) {
+            if (wg)
+                prims::bar_arrive<kBarTurn>(256);
+            else
+                prims::bar_arrive<kBarTurn + 1>(256);
+        }
+    }
+    static __device__ __forceinline__ void start(int wg) {
+        if constexpr (Cfg::kWgPingpong)
+            if (wg) prims::bar_arrive<kBarTurn>(256);
+    }
+    static __device__ __forceinline__ void finish(int wg) {
+        if constexpr (Cfg::kWgPingpong)
+            if (!wg) prims::bar_sync<kBarTurn>(256);
+    }
+};
 
 // The skeleton: Hooks supplies the per-tile work, the skeleton the roles, the ring and the
 // hand-over. Hooks::prepare(sm, slot, buf, valid): a producer turns landed staging slot `slot` into
@@ -65,7 +120,7 @@ __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const ui
         kv_wait_tile<Cfg>(t, n_tiles); // producer: tile t's copies have landed
         if (t >= 2) bar_sync_buf<Cfg, kBarEmpty>(t & 1);
         Hooks::prepare(sm, t % Cfg::kKvStages, t & 1, imin(TN, S - t * TN));
-        bar_arrive_buf<Cfg, kBarFull>(t & 1);
+        full_arrive<Cfg>(t & 1);
     }
 }
 
@@ -85,7 +140,7 @@ __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, cons
         if (t >= 2) bar_sync_buf<Cfg, kBarEmpty>(t & 1);
         Hooks::prepare(sm, t % R, t & 1, imin(TN, S - t * TN));
         tma_kv_release(sm, t); // this thread has read slot t % R
-        bar_arrive_buf<Cfg, kBarFull>(t & 1);
+        full_arrive<Cfg>(t & 1);
     }
 }
 
@@ -104,7 +159,7 @@ __device__ __forceinline__ void ws_consumer_tile(Smem<Cfg> &sm, int t, int n_til
     // in order: the consumers sync FULL(b) for tile u at the start of compute(u + 1), before they
     // arrive EMPTY(b) for u after it, and the producers need that EMPTY before FULL(b) for u + 2.
     constexpr int kLag = Hooks::kLag;
-    if (t >= kLag) bar_sync_buf<Cfg, kBarFull>((t - kLag) & 1);
+    if (t >= kLag) full_sync<Cfg>(warp / 4, (t - kLag) & 1);
     if constexpr (WHOLE) {
         Hooks::compute(sm, t, warp, lane, NoMask{}, qk_mult, st);
     } else {
@@ -117,6 +172,7 @@ template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, int n_tiles, int S, int row0,
                                             float qk_mult, typename Hooks::Rows &st) {
     rows_init(sm, warp, lane, st); // Q: published by the block barrier before the split
+    Turns<Cfg>::start(warp / 4);
     if constexpr (Cfg::kMaskEdge) {
         // [stage 7i] MASK_EDGE: the tiles every row of the CTA (first row row0 - 16 warp) sees whole
         // take the compute without the key test, the rest the one with it: the same operations on the
@@ -133,8 +189,9 @@ __device__ __forceinline__ void ws_consumer(Smem<Cfg> &sm, int warp, int lane, i
         for (int t = 0; t < n_tiles; ++t)
             ws_consumer_tile<Cfg, Hooks>(sm, t, n_tiles, warp, lane, S, row0, qk_mult, st);
     }
+    Turns<Cfg>::finish(warp / 4);
     if constexpr (Hooks::kLag > 0) {
-        bar_sync_buf<Cfg, kBarFull>((n_tiles - 1) & 1); // the last tile's operands, which drain reads
+        full_sync<Cfg>(warp / 4, (n_tiles - 1) & 1); // the last tile's operands, which drain reads
         Hooks::drain(sm, n_tiles - 1, st);
     }
 }

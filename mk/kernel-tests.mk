@@ -152,7 +152,8 @@ KPLANT := $(KTEST_DIR)/planted
 PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unpermuted fp8-pscale512 rows-shared \
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
-          wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited
+          wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited \
+          pp-turn-unstarted pp-full-shared
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -201,7 +202,7 @@ plant_difflines_ws-vt-early-release := 3
 plant_variant_ws-vt-early-release := stage7f
 # ws-vt-unwaited: stage 7f's consumers no longer wait for the V^T buffer each compute reads (V^T(t-1),
 # warp_spec.cuh's lagged FULL): its P.V reads a buffer the producers may still be transposing.
-plant_sed_ws-vt-unwaited := /if (t >= kLag) bar_sync_buf<Cfg, kBarFull>((t - kLag) \& 1);/d
+plant_sed_ws-vt-unwaited := /if (t >= kLag) full_sync<Cfg>(warp \/ 4, (t - kLag) \& 1);/d
 plant_variant_ws-vt-unwaited := stage7f
 plant_tsan_shape_ws-vt-unwaited := mission
 # fp8-flush-kept: stage 7h's flush reaches weights that e4m3 keeps (below 2^-6: codes up to 7 of 448),
@@ -216,6 +217,16 @@ plant_variant_fp8-flush-kept := stage7h
 # mission's four whole tiles stay right). Arithmetic only: no race, no fault.
 plant_sed_mask-edge-partial := s/: S \/ TN;/: (S + TN - 1) \/ TN;/
 plant_variant_mask-edge-partial := stage7i
+# pp-turn-unstarted: stage 7j's warpgroup 1 never gives warpgroup 0 its first turn (warp_spec.cuh,
+# Turns::start): warpgroup 0 waits at TURN(0) for good, warpgroup 1 at TURN(1), the producers at
+# EMPTY; the emulator reports the deadlock at the barriers' lines.
+plant_sed_pp-turn-unstarted := s/if (wg) prims::bar_arrive<kBarTurn>(256);/if (wg < 0) prims::bar_arrive<kBarTurn>(256);/
+plant_variant_pp-turn-unstarted := stage7j
+# pp-full-shared: stage 7j's warpgroup 1 waits at warpgroup 0's FULL barrier (full_sync without its
+# own): a phase there counts the producers and whichever warpgroup arrives first, warpgroup 1's own
+# barriers collect the producers' arrivals alone; a deadlock (or an early read) the emulator reports.
+plant_sed_pp-full-shared := s/if (Cfg::kWgPingpong \&\& wg)/if (Cfg::kWgPingpong \&\& wg < 0)/
+plant_variant_pp-full-shared := stage7j
 # Three tiles at least (partial's 2 release nothing a producer waits for), and CTAs enough: since the
 # consumers wait for the buffer they read (V^T(t-1)), mission's 32 CTAs under the fwd schedule read
 # a buffer refilled early with no race that TSan sees (the result is wrong, exit 1); stage5's 64 CTAs
@@ -261,7 +272,7 @@ endef
 # fixed schedules the producers finish first and every result is right; only ThreadSanitizer under
 # random schedules sees the race, so it has a suite of its own (tests/kernels/planted-rand.sh).
 PLANTS_RAND := ws-drain-unwaited
-plant_sed_ws-drain-unwaited := /bar_sync_buf<Cfg, kBarFull>((n_tiles - 1) \& 1); \/\/ the last tile/d
+plant_sed_ws-drain-unwaited := /full_sync<Cfg>(warp \/ 4, (n_tiles - 1) \& 1); \/\/ the last tile/d
 plant_variant_ws-drain-unwaited := stage7f
 plant_tsan_shape_ws-drain-unwaited := mission
 $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
@@ -269,7 +280,7 @@ $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-                    wg-one-reader wg-pool wg-pv-wait-short
+                    wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 TEST_DEPS   += $(PLANT_BINS)

@@ -2,6 +2,7 @@
 #include "issue_slots.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +20,23 @@
 /* The experiment whose absolute gate the ceiling is set against, and its kernel. */
 #define ISSUE_GATE_EXPERIMENT "experiments/stage7f-overlap/experiment.mk"
 #define ISSUE_GATE_KERNEL "sdpa_stage7f_e4m3"
-/* The steps added on the model's evidence, each against its parent at D = 64: its experiment, kernels,
- * static gate's ratio (its fewest trip at most that of its parent's, the same MUFU.EX2 a trip), and
- * what it changes (paper/methods.md#prereg-stage7h, #prereg-stage7i). */
+/* The steps added after the line's table, each against its parent at D = 64: its experiment, kernels,
+ * static gate's ratio (its fewest trip at most that of its parent's, the same MUFU.EX2 a trip), what
+ * it changes (paper/methods.md#prereg-stage7h, #prereg-stage7i, #prereg-stage7j), and whether it is
+ * the warpgroups' turns, whose own prediction follows (predict_turns). */
 typedef struct {
     const char *stage, *parent, *experiment, *kernel, *parent_kernel, *methods, *change;
     double max_ratio;
+    bool turns;
 } issue_step_t;
 static const issue_step_t STEPS[] = {
     {"7h", "7f", "experiments/stage7h-ftz-exp/experiment.mk", "sdpa_stage7h_e4m3", ISSUE_GATE_KERNEL,
-     "Stage 7h", "drops the subnormal path around each weight's MUFU.EX2", 0.8},
+     "Stage 7h", "drops the subnormal path around each weight's MUFU.EX2", 0.8, false},
     {"7i", "7h", "experiments/stage7i-edge-mask/experiment.mk", "sdpa_stage7i_e4m3", "sdpa_stage7h_e4m3",
-     "Stage 7i", "drops the key test from the tiles every row sees whole", 0.85},
+     "Stage 7i", "drops the key test from the tiles every row sees whole", 0.85, false},
+    {"7j", "7i", "experiments/stage7j-pingpong/experiment.mk", "sdpa_stage7j_e4m3", "sdpa_stage7i_e4m3",
+     "Stage 7j", "adds the consumer warpgroups' turns at the tensor cores, whose barriers take issue slots",
+     1.02, true},
 };
 
 static const char *const HEADER[ISSUE_COLS] = {
@@ -202,6 +208,41 @@ static const issue_row_t *row_of(const issue_row_t *rows, int k, const char *ker
     return NULL;
 }
 
+/* [stage 7j] The turns' own prediction (paper/methods.md#prereg-stage7j), at each head dimension the
+ * counts hold: per partition and tile, a warpgroup's Q.K^T holds the tensor cores T cycles, the
+ * partition issues (warps / 4) N instructions and its XU is busy (warps / 4) 8 (E + C) cycles if the
+ * conversions run there. Held together (the parent) a tile takes at least T plus the longer of the two;
+ * in turns (the step) the longer of the two and the tensor cores' whole tile. The ratio of the two
+ * floors is the most the turns can gain by the model. */
+static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *rows, int k) {
+    for (int wide = 0; wide < 2; wide++) {
+        char pk[96], sk[96];
+        snprintf(pk, sizeof pk, "%s%s", st->parent_kernel, wide ? "_d128" : "");
+        snprintf(sk, sizeof sk, "%s%s", st->kernel, wide ? "_d128" : "");
+        const issue_row_t *p = row_of(rows, k, pk), *r = row_of(rows, k, sk);
+        if (!p || !r) continue;
+        const double per = r->warps / ISSUE_PARTITIONS, wgs = r->warps / 4.0;
+        const double t = (r->tile_m / wgs) * r->tile_n * r->tiles * r->head_dim / ISSUE_TENSOR_E4M3_MACS;
+        const double ip = per * p->instructions_min, is = per * r->instructions_min;
+        const double xp = per * ISSUE_XU_CYCLES * (p->mufu + p->conversions),
+                     xs = per * ISSUE_XU_CYCLES * (r->mufu + r->conversions), tensor = 2 * wgs * t;
+        const double gain = (t + ip) / fmax(is, tensor),
+                     gain_xu = (t + fmax(ip, xp)) / fmax(fmax(is, xs), tensor);
+        const double ratio = (double)r->instructions_min / p->instructions_min;
+        rb_printf(b,
+                  "%sAt D = %d stage %s's fewest trip is %d instructions against stage %s's %d (%.2f %%, "
+                  "its static gate of at most %.0f %% %s). A warpgroup's Q·Kᵀ holds the tensor cores %.0f "
+                  "cycles a tile at the datasheet's rate; held together, stage %s's partitions issue %.0f "
+                  "instructions a tile after it, in turns stage %s's %.0f alongside it: by the model the "
+                  "turns gain at most %.3f, or %.3f if the conversions share the XU (%.0f cycles a tile "
+                  "then).%s",
+                  wide ? " " : "\n", r->head_dim, st->stage, r->instructions_min, st->parent,
+                  p->instructions_min, 100 * ratio, 100 * st->max_ratio,
+                  ratio <= st->max_ratio && r->mufu == p->mufu ? "met" : "MISSED", t, st->parent, ip,
+                  st->stage, is, gain, gain_xu, xs, wide ? "\n" : "");
+    }
+}
+
 int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n) {
     issue_row_t rows[ISSUE_MAX_ROWS];
     rbuf_t b = {0};
@@ -306,6 +347,7 @@ int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n)
         const issue_row_t *p = row_of(rows, k, STEPS[i].parent_kernel), *r = row_of(rows, k, STEPS[i].kernel);
         if (p && r && predict_step(&b, &STEPS[i], p, r, d, sms, mhz, from, err, n) < 0)
             return rb_free(&b), -1;
+        if (p && r && STEPS[i].turns) predict_turns(&b, &STEPS[i], rows, k);
     }
     issue_slots_measured(g, rows, k, &b);
     return rb_save(&b, out, "issue-slots.md", err, n);

@@ -17,6 +17,9 @@
 #define ISSUE_XU_CYCLES 8.0
 /* A partition issues at most one warp instruction per cycle; an SM has 4. */
 #define ISSUE_PARTITIONS 4.0
+/* [stage 7j] e4m3 products the tensor cores of one SM complete per cycle: the datasheet's 1979 TFLOP/s
+ * of dense FP8 over 132 SMs at 1830 MHz, 8192 FLOP (paper/methods.md#prereg-stage7j). */
+#define ISSUE_TENSOR_E4M3_MACS 4096.0
 /* Nsight Compute's share of issue slots used, which the model says stage 7f's loop fills. */
 #define ISSUE_METRIC "sm__inst_issued.avg.pct_of_peak_sustained_active"
 

@@ -296,10 +296,33 @@ static void test_stage7i_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7i->sw), SDPA_WARPS_OF(s7h->sw));
 }
 
+/* stage7j (WG_PINGPONG): one switch from stage7i, of the class LOAD (paper/methods.md#prereg-stage7j):
+ * each consumer warpgroup computes its own rows with stage 7i's operations, only the order in which
+ * the two issue them changes, so it is bit-identical to stage7i on the emulator and on a GPU (not an
+ * instruction switch); an sm_90a switch (it orders wgmma issue; MIN_SM 90); stage 7i's geometry. */
+static void test_stage7j_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7j = variants_find("stage7j"), *s7i = variants_find("stage7i");
+    assert_non_null(s7j);
+    assert_string_equal(s7j->parent, "stage7i");
+    assert_int_equal(s7j->sw, s7i->sw | SDPA_SW(WG_PINGPONG));
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_WG_PINGPONG].cls, SDPA_SWCLASS_LOAD);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_WG_PINGPONG].min_sm, 90);
+    assert_int_equal(variants_exact_sm(s7j->sw), 90);
+    assert_true(variants_expect_identical(s7j->sw, s7i->sw));
+    assert_true(variants_expect_identical_on(s7j->sw, s7i->sw, true));
+    assert_true(variants_expect_identical_on(s7j->sw, s7i->sw, false));
+    assert_true(variants_expect_identical_on(s7j->sw, variants_find("stage7h")->sw, false)); /* LOAD + LOAD */
+    assert_false(variants_expect_identical(s7j->sw, variants_find("stage7f")->sw)); /* LOAD + FLUSH */
+    assert_int_equal(SDPA_TILE_N_OF(s7j->sw), SDPA_TILE_N_OF(s7i->sw));
+    assert_int_equal(SDPA_TILE_M_OF(s7j->sw), SDPA_TILE_M_OF(s7i->sw));
+    assert_int_equal(SDPA_WARPS_OF(s7j->sw), SDPA_WARPS_OF(s7i->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128 and WG_OVERLAP are
- * the sm_90a switches, and
+ * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128, WG_OVERLAP and
+ * WG_PINGPONG are the sm_90a switches, and
  * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
@@ -332,14 +355,15 @@ static void test_arch_column(void **state) {
     for (int i = 0; i < SDPA_SWITCH_COUNT; i++)
         assert_int_equal(variants_switch_info[i].exact_sm,
                          i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC ||
-                                 i == SDPA_SWBIT_KEYS128 || i == SDPA_SWBIT_WG_OVERLAP
+                                 i == SDPA_SWBIT_KEYS128 || i == SDPA_SWBIT_WG_OVERLAP ||
+                                 i == SDPA_SWBIT_WG_PINGPONG
                              ? SDPA_SWARCH_SM90A
                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
         assert_int_equal(
             variants_exact_sm(variants_registry[i].sw),
             (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) |
-                                        SDPA_SW(KEYS128) | SDPA_SW(WG_OVERLAP)))
+                                        SDPA_SW(KEYS128) | SDPA_SW(WG_OVERLAP) | SDPA_SW(WG_PINGPONG)))
                 ? 90
                 : 0);
 }
@@ -353,7 +377,7 @@ int main(void) {
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
         cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_stage7i_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7j_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

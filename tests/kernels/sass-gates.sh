@@ -149,9 +149,15 @@ while IFS='|' read -r ident id _ sw; do
     fi
     if registry_has "$sw" WARP_SPEC; then
       nthr=$(registry_threads "$sw")
-      for b in 1 2 3 4; do
-        tap_ok "sm_$arch $id: named barrier $b used with an immediate id, $nthr threads" \
-          grep -qE "^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$nthr")" "$tmp/k.sass"
+      # FULL (1, 2) and EMPTY (3, 4) count the whole block; [stage 7j] WG_PINGPONG: each consumer
+      # warpgroup's FULL (1, 2 and 5, 6) the producers and that warpgroup, the TURN barriers (7, 8) the
+      # two consumer warpgroups: 256 threads each (a warpgroup selects its barrier by predicate).
+      bars="1:$nthr 2:$nthr 3:$nthr 4:$nthr"
+      registry_has "$sw" WG_PINGPONG && bars="1:256 2:256 3:$nthr 4:$nthr 5:256 6:256 7:256 8:256"
+      for bn in $bars; do
+        b=${bn%:*} n=${bn#*:}
+        tap_ok "sm_$arch $id: named barrier $b used with an immediate id, $n threads" \
+          grep -qE "^(@!?U?P[0-9T] )?BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$n")" "$tmp/k.sass"
       done
       tap_fail "sm_$arch $id: no BAR.ARV/BAR.SYNC with an id register" grep -qE '^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) R[0-9]+' "$tmp/k.sass"
     fi

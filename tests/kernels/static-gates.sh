@@ -69,15 +69,15 @@ barriers_of() {
     sub(/.*used /, ""); sub(/ barriers.*/, ""); print; exit}' "$log"
 }
 # row_flags: per row of the registry, "IDENT", 0/1 for each switch below, its exact architecture, FTZ_EXP
-# (0/1), its parent, and the number of bodies of the consumers' tile loop (2 with MASK_EDGE, stage 7i:
-# the tiles every row sees whole take a copy of the compute without the key test).
+# (0/1), its parent, the number of bodies of the consumers' tile loop (2 with MASK_EDGE, stage 7i:
+# the tiles every row sees whole take a copy of the compute without the key test), and WG_PINGPONG (0/1).
 row_flags() {
   registry_rows | while IFS='|' read -r ident _ parent sw; do
     f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1))"
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG)"
   done
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -202,7 +202,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         body "$ptx" "sdpa_${parent}_e4m3" >"$tmp/parent.ptx"
         nall=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/k.ptx")
         npar=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/parent.ptx")
-        pnb=$(row_flags | awk -v p="$parent" '$1 == p { print $NF }') # the parent's loop bodies
+        pnb=$(row_flags | awk -v p="$parent" '$1 == p { print $(NF - 1) }') # the parent's loop bodies
         tap_ok "sm_$arch $ident: P's weights by ex2.approx.ftz ($nftz), alpha's by ex2.approx ($((nall - nftz))), as many per body of the loop as $parent's ($npar in $pnb; $nall in $nb)" \
           test "$nftz" -gt 0 -a "$nall" -gt "$nftz" -a $((nall * pnb)) -eq $((npar * nb))
         tap_ok "sm_$arch $ident: each ex2.approx.ftz takes a mul.f32 by 0f3FB8AA3B (__expf's log2(e))" \
@@ -260,7 +260,19 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
       tap_ok "sm_$arch $ident: named barriers: bar.sync with an immediate id and a count" grep -qE '^\s*(bar|barrier)\.sync(\.aligned)?\s+[0-9]+, %r[0-9]+' "$tmp/k.ptx"
       tap_fail "sm_$arch $ident: no named barrier with a register id (ptxas would reserve all 16)" \
         grep -qE '^\s*(bar|barrier)\.(sync|arrive)(\.aligned)?\s+%r' "$tmp/k.ptx"
-      tap_ok "sm_$arch $ident: ptxas reserves 5 barriers (0 and FULL/EMPTY ids 1-4): $nbar" test "$nbar" = 5
+      if [ "$pp" = 1 ]; then
+        # Stage 7j: warpgroup 1's FULL barriers (ids 5, 6) and the two TURN barriers (7, 8), each
+        # waited at and arrived at (warp_spec.cuh, full_sync / full_arrive and Turns).
+        for id in 5 6 7 8; do
+          tap_ok "sm_$arch $ident: named barrier $id: bar.sync and bar.arrive" \
+            test "$(grep -cE "^\s*(bar|barrier)\.sync(\.aligned)?\s+$id," "$tmp/k.ptx")" -ge 1 -a \
+            "$(grep -cE "^\s*(bar|barrier)\.arrive(\.aligned)?\s+$id," "$tmp/k.ptx")" -ge 1
+        done
+        tap_ok "sm_$arch $ident: ptxas reserves 9 barriers (0, FULL/EMPTY 1-4, warpgroup 1's FULL 5-6, TURN 7-8): $nbar" test "$nbar" = 9
+      else
+        tap_fail "sm_$arch $ident: no named barrier above id 4" grep -qE '^\s*(bar|barrier)\.(sync|arrive)(\.aligned)?\s+([5-9]|1[0-5]),' "$tmp/k.ptx"
+        tap_ok "sm_$arch $ident: ptxas reserves 5 barriers (0 and FULL/EMPTY ids 1-4): $nbar" test "$nbar" = 5
+      fi
     else
       tap_ok "sm_$arch $ident: ptxas reserves 1 barrier (__syncthreads): $nbar" test "$nbar" = 1
     fi
@@ -286,7 +298,7 @@ done < <(row_flags)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb _; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
