@@ -86,6 +86,10 @@
 //                         mainloops.cuh mainloop_warp_spec reads V's step after the loop (TMA rows)
 //   MASK_EDGE (stage 7i)  softmax_regs.cuh NoMask and cta_whole_tiles; warp_spec.cuh ws_consumer's
 //                         two bodies (ws_consumer_tile<..., true>: the whole tiles without the key test)
+//   WG_PINGPONG           warp_spec.cuh full_sync / full_arrive (a FULL barrier per consumer warpgroup:
+//     (stage 7j)          kFullThreads, kBarFullWg1) and Turns (take / give / start / finish on the
+//                         TURN barriers, kBarTurn); tile_products.cuh wgmma_tile_overlapped's Turn
+//                         parameter; mainloops.cuh RegHooks::compute passes Turns<Cfg>
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte

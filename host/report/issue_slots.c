@@ -229,17 +229,21 @@ static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *
         const double gain = (t + ip) / fmax(is, tensor),
                      gain_xu = (t + fmax(ip, xp)) / fmax(fmax(is, xs), tensor);
         const double ratio = (double)r->instructions_min / p->instructions_min;
-        rb_printf(b,
-                  "%sAt D = %d stage %s's fewest trip is %d instructions against stage %s's %d (%.2f %%, "
-                  "its static gate of at most %.0f %% %s). A warpgroup's Q·Kᵀ holds the tensor cores %.0f "
-                  "cycles a tile at the datasheet's rate; held together, stage %s's partitions issue %.0f "
-                  "instructions a tile after it, in turns stage %s's %.0f alongside it: by the model the "
-                  "turns gain at most %.3f, or %.3f if the conversions share the XU (%.0f cycles a tile "
-                  "then).%s",
-                  wide ? " " : "\n", r->head_dim, st->stage, r->instructions_min, st->parent,
-                  p->instructions_min, 100 * ratio, 100 * st->max_ratio,
-                  ratio <= st->max_ratio && r->mufu == p->mufu ? "met" : "MISSED", t, st->parent, ip,
-                  st->stage, is, gain, gain_xu, xs, wide ? "\n" : "");
+        rb_printf(b, "%sAt D = %d", wide ? " " : "\n", r->head_dim);
+        if (wide) /* D = 64's static gate is the paragraph's first sentence */
+            rb_printf(
+                b,
+                ", where its gate is timed, stage %s's fewest trip is %d instructions against stage %s's %d "
+                "(%.2f %%; its static gate of at most %.0f %% is %s);",
+                st->stage, r->instructions_min, st->parent, p->instructions_min, 100 * ratio,
+                100 * st->max_ratio, ratio <= st->max_ratio && r->mufu == p->mufu ? "met" : "MISSED");
+        rb_printf(
+            b,
+            " a warpgroup's Q·Kᵀ holds the tensor cores %.0f cycles a tile at the datasheet's rate; held "
+            "together, stage %s's partitions issue %.0f instructions a tile after it, in turns stage %s's "
+            "%.0f while it runs: by the model the turns gain at most %.3f, or %.3f if the conversions "
+            "share the XU (%.0f cycles a tile then).%s",
+            t, st->parent, ip, st->stage, is, gain, gain_xu, xs, wide ? "\n" : "");
     }
 }
 

@@ -3,7 +3,8 @@
 # paper/methods.md#prereg-stage7g-slots): every cell recomputed here with awk from the committed
 # paper/derivation/issue-slots.tsv and the committed campaign's device record; the two predictions
 # follow the bounds (85 % from the code's rule, 480 TFLOP/s from stage 7f's experiment.mk), and stage
-# 7h's and 7i's static gates and ceilings (paper/methods.md#prereg-stage7h, #prereg-stage7i; gates that can be missed); without
+# 7h's, 7i's and 7j's static gates and ceilings (paper/methods.md#prereg-stage7h, #prereg-stage7i,
+# #prereg-stage7j; gates that can be missed or met), 7j's turns' bound at D = 64 and 128; without
 # an sm_90 campaign no TFLOP/s is printed; a stage-7f XU figure is set against the bounds (the
 # fixture marked, deciding nothing; within, between, beyond); each counted kernel's fastest GPU timing
 # is set against its ceiling (none committed; beyond, between the two ceilings, within; its own head
@@ -83,6 +84,27 @@ tap_ok "  ... stage 7i: $i7 of 7h's $ih7 instructions, its static gate $met7i; $
            if [ "$9" = 1 ]; then grep -q "^If they do, the XU binds stage 7h at the same ceiling, and the model predicts no speedup over it\.$" <<<"$8"
            else ! grep -q "binds stage 7h at the same ceiling" <<<"$8"; fi' \
   _ "$i7" "$ih7" "$im" "$ihm" "$met7i" "$tf7i" "$tfx7i" "$(md committed)" "$same7i"
+# Stage 7j's (paper/methods.md#prereg-stage7j) against stage 7i: at most 102 % at both head dimensions,
+# and the turns' bound: a warpgroup's Q.K^T holds the tensor cores T = (m / (W / 4)) n D / 4096 cycles;
+# held together a tile takes T + the parent's (W / 4) N (or its XU's (W / 4) 8 (E + C), if longer), in
+# turns the longer of the step's issue, its XU and the tensor cores' 2 (W / 4) T.
+turns() { # KERNEL_SUFFIX: "N_7j N_7i ratio% gain gain_xu T issue_7i issue_7j xu_7j met"
+  awk -F'\t' -v s="$1" 'function mx(a, b) { return a > b ? a : b }
+    $1 == "sdpa_stage7i_e4m3" s { pn = $12; pm = $13; px = 2 * ($13 + $14) }
+    $1 == "sdpa_stage7j_e4m3" s { n = $12; m = $13; w = $8 / 4; x = 2 * ($13 + $14); t = ($6 / w) * $7 * $15 * $5 / 4096 }
+    END { ip = w * pn; is = w * n; xp = w * 4 * px; xs = w * 4 * x
+      printf "%d %d %.2f %.3f %.3f %.0f %.0f %.0f %.0f %s\n", n, pn, 100 * n / pn, (t + ip) / mx(is, 2 * w * t),
+        (t + mx(ip, xp)) / mx(mx(is, xs), 2 * w * t), t, ip, is, xs, (n <= 1.02 * pn && m == pm) ? "met" : "MISSED" }' "$TSV"
+}
+read -r j7 ij7 r7 g7 gx7 t7 ip7 is7 xs7 met7j < <(turns "")
+read -r j8 ij8 r8 g8 gx8 t8 ip8 is8 xs8 met8j < <(turns _d128)
+tap_ok "  ... stage 7j at D = 64: $j7 of 7i's $ij7 instructions, its static gate $met7j; the turns gain at most $g7 ($gx7)" \
+  bash -c 'grep -q "fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage 7i.s $2, with [0-9]* MUFU.EX2 against [0-9]*; its static gate (at most 102 % of 7i.s, the same MUFU.EX2) is $3\. " <<<"$9" &&
+           grep -q "At D = 64 a warpgroup.s Q·Kᵀ holds the tensor cores $4 cycles a tile at the datasheet.s rate; held together, stage 7i.s partitions issue $5 instructions a tile after it, in turns stage 7j.s $6 while it runs: by the model the turns gain at most $7, or $8 if the conversions share the XU" <<<"$9"' \
+  _ "$j7" "$ij7" "$met7j" "$t7" "$ip7" "$is7" "$g7" "$gx7" "$(md committed)"
+tap_ok "  ... stage 7j at D = 128: $j8 of 7i's $ij8 instructions ($r8 %), its static gate $met8j; the turns gain at most $g8 ($gx8)" \
+  bash -c 'grep -q "At D = 128, where its gate is timed, stage 7j.s fewest trip is $1 instructions against stage 7i.s $2 ($3 %; its static gate of at most 102 % is $4); a warpgroup.s Q·Kᵀ holds the tensor cores $5 cycles a tile at the datasheet.s rate; held together, stage 7i.s partitions issue $6 instructions a tile after it, in turns stage 7j.s $7 while it runs: by the model the turns gain at most $8, or $9 if the conversions share the XU (${10} cycles a tile then)\." <<<"${11}"' \
+  _ "$j8" "$ij8" "$r8" "$met8j" "$t8" "$ip8" "$is8" "$g8" "$gx8" "$xs8" "$(md committed)"
 tap_ok "  ... stage 7h, whose ceilings are above 7f's, gets no such sentence" \
   bash -c '! grep -q "binds stage 7f at the same ceiling" <<<"$1"' _ "$(md committed)"
 tap_ok "  ... no stage-7f XU figure is committed, so nothing is measured against the bound" \
@@ -219,7 +241,7 @@ bad() { # NAME SED: a checkout-like directory with an edited copy of the counts;
   local e
   mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/data/published"
   sed "$2" "$TSV" >"$tmp/$1/paper/derivation/issue-slots.tsv"
-  for e in stage7f-overlap stage7h-ftz-exp stage7i-edge-mask; do
+  for e in stage7f-overlap stage7h-ftz-exp stage7i-edge-mask stage7j-pingpong; do
     mkdir -p "$tmp/$1/experiments/$e" && cp "experiments/$e/experiment.mk" "$tmp/$1/experiments/$e/"
   done
   cp data/published/seed-l4.json "$tmp/$1/data/published/"
@@ -247,6 +269,11 @@ tap_ok "stage 7h with one MUFU.EX2 fewer than 7f: its static gate MISSED" \
 bad i1 "/^sdpa_stage7i_e4m3\t/s/\t[0-9]*\t$i7\t/\t$ih7\t$((ih7 * 9 / 10))\t/"
 tap_ok "stage 7i at 90 % of 7h's fewest trip: its static gate MISSED" \
   bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7h.s [0-9]*, with .* is MISSED\. " "$2"' _ $? "$tmp/i1/out/issue-slots.md"
+# Stage 7j's gate can be met too: its fewest trip at stage 7i's, at each head dimension.
+bad j1 "/^sdpa_stage7j_e4m3\t/s/\t$j7\t/\t$ij7\t/; /^sdpa_stage7j_e4m3_d128\t/s/\t$j8\t/\t$ij8\t/"
+tap_ok "stage 7j at 7i's fewest trip: its static gate met at D = 64 and 128" \
+  bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7i.s [0-9]*, with .* is met\. " "$2" && grep -q "(100.00 %; its static gate of at most 102 % is met)" "$2"' \
+  _ $? "$tmp/j1/out/issue-slots.md"
 if [ -n "$A" ]; then
   render asan data/gpu "$A"
   tap_ok "ASan: the committed data, the same file" bash -c '[ $1 -eq 0 ] && cmp -s "$2" "$3"' _ $rc "$tmp/asan/issue-slots.md" "$tmp/committed/issue-slots.md"

@@ -144,7 +144,7 @@ tap_ok "paper: the stage's tables are numbered apart from the paper's" grep -q "
 tap_ok "paper: the FP8 stage section with its fragment (not run here)" bash -c \
   "grep -A20 'The FP8 stage' '$TMP/pa.txt' | grep -q 'Not run yet'"
 # stage7b-wgmma-qk, stage7c-wgmma-pv, stage7d-warpgroups, stage7e-128-key-tiles, stage7f-overlap,
-# stage7f-overlap-d128, stage7h-ftz-exp and stage7i-edge-mask likewise: the Hopper part's sections, each followed by its own
+# stage7f-overlap-d128, stage7h-ftz-exp, stage7i-edge-mask and stage7j-pingpong likewise: the Hopper part's sections, each followed by its own
 # fragment (not run here). Only the text from a section's heading to the next one's is searched, so
 # that one section's "Not run yet" cannot stand in for the other's missing fragment.
 not_run_between() { awk -v a="$1" -v b="$2" 'index($0, a) {on=1} index($0, b) {on=0} on' "$TMP/pa.txt" | grep -q 'Not run yet'; }
@@ -155,7 +155,8 @@ tap_ok "paper: the stage 7e section with its fragment (not run here)" not_run_be
 tap_ok "paper: the stage 7f section with its fragment (not run here)" not_run_between 'Stage 7f: softmax' 'The Hopper line at D = 128'
 tap_ok "paper: the D = 128 section with stage 7f's D = 128 fragment (not run here)" not_run_between 'The Hopper line at D = 128' 'Stage 7g: a conditional'
 tap_ok "paper: the stage 7h section with its fragment (not run here)" not_run_between 'Stage 7h: P' 'Stage 7i: the key'
-tap_ok "paper: the stage 7i section with its fragment (not run here)" not_run_between 'Stage 7i: the key' 'Measured on GPUs'
+tap_ok "paper: the stage 7i section with its fragment (not run here)" not_run_between 'Stage 7i: the key' 'Stage 7j: the consumer'
+tap_ok "paper: the stage 7j section with its fragment (not run here)" not_run_between 'Stage 7j: the consumer' 'Measured on GPUs'
 # include.lua's optional=: a missing fragment drops the div (header and prose), a present one is included.
 printf 'prose-marker-ok\n\n::: {.include src="{gen}/opt.md" optional="yes"}\n## Optional part\n\nprose\n:::\n' >"$TMP/opt.md"
 mkdir -p "$TMP/gen6"

@@ -217,7 +217,7 @@ fi
 # the others are bounded by their sampling limits (--max-time). An L4 is slower on the timed and
 # checked work: the plan prints its total as L4_FACTOR x the H100's, and the time limit's checks
 # scale the budgets by it on an L4 (the full plan must stay near one 10-minute command on an
-# H100, 8 minutes before the Hopper line's seven experiments, and within 25 on an L4; quick plans
+# H100, 8 minutes before the Hopper line's experiments, and within 25 on an L4; quick plans
 # are smoke runs).
 L4_FACTOR=2.4
 if [ $quick = 1 ]; then
