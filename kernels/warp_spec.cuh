@@ -69,7 +69,7 @@ template <class Cfg> __device__ __forceinline__ void full_sync(int wg, int b) {
 // ---- [stage 7j] the two consumer warpgroups in turn at the tensor cores ---------------------------
 // FlashAttention-3's scheduler barriers: warpgroup w issues a tile's products (S(t) and P(t-1).V)
 // after bar.sync on TURN(w) (id 7 + w), and then gives the turn to the other (bar.arrive on its TURN),
-// so one warpgroup's Q.K^T runs while the other issues its softmax. Each phase counts both warpgroups
+// so that one warpgroup's Q.K^T can run while the other issues its softmax. Each phase counts both warpgroups
 // (256): one waits, the other arrives. Warpgroup 1 gives warpgroup 0 its first turn (start), and
 // warpgroup 0 takes the turn warpgroup 1 gives after its last tile (finish): per TURN barrier as many
 // arrivals as waits, no phase open when the block ends. An arrival never meets the next phase early:

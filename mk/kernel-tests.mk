@@ -224,7 +224,7 @@ plant_sed_pp-turn-unstarted := s/if (wg) prims::bar_arrive<kBarTurn>(256);/if (w
 plant_variant_pp-turn-unstarted := stage7j
 # pp-full-shared: stage 7j's warpgroup 1 waits at warpgroup 0's FULL barrier (full_sync without its
 # own): a phase there counts the producers and whichever warpgroup arrives first, warpgroup 1's own
-# barriers collect the producers' arrivals alone; a deadlock (or an early read) the emulator reports.
+# barriers collect the producers' arrivals alone: a deadlock the emulator reports.
 plant_sed_pp-full-shared := s/if (Cfg::kWgPingpong \&\& wg)/if (Cfg::kWgPingpong \&\& wg < 0)/
 plant_variant_pp-full-shared := stage7j
 # Three tiles at least (partial's 2 release nothing a producer waits for), and CTAs enough: since the

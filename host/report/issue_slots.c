@@ -215,6 +215,7 @@ static const issue_row_t *row_of(const issue_row_t *rows, int k, const char *ker
  * in turns (the step) the longer of the two and the tensor cores' whole tile. The ratio of the two
  * floors is the most the turns can gain by the model. */
 static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *rows, int k) {
+    int said = 0; /* sentences printed: one paragraph, whichever head dimensions the counts hold */
     for (int wide = 0; wide < 2; wide++) {
         char pk[96], sk[96];
         snprintf(pk, sizeof pk, "%s%s", st->parent_kernel, wide ? "_d128" : "");
@@ -229,8 +230,9 @@ static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *
         const double gain = (t + ip) / fmax(is, tensor),
                      gain_xu = (t + fmax(ip, xp)) / fmax(fmax(is, xs), tensor);
         const double ratio = (double)r->instructions_min / p->instructions_min;
-        rb_printf(b, "%sAt D = %d", wide ? " " : "\n", r->head_dim);
-        if (wide) /* D = 64's static gate is the paragraph's first sentence */
+        rb_printf(b, "%sAt D = %d", said++ ? " " : "\n", r->head_dim);
+        if (!wide) rb_puts(b, ","); /* D = 64's static gate is the paragraph's first sentence */
+        if (wide)
             rb_printf(
                 b,
                 ", where its gate is timed, stage %s's fewest trip is %d instructions against stage %s's %d "
@@ -242,9 +244,10 @@ static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *
             " a warpgroup's Q·Kᵀ holds the tensor cores %.0f cycles a tile at the datasheet's rate; held "
             "together, stage %s's partitions issue %.0f instructions a tile after it, in turns stage %s's "
             "%.0f while it runs: by the model the turns gain at most %.3f, or %.3f if the conversions "
-            "share the XU (%.0f cycles a tile then).%s",
-            t, st->parent, ip, st->stage, is, gain, gain_xu, xs, wide ? "\n" : "");
+            "share the XU (%.0f cycles a tile then).",
+            t, st->parent, ip, st->stage, is, gain, gain_xu, xs);
     }
+    if (said) rb_puts(b, "\n");
 }
 
 int issue_slots_write(const gpu_data_t *g, const char *out, char *err, size_t n) {

@@ -60,6 +60,10 @@ for p in "$@"; do
           grep -q 'WARNING: ThreadSanitizer: data race' "$log"
         tap_ok "$p (TSan, $sched):   ... at a line of the kernel source" grep -qE "$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
         grep -m1 -oE "[A-Za-z_:<>]*[ (].*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log" | sed 's/^/# /' ;;
+      pp-*) # [stage 7j] an imbalance of the warpgroups' barriers: the emulator's deadlock report
+        tap_ok "$p ($(basename "$bin"), $sched): the emulator reports a deadlock" grep -qE '^simt: .*: deadlock: ' "$log"
+        tap_ok "$p ($(basename "$bin"), $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"
+        grep -m1 '^simt: ' "$log" | sed 's/^/# /' ;;
       *)
         tap_ok "$p ($(basename "$bin"), $sched): the emulator reports the fault" grep -q '^simt: ' "$log"
         tap_ok "$p ($(basename "$bin"), $sched):   ... at a line of the kernel source" grep -qE "^simt: [^ ]*$p/[a-z_0-9]+\.cuh:[0-9]+" "$log"

@@ -6,7 +6,8 @@
 #                 by static-gates.sh;
 #   CP_ASYNC: LDGSTS and one DEPBAR.LE SB0 per wait depth 0 .. ring-1 (KV_RING3: 0x2, 0x1, 0x0);
 #   WARP_SPEC (5): BAR.ARV and BAR.SYNC with immediate ids 1-4 (FULL, EMPTY per buffer) and the
-#   block's threads (0x80; 0xc0 with 64 rows), none with an id register;
+#   block's threads (0x80; 0xc0 with 64 rows), none with an id register; WG_PINGPONG (7j): FULL 1-2
+#   and 5-6 and TURN 7-8 with 256 threads, EMPTY 3-4 with the block's, selected by predicate;
 #   FP8_MMA (6):  on sm_89 16 QMMA.16832.F32.E4M3.E4M3 (8 Q.K^T + 8 P.V) and no HMMA; on sm_90 the
 #                 same PTX becomes F2FP.F16.E4M3.UNPACK conversions and 32 HMMA.16816.F32, two
 #                 per m16n8k32 (nvcc 13.0; Hopper's FP8 rate needs wgmma); before sm_89 an empty
@@ -152,14 +153,17 @@ while IFS='|' read -r ident id _ sw; do
       # FULL (1, 2) and EMPTY (3, 4) count the whole block; [stage 7j] WG_PINGPONG: each consumer
       # warpgroup's FULL (1, 2 and 5, 6) the producers and that warpgroup, the TURN barriers (7, 8) the
       # two consumer warpgroups: 256 threads each (a warpgroup selects its barrier by predicate).
-      bars="1:$nthr 2:$nthr 3:$nthr 4:$nthr"
-      registry_has "$sw" WG_PINGPONG && bars="1:256 2:256 3:$nthr 4:$nthr 5:256 6:256 7:256 8:256"
+      bars="1:$nthr 2:$nthr 3:$nthr 4:$nthr" pred=
+      if registry_has "$sw" WG_PINGPONG; then
+        bars="1:256 2:256 3:$nthr 4:$nthr 5:256 6:256 7:256 8:256" pred='(@!?U?P[0-9T] )?'
+      fi
       for bn in $bars; do
         b=${bn%:*} n=${bn#*:}
         tap_ok "sm_$arch $id: named barrier $b used with an immediate id, $n threads" \
-          grep -qE "^(@!?U?P[0-9T] )?BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$n")" "$tmp/k.sass"
+          grep -qE "^${pred}BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) 0x$b, $(printf '0x%x' "$n")" "$tmp/k.sass"
       done
-      tap_fail "sm_$arch $id: no BAR.ARV/BAR.SYNC with an id register" grep -qE '^BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) R[0-9]+' "$tmp/k.sass"
+      tap_fail "sm_$arch $id: no BAR.ARV/BAR.SYNC with an id register" \
+        grep -qE '^(@!?U?P[0-9T] )?BAR\.(ARV|SYNC(\.DEFER_BLOCKING)?) R[0-9]+' "$tmp/k.sass"
     fi
   done
 done <<<"$rows"
