@@ -77,20 +77,10 @@ template <class Cfg> __device__ __forceinline__ void full_sync(int wg, int b) {
 // Without the switch every hook is empty (the tile compute takes Turns<Cfg> as a template parameter).
 template <class Cfg> struct Turns {
     static __device__ __forceinline__ void take(int wg) {
-        if constexpr (Cfg::kWgPingpong) {
-            if (wg)
-                prims::bar_sync<kBarTurn + 1>(256);
-            else
-                prims::bar_sync<kBarTurn>(256);
-        }
+        if constexpr (Cfg::kWgPingpong) bar_sync_buf<Cfg, kBarTurn, 256>(wg);
     }
     static __device__ __forceinline__ void give(int wg) {
-        if constexpr (Cfg::kWgPingpong) {
-            if (wg)
-                prims::bar_arrive<kBarTurn>(256);
-            else
-                prims::bar_arrive<kBarTurn + 1>(256);
-        }
+        if constexpr (Cfg::kWgPingpong) bar_arrive_buf<Cfg, kBarTurn, 256>(!wg);
     }
     static __device__ __forceinline__ void start(int wg) {
         if constexpr (Cfg::kWgPingpong)

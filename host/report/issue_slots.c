@@ -160,6 +160,12 @@ static void measured_xu(const gpu_data_t *g, const issue_row_t *f7, rbuf_t *b) {
     if (k) rb_puts(b, ".");
 }
 
+/* A step's static gate against its parent's counts: its fewest trip at most max_ratio times the
+ * parent's, with as many MUFU.EX2. */
+static int step_gate_met(const issue_step_t *st, const issue_row_t *p, const issue_row_t *r) {
+    return (double)r->instructions_min / p->instructions_min <= st->max_ratio && r->mufu == p->mufu;
+}
+
 /* A step against its parent (issue_step_t): its static gate and its ceilings against its experiment's
  * absolute gate. */
 static int predict_step(rbuf_t *b, const issue_step_t *st, const issue_row_t *p, const issue_row_t *r,
@@ -168,7 +174,7 @@ static int predict_step(rbuf_t *b, const issue_step_t *st, const issue_row_t *p,
     double gate_tflops;
     if (experiment_gate_tflops(st->experiment, &gate_tflops, err, n) < 0) return -1;
     double ratio = (double)r->instructions_min / p->instructions_min;
-    int met = ratio <= st->max_ratio && r->mufu == p->mufu;
+    int met = step_gate_met(st, p, r);
     rb_printf(
         b,
         "\nStage %s (Methods, \"%s\") %s: its fewest trip is %d instructions, %.1f %% of stage %s's %d, "
@@ -231,14 +237,15 @@ static void predict_turns(rbuf_t *b, const issue_step_t *st, const issue_row_t *
                      gain_xu = (t + fmax(ip, xp)) / fmax(fmax(is, xs), tensor);
         const double ratio = (double)r->instructions_min / p->instructions_min;
         rb_printf(b, "%sAt D = %d", said++ ? " " : "\n", r->head_dim);
-        if (!wide) rb_puts(b, ","); /* D = 64's static gate is the paragraph's first sentence */
-        if (wide)
+        if (!wide) /* D = 64's static gate is the paragraph's first sentence */
+            rb_puts(b, ",");
+        else
             rb_printf(
                 b,
                 ", where its gate is timed, stage %s's fewest trip is %d instructions against stage %s's %d "
                 "(%.2f %%; its static gate of at most %.0f %% is %s);",
                 st->stage, r->instructions_min, st->parent, p->instructions_min, 100 * ratio,
-                100 * st->max_ratio, ratio <= st->max_ratio && r->mufu == p->mufu ? "met" : "MISSED");
+                100 * st->max_ratio, step_gate_met(st, p, r) ? "met" : "MISSED");
         rb_printf(
             b,
             " a warpgroup's Q·Kᵀ holds the tensor cores %.0f cycles a tile at the datasheet's rate; held "
