@@ -21,11 +21,15 @@ enum {
     F_SANITIZERS,
     F_PROFILE,
     F_PROFILE_GATE,
+    F_PROFILE_GATE_D128,
     F_HISTORY_WARM,
     F_AA_CONTROL,
     F_PROBES,
-    F_MATRIX
+    F_MATRIX /* then one per matrix file */
 };
+_Static_assert(F_MATRIX + GPU_MATRIX_FILES ==
+                   sizeof((gpu_campaign_t *)0)->paths / sizeof *((gpu_campaign_t *)0)->paths,
+               "gpu_campaign_t.paths holds one path per F_* file");
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -314,6 +318,8 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
     TRY(load_opt(c, F_PROFILE_GATE, "profile-gate.json", "profile", &c->PG, &c->profile_gate, err, n));
+    TRY(load_opt(c, F_PROFILE_GATE_D128, "profile-gate-d128.json", "profile", &c->PG128,
+                 &c->profile_gate_d128, err, n));
     TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
     TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
     TRY(load_opt(c, F_PROBES, "probes/probes.json", "probes", &c->PB, &c->probes, err, n));
@@ -418,8 +424,9 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign, c->device_run,   c->history,      c->ceilings,   c->sanitizers,
-                         c->profile,  c->profile_gate, c->history_warm, c->aa_control, c->probes};
+        cJSON *docs[] = {c->campaign,   c->device_run, c->history,          c->ceilings,
+                         c->sanitizers, c->profile,    c->profile_gate,     c->history_warm,
+                         c->aa_control, c->probes,     c->profile_gate_d128};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < GPU_MATRIX_FILES; k++) cJSON_Delete(c->matrix[k]);
         for (int k = 0; k < c->npeers; k++) cJSON_Delete(c->peers[k]);

@@ -53,17 +53,18 @@ typedef struct {
 typedef struct {
     char dir[REPORT_PATH_MAX], slug[256], id[256], tag[32]; /* tag: "c<k>", for file and table ids */
     cJSON *campaign, *device_run, *history, *ceilings, *sanitizers, *profile;
-    cJSON *profile_gate;                       /* profile-gate.json: the Hopper line at 7f's gate shape */
-    cJSON *history_warm, *aa_control;          /* history-warm.json (--l2 warm), aa-control.json (A/A) */
-    cJSON *probes;                             /* probes/probes.json (kernels/probes: sm_90a layouts) */
-    cJSON *matrix[GPU_MATRIX_FILES];           /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
-    rj_t C, DR, H, CE, SA, PR, PG, HW, AA, PB; /* rj views (root NULL when the file is absent) */
+    cJSON *profile_gate;              /* profile-gate.json: the Hopper line at 7f's gate shape */
+    cJSON *profile_gate_d128;         /* profile-gate-d128.json: at 7j's gate shape (D = 128) */
+    cJSON *history_warm, *aa_control; /* history-warm.json (--l2 warm), aa-control.json (A/A) */
+    cJSON *probes;                    /* probes/probes.json (kernels/probes: sm_90a layouts) */
+    cJSON *matrix[GPU_MATRIX_FILES];  /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
+    rj_t C, DR, H, CE, SA, PR, PG, PG128, HW, AA, PB; /* rj views (root NULL when the file is absent) */
     rj_t MX[GPU_MATRIX_FILES];
     cJSON *peers[GPU_MAX_PEER_FILES]; /* peers/<peer>-<shape>.json in name order, kind sdpa-bench-run */
     rj_t PE[GPU_MAX_PEER_FILES];
     char peer_paths[GPU_MAX_PEER_FILES][REPORT_PATH_MAX + 216];
     int npeers;
-    char paths[10 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32];
+    char paths[11 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32]; /* one per F_* file of gpu_campaigns.c */
     bool emulated; /* backend is not cuda: ingested with --allow-emulated */
     bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
     gpu_point_t pts[GPU_MAX_POINTS];

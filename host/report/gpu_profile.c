@@ -13,16 +13,47 @@
 /* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
 #define MAX_METRICS 10
 
+/* The profiles a campaign takes (campaign.sh, part profiles): its file's stem, the section's title,
+ * what the caption adds, and what follows the table. */
+typedef struct {
+    const char *stem, *title, *what;
+    void (*after)(const gpu_campaign_t *c, rbuf_t *b);
+} kind_t;
+
+/* After the D = 128 gate-shape table: what stage 7j's failure reading takes from it, no verdict. */
+static void stage7j_reading(const gpu_campaign_t *c, rbuf_t *b) {
+    const cJSON *v;
+    int found = 0;
+    cJSON_ArrayForEach(v, jo(c->profile_gate_d128, "variants")) {
+        bool ours = jo_eq(v, "variant", "stage7i") || jo_eq(v, "variant", "stage7j");
+        found += ours && jo_eq(v, "status", "ok");
+    }
+    rb_printf(b,
+              "Stage 7j's failure reading (Methods, \"Stage 7j\") reads this table should its speedup gate "
+              "be missed with the bits identical: stage 7i's and 7j's issue and XU shares say whether the "
+              "turns moved what binds the loop. The pre-registration sets no threshold on them, so no "
+              "verdict is drawn from them here; %s.\n\n",
+              found == 2 ? "both were profiled in this campaign"
+                         : "this campaign did not profile both (the status column says why)");
+}
+
+static const kind_t KINDS[] = {
+    {"profile", "Profile metrics", "", NULL},
+    {"profile-gate", "Profile metrics at stage 7f's gate shape",
+     ": the variants an experiment times at stage 7f's gate shape", gpu_stage7g_section},
+    {"profile-gate-d128", "Profile metrics at stage 7j's gate shape (D = 128)",
+     ": the variants an experiment times at stage 7j's gate shape", stage7j_reading},
+};
+
 /* A profile's table: doc is profile.json (every variant at the mission shape, its legend and
- * figure follow) or profile-gate.json (the Hopper line at stage 7f's gate shape: stem
- * "profile-gate", no legend or figure; stage 7g's go/no-go follows it). */
+ * figure follow) or a gate shape's (no legend or figure; what KINDS names follows it). */
 void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, const cJSON *doc,
                          const char *stem) {
-    bool gate = strcmp(stem, "profile") != 0;
-    if (gate)
-        rb_printf(b, "### Profile metrics at stage 7f's gate shape {#sec:gpu-%s-%s}\n\n", c->tag, stem);
-    else
-        rb_printf(b, "### Profile metrics {#sec:gpu-%s-%s}\n\n", c->tag, stem);
+    const kind_t *kind = &KINDS[0];
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
+        if (!strcmp(KINDS[i].stem, stem)) kind = &KINDS[i];
+    bool gate = kind != &KINDS[0];
+    rb_printf(b, "### %s {#sec:gpu-%s-%s}\n\n", kind->title, c->tag, stem);
     if (!doc) {
         rb_printf(b, "No profile in this campaign (no %s.json).\n\n", stem);
         return;
@@ -81,8 +112,7 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
     snprintf(cap, sizeof cap,
              "Profile metrics per variant at the %s shape (%s, %s.json%s); skipped "
              "variants with their reason. %s%s",
-             jo_str_or(doc, "shape", "not recorded"), tool, stem,
-             gate ? ": the variants an experiment times at stage 7f's gate shape" : "",
+             jo_str_or(doc, "shape", "not recorded"), tool, stem, kind->what,
              !jo_eq(doc, "status", "ok") ? ""
              : strstr(tool, "--clock-control none")
                  ? "SM clocks as the device set them (ncu --clock-control none)."
@@ -91,7 +121,7 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
              more);
     gpu_caption(c, b, id, cap);
     if (gate) {
-        gpu_stage7g_section(c, b);
+        kind->after(c, b);
         return;
     }
     static const md_col_t hc[] = {{"metric", 12, 'l'}, {"unit", 6, 'l'}, {"what it tests", 40, 'l'}};

@@ -1,6 +1,7 @@
-/* A campaign's Nsight Compute profile in the paper's GPU part: profile.json (every variant at the
- * mission shape, with its legend and figure) or profile-gate.json (the Hopper line at stage 7f's
- * gate shape, followed by stage 7g's go/no-go). */
+/* A campaign's Nsight Compute profile in the paper's GPU part, by its file's stem: profile.json
+ * (every variant at the mission shape, with its legend and figure), profile-gate.json (the Hopper
+ * line at stage 7f's gate shape, followed by stage 7g's go/no-go) or profile-gate-d128.json (at
+ * stage 7j's gate shape, D = 128, followed by what 7j's failure reading takes from it). */
 #ifndef GPU_PROFILE_H
 #define GPU_PROFILE_H
 

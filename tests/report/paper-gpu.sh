@@ -324,6 +324,31 @@ tap_ok "  ... and one with a note (the step guard's) shows it" \
   grep -qF "| profiles-gate | FAILED (exit 124): FIXTURE: stopped by the step guard after 120 s | 120 | 30 |" "$G"
 tap_ok "  ... and the skipped one skipped, with its reason" \
   grep -qF "| peers-torch | skipped: FIXTURE: PyTorch is not installed on the node |" "$G"
+# Stage 7j's gate shape (profile-gate-d128.json): its own section after 7f's, the XU and issue shares first,
+# what 7j's failure reading takes from it and no verdict; without stage 7j's row it says so; a
+# campaign without the file (before the step) has no such section.
+tap_ok "profile at stage 7j's gate shape: its section after 7f's, the fixture's values, the skip's reason" \
+  bash -c 'awk "/{#sec:gpu-c1-profile-gate}/ { a = NR } /{#sec:gpu-c1-profile-gate-d128}/ { b = NR } END { exit !(a && b > a) }" "$1" &&
+           grep -qF "### Profile metrics at stage 7j'"'"'s gate shape (D = 128) {#sec:gpu-c1-profile-gate-d128}" "$1" &&
+           grep -qF "| XU (MUFU) pipe busy (%) | issue slots busy (%) | status |" "$1" &&
+           grep -qF "| stage7j | 71.5 | 88.75 | ok |" "$1" && grep -qF "| stage7i | 66.25 | 81.5 | ok |" "$1" &&
+           grep -qF "| stage7e | n/a | n/a | skipped: FIXTURE skip: ncu replay exceeded the step budget |" "$1" &&
+           grep -q "at the 2,16,8192,128 shape (ncu 0.0 (FIXTURE), profile-gate-d128.json: the variants an experiment times at stage 7j.s gate shape)" "$1" &&
+           grep -q "^Stage 7j.s failure reading .*no verdict is drawn from them here; both were profiled in this campaign\.$" "$1"' _ "$G"
+if command -v jq >/dev/null; then
+  rm -rf "$TMP/d128" && cp -r "$TMP/gpu" "$TMP/d128"
+  P=$(ls -d "$TMP"/d128/fixture-*/*/)profile-gate-d128.json
+  jq '.variants |= map(select(.variant != "stage7j"))' "$P" >"$P.new" && mv "$P.new" "$P"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
+  tap_ok "  ... without stage 7j's row: it says the campaign did not profile both" \
+    grep -q "no verdict is drawn from them here; this campaign did not profile both (the status column says why)\.$" "$TMP/d128-out/gpu.md"
+  rm "$P"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
+  tap_ok "  ... without the file: no such section, stage 7f's still there" \
+    bash -c '! grep -q "gpu-c1-profile-gate-d128" "$1" && grep -q "{#sec:gpu-c1-profile-gate}" "$1"' _ "$TMP/d128-out/gpu.md"
+else
+  tap_skip "profile at stage 7j's gate shape: edited copies" "jq not installed"
+fi
 tap_ok "device line: the device as its device step recorded it" \
   grep -qF "Device: **FIXTURE GPU (synthetic, not a measurement)**, compute capability 8.9, 132 SMs; SM clock: default 2040 MHz, measured 2010 MHz" "$G"
 tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"

@@ -215,7 +215,7 @@ part_sanitizers() {
   fi
 }
 part_profiles() {
-  local why= tool gv= v
+  local why= tool
   tool=$(command -v ncu || ls "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" 2>/dev/null)
   if [ "$measured" != cuda ]; then why="backend $measured: no GPU to profile"
   elif [ -z "$tool" ]; then why="ncu (Nsight Compute) not installed"
@@ -227,19 +227,27 @@ part_profiles() {
   else
     step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report"
   fi
-  # profiles-gate: the variants timed at the gate shape that passed their own check here (stages
-  # 7b-7f are "not supported" but on an sm_90a device), each named in profile-gate.json.
-  for v in $all_variants; do case " $gate_variants " in *" $v "*) gv="$gv $v" ;; esac; done
+  # The gate shapes' profiles (campaign.sh, gate_at): 7f's for stage 7g's go/no-go, 7j's at D = 128.
+  profile_gate profiles-gate $b_prof_gate "$gate_exp" "$gate_shape" "$gate_variants" profile-gate.json "$why" "$tool"
+  profile_gate profiles-gate-d128 $b_prof_gate128 "$gate128_exp" "$gate128_shape" "$gate128_variants" \
+    profile-gate-d128.json "$why" "$tool"
+}
+# profile_gate STEP BUDGET EXP SHAPE VARIANTS FILE WHY TOOL: the variants timed at EXP's gate shape that
+# passed their own check here (the Hopper rows are "not supported" but on an sm_90a device), each
+# named in FILE; skipped with WHY (no GPU, no ncu), or with why none of them can run.
+profile_gate() {
+  local step=$1 budget=$2 exp=$3 shape=$4 variants=$5 file=$6 why=$7 tool=$8 gv= v
+  for v in $all_variants; do case " $variants " in *" $v "*) gv="$gv $v" ;; esac; done
   if [ -z "$why" ]; then
-    if [ -z "$gate_shape" ]; then why="no experiment $gate_exp in this bundle"
-    elif [ -z "$gv" ]; then why="none of the variants timed at $gate_shape ($gate_variants) passed its own check here (not supported on this device, or faulted: checks.tsv)"; fi
+    if [ -z "$shape" ]; then why="no experiment $exp in this bundle"
+    elif [ -z "$gv" ]; then why="none of the variants timed at $shape ($variants) passed its own check here (not supported on this device, or faulted: checks.tsv)"; fi
   fi
   if [ -n "$why" ]; then
-    [ -n "$gate_shape" ] && bash "$checks" profiles "$root" "$bench" none "$b_prof_gate" "$gate_shape" "$gate_variants" "$report" \
-      --skip "$why" --out profile-gate.json >>"$root/logs/profiles.log" 2>&1
-    skip_step profiles-gate $b_prof_gate "$why"
+    [ -n "$shape" ] && bash "$checks" profiles "$root" "$bench" none "$budget" "$shape" "$variants" "$report" \
+      --skip "$why" --out "$file" >>"$root/logs/profiles.log" 2>&1
+    skip_step "$step" "$budget" "$why"
   else
-    step profiles-gate $b_prof_gate bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof_gate" "$gate_shape" "$(echo $gv)" \
-      "$report" --out profile-gate.json
+    step "$step" "$budget" bash "$checks" profiles "$root" "$bench" "$tool" "$budget" "$shape" "$(echo $gv)" \
+      "$report" --out "$file"
   fi
 }

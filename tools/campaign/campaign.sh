@@ -225,7 +225,7 @@ if [ $quick = 1 ]; then
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
   scaling_S="128 256" peer_shape=small san_shape=ragged deep_shapes=ragged-d128-causal
-  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_pack=5
+  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_prof_gate128=20 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
@@ -245,24 +245,36 @@ else
   # prediction admit S = 16384.
   # The checks: 4 s for 11 variants at the single shape; the deep checks add, per variant, one
   # process and up to four fp64 references of ~0.3 GFLOP (each well under a second): ~25 s for 15.
-  # profiles-gate is not measured yet: one ncu process, seven launches at (2,32,8192,64) of ~1.1
+  # profiles-gate is not measured yet: one ncu process, eight launches at (2,32,8192,64) of ~1.1
   # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
-  # check's input generation and sampled reference at that shape: ~15 s, doubled as the others.
-  b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_pack=5
+  # check's input generation and sampled reference at that shape: ~15 s, doubled as the others;
+  # profiles-gate-d128 the same for four launches at (2,16,8192,128), also ~1.1 TFLOP each: ~10 s.
+  b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_prof_gate128=20 b_pack=5
 fi
-# The gate shape of stage 7g's go/no-go (paper/methods.md#prereg-stage7g): the shape stage 7f's
-# experiment times, and every variant that an experiment times there (the Hopper line, 7a to 7f,
-# 7h and 7i), in the bundle's order; profiles-gate profiles them there. Quick plans use the small shape.
-gate_exp=stage7f-overlap gate_shape= gate_variants=
-if [ -f "$here/experiments/$gate_exp/params.sh" ]; then
+# The gate shapes the Hopper line is profiled at, each with every variant that an experiment times
+# there, in the bundle's order: stage 7f's (2, 32, 8192, 64), whose profile decides stage 7g's
+# go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i), and stage 7j's at D = 128, whose
+# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i and 7j). Quick plans
+# use small shapes: smoke that decides nothing.
+# gate_at EXP: EXP's timing shape on one line and those variants on the next (nothing without EXP).
+gate_at() {
+  local s e vs=
+  [ -f "$here/experiments/$1/params.sh" ] || return 0
   # shellcheck disable=SC1090 # the bundle's own resolved parameters (make bundle), as part_experiment
-  gate_shape=$(. "$here/experiments/$gate_exp/params.sh" && echo "$timing_shape")
+  s=$(. "$here/experiments/$1/params.sh" && echo "$timing_shape")
   for e in $experiments; do
     # shellcheck disable=SC1090
-    gate_variants="$gate_variants $(. "$here/experiments/$e/params.sh" && [ "$timing_shape" = "$gate_shape" ] && echo "$baseline $candidate")"
+    vs="$vs $(. "$here/experiments/$e/params.sh" && [ "$timing_shape" = "$s" ] && echo "$baseline $candidate")"
   done
-  gate_variants=$(echo $gate_variants | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
-  [ $quick = 1 ] && gate_shape=small
+  printf '%s\n%s\n' "$s" "$(echo $vs | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+}
+gate_exp=stage7f-overlap gate_shape= gate_variants=
+{ read -r gate_shape; read -r gate_variants; } < <(gate_at $gate_exp)
+gate128_exp=stage7j-pingpong gate128_shape= gate128_variants=
+{ read -r gate128_shape; read -r gate128_variants; } < <(gate_at $gate128_exp)
+if [ $quick = 1 ]; then
+  [ -n "$gate_shape" ] && gate_shape=small
+  [ -n "$gate128_shape" ] && gate128_shape=ragged-d128
 fi
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
 # Quick plans sample little (3 rounds for the scaling series, 5 for the peers; no minimum time):
@@ -286,7 +298,7 @@ part_steps() {
     scaling|scaling:*) echo "scaling $b_scaling" ;;
     peers) printf '%s\n' "peers-cublas $b_cublas" "peers-torch $b_torch" ;;
     sanitizers) echo "sanitizers $b_san" ;;
-    profiles) printf '%s\n' "profiles $b_prof" "profiles-gate $b_prof_gate" ;;
+    profiles) printf '%s\n' "profiles $b_prof" "profiles-gate $b_prof_gate" "profiles-gate-d128 $b_prof_gate128" ;;
   esac
 }
 part_budget() { part_steps "$1" | awk '{ s += $2 } END { print s + 0 }'; }
@@ -301,7 +313,7 @@ if [ "$time_limit" -gt 0 ]; then
   [ $usable -gt 0 ] || die "--time-limit $time_limit: too short for a campaign (probe, checks, device and pack alone take ~$overhead s plus a reserve)"
 fi
 
-plan_line() { [ "$2" -gt 0 ] && printf '    %-13s %4d s  %s\n' "$1" "$2" "$3" >&2; }
+plan_line() { [ "$2" -gt 0 ] && printf '    %-18s %4d s  %s\n' "$1" "$2" "$3" >&2; }
 echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')$([ "$time_limit" -gt 0 ] && echo ", time limit $time_limit s per command")" >&2
 plan_parts() { # the planned parts as one phrase: "ceilings, 7 experiments, history, ..."
   local p n=0 words=()
@@ -330,6 +342,7 @@ for p in "${planned[@]}"; do
       sanitizers) what="memcheck, racecheck, synccheck, initcheck, one process each, at $san_shape" ;;
       profiles) what="Nsight Compute, fixed metric set, every variant at $peer_shape" ;;
       profiles-gate) what="the same at stage 7f's gate shape: ${gate_shape:+$gate_shape, }${gate_variants:-no $gate_exp in this bundle}" ;;
+      profiles-gate-d128) what="the same at stage 7j's gate shape: ${gate128_shape:+$gate128_shape, }${gate128_variants:-no $gate128_exp in this bundle}" ;;
     esac
     plan_line "$s" "$b" "$what"
   done < <(part_steps "$p")
@@ -381,7 +394,8 @@ arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --s
   --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "matrix=$b_matrix" --budget "ceilings=$b_ceil" \
   --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
   --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
-  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "profiles_gate=$b_prof_gate" --budget "pack=$b_pack"
+  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "profiles_gate=$b_prof_gate" \
+  --budget "profiles_gate_d128=$b_prof_gate128" --budget "pack=$b_pack"
 [ $quick = 1 ] && arg --quick
 [ "$time_limit" -gt 0 ] && arg --time-limit "$time_limit"
 [ -n "$resumes" ] && arg --resumes "$resumes"
