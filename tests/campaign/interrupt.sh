@@ -36,10 +36,12 @@ node() {
     >"$tmp/${log:-run.log}" 2>&1 &
   pid=$!
 }
-# until_slow STEP OUT: waits (60 s at most) until STEP of the campaign writing OUT sleeps in the wrapper.
+# until_slow STEP OUT: waits until STEP of the campaign writing OUT sleeps in the wrapper, for 300 s
+# at most: a deadline, not a count of polls (a quick campaign reached its last parts after ~70 s on
+# this 2-core machine with four other processes busy, and the test starts five campaigns at once).
 until_slow() {
-  local i
-  for i in $(seq 600); do
+  local end=$((SECONDS + 300))
+  while [ $SECONDS -lt $end ]; do
     grep -qs "fake sdpa-bench: slow step $1" "${2%.tar.gz}".partial/campaign-*/logs/"$1"*.log && return 0 # scaling: scaling-S<S>.log
     kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.1
@@ -69,22 +71,26 @@ log=w.log node FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --
 wpid=$pid
 
 # The step guard: a step that overruns its factor x budget is stopped and the campaign goes on
-# (the floor lowered from 60 s so that the test takes seconds; ceilings' quick budget is 10 s).
-log=g.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --backend emu \
-  --step-guard 0.2 --part ceilings --part history --out "$tmp/g.tar.gz"
+# (the floor lowered from 60 s so that the test takes seconds; ceilings' quick budget is 10 s). The
+# guards of the steps that must pass are their budgets, 5 s at least: at --step-guard 0.2 with a floor
+# of 1 s, history's 4 s guard was all it took on this machine with four other processes busy.
+log=g.log node SDPA_STEP_GUARD_FLOOR=5 FAKE_BENCH_SLOW_STEP=ceilings FAKE_BENCH_SLOW_S=300 -- --quick --backend emu \
+  --step-guard 1 --part ceilings --part history --out "$tmp/g.tar.gz"
 gpid=$pid
 
 # The step guard names the kernel in flight: stage2 hangs in any timed run, first in the experiment
 # whose candidate it is; the guard stops that step, the line the bench leaves names stage2, and
 # stage2 is left out of the steps after it: the experiment whose baseline it is, the history.
-# (SDPA_HANG_MIN_S=0: the guard stops this hang within seconds, under the 10 s that make a hang.)
-log=h.log node SDPA_STEP_GUARD_FLOOR=1 SDPA_HANG_MIN_S=0 FAKE_BENCH_HANG_TIMING=stage2 -- --quick --backend emu --step-guard 0.5 \
+# (SDPA_HANG_MIN_S=0: the stall starts after the experiment's own check, so the launch in flight may
+# have run under the 10 s that make a hang by the time the guard stops it. The guards are the steps'
+# budgets, 5 s at least, so that the steps that must pass have room on a loaded machine.)
+log=h.log node SDPA_STEP_GUARD_FLOOR=5 SDPA_HANG_MIN_S=0 FAKE_BENCH_HANG_TIMING=stage2 -- --quick --backend emu --step-guard 1 \
   --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --part history --part sanitizers --out "$tmp/h.tar.gz"
 hpid=$pid
 # A slow step is no hang: the guard stops stage2's experiment while each launch is short (the
 # bench's line says "for 0 s"); stage2 stays, and the experiment whose baseline it is runs.
-log=s.log node SDPA_STEP_GUARD_FLOOR=1 FAKE_BENCH_SLOW_LAUNCHES=experiment-stage2-wmma-pv -- --quick --backend emu \
-  --step-guard 0.5 --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --out "$tmp/s.tar.gz"
+log=s.log node SDPA_STEP_GUARD_FLOOR=5 FAKE_BENCH_SLOW_LAUNCHES=experiment-stage2-wmma-pv -- --quick --backend emu \
+  --step-guard 1 --part experiment:stage2-wmma-pv --part experiment:stage3a-fusion --out "$tmp/s.tar.gz"
 spid=$pid
 
 # ---- SIGTERM in a random part, then --resume ------------------------------------------------
@@ -166,17 +172,22 @@ tap_ok "  ... with --first: each group keeps the plan's order (its parts again a
   bash -c '[ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" = "$(grep -o -- "--first [^ ]*" "$1" | cut -d" " -f2 | tr "\n" " ")" ] &&
            [ "$(grep -o -- "--part [^ ]*" "$1" | cut -d" " -f2 | head -n 2 | tr "\n" " ")" = "profiles history " ] &&
            ! grep -q -- "--first" "$2"' _ "$tmp/groups-first" "$tmp/groups"
-node -- --quick --backend emu --time-limit 40 --part sanitizers --part ceilings --out "$tmp/t.tar.gz"
+# A part fits if what has run, its budget and the reserve (15 s) are within the limit: ceilings
+# (10 s) fits until 35 s have run (the steps before it took 2 s here, 11 s with four other processes
+# busy), and the quick profiles part (70 s) never fits a limit of 60, however fast the rest.
+node -- --quick --backend emu --time-limit 60 --part profiles --part ceilings --out "$tmp/t.tar.gz"
 wait "$pid"
 rc=$?
 cj "$tmp/t.tar.gz" >"$tmp/t.json" 2>/dev/null
-tap_ok "--time-limit 40: ceilings runs, sanitizers (~30 s) does not fit what is left: skipped, exit 4" \
-  bash -c '[ $1 -eq 4 ] && [ -s "$2" ] && jq -e ".parts_completed == [\"ceilings\"] and .plan.time_limit_seconds == 40 and
-           ([.steps[] | select(.name == \"sanitizers\")][0].skipped | test(\"^time limit\"))" "$2" >/dev/null' _ $rc "$tmp/t.json"
-tap_ok "  ... and says how to run it later (--resume)" grep -q "left for a later command (time limit): sanitizers: campaign.sh --resume" "$tmp/run.log"
+tap_ok "--time-limit 60: ceilings runs, profiles (~70 s) does not fit what is left: skipped, exit 4" \
+  bash -c '[ $1 -eq 4 ] && [ -s "$2" ] && jq -e ".parts_completed == [\"ceilings\"] and .plan.time_limit_seconds == 60 and
+           ([.steps[] | select(.name == \"profiles\")][0].skipped | test(\"^time limit\"))" "$2" >/dev/null' _ $rc "$tmp/t.json"
+tap_ok "  ... and says how to run it later (--resume)" grep -q "left for a later command (time limit): profiles: campaign.sh --resume" "$tmp/run.log"
 
 # ---- a variant that faults, one that hangs --------------------------------------------------
-node FAKE_BENCH_FAULT=stage3b FAKE_BENCH_HANG=stage4 FAKE_BENCH_HANG_DEEP=stage5 -- --quick --backend emu --check-timeout 3 --part history --part sanitizers --out "$tmp/f.tar.gz"
+# --check-timeout 8: each real check here takes under a second (with four other processes busy),
+# and a hang is stopped at 8 s all the same.
+node FAKE_BENCH_FAULT=stage3b FAKE_BENCH_HANG=stage4 FAKE_BENCH_HANG_DEEP=stage5 -- --quick --backend emu --check-timeout 8 --part history --part sanitizers --out "$tmp/f.tar.gz"
 wait "$pid"
 rc=$?
 cj "$tmp/f.tar.gz" >"$tmp/f.json"
@@ -204,9 +215,9 @@ tap_ok "  ... still listed in sanitizers.json (skipped here: no GPU), so that me
 wait "$gpid"
 rc=$?
 member "$tmp/g.tar.gz" campaign.json
-tap_ok "--step-guard 0.2: ceilings, stalled past 0.2 x its 10 s budget, is stopped (exit 124, the note says why); the campaign goes on (exit 1)" \
+tap_ok "--step-guard 1: ceilings, stalled past 1 x its 10 s budget, is stopped (exit 124, the note says why); the campaign goes on (exit 1)" \
   bash -c '[ $1 -eq 1 ] && jq -e "[.steps[] | select(.name == \"ceilings\")][0] | .exit_status == 124 and .seconds < 30 and
-           (.note | test(\"^stopped by the step guard after 2 s\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
+           (.note | test(\"^stopped by the step guard after 10 s\"))" "$2" >/dev/null' _ $rc "$tmp/m.json"
 tap_ok "  ... the steps after it run (history passed), and both parts count as completed (not resumed)" \
   quiet jq -e '([.steps[] | select(.name == "history")][0].exit_status == 0) and .parts_completed == ["ceilings", "history"] and
          .interrupted == false' "$tmp/m.json"

@@ -15,10 +15,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaling-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/node" && tar -C "$tmp/node" -xzf "$bundle"
 B=$tmp/node/bundle
-# campaign NAME ARGS...: the bundle's campaign.sh outside the checkout, a bare environment.
+# campaign NAME ARGS...: the bundle's campaign.sh outside the checkout, a bare environment. The
+# scaling budget at 300 s (SDPA_SCALING_BUDGET), not the quick plan's 20: the sweep skips an S when
+# 4 x the last S's process exceeds what is left, and S = 128 took over 4 s with four other
+# processes busy on this 2-core machine, which skipped S = 300.
 campaign() {
   local name=$1; shift
-  (cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp" "$B/campaign.sh" --quick --backend emu \
+  (cd "$tmp" && env -i HOME="$tmp" PATH=/usr/bin:/bin TMPDIR="$tmp" SDPA_SCALING_BUDGET=300 "$B/campaign.sh" --quick --backend emu \
     --out "$tmp/$name.tar.gz" "$@") >"$tmp/$name.log" 2>&1
 }
 unpack() { rm -rf "$tmp/x" && mkdir -p "$tmp/x" && tar -C "$tmp/x" -xzf "$tmp/$1.tar.gz" && C=$(ls -d "$tmp"/x/campaign-*); }
@@ -42,6 +45,11 @@ tap_ok "  ... S = 300: a sampled one, 256 rows per slice, recorded with its rule
            jq -r .config.reference.rows "$1" | grep -qF "reference_sample_rows"' _ "$C/scaling/S300.json"
 tap_ok "  ... the scaling step exit 0 in campaign.json" \
   test "$(jq -r '.steps[] | select(.name == "scaling") | .exit_status' "$C/campaign.json")" = 0
+tap_ok "  ... under SDPA_SCALING_BUDGET's budget (300 s), recorded in the plan" \
+  test "$(jq -r '.plan.budgets.scaling' "$C/campaign.json")" = 300
+env -i PATH=/usr/bin:/bin SDPA_SCALING_BUDGET=20s "$B/campaign.sh" --quick --backend emu --plan >/dev/null 2>"$tmp/sb.log"
+tap_ok "SDPA_SCALING_BUDGET not whole seconds: refused (exit 2), naming it" \
+  bash -c '[ $1 -eq 2 ] && grep -q "SDPA_SCALING_BUDGET .20s.: whole seconds" "$2"' _ $? "$tmp/sb.log"
 
 # A stand-in sdpa-bench: at S = 128 a correctness failure (the real run, its file written, then
 # exit 1), at S = 256 a process that fails (exit 3, no file), else the real one.

@@ -251,6 +251,12 @@ else
   # profiles-gate-d128 the same for four launches at (2,16,8192,128), also ~1.1 TFLOP each: ~10 s.
   b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_prof_gate128=20 b_pack=5
 fi
+# SDPA_SCALING_BUDGET (seconds) replaces the scaling step's budget: for tests, whose quick sweeps
+# must not be cut short by a loaded machine (the sweep skips an S predicted not to fit its budget).
+if [ -n "${SDPA_SCALING_BUDGET:-}" ]; then
+  case $SDPA_SCALING_BUDGET in *[!0-9]*|0*) die "SDPA_SCALING_BUDGET '$SDPA_SCALING_BUDGET': whole seconds >= 1" ;; esac
+  b_scaling=$SDPA_SCALING_BUDGET
+fi
 # The gate shapes the Hopper line is profiled at, each with every variant that an experiment times
 # there, in the bundle's order: stage 7f's (2, 32, 8192, 64), whose profile decides stage 7g's
 # go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i), and stage 7j's at D = 128, whose
