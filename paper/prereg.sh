@@ -110,6 +110,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7j" "a FULL barrier per consumer warpgroup and the two in turn at the tensor cores (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7j" \
     "$(first paper/methods.md "Stage 7j: the two consumer warpgroups in turn at the tensor cores")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7j,')"
+  # Stage 7k: V transposed by ldmatrix and stmatrix, on the same model's evidence.
+  row bars "stage 7k" "V swizzled by TMA and transposed by ldmatrix.trans, byte permutes and stmatrix (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7k" \
+    "$(first paper/methods.md "Stage 7k: V transposed by ldmatrix and stmatrix")" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7k,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
