@@ -42,6 +42,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kFtzExp = SW & SDPA_SW(FTZ_EXP);
     static constexpr bool kMaskEdge = SW & SDPA_SW(MASK_EDGE);
     static constexpr bool kWgPingpong = SW & SDPA_SW(WG_PINGPONG);
+    static constexpr bool kVtLdsm = SW & SDPA_SW(VT_LDSM);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -82,6 +83,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // WG_PINGPONG orders the two consumer warpgroups' issue of stage 7f's overlapped tile.
     static_assert(!kWgPingpong || kWgOverlap,
                   "USE_WG_PINGPONG takes turns at 7f's products: needs USE_WG_OVERLAP=1");
+    // VT_LDSM transposes 7e's 128-key V tile in the staging slot TMA fills (loads.cuh, repack_vt_ldsm).
+    static_assert(!kVtLdsm || (kKeys128 && kTmaKv), "USE_VT_LDSM: needs USE_KEYS128=1 and USE_TMA_KV=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
     // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -115,6 +118,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     // 128-byte swizzle: wgmma's B operand of P.V in the canonical swizzled K-major layout.
     static constexpr unsigned kVtSwizzle = kKeys128 ? 128u : 0u;
     static_assert(!kKeys128 || kTN == (int)kVtSwizzle, "KEYS128: one V^T row per swizzle span");
+    // [stage 7k] VT_LDSM: V's tiles land in K's swizzle (a row of D codes), so that the eight keys an
+    // ldmatrix phase reads in one column fall in eight different 16-byte bank groups.
+    static constexpr unsigned kVSwizzle = kVtLdsm ? (unsigned)kD : 0u;
     // At D = 128 the computing warps read Q's fragments from shared memory for every tile instead
     // of holding them (D/16 x 4 registers more beside the D/2 of the output would exceed 128):
     // the same operands, moved, not another arithmetic (paper/methods.md, D = 128).
@@ -209,11 +215,14 @@ template <class Cfg, bool HAS> struct Staging {}; // no cp.async: nothing
 // writes and wgmma's reads XOR the same address bits (hopper-wgmma-notes, section 3); each slot of
 // 32 rows keeps that alignment.
 template <class Cfg> constexpr int kTileAlign = Cfg::kSwizzle ? 8 * (int)Cfg::kSwizzle : 128;
+// [stage 7k] V's slots likewise when V lands swizzled (VT_LDSM); 128 bytes otherwise, as before.
+template <class Cfg> constexpr int kVStagingAlign = Cfg::kVSwizzle ? 8 * (int)Cfg::kVSwizzle : 128;
 template <class Cfg> struct Staging<Cfg, true> {
     alignas(
         kTileAlign<Cfg>) uint8_t k8[Cfg::kKvStages][Cfg::kTN][Cfg::kD]; // uint8 K/V tiles as copied, a ring
-    alignas(128) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
-    static_assert(Cfg::kTN * Cfg::kD % kTileAlign<Cfg> == 0, "every staging slot keeps the tile alignment");
+    alignas(kVStagingAlign<Cfg>) uint8_t v8[Cfg::kKvStages][Cfg::kTN][Cfg::kD];
+    static_assert(Cfg::kTN * Cfg::kD % kTileAlign<Cfg> == 0 && Cfg::kTN * Cfg::kD % kVStagingAlign<Cfg> == 0,
+                  "every staging slot keeps the tile alignment");
 };
 template <class Cfg, bool HAS> struct PBuffer {};
 template <class Cfg> struct PBuffer<Cfg, true> { alignas(128) __half p[Cfg::kTM][Cfg::LDS]; };

@@ -280,9 +280,50 @@ __device__ __forceinline__ void repack_vt128(Smem<Cfg> &sm, int slot, int buf, i
     prims::fence_proxy_async(); // as stage 7c's: the consumers' wgmma reads V^T through the async proxy
 }
 
+// [stage 7k] VT_LDSM: the same V^T bytes (vt128_offset's places) by ldmatrix and stmatrix, as
+// FlashAttention-3 transposes FP8 V. V landed in K's swizzle (config.cuh, kVSwizzle). A warp moves
+// blocks of 16 keys (16 g ..) by 32 columns (32 j ..): one ldmatrix.x4.trans reads them as four 8x8
+// matrices of 16-bit pairs (keys +0..7 and +8..15, columns +0..15 and +16..31), which leaves lane l
+// (row group c = l / 4, m = l % 4) keys 2m, 2m + 1 of columns 2c, 2c + 1 in r[0] and keys 8 + 2m,
+// 9 + 2m in r[1]. Those four keys are V^T positions 16 g + 4m .. 4m + 3 (k32_pos), so one byte
+// permute per column makes the four consecutive bytes of row d = 2c or 2c + 1 that stmatrix stores
+// for row c of a matrix: no shuffle. Which column a lane's first register takes flips at c = 4, so
+// that a stored matrix's rows (d = 2i or 2i + 1) cover d mod 8 = 0..7: eight 16-byte bank groups of
+// the 128-byte swizzle; the eight keys of an ldmatrix phase are eight in K's swizzle. Keys past S
+// arrive from TMA as zeros: V^T's columns >= valid are zero without a test, as the repack's were.
+template <class Cfg> __device__ __forceinline__ void repack_vt_ldsm(Smem<Cfg> &sm, int slot, int buf) {
+    constexpr int D = Cfg::kD, kJ = D / 32, kStep = 4 / kJ, kIters = (Cfg::kTN / 16) / kStep;
+    static_assert(
+        Cfg::kTN == 128 && Cfg::kLoaders == 128 && (D == 64 || D == 128) && Cfg::kVSwizzle == (unsigned)D,
+        "repack_vt_ldsm: 4 producer warps over 128 keys x D in blocks of 16 x 32, V in K's swizzle");
+    const int t = (int)threadIdx.x - Cfg::kLoader0, w = t / 32, lane = t % 32, mat = lane / 8, i = lane % 8;
+    const int j = w % kJ, g0 = w / kJ; // the warp's column block; its key blocks g0, g0 + kStep, ...
+    const uint8_t *const ld =
+        &sm.v8[slot][0][0] +
+        wg_swizzle((uint32_t)((i + 8 * (mat & 1)) * D + 32 * j + 16 * (mat >> 1)), Cfg::kVSwizzle);
+    const int d = 32 * j + 16 * (mat >> 1) + 2 * i + ((mat & 1) ^ (i >> 2)); // row i of matrix mat
+    uint8_t *const st = &sm.vt[buf][0][0] + 128 * d;
+    const bool odd_first = lane / 4 >= 4;
+    const uint32_t s0 = odd_first ? 0x7531u : 0x6420u, s1 = odd_first ? 0x6420u : 0x7531u;
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+        const int g = g0 + kStep * it;
+        uint32_t r[4], o[4];
+        prims::ldmatrix<4, true>(r, ld + 16 * D * g); // 16 D g: a multiple of the swizzle's repeat
+        o[0] = __byte_perm(r[0], r[1], s0);
+        o[1] = __byte_perm(r[0], r[1], s1);
+        o[2] = __byte_perm(r[2], r[3], s0);
+        o[3] = __byte_perm(r[2], r[3], s1);
+        prims::stmatrix<4>(st + 16 * (g ^ (d & 7)), o); // the 128-byte swizzle of (d, 16 g)
+    }
+    prims::fence_proxy_async(); // [stage 7k] stmatrix's stores too, before the FULL barrier hands V^T over
+}
+
 template <class Cfg>
 __device__ __forceinline__ void repack_kv_staged(Smem<Cfg> &sm, int slot, int buf, int valid) {
-    if constexpr (Cfg::kKeys128) {
+    if constexpr (Cfg::kVtLdsm) {
+        repack_vt_ldsm(sm, slot, buf);
+    } else if constexpr (Cfg::kKeys128) {
         repack_vt128(sm, slot, buf, valid);
     } else {
         const LoaderChunks<Cfg> m(threadIdx.x);

@@ -81,6 +81,7 @@ struct RowKernels {
 struct TmaKernels {
     KernelTmaFn e4m3[SDPA_MAX_HEAD_DIMS], e4m3_causal[SDPA_MAX_HEAD_DIMS];
     unsigned k_swizzle[SDPA_MAX_HEAD_DIMS];
+    unsigned v_swizzle[SDPA_MAX_HEAD_DIMS]; // [stage 7k] V's, likewise (0 before VT_LDSM)
 };
 [[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
                                           const TmaKernels &k) {
@@ -95,7 +96,8 @@ struct TmaKernels {
     char err[256];
     if (sdpa::encode_kv_map(&mk, a->k, a->B, a->H, a->S, a->D, g->tile_n, k.k_swizzle[i], err, sizeof err) !=
             0 ||
-        sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, 0, err, sizeof err) != 0) {
+        sdpa::encode_kv_map(&mv, a->v, a->B, a->H, a->S, a->D, g->tile_n, k.v_swizzle[i], err, sizeof err) !=
+            0) {
         fprintf(stderr, "%s: the K/V tensor maps: %s\n", e.id, err);
         return SDPA_LAUNCH_FAILED;
     }
@@ -167,6 +169,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_TMA_ROW_stage7h ~, 1
 #define SDPA_TMA_ROW_stage7i ~, 1
 #define SDPA_TMA_ROW_stage7j ~, 1
+#define SDPA_TMA_ROW_stage7k ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -185,6 +188,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_SM90A_ROW_stage7h ~, 1
 #define SDPA_SM90A_ROW_stage7i ~, 1
 #define SDPA_SM90A_ROW_stage7j ~, 1
+#define SDPA_SM90A_ROW_stage7k ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
@@ -307,7 +311,8 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                                SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128))},           \
                               {SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal)),          \
                                SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128_causal))},    \
-                              {config_##ident::kSwizzle, config_##ident##_d128::kSwizzle}};                  \
+                              {config_##ident::kSwizzle, config_##ident##_d128::kSwizzle},                   \
+                              {config_##ident::kVSwizzle, config_##ident##_d128::kVSwizzle}};                \
     return launch_tma(a, entry_##ident, k);
 // Whether a row has its wide instances in this build (D = 128 and causal: a Wide row's, or a TMA_KV
 // row's), and its geometry at D = 128 (zero where it has none).

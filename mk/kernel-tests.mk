@@ -139,6 +139,10 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               the V^T stores and the wgmma's reads)
 #   mask-edge-partial: stage 7i takes the sequence's partial last tile as whole (no key test there):
 #               the keys past S get weights (the stage-7i split's off-by-one)
+#   pp-turn-unstarted, pp-full-shared: stage 7j's turns and FULL barriers out of balance (below)
+#   fp8-vt-ldsm-unswizzled, fp8-vt-ldsm-rows, wg-vt-ldsm-unfenced: stage 7k's transpose reading V as
+#               if unswizzled, storing two rows of a pair in each other's place, or handing V^T over
+#               without the proxy fence (below)
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -153,7 +157,7 @@ PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unperm
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
           wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited \
-          pp-turn-unstarted pp-full-shared
+          pp-turn-unstarted pp-full-shared fp8-vt-ldsm-unswizzled fp8-vt-ldsm-rows wg-vt-ldsm-unfenced
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -227,6 +231,19 @@ plant_variant_pp-turn-unstarted := stage7j
 # barriers collect the producers' arrivals alone: a deadlock the emulator reports.
 plant_sed_pp-full-shared := s/if (Cfg::kWgPingpong \&\& wg)/if (Cfg::kWgPingpong \&\& wg < 0)/
 plant_variant_pp-full-shared := stage7j
+# fp8-vt-ldsm-unswizzled: stage 7k's producers read V's staging slot as if TMA had not swizzled it
+# (loads.cuh, repack_vt_ldsm): every block's ldmatrix rows come from the wrong 16-byte units.
+plant_sed_fp8-vt-ldsm-unswizzled := s/16 \* (mat >> 1)), Cfg::kVSwizzle);/16 * (mat >> 1)), 0u);/
+plant_variant_fp8-vt-ldsm-unswizzled := stage7k
+# fp8-vt-ldsm-rows: stage 7k's lanes of row groups 4-7 keep the even column first, as those of 0-3
+# (the flip that spreads a stored matrix over eight bank groups): their rows of V^T trade places.
+plant_sed_fp8-vt-ldsm-rows := s/const bool odd_first = lane \/ 4 >= 4;/const bool odd_first = false;/
+plant_variant_fp8-vt-ldsm-rows := stage7k
+# wg-vt-ldsm-unfenced: stage 7k's producers hand V^T over without the proxy fence after stmatrix:
+# the consumers' wgmma reads stores the async proxy has not been shown.
+plant_sed_wg-vt-ldsm-unfenced := /prims::fence_proxy_async(); \/\/ \[stage 7k\] stmatrix/d
+plant_variant_wg-vt-ldsm-unfenced := stage7k
+plant_tsan_shape_wg-vt-ldsm-unfenced := partial
 # Three tiles at least (partial's 2 release nothing a producer waits for), and CTAs enough: since the
 # consumers wait for the buffer they read (V^T(t-1)), mission's 32 CTAs under the fwd schedule read
 # a buffer refilled early with no race that TSan sees (the result is wrong, exit 1); stage5's 64 CTAs
@@ -280,7 +297,7 @@ $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-                    wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared
+                    wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 TEST_DEPS   += $(PLANT_BINS)

@@ -319,10 +319,33 @@ static void test_stage7j_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7j->sw), SDPA_WARPS_OF(s7i->sw));
 }
 
+/* stage7k (VT_LDSM): one switch from stage7j, of the class LOAD (paper/methods.md#prereg-stage7k): the
+ * producers put the same V^T bytes in the same places with other instructions (ldmatrix.trans, byte
+ * permutes, stmatrix), so it is bit-identical to stage7j on the emulator and on a GPU; an sm_90a
+ * switch (stmatrix and the 7e layout it writes; MIN_SM 90); stage 7j's geometry. */
+static void test_stage7k_rules(void **state) {
+    (void)state;
+    const variant_info_t *s7k = variants_find("stage7k"), *s7j = variants_find("stage7j");
+    assert_non_null(s7k);
+    assert_string_equal(s7k->parent, "stage7j");
+    assert_int_equal(s7k->sw, s7j->sw | SDPA_SW(VT_LDSM));
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_VT_LDSM].cls, SDPA_SWCLASS_LOAD);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_VT_LDSM].min_sm, 90);
+    assert_int_equal(variants_exact_sm(s7k->sw), 90);
+    assert_true(variants_expect_identical(s7k->sw, s7j->sw));
+    assert_true(variants_expect_identical_on(s7k->sw, s7j->sw, true));
+    assert_true(variants_expect_identical_on(s7k->sw, s7j->sw, false));
+    assert_true(variants_expect_identical_on(s7k->sw, variants_find("stage7h")->sw, false)); /* LOADs */
+    assert_false(variants_expect_identical(s7k->sw, variants_find("stage7f")->sw)); /* LOAD + FLUSH */
+    assert_int_equal(SDPA_TILE_N_OF(s7k->sw), SDPA_TILE_N_OF(s7j->sw));
+    assert_int_equal(SDPA_TILE_M_OF(s7k->sw), SDPA_TILE_M_OF(s7j->sw));
+    assert_int_equal(SDPA_WARPS_OF(s7k->sw), SDPA_WARPS_OF(s7j->sw));
+}
+
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
  * (wgmma with FP8, setmaxnreg) only on compute capability 9.0. The rule on test-only rows as the
- * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128, WG_OVERLAP and
- * WG_PINGPONG are the sm_90a switches, and
+ * X-macro would give them, then the registry: WGMMA_QK, WGMMA_PV, WG_SPEC, KEYS128, WG_OVERLAP,
+ * WG_PINGPONG and VT_LDSM are the sm_90a switches, and
  * exactly the rows that have one need sm_90a. */
 static void test_arch_column(void **state) {
     (void)state;
@@ -356,16 +379,16 @@ static void test_arch_column(void **state) {
         assert_int_equal(variants_switch_info[i].exact_sm,
                          i == SDPA_SWBIT_WGMMA_QK || i == SDPA_SWBIT_WGMMA_PV || i == SDPA_SWBIT_WG_SPEC ||
                                  i == SDPA_SWBIT_KEYS128 || i == SDPA_SWBIT_WG_OVERLAP ||
-                                 i == SDPA_SWBIT_WG_PINGPONG
+                                 i == SDPA_SWBIT_WG_PINGPONG || i == SDPA_SWBIT_VT_LDSM
                              ? SDPA_SWARCH_SM90A
                              : SDPA_SWARCH_ANY);
     for (size_t i = 0; i < variants_registry_count; i++)
-        assert_int_equal(
-            variants_exact_sm(variants_registry[i].sw),
-            (variants_registry[i].sw & (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) |
-                                        SDPA_SW(KEYS128) | SDPA_SW(WG_OVERLAP) | SDPA_SW(WG_PINGPONG)))
-                ? 90
-                : 0);
+        assert_int_equal(variants_exact_sm(variants_registry[i].sw),
+                         (variants_registry[i].sw &
+                          (SDPA_SW(WGMMA_QK) | SDPA_SW(WGMMA_PV) | SDPA_SW(WG_SPEC) | SDPA_SW(KEYS128) |
+                           SDPA_SW(WG_OVERLAP) | SDPA_SW(WG_PINGPONG) | SDPA_SW(VT_LDSM)))
+                             ? 90
+                             : 0);
 }
 
 int main(void) {
@@ -377,7 +400,8 @@ int main(void) {
         cmocka_unit_test(test_stage7c_rules),         cmocka_unit_test(test_stage7d_rules),
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
         cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_stage7i_rules),
-        cmocka_unit_test(test_stage7j_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7j_rules),         cmocka_unit_test(test_stage7k_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,9 +109,33 @@ grep -v MUFU "$tmp/a.sass" >"$tmp/d.sass"
 tap_fail "hand listing without MUFU.EX2: no loop" awk_run 2 "$tmp/d.sass"
 tap_ok "  ... said so" grep -q "no loop with MUFU.EX2" "$tmp/err"
 
+# tools/producer-trip.awk (stage 7k's static gate): the producers' loop between USETMAXREG.DEALLOC and
+# the EXIT (a predicated EXIT before it and the consumers' loop after it are not it), 8 instructions,
+# of which the 3 a branch skips around the UTMALDG are the issuing thread's: 5 for the others.
+cat >"$tmp/p.sass" <<'EOF'
+0000 USETMAXREG.DEALLOC.CTAPOOL 0x28
+0010 @!P0 EXIT
+0020 IADD3 R1, R1, 0x1, RZ
+0030 @P0 BRA 0x70
+0040 UTMALDG.3D [UR8], [UR4]
+0050 @P1 BRA.U.ANY 0x40
+0060 NOP
+0070 LDSM.16.MT88.4 R4, [R2]
+0080 STSM.16.M88.4 [R3], R4
+0090 @!P2 BRA 0x20
+00a0 EXIT
+00b0 MUFU.EX2 R5, R6
+00c0 @!P3 BRA 0xb0
+EOF
+tap_ok "producer-trip.awk, hand listing: the loop 0x20..0x90, 8 instructions, 5 for a warp that does not issue the TMA copies" \
+  test "$(awk -f tools/producer-trip.awk "$tmp/p.sass" 2>&1)" = "0x20 0x90 8 5"
+grep -v DEALLOC "$tmp/p.sass" >"$tmp/q.sass"
+tap_fail "  ... without USETMAXREG.DEALLOC (not warp-specialised): no producer loop" awk -f tools/producer-trip.awk "$tmp/q.sass" 2>"$tmp/err"
+tap_ok "  ... said so" grep -q "no USETMAXREG.DEALLOC followed by an EXIT" "$tmp/err"
+
 # The committed counts.
-tap_ok "$tsv: a header and 16 kernels (stages 7b to 7f and 7h to 7j at D = 64 and 128)" \
-  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 16
+tap_ok "$tsv: a header and 18 kernels (stages 7b to 7f and 7h to 7k at D = 64 and 128)" \
+  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 18
 tap_ok "  ... each: the shortest trip at most the loop, 1 tile per trip, its MUFU.EX2 the tile's exponentials and 2 rescales" \
   awk -F'\t' 'NR > 1 && !($12 <= $11 && $15 == 1 && $13 == $6 * $7 / (32 * $8) + 2) { bad = 1 } END { exit bad }' "$tsv"
 # Stage 7h's static gate (paper/methods.md#prereg-stage7h): at each head dimension its loop's fewest
@@ -136,6 +160,14 @@ for sfx in "" _d128; do
   tap_ok "stage 7j$sfx: stage 7i's MUFU.EX2 and conversions, more instructions ($(awk -F'\t' -v k="sdpa_stage7j_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
     awk -F'\t' -v j="sdpa_stage7j_e4m3$sfx" -v i="sdpa_stage7i_e4m3$sfx" '$1 == j { n = $12; e = $13; c = $14 } $1 == i { in_ = $12; ie = $13; ic = $14 }
       END { exit !(n > in_ && in_ > 0 && e == ie && c == ic) }' "$tsv"
+done
+# Stage 7k's (paper/methods.md#prereg-stage7k): the consumers are 7j's, so the counted loop keeps 7j's
+# MUFU.EX2 and conversions, its fewest trip at most 1.01 times 7j's (the producers' trip is
+# sass-gates.sh's, tools/producer-trip.awk).
+for sfx in "" _d128; do
+  tap_ok "stage 7k$sfx: stage 7j's MUFU.EX2 and conversions, fewest trip <= 1.01 x 7j's ($(awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
+    awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" -v j="sdpa_stage7j_e4m3$sfx" '$1 == k { n = $12; e = $13; c = $14 } $1 == j { jn = $12; je = $13; jc = $14 }
+      END { exit !(n > 0 && jn > 0 && n <= 1.01 * jn && e == je && c == jc) }' "$tsv"
 done
 file_nvcc=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
 build_nvcc=$(jq -r '.meta.nvcc // empty' "$pj" 2>/dev/null)

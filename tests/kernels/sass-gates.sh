@@ -28,6 +28,10 @@
 #                 LDSM; the row sums' unpacks, at most 32 (8 per 32 keys).
 #   WG_OVERLAP (7f): 7e's, with 4 QGMMA.64x64x32 more (the last tile's P.V after the loop), and a
 #                 WARPGROUP.DEPBAR.LE gsb0, 0x1: S(t) waited for while P(t-1).V(t-1) runs.
+#   KEYS128 without VT_LDSM: V^T by single-byte stores (STS.U8). VT_LDSM (7k): no STS.U8; V^T by 4
+#                 LDSM.16.MT88.4 and 4 STSM.16.M88.4 (D = 64: 4 blocks of 16 keys x 32 columns per
+#                 producer warp), no other LDSM or STSM; the trip of a producer warp that does not
+#                 issue the TMA copies (tools/producer-trip.awk) at most half its parent's.
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -76,11 +80,13 @@ wgmma_products() {
   local qk="QGMMA\\.64x$1x32\\.F32\\.E4M3\\.E4M3" pv='QGMMA\.64x64x32\.F32\.E4M3\.E4M3'
   tap_ok "sm_$arch $id: Q.K^T by $2 QGMMA.64x$1x32, P.V by $3 QGMMA.64x64x32 ($(cnt "$qk"), $(cnt "$pv"))" \
     test "$(cnt "$qk")" -eq "$2" -a "$(cnt "$pv")" -eq "$3" -a "$(cnt QGMMA)" -eq $(($2 + $3))
-  tap_ok "sm_$arch $id: no HMMA, no QMMA, no LDSM ($(cnt 'HMMA|QMMA|LDSM'))" test "$(cnt 'HMMA|QMMA|LDSM')" -eq 0
+  local no='HMMA|QMMA|LDSM'
+  registry_has "$sw" VT_LDSM && no='HMMA|QMMA' # [stage 7k] its LDSM are V's, checked below
+  tap_ok "sm_$arch $id: no ${no//|/, } ($(cnt "$no"))" test "$(cnt "$no")" -eq 0
   tap_ok "sm_$arch $id: FP8 unpacks only for the row sums (F2FP.F16.E4M3.UNPACK_B: $(cnt 'F2FP\.F16\.E4M3\.UNPACK'), at most $4)" \
     test "$(cnt 'F2FP\.F16\.E4M3\.UNPACK')" -le "$4"
 }
-while IFS='|' read -r ident id _ sw; do
+while IFS='|' read -r ident id parent sw; do
   registry_has "$sw" CP_ASYNC || registry_has "$sw" REG_MMA || continue
   archs=("$@") o=$obj
   [ "$(registry_exact_sm "$sw")" = 90 ] && archs=(90a) o=${obj%.o}_sm90a.o
@@ -128,6 +134,18 @@ while IFS='|' read -r ident id _ sw; do
     elif registry_has "$sw" REG_MMA; then
       tap_ok "sm_$arch $id: 32 HMMA.16816.F32 ($(cnt 'HMMA\.16816\.F32'))" test "$(cnt 'HMMA\.16816\.F32')" -eq 32
       tap_ok "sm_$arch $id: LDSM (Q, K) and LDSM .trans (V)" test "$(cnt 'LDSM\.16\.M88\.4')" -gt 0 -a "$(cnt 'LDSM\.16\.MT88\.4')" -gt 0
+    fi
+    if registry_has "$sw" VT_LDSM; then
+      tap_ok "sm_$arch $id: V^T by 4 LDSM.16.MT88.4 and 4 STSM.16.M88.4, no other LDSM or STSM, no STS.U8 ($(cnt 'LDSM\.16\.MT88\.4'), $(cnt 'STSM\.16\.M88\.4'), $(cnt 'STS\.U8'))" \
+        test "$(cnt 'LDSM\.16\.MT88\.4')" -eq 4 -a "$(cnt LDSM)" -eq 4 -a "$(cnt 'STSM\.16\.M88\.4')" -eq 4 -a \
+        "$(cnt STSM)" -eq 4 -a "$(cnt 'STS\.U8')" -eq 0
+      trip() { sass_listing_addr "$o" "sdpa_$1_e4m3" "sm_$arch" | awk -f tools/producer-trip.awk | awk '{print $4}'; }
+      own=$(trip "$ident") par=$(trip "$parent")
+      tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most half of $parent's ($own vs $par)" \
+        test -n "$own" -a -n "$par" -a "$((2 * ${own:-0}))" -le "${par:-0}"
+    elif registry_has "$sw" KEYS128; then
+      tap_ok "sm_$arch $id: V^T by single-byte stores ($(cnt 'STS\.U8') STS.U8), no STSM" \
+        test "$(cnt 'STS\.U8')" -gt 0 -a "$(cnt STSM)" -eq 0
     fi
     if registry_has "$sw" WG_SPEC; then
       tap_ok "sm_$arch $id: USETMAXREG.DEALLOC and .TRY_ALLOC on the CTA pool ($(cnt 'USETMAXREG\.DEALLOC\.CTAPOOL'), $(cnt 'USETMAXREG\.TRY_ALLOC\.CTAPOOL'))" \

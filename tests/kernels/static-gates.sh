@@ -70,14 +70,15 @@ barriers_of() {
 }
 # row_flags: per row of the registry, "IDENT", 0/1 for each switch below, its exact architecture, FTZ_EXP
 # (0/1), its parent, the number of bodies of the consumers' tile loop (2 with MASK_EDGE, stage 7i:
-# the tiles every row sees whole take a copy of the compute without the key test), and WG_PINGPONG (0/1).
+# the tiles every row sees whole take a copy of the compute without the key test), WG_PINGPONG (0/1) and
+# VT_LDSM (0/1).
 row_flags() {
   registry_rows | while IFS='|' read -r ident _ parent sw; do
     f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG)"
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG) $(f VT_LDSM)"
   done
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp ldsm; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -156,7 +157,8 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         fi
         tap_ok "sm_$arch $ident: Q's and V^T's stores published to the async proxy (2 fence.proxy.async)" \
           test "$(grep -c 'fence\.proxy\.async' "$tmp/k.ptx")" -ge 2
-        tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
+        # (stage 7k's ldmatrix are the producers' V transpose, counted with its stores below)
+        [ "$ldsm" = 1 ] || tap_ok "sm_$arch $ident: no ldmatrix ($(grep -c ldmatrix "$tmp/k.ptx"))" test "$(grep -c ldmatrix "$tmp/k.ptx")" -eq 0
       elif [ "$wg" = 1 ] && [ "$wgpv" = 1 ]; then
         # Stage 7c: P.V is 1 wgmma m64n64k32 (RS: P from registers); no mma.sync and no ldmatrix
         # left; two fences to the async proxy (Q by every thread, V^T by the producers).
@@ -202,7 +204,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         body "$ptx" "sdpa_${parent}_e4m3" >"$tmp/parent.ptx"
         nall=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/k.ptx")
         npar=$(grep -cE 'ex2\.approx(\.ftz)?\.f32' "$tmp/parent.ptx")
-        pnb=$(row_flags | awk -v p="$parent" '$1 == p { print $(NF - 1) }') # the parent's loop bodies
+        pnb=$(row_flags | awk -v p="$parent" '$1 == p { print $17 }') # the parent's loop bodies
         tap_ok "sm_$arch $ident: P's weights by ex2.approx.ftz ($nftz), alpha's by ex2.approx ($((nall - nftz))), as many per body of the loop as $parent's ($npar in $pnb; $nall in $nb)" \
           test "$nftz" -gt 0 -a "$nall" -gt "$nftz" -a $((nall * pnb)) -eq $((npar * nb))
         tap_ok "sm_$arch $ident: each ex2.approx.ftz takes a mul.f32 by 0f3FB8AA3B (__expf's log2(e))" \
@@ -212,13 +214,23 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
       else
         tap_ok "sm_$arch $ident: no flushed exponential (ex2.approx.ftz: $nftz)" test "$nftz" -eq 0
       fi
-      tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
       nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
       nst=$(grep -E '^\s*st\.shared' "$tmp/k.ptx" | grep -vcE 'st\.shared\.(v4\.(u32|b32)|u8)')
-      # 16 per 16-byte V chunk; 4 chunks per key (D = 64) of 32 keys per tile, 128 with KEYS128 (7e)
-      wu8=$((16 * 4 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2)))) # producer warps: 2, 7b's 1, 7d's 4
-      tap_ok "sm_$arch $ident: $wu8 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
-        test "$nu8" -eq "$wu8" -a "$nst" -eq 0
+      if [ "$ldsm" = 1 ]; then
+        # Stage 7k: V^T by ldmatrix .trans, byte permutes and stmatrix, 4 blocks of 16 keys x 32 columns
+        # per producer warp at D = 64 (loads.cuh, repack_vt_ldsm), and no byte store left.
+        nld=$(grep -c 'ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16' "$tmp/k.ptx")
+        nstm=$(grep -c 'stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' "$tmp/k.ptx")
+        nprmt=$(grep -c '^\s*prmt\.b32' "$tmp/k.ptx")
+        tap_ok "sm_$arch $ident: V^T by 4 ldmatrix.x4.trans ($nld), 4 stmatrix.x4 ($nstm) and byte permutes ($nprmt); no byte store ($nu8), no other scalar shared store ($nst)" \
+          test "$nld" -eq 4 -a "$nstm" -eq 4 -a "$nprmt" -ge 16 -a "$nu8" -eq 0 -a "$nst" -eq 0
+      else
+        tap_fail "sm_$arch $ident: no ldmatrix .trans (V^T is made by the producers)" grep -q 'ldmatrix.*\.trans' "$tmp/k.ptx"
+        # 16 per 16-byte V chunk; 4 chunks per key (D = 64) of 32 keys per tile, 128 with KEYS128 (7e)
+        wu8=$((16 * 4 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2)))) # producer warps: 2, 7b's 1, 7d's 4
+        tap_ok "sm_$arch $ident: $wu8 byte stores of the V transpose ($nu8), no other scalar shared store ($nst)" \
+          test "$nu8" -eq "$wu8" -a "$nst" -eq 0
+      fi
       if [ "$wgs" = 1 ]; then
         # Stage 7d: the register split (config.cuh: 168 at entry under (384, 1), producers 40,
         # consumers 232), once each; ptxas honours it (no C7508 "setmaxnreg ignored") and the kernel
@@ -298,7 +310,7 @@ done < <(row_flags)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb _; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb _ ldsm; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
@@ -322,8 +334,15 @@ $(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r'
   tap_ok "sm_$arch $k: $what (counts: m16n8k32, m64n32, m64n64, m64n128, RS m64n64, RS m64n128: $got)" \
     test "$got" = "$want"
   nu8=$(grep -cE '^\s*st\.shared\.u8' "$tmp/k.ptx")
-  wu8=$((16 * 8 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2))))
-  tap_ok "sm_$arch $k: $wu8 byte stores of the V transpose ($nu8)" test "$nu8" -eq "$wu8"
+  if [ "$ldsm" = 1 ]; then # stage 7k: 8 blocks per producer warp at D = 128
+    nld=$(grep -c 'ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16' "$tmp/k.ptx")
+    nstm=$(grep -c 'stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' "$tmp/k.ptx")
+    tap_ok "sm_$arch $k: V^T by 8 ldmatrix.x4.trans ($nld) and 8 stmatrix.x4 ($nstm), no byte store ($nu8)" \
+      test "$nld" -eq 8 -a "$nstm" -eq 8 -a "$nu8" -eq 0
+  else
+    wu8=$((16 * 8 * (k128 == 1 ? 128 : 32) / (32 * (wgs == 1 ? 4 : wg == 1 ? 1 : 2))))
+    tap_ok "sm_$arch $k: $wu8 byte stores of the V transpose ($nu8)" test "$nu8" -eq "$wu8"
+  fi
   if [ "$wgs" = 1 ]; then
     tap_ok "sm_$arch $k: setmaxnreg.dec 40 and setmaxnreg.inc 232, once each" \
       test "$(grep -c 'setmaxnreg\.dec\.sync\.aligned\.u32 40;' "$tmp/k.ptx")" -eq 1 -a \
