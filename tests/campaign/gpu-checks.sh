@@ -85,11 +85,14 @@ FAKE_SANITIZER_CRASH=initcheck san c 60
 tap_ok "a tool that dies without a summary: error, with the reason (exit 1)" \
   bash -c '[ $1 -eq 1 ] && [ "$(jq -r ".results[] | select(.tool == \"initcheck\" and .variant == \"stage0\") | \"\(.status) \(.reason)\"" "$2/sanitizers.json")" = "error no ERROR SUMMARY line (exit 255)" ]' _ $rc "$tmp/c"
 
-FAKE_SANITIZER_SLEEP=3 san b 2
+# A budget of 3 s: every share is 1 s (at most 3/4, 2/3 and 1/2 s, which the step raises to 1),
+# so each run that starts takes 1 s and initcheck, 3 s in, never runs; memcheck runs if it is
+# reached within 2 s (a budget of 2 left 1 s, which a loaded machine can take).
+FAKE_SANITIZER_SLEEP=3 san b 3
 tap_ok "over budget: the run in flight stops at its share, skipped (not failed); later tools not run (exit 0)" \
   bash -c '[ $1 -eq 0 ] && [ "$(jq -r "[.results[] | select(.variant == \"stage0\") | .status] | unique | join(\" \")" "$2/sanitizers.json")" = skipped ] &&
            jq -r ".results[] | select(.tool == \"memcheck\" and .variant == \"stage0\") | .reason" "$2/sanitizers.json" | grep -q "stopped at its share of the step.s budget (exit 124)" &&
-           jq -r ".results[] | select(.tool == \"initcheck\" and .variant == \"stage0\") | .reason" "$2/sanitizers.json" | grep -q "budget (2 s) was spent"' _ $rc "$tmp/b"
+           jq -r ".results[] | select(.tool == \"initcheck\" and .variant == \"stage0\") | .reason" "$2/sanitizers.json" | grep -q "budget (3 s) was spent"' _ $rc "$tmp/b"
 
 mkdir -p "$tmp/s"
 bash "$checks" sanitizers "$tmp/s" /no/bench none 60 ragged "$V" "$report" --skip "compute-sanitizer not installed" >/dev/null 2>&1

@@ -27,7 +27,7 @@ _slurm_free_port() {
   return 1
 }
 slurm_start() {
-  local d=$1 user node p1 p2
+  local d=$1 user node p1 p2 end
   PATH=$PATH:/usr/sbin
   user=$(id -un) node=$(hostname -s)
   p1=$(_slurm_free_port) && p2=$(_slurm_free_port) || { echo "no free TCP port" >&2; return 1; }
@@ -78,11 +78,14 @@ CONF
   _slurm_pids+=($!)
   slurmd -D -f "$d/slurm.conf" -N "$node" >"$d/log/slurmd.out" 2>&1 &
   _slurm_pids+=($!)
-  for _ in $(seq 150); do
+  # 120 s at most: a deadline, not a count of polls (on a loaded machine each sinfo, and the
+  # daemons' start, take their own time).
+  end=$((SECONDS + 120))
+  while [ $SECONDS -lt $end ]; do
     sinfo -h -N -o '%T' 2>/dev/null | grep -qE '^(idle|mixed|allocated)' && return 0
     sleep 0.2
   done
-  echo "the node did not come up in 30 s: $(sinfo -h -N -o '%N %T %E' 2>&1 | head -n 2)" >&2
+  echo "the node did not come up in 120 s: $(sinfo -h -N -o '%N %T %E' 2>&1 | head -n 2)" >&2
   tail -n 5 "$d/log/slurmctld.log" "$d/log/slurmd.log" >&2 2>/dev/null
   return 1
 }

@@ -140,8 +140,16 @@ if [ -n "$missing" ]; then
 fi
 tap_ok "the test's Slurm cluster is up (ports $(sed -nE 's/^Slurm(ctld|d)Port=//p' "$SLURM_CONF" | tr '\n' ' '))" \
   bash -c 'sinfo -h -o %P | grep -q kind-b'
-# wait_idle: until the queue is empty (the collector included); 150 s at most.
-wait_idle() { for _ in $(seq 300); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 0.5; done; squeue >&2; return 1; }
+# wait_idle: until the queue is empty (the collector included), for 600 s at most (the sweep
+# file's time = 00:10:00): a deadline, not a count of polls (the first sweep's 10 campaigns took
+# 90-93 s on CI's loaded 2 cores, against the ~150 s that 300 polls gave).
+wait_idle() {
+  local end=$((SECONDS + 600))
+  until [ -z "$(squeue -h 2>/dev/null)" ]; do
+    [ $SECONDS -lt $end ] || { squeue >&2; return 1; }
+    sleep 0.5
+  done
+}
 S=$tmp/shared/emulated
 
 t0=$(date +%s)
