@@ -90,6 +90,9 @@
 //     (stage 7j)          kFullThreads, kBarFullWg1) and Turns (take / give / start / finish on the
 //                         TURN barriers, kBarTurn); tile_products.cuh wgmma_tile_overlapped's Turn
 //                         parameter; mainloops.cuh RegHooks::compute passes Turns<Cfg>
+//   VT_LDSM (stage 7k)    config.cuh kVSwizzle (V's TMA box in K's swizzle; the staging slots aligned
+//                         to its repeat: kVStagingAlign); stages.cu TmaKernels::v_swizzle; loads.cuh
+//                         repack_vt_ldsm (ldmatrix.x4.trans, byte permutes, stmatrix.x4)
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte

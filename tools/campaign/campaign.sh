@@ -260,7 +260,7 @@ fi
 # The gate shapes the Hopper line is profiled at, each with every variant that an experiment times
 # there, in the bundle's order: stage 7f's (2, 32, 8192, 64), whose profile decides stage 7g's
 # go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i), and stage 7j's at D = 128, whose
-# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i and 7j). Quick plans
+# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i, 7j and 7k). Quick plans
 # use small shapes: smoke that decides nothing.
 # gate_at EXP: EXP's timing shape on one line and those variants on the next (nothing without EXP).
 gate_at() {
