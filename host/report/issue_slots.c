@@ -38,7 +38,8 @@ static const issue_step_t STEPS[] = {
      "Stage 7j", "adds the consumer warpgroups' turns at the tensor cores, whose barriers take issue slots",
      1.02, true},
     {"7k", "7j", "experiments/stage7k-vt-ldsm/experiment.mk", "sdpa_stage7k_e4m3", "sdpa_stage7j_e4m3",
-     "Stage 7k", "moves the producers' V transpose to ldmatrix and stmatrix and leaves the consumers' loop as it was",
+     "Stage 7k",
+     "moves the producers' V transpose to ldmatrix and stmatrix and leaves the consumers' loop as it was",
      1.01, false},
 };
 
