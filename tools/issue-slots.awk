@@ -4,6 +4,12 @@
 # columns); all=1: print every loop instead (first and last address, instructions, MUFU.EX2). Prints the rest of the row; exit 1 with a message when no loop holds MUFU.EX2 or its
 # MUFU.EX2 are not a whole number of tiles. tests/kernels/issue-slots.sh runs it on a listing made
 # by hand.
+# producer=1: the producers' loop of a warp-specialised kernel instead (stage 7d on): the one closed
+# by the last backward branch between USETMAXREG.DEALLOC and the first unconditional EXIT after it.
+# Prints "<first address> <last address> <instructions> <non-issuing>", non-issuing being its
+# instructions less the block a forward branch skips around the TMA copies (UTMALDG: the issuing
+# thread's), the trip stage 7k's static gate compares (paper/methods.md#prereg-stage7k); exit 1 with
+# a message when there is no such loop.
 
 function hex(s,   v, i) { # mawk has no strtonum
   s = tolower(s); gsub(/ /, "", s); sub(/^0x/, "", s); v = 0
@@ -17,6 +23,24 @@ function hex(s,   v, i) { # mawk has no strtonum
   tgt[n] = -1
   if (op[n] ~ /^BRA/ && match(line, /0x[0-9a-f]+ *$/)) tgt[n] = hex(substr(line, RSTART, RLENGTH))
   if (op[n] == "EXIT" && !pred[n]) exits[n] = 1
+  if (!dealloc && op[n] ~ /^USETMAXREG\.DEALLOC/) dealloc = n
+  if (dealloc && !stop && (n in exits)) stop = n
+}
+# producer=1 (above): the producers' loop and a non-issuing warp's trip through it.
+function producer_loop(   i, h, e, j, k, skip, tma) {
+  if (!dealloc || !stop) { print "issue-slots.awk: no USETMAXREG.DEALLOC followed by an EXIT" > "/dev/stderr"; return 1 }
+  for (i = dealloc; i < stop; i++)
+    if (tgt[i] >= 0 && tgt[i] <= a[i] && (tgt[i] in idx) && idx[tgt[i]] > dealloc) { h = idx[tgt[i]]; e = i }
+  if (!e) { print "issue-slots.awk: no loop between USETMAXREG.DEALLOC and the EXIT" > "/dev/stderr"; return 1 }
+  skip = 0
+  for (j = h; j <= e; j++)
+    if (op[j] ~ /^BRA/ && tgt[j] > a[j] && (tgt[j] in idx) && idx[tgt[j]] <= e) {
+      tma = 0
+      for (k = j + 1; k < idx[tgt[j]]; k++) if (op[k] ~ /^UTMALDG/) tma = 1
+      if (tma) { skip = idx[tgt[j]] - j - 1; break }
+    }
+  printf "0x%x 0x%x %d %d\n", a[h], a[e], e - h + 1, e - h + 1 - skip
+  return 0
 }
 # Whether an unconditional EXIT lies in h..i: then the branch at i is an out-of-line block's return
 # (an mbarrier wait's retry, placed after the kernel's exit) into the code, not a loop's back edge.
@@ -25,6 +49,7 @@ function has_exit(h, i,   j) {
   return 0
 }
 END {
+  if (producer) exit producer_loop()
   best = 0
   for (i = 1; i <= n; i++) if (tgt[i] >= 0 && tgt[i] <= a[i] && (tgt[i] in idx) && !has_exit(idx[tgt[i]], i)) {
     h = idx[tgt[i]]; e = 0

@@ -109,9 +109,10 @@ grep -v MUFU "$tmp/a.sass" >"$tmp/d.sass"
 tap_fail "hand listing without MUFU.EX2: no loop" awk_run 2 "$tmp/d.sass"
 tap_ok "  ... said so" grep -q "no loop with MUFU.EX2" "$tmp/err"
 
-# tools/producer-trip.awk (stage 7k's static gate): the producers' loop between USETMAXREG.DEALLOC and
-# the EXIT (a predicated EXIT before it and the consumers' loop after it are not it), 8 instructions,
-# of which the 3 a branch skips around the UTMALDG are the issuing thread's: 5 for the others.
+# tools/issue-slots.awk with producer=1 (stage 7k's static gate): the producers' loop between
+# USETMAXREG.DEALLOC and the EXIT (a predicated EXIT before it and the consumers' loop after it are
+# not it), 8 instructions, of which the 3 a branch skips around the UTMALDG are the issuing thread's:
+# 5 for the others.
 cat >"$tmp/p.sass" <<'EOF'
 0000 USETMAXREG.DEALLOC.CTAPOOL 0x28
 0010 @!P0 EXIT
@@ -127,10 +128,10 @@ cat >"$tmp/p.sass" <<'EOF'
 00b0 MUFU.EX2 R5, R6
 00c0 @!P3 BRA 0xb0
 EOF
-tap_ok "producer-trip.awk, hand listing: the loop 0x20..0x90, 8 instructions, 5 for a warp that does not issue the TMA copies" \
-  test "$(awk -f tools/producer-trip.awk "$tmp/p.sass" 2>&1)" = "0x20 0x90 8 5"
+tap_ok "issue-slots.awk producer=1, hand listing: the loop 0x20..0x90, 8 instructions, 5 for a warp that does not issue the TMA copies" \
+  test "$(awk -v producer=1 -f tools/issue-slots.awk "$tmp/p.sass" 2>&1)" = "0x20 0x90 8 5"
 grep -v DEALLOC "$tmp/p.sass" >"$tmp/q.sass"
-tap_fail "  ... without USETMAXREG.DEALLOC (not warp-specialised): no producer loop" awk -f tools/producer-trip.awk "$tmp/q.sass" 2>"$tmp/err"
+tap_fail "  ... without USETMAXREG.DEALLOC (not warp-specialised): no producer loop" awk -v producer=1 -f tools/issue-slots.awk "$tmp/q.sass" 2>"$tmp/err"
 tap_ok "  ... said so" grep -q "no USETMAXREG.DEALLOC followed by an EXIT" "$tmp/err"
 
 # The committed counts.
@@ -163,7 +164,7 @@ for sfx in "" _d128; do
 done
 # Stage 7k's (paper/methods.md#prereg-stage7k): the consumers are 7j's, so the counted loop keeps 7j's
 # MUFU.EX2 and conversions, its fewest trip at most 1.01 times 7j's (the producers' trip is
-# sass-gates.sh's, tools/producer-trip.awk).
+# sass-gates.sh's, tools/issue-slots.awk with producer=1).
 for sfx in "" _d128; do
   tap_ok "stage 7k$sfx: stage 7j's MUFU.EX2 and conversions, fewest trip <= 1.01 x 7j's ($(awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
     awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" -v j="sdpa_stage7j_e4m3$sfx" '$1 == k { n = $12; e = $13; c = $14 } $1 == j { jn = $12; je = $13; jc = $14 }

@@ -31,7 +31,7 @@
 #   KEYS128 without VT_LDSM: V^T by single-byte stores (STS.U8). VT_LDSM (7k): no STS.U8; V^T by 4
 #                 LDSM.16.MT88.4 and 4 STSM.16.M88.4 (D = 64: 4 blocks of 16 keys x 32 columns per
 #                 producer warp), no other LDSM or STSM; the trip of a producer warp that does not
-#                 issue the TMA copies (tools/producer-trip.awk) at most half its parent's.
+#                 issue the TMA copies (tools/issue-slots.awk, producer=1) at most half its parent's.
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -139,7 +139,7 @@ while IFS='|' read -r ident id parent sw; do
       tap_ok "sm_$arch $id: V^T by 4 LDSM.16.MT88.4 and 4 STSM.16.M88.4, no other LDSM or STSM, no STS.U8 ($(cnt 'LDSM\.16\.MT88\.4'), $(cnt 'STSM\.16\.M88\.4'), $(cnt 'STS\.U8'))" \
         test "$(cnt 'LDSM\.16\.MT88\.4')" -eq 4 -a "$(cnt LDSM)" -eq 4 -a "$(cnt 'STSM\.16\.M88\.4')" -eq 4 -a \
         "$(cnt STSM)" -eq 4 -a "$(cnt 'STS\.U8')" -eq 0
-      trip() { sass_listing_addr "$o" "sdpa_$1_e4m3" "sm_$arch" | awk -f tools/producer-trip.awk | awk '{print $4}'; }
+      trip() { sass_listing_addr "$o" "sdpa_$1_e4m3" "sm_$arch" | awk -v producer=1 -f tools/issue-slots.awk | awk '{print $4}'; }
       own=$(trip "$ident") par=$(trip "$parent")
       tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most half of $parent's ($own vs $par)" \
         test -n "$own" -a -n "$par" -a "$((2 * ${own:-0}))" -le "${par:-0}"
