@@ -55,6 +55,13 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
         md_row(b, 3, "stage 7h's flushed exponential (prims::expf_ftz)",
                "x to the e4m3 code of 448 p, against __expf's on the device", n6);
     }
+    const cJSON *sm = jo(jo(p, "stmatrix"), "halves"); /* records since 2026-11-29 */
+    if (sm) {
+        char n7[32];
+        snprintf(n7, sizeof n7, "%d", count(sm));
+        md_row(b, 3, "stage 7k's stmatrix (x4, shared b16)",
+               "(lane, register, half) to (matrix, row, column)", n7);
+    }
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
     snprintf(cap, sizeof cap,

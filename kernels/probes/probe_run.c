@@ -203,6 +203,24 @@ static int run_exp_ftz(cJSON *doc, char *err, size_t errlen) {
     return 0;
 }
 
+/* Stage 7k's stmatrix.x4 (probes.h): the tile's 256 halves as the device left them. */
+static int run_stmatrix(cJSON *doc, char *err, size_t errlen) {
+    uint16_t out[256];
+    uint16_t *dout = probe_alloc(sizeof out);
+    int e = !dout ? -1 : probe_stmatrix(dout);
+    if (!e) e = probe_get(out, dout, sizeof out);
+    probe_free(dout);
+    if (e) return FAIL("stmatrix probe: %s", e < 0 ? "out of device memory" : probe_error_name(e));
+    int v[256];
+    for (int k = 0; k < 256; k++) v[k] = out[k];
+    cJSON *o = cJSON_AddObjectToObject(doc, "stmatrix");
+    cJSON_AddStringToObject(o, "mode",
+                            "x4, row i of matrix m at 16 ((7 (8 m + i)) mod 32) bytes; lane l's register m "
+                            "holds 0x1000 + 32 m + l (low half), 0x1100 + 32 m + l (high half)");
+    cJSON_AddItemToObject(o, "halves", ints(v, 256));
+    return 0;
+}
+
 /* A probe writing n floats to the device buffer dev, then copied to host: 0 or the first error. */
 #define RUN(call, n) ((e = (call)) || (e = probe_get(host, dev, (n) * sizeof(float))))
 
@@ -250,6 +268,7 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
     }
     if (!rc) rc = run_exp2(doc, err, errlen);
     if (!rc) rc = run_exp_ftz(doc, err, errlen);
+    if (!rc) rc = run_stmatrix(doc, err, errlen);
     for (int z = 0; !rc && z < TD; z++)
         for (int y = 0; y < TH; y++)
             for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
@@ -376,6 +395,25 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
             MISMATCH(
                 "exp_ftz: no point reached the flush (no __expf result below 2^-126): the claim is untested");
     }
+    /* Stage 7k's stmatrix (records since 2026-11-29): row i of matrix m, half c, is register m of lane
+     * 4 i + c / 2, its low half for even c (the PTX ISA's stmatrix fragment, ldmatrix's inverse). */
+    const cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "stmatrix"), "halves");
+    if (cJSON_GetObjectItem(doc, "stmatrix")) {
+        if (count_items(st) != 256) return FAIL("stmatrix.halves: %d numbers, expected 256", count_items(st));
+        for (int m = 0; m < 4; m++)
+            for (int i = 0; i < 8; i++)
+                for (int c = 0; c < 8; c++) {
+                    const int at = PROBE_STSM_ROW(m, i) / 2 + c;
+                    const unsigned want = PROBE_STSM_CODE(4 * i + c / 2, m, c % 2),
+                                   got = (unsigned)num_at(st, at);
+                    if (got != want)
+                        MISMATCH("stmatrix: matrix %d row %d half %d holds 0x%04x (lane %u, register %u, "
+                                 "half %u); "
+                                 "the ISA says lane %d, register %d, half %d",
+                                 m, i, c, got, got & 31u, (got >> 5) & 3u, (got >> 8) & 1u, 4 * i + c / 2, m,
+                                 c % 2);
+                }
+    }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
     const int n_desc = partial ? count_items(descs) : N_DESC;
     if (count_items(descs) != n_desc || n_desc > N_DESC)
@@ -417,5 +455,8 @@ int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen)
     /* stage 7g's exponential: where both records have it (hardware records before 2026-11-28 do not) */
     const cJSON *xg = cJSON_GetObjectItem(got, "exp2_poly"), *xw = cJSON_GetObjectItem(want, "exp2_poly");
     if (xg && xw && !same_json(xg, xw)) MISMATCH("exp2_poly differs");
+    /* stage 7k's stmatrix: likewise (records since 2026-11-29) */
+    const cJSON *sg = cJSON_GetObjectItem(got, "stmatrix"), *sw = cJSON_GetObjectItem(want, "stmatrix");
+    if (sg && sw && !same_json(sg, sw)) MISMATCH("stmatrix differs");
     return bad;
 }

@@ -177,6 +177,22 @@ extern "C" int probe_exp_ftz(const float *x, uint32_t *out, unsigned n) {
     return finish(SDPA_LAUNCH(probe_exp_ftz_kernel, (n + 255) / 256, 256, 0, 0, x, out, n));
 }
 
+// Stage 7k's stmatrix.x4 (probes.h): its first run on hardware in this project.
+__global__ void __launch_bounds__(32) probe_stmatrix_kernel(uint16_t *__restrict__ out) {
+    __shared__ __align__(128) uint16_t tile[256];
+    const unsigned l = threadIdx.x;
+    for (unsigned k = l; k < 256; k += 32) tile[k] = 0;
+    __syncwarp();
+    uint32_t r[4];
+    for (unsigned m = 0; m < 4; m++) r[m] = PROBE_STSM_CODE(l, m, 0) | PROBE_STSM_CODE(l, m, 1) << 16;
+    prims::stmatrix<4>(reinterpret_cast<uint8_t *>(tile) + PROBE_STSM_ROW(l / 8, l % 8), r);
+    __syncwarp();
+    for (unsigned k = l; k < 256; k += 32) out[k] = tile[k];
+}
+extern "C" int probe_stmatrix(uint16_t *out) {
+    return finish(SDPA_LAUNCH(probe_stmatrix_kernel, 1, 32, 0, 0, out));
+}
+
 extern "C" int probe_tma_unaligned(void) {
     const cuuint64_t dims[2] = {64, 16}, strides[1] = {64 * 2};
     const cuuint32_t box[2] = {16, 8};

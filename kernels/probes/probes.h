@@ -2,7 +2,8 @@
  * their own coordinates, so that the output shows where the hardware put each element: a TMA box per
  * swizzle mode, the wgmma accumulator and A-register fragments, the wgmma shared-memory descriptor's
  * address function; stage 7g's exponential, whose device bits must equal its host twin's; and stage 7h's
- * flushed exponential, whose codes must equal __expf's on the same device. The same
+ * flushed exponential, whose codes must equal __expf's on the same device; and stage 7k's stmatrix
+ * fragment. The same
  * source runs on an H100 (probe-main, JSON fixtures under data/) and on
  * the emulator (tests/emu/test_probes.c compares both with the ISA's formulas). Plain C interface;
  * each launcher returns 0 or the launch's error (the emulator's fault; on CUDA after synchronising). */
@@ -68,6 +69,15 @@ int probe_exp2_poly(const float *x, float *y, unsigned n);
  * driver checks paper/methods.md#prereg-stage7h on the device: the same codes everywhere, the same
  * weight wherever __expf's is at least 2^-126, +0 below. */
 int probe_exp_ftz(const float *x, uint32_t *out, unsigned n);
+
+/* Stage 7k's store: one warp's stmatrix.sync.aligned.m8n8.x4.shared.b16 into a zeroed 512-byte shared
+ * tile, lane l's register m holding the 16-bit codes PROBE_STSM_CODE(l, m, 0) (low half) and
+ * PROBE_STSM_CODE(l, m, 1) (high half), lane 8 m + i giving row i of matrix m at PROBE_STSM_ROW(m, i)
+ * bytes (a permutation of the 32 rows); out: the tile's 256 halves as they lie. The driver checks the
+ * PTX ISA's layout: row i of matrix m, half c, from lane 4 i + c / 2, register m, half c % 2. */
+#define PROBE_STSM_CODE(l, m, h) (0x1000u + 256u * (unsigned)(h) + 32u * (unsigned)(m) + (unsigned)(l))
+#define PROBE_STSM_ROW(m, i) (16 * ((7 * (8 * (m) + (i))) % 32))
+int probe_stmatrix(uint16_t *out);
 
 #ifdef __cplusplus
 }

@@ -147,6 +147,30 @@ static void test_exp_ftz_part(void **state) {
 
 /* The hardware records: the campaign's probes part, as make ingest committed it. */
 #define HW_RECORDS EMU_DATA_DIR "/gpu/*/*/probes/probes.json"
+/* Stage 7k's stmatrix: the emulator's record decodes to the PTX ISA's fragment at every half; a half
+ * moved is reported by the check and by the comparison; a record without the part (hardware records
+ * before it existed) passes both. */
+static void test_stmatrix_part(void **state) {
+    (void)state;
+    char err[512];
+    const cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(emulator_record(), "stmatrix"), "halves");
+    assert_int_equal(cJSON_GetArraySize(st), 256);
+    cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+    cJSON *h = cJSON_GetObjectItem(cJSON_GetObjectItem(copy, "stmatrix"), "halves");
+    const double a = cJSON_GetArrayItem(h, 17)->valuedouble, b = cJSON_GetArrayItem(h, 18)->valuedouble;
+    cJSON_SetNumberValue(cJSON_GetArrayItem(h, 17), b); /* a lane's two halves in each other's place */
+    cJSON_SetNumberValue(cJSON_GetArrayItem(h, 18), a);
+    if (probe_check_isa(copy, err, sizeof err) != 2) fail_msg("stmatrix: two swapped halves: %s", err);
+    assert_non_null(strstr(err, "stmatrix"));
+    if (probe_compare(copy, emulator_record(), err, sizeof err) != 1)
+        fail_msg("stmatrix: the comparison missed two swapped halves");
+    cJSON_DeleteItemFromObject(copy, "stmatrix");
+    if (probe_compare(copy, emulator_record(), err, sizeof err) != 0 ||
+        probe_check_isa(copy, err, sizeof err) != 0)
+        fail_msg("a record without stmatrix: %s", err);
+    cJSON_Delete(copy);
+}
+
 static void test_hardware_fixtures(void **state) {
     (void)state;
     glob_t g;
@@ -186,7 +210,7 @@ int emu_run_probe_tests(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emulator_matches_isa), cmocka_unit_test(test_corruption_is_caught),
         cmocka_unit_test(test_exp2_poly_part),       cmocka_unit_test(test_exp_ftz_part),
-        cmocka_unit_test(test_hardware_fixtures),
+        cmocka_unit_test(test_stmatrix_part),        cmocka_unit_test(test_hardware_fixtures),
     };
     return cmocka_run_group_tests_name(
         "hardware probes: the emulator against the ISA and against H100 records", tests, NULL, NULL);
