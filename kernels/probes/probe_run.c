@@ -397,8 +397,9 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
     }
     /* Stage 7k's stmatrix (records since 2026-11-29): row i of matrix m, half c, is register m of lane
      * 4 i + c / 2, its low half for even c (the PTX ISA's stmatrix fragment, ldmatrix's inverse). */
-    const cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "stmatrix"), "halves");
-    if (cJSON_GetObjectItem(doc, "stmatrix")) {
+    const cJSON *stm = cJSON_GetObjectItem(doc, "stmatrix");
+    if (stm) {
+        const cJSON *st = cJSON_GetObjectItem(stm, "halves");
         if (count_items(st) != 256) return FAIL("stmatrix.halves: %d numbers, expected 256", count_items(st));
         for (int m = 0; m < 4; m++)
             for (int i = 0; i < 8; i++)
@@ -408,8 +409,8 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                                    got = (unsigned)num_at(st, at);
                     if (got != want)
                         MISMATCH("stmatrix: matrix %d row %d half %d holds 0x%04x (lane %u, register %u, "
-                                 "half %u); "
-                                 "the ISA says lane %d, register %d, half %d",
+                                 "half %u); the ISA "
+                                 "says lane %d, register %d, half %d",
                                  m, i, c, got, got & 31u, (got >> 5) & 3u, (got >> 8) & 1u, 4 * i + c / 2, m,
                                  c % 2);
                 }
