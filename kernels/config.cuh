@@ -295,7 +295,8 @@ template <class Cfg> constexpr int kSmemBytes = (int)sizeof(Smem<Cfg>);
 // [stage 7b] A wgmma kernel's shared memory is dynamic at any size: its descriptors and swizzles need
 // the shared-window address of every tile, which the emulator gives dynamic shared memory in all of
 // its builds (its ASan build keeps static shared memory in ordinary storage), and the kernel asks for
-// the alignment its swizzled tiles need (SMEM_DYNAMIC_ALIGNED), as CUTLASS and FlashAttention-3 do.
+// the alignment its swizzled tiles need (SMEM_DYNAMIC_ALIGNED), as CUTLASS and FlashAttention-3 do,
+// and checks that it got it (prims::smem_check_aligned): nvcc may ignore that request.
 template <class Cfg> constexpr bool kDynamicSmem = kSmemBytes<Cfg> > SDPA_STATIC_SMEM_MAX || Cfg::kWgmmaQk;
 
 } // namespace sdpa

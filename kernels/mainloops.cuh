@@ -182,19 +182,25 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
 // A macro, so that the two bodies below share it: a TMA_KV kernel's has the tensor maps as one more
 // parameter, a function of its own, so that every other kernel's static object keeps its name (the
 // enclosing function's signature is part of it) and with it its PTX, byte for byte.
+// [stage 7a] A TMA_KV kernel's dynamic shared memory is checked first against the strictest alignment
+// of its tiles (prims::smem_check_aligned: the __align__ of the declaration is a request nvcc may
+// ignore); stages 0-6 keep their PTX.
 #define SDPA_CTA_ON_SMEM(maps)                                                                               \
     if constexpr (kVtAlign<Cfg> == 1024 || kTileAlign<Cfg> == 1024) {                                        \
         /* [stage 7e] V^T, or at D = 128 Q and K, on the 128-byte swizzle's 1024-byte repeat (one name */    \
         /* per alignment: nvcc warns when one extern array is declared with two) */                          \
         SMEM_DYNAMIC_ALIGNED(unsigned char, raw_vt, 1024);                                                   \
+        prims::smem_check_aligned<alignof(Smem<Cfg>)>(raw_vt);                                               \
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_vt), Q, K, V, q_scale, k_scale, v_scale, O, H, S, \
                         softmax_scale, maps);                                                                \
     } else if constexpr (Cfg::kWgmmaQk) {                                                                    \
         SMEM_DYNAMIC_ALIGNED(unsigned char, raw_wg, kTileAlign<Cfg>);                                        \
+        prims::smem_check_aligned<alignof(Smem<Cfg>)>(raw_wg);                                               \
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw_wg), Q, K, V, q_scale, k_scale, v_scale, O, H, S, \
                         softmax_scale, maps);                                                                \
     } else if constexpr (kDynamicSmem<Cfg>) {                                                                \
         SMEM_DYNAMIC(unsigned char, raw);                                                                    \
+        if constexpr (Cfg::kTmaKv) prims::smem_check_aligned<alignof(Smem<Cfg>)>(raw);                       \
         cta_run<Cfg, C>(*reinterpret_cast<Smem<Cfg> *>(raw), Q, K, V, q_scale, k_scale, v_scale, O, H, S,    \
                         softmax_scale, maps);                                                                \
     } else {                                                                                                 \

@@ -539,6 +539,35 @@ __device__ __forceinline__ uint32_t smem_address(const void *p, PRIMS_CALLER) {
     return (uint32_t)__cvta_generic_to_shared(p);
 #endif
 }
+// Stops the kernel unless `base` lies on ALIGN bytes of the shared window. The Hopper kernels' TMA
+// destinations (128 bytes) and swizzled tiles (their swizzle's 256/512/1024-byte repeat: TMA and
+// wgmma XOR absolute address bits) need their dynamic shared memory there, but CUDA promises that
+// memory 16 bytes only, and nvcc may ignore `__align__` on an `extern __shared__` array (NVIDIA/cccl
+// pull requests 5122 and 5414). For a kernel without static shared memory it was reported at window
+// address 0x400 (CUDA 13.1; Neroued/ninfer pull request 167), so this is insurance for other drivers
+// and compilers: a misplaced base stops the launch instead of computing on tiles that TMA and the
+// threads swizzle differently.
+// No message on the GPU (device printf would give every kernel a stack frame; the local-memory gate
+// is 0): a stage 7 launch that fails at once is the cue to read sdpa-probes' smem_base part.
+template <unsigned ALIGN> __device__ __forceinline__ void smem_check_aligned(const void *base, PRIMS_CALLER) {
+    static_assert(ALIGN >= 16 && (ALIGN & (ALIGN - 1)) == 0, "a power of two of at least 16 bytes");
+    uint32_t a = smem_address(base, caller_file, caller_line);
+#if !defined(SIMT_EMU)
+    // Through an opaque move: nvcc takes the declaration's __align__ as a fact and deleted the test
+    // (no trap in the PTX, observed); ptxas, which lays shared memory out, evaluates it (at 0x400 for
+    // these kernels under CUDA 13: folded, no instruction left; static-gates.sh checks the PTX has it).
+    asm volatile("mov.b32 %0, %0;" : "+r"(a));
+#endif
+    if (a % ALIGN == 0) return;
+#if defined(SIMT_EMU)
+    ::simt::rt::fault(SIMT_HERE,
+                      "dynamic shared memory starts at shared-window address 0x%x, not on the %u-byte "
+                      "boundary this kernel's TMA and swizzled tiles need (prims::smem_check_aligned)",
+                      a, ALIGN);
+#else
+    __trap();
+#endif
+}
 __device__ __forceinline__ uint64_t wgmma_desc(const void *smem, uint32_t lbo, uint32_t sbo, unsigned swizzle,
                                                PRIMS_CALLER) {
     return wgmma_desc_fields(smem_address(smem, caller_file, caller_line), lbo, sbo, swizzle);
@@ -905,7 +934,8 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
 // The emulator cannot give `extern __shared__ T x[]` a meaning (it would become `extern static`),
 // so dynamic shared memory is a pointer the emulator fills in per block.
 #define SMEM_DYNAMIC(T, name) T *name = (T *)simt::dynamic_smem()
-// The emulator's dynamic shared memory is 1024-byte aligned (its README): any ALIGN up to that holds.
+// The emulator's dynamic shared memory is 1024-byte aligned (its README) unless SIMT_DYN_SMEM_OFFSET
+// moves it, as a runtime may: any ALIGN up to 1024 holds by default; smem_check_aligned checks it.
 #define SMEM_DYNAMIC_ALIGNED(T, name, ALIGN)                                                                 \
     static_assert((ALIGN) <= 1024, "the emulator aligns dynamic shared memory to 1024 bytes");               \
     SMEM_DYNAMIC(T, name)
@@ -920,7 +950,8 @@ __device__ __forceinline__ void stmatrix(void *row, const uint32_t (&r)[N], PRIM
 #define SDPA_OPT_IN_DYNAMIC_SMEM(kernel, bytes) simt::set_max_dynamic_smem((kernel), (bytes))
 #else
 #define SMEM_DYNAMIC(T, name) extern __shared__ __align__(128) T name[]
-// With a larger alignment, for tiles that TMA and wgmma swizzle (aligned to the swizzle's repeat).
+// With a larger alignment, for tiles that TMA and wgmma swizzle (aligned to the swizzle's repeat): a
+// request nvcc may ignore for extern shared memory, hence smem_check_aligned.
 #define SMEM_DYNAMIC_ALIGNED(T, name, ALIGN)                                                                 \
     extern __shared__ __align__(ALIGN)                                                                       \
     T name[]

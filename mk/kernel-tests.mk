@@ -52,6 +52,7 @@ KERNEL_TEST_DEPS := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_causal $(KTE
 KERNEL_SUITES    := $(KTEST_DIR)/test_launch_args $(KTEST_DIR)/test_causal $(KTEST_DIR)/test_bank_model "bash tests/kernels/make-switches.sh" \
                     "bash tests/kernels/make-deps.sh $(BUILD) $(HAVE_NVCC) $(CUDA_ARCHS)" \
                     "bash tests/kernels/geometry.sh $(BIN)/sdpa-bench" \
+                    "bash tests/kernels/smem-base.sh $(BIN)/sdpa-bench" \
                     "bash tests/kernels/same-bits.sh $(SAME_BITS_BINS)" \
                     "bash tests/kernels/correctness.sh $(KCORRECT_DEPS)" \
                     "bash tests/kernels/gpu-correctness.sh $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix \

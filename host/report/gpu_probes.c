@@ -1,6 +1,7 @@
 /* See gpu_probes.h. Every number comes from the record; what the probes are is kernels/probes/README.md. */
 #include "gpu_probes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,16 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
         md_row(b, 3, "stage 7k's stmatrix (x4, shared b16)",
                "(lane, register, half) to (matrix, row, column)", n7);
     }
+    const cJSON *sb = jo(p, "smem_base"); /* records since 2026-11-29 */
+    const double sb_wa = jo_num(sb, "window_address");
+    const long sb_at = isfinite(sb_wa) && sb_wa >= 0 && sb_wa < 1 << 20 ? (long)sb_wa : -1;
+    const int sb_off = sb_at >= 0 && sb_at % 1024 != 0; /* one of isa_check's mismatches */
+    if (sb) {
+        char n8[64] = "not recorded";
+        if (sb_at >= 0) snprintf(n8, sizeof n8, "0x%lx (%s 1024 bytes)", sb_at, sb_off ? "NOT on" : "on");
+        md_row(b, 3, "stage 7's dynamic shared memory",
+               "where it starts in the shared window (stage 7 stops unless on its tiles' 1024 bytes)", n8);
+    }
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
     snprintf(cap, sizeof cap,
@@ -71,12 +82,18 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
              bad == 1 ? "" : "es", x2 ? " (the exponential: with its host twin's bits)" : "",
              bad > 0 ? "; the first: " : "", bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
     gpu_caption(c, b, id, cap);
-    if (bad > 0)
+    if (bad - sb_off > 0)
         rb_printf(
             b,
             "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
             "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
-            bad);
+            bad - sb_off);
+    if (sb_off)
+        rb_printf(b,
+                  "Its dynamic shared memory starts at shared-window address 0x%lx, not on the 1024 bytes "
+                  "stage 7's swizzled tiles need: every stage 7 kernel stops at its check "
+                  "(`prims::smem_check_aligned`) on this device and compiler.\n\n",
+                  sb_at);
     if (inc) rb_printf(b, "The record is incomplete: %s.\n\n", jo_str_or(inc, "error", "not recorded"));
     if (ua)
         rb_printf(b,

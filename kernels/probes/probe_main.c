@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
                ? (complete ? "every probe agrees with the PTX ISA's layouts (and stage 7g's exponential with "
                              "its host twin)"
                            : "the probes that completed agree with the PTX ISA's layouts")
-               : "DISAGREES with the PTX ISA or the host twin: ",
+               : "DISAGREES with the PTX ISA, the host twin or stage 7's alignment: ",
            bad ? err : "");
     if (results_write(doc, out, err, sizeof err) != 0) {
         fprintf(stderr, "sdpa-probes: %s\n", err);

@@ -221,6 +221,22 @@ static int run_stmatrix(cJSON *doc, char *err, size_t errlen) {
     return 0;
 }
 
+/* Where stage 7's dynamic shared memory starts (probes.h): a fact of the device, its driver and the
+ * compiler, not of the layouts: probe_check_isa checks it against stage 7's alignment, probe_compare
+ * leaves it out (the emulator's is SIMT_DYN_SMEM_OFFSET's). */
+static int run_smem_base(cJSON *doc, char *err, size_t errlen) {
+    uint32_t addr = 0, *dout = probe_alloc(sizeof addr);
+    int e = !dout ? -1 : probe_smem_base(PROBE_SMEM_BASE_BYTES, dout);
+    if (!e) e = probe_get(&addr, dout, sizeof addr);
+    probe_free(dout);
+    if (e) return FAIL("smem_base probe: %s", e < 0 ? "out of device memory" : probe_error_name(e));
+    cJSON *o = cJSON_AddObjectToObject(doc, "smem_base");
+    cJSON_AddNumberToObject(o, "dynamic_bytes", PROBE_SMEM_BASE_BYTES);
+    cJSON_AddNumberToObject(o, "declared_align", 1024);
+    cJSON_AddNumberToObject(o, "window_address", addr);
+    return 0;
+}
+
 /* A probe writing n floats to the device buffer dev, then copied to host: 0 or the first error. */
 #define RUN(call, n) ((e = (call)) || (e = probe_get(host, dev, (n) * sizeof(float))))
 
@@ -269,6 +285,7 @@ cJSON *probe_run_all(cJSON *doc, char *err, size_t errlen) {
     if (!rc) rc = run_exp2(doc, err, errlen);
     if (!rc) rc = run_exp_ftz(doc, err, errlen);
     if (!rc) rc = run_stmatrix(doc, err, errlen);
+    if (!rc) rc = run_smem_base(doc, err, errlen);
     for (int z = 0; !rc && z < TD; z++)
         for (int y = 0; y < TH; y++)
             for (int x = 0; x < TW; x++) g[(z * TH + y) * TW + x] = (uint16_t)(1 + x + 256 * y + 4096 * z);
@@ -415,6 +432,18 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
                                  c % 2);
                 }
     }
+    /* Stage 7's dynamic shared memory (records since 2026-11-29): on the 1024 bytes its swizzled tiles
+     * need, else every stage 7 kernel stops at prims::smem_check_aligned. */
+    const cJSON *sb = cJSON_GetObjectItem(doc, "smem_base");
+    if (sb) {
+        const cJSON *wa = cJSON_GetObjectItem(sb, "window_address");
+        if (!cJSON_IsNumber(wa) || wa->valuedouble < 0)
+            return FAIL("smem_base.window_address: missing or not a shared-window address");
+        if ((long)wa->valuedouble % 1024 != 0)
+            MISMATCH("smem_base: dynamic shared memory starts at shared-window address 0x%lx, not on 1024 "
+                     "bytes: every stage 7 kernel stops at prims::smem_check_aligned on this device",
+                     (long)wa->valuedouble);
+    }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
     const int n_desc = partial ? count_items(descs) : N_DESC;
     if (count_items(descs) != n_desc || n_desc > N_DESC)
@@ -451,6 +480,7 @@ int probe_compare(const cJSON *got, const cJSON *want, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!same_json(cJSON_GetObjectItem(got, parts[i]), cJSON_GetObjectItem(want, parts[i])))
             MISMATCH("%s differs", parts[i]);
+    /* Nor smem_base: where dynamic shared memory starts is the runtime's choice, not a layout. */
     /* Stage 7h's exp_ftz is not compared: its weights are each device's own __expf (the emulator's is
      * libm's); its claim is within one record, and probe_check_isa checks it. */
     /* stage 7g's exponential: where both records have it (hardware records before 2026-11-28 do not) */

@@ -193,6 +193,18 @@ extern "C" int probe_stmatrix(uint16_t *out) {
     return finish(SDPA_LAUNCH(probe_stmatrix_kernel, 1, 32, 0, 0, out));
 }
 
+// Where stage 7's dynamic shared memory starts (probes.h): declared as mainloops.cuh's (no static
+// shared memory), read with the kernels' own smem_address, unchecked.
+__global__ void __launch_bounds__(32) probe_smem_base_kernel(uint32_t *__restrict__ out) {
+    SMEM_DYNAMIC_ALIGNED(unsigned char, raw_base, 1024);
+    if (threadIdx.x == 0) *out = prims::smem_address(raw_base);
+}
+extern "C" int probe_smem_base(unsigned bytes, uint32_t *out) {
+    const int e = bytes > 48 * 1024 ? SDPA_OPT_IN_DYNAMIC_SMEM(probe_smem_base_kernel, bytes) : 0;
+    if (e) return e;
+    return finish(SDPA_LAUNCH(probe_smem_base_kernel, 1, 32, bytes, 0, out));
+}
+
 extern "C" int probe_tma_unaligned(void) {
     const cuuint64_t dims[2] = {64, 16}, strides[1] = {64 * 2};
     const cuuint32_t box[2] = {16, 8};

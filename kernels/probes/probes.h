@@ -2,8 +2,8 @@
  * their own coordinates, so that the output shows where the hardware put each element: a TMA box per
  * swizzle mode, the wgmma accumulator and A-register fragments, the wgmma shared-memory descriptor's
  * address function; stage 7g's exponential, whose device bits must equal its host twin's; and stage 7h's
- * flushed exponential, whose codes must equal __expf's on the same device; and stage 7k's stmatrix
- * fragment. The same
+ * flushed exponential, whose codes must equal __expf's on the same device; stage 7k's stmatrix
+ * fragment; and where stage 7's dynamic shared memory starts. The same
  * source runs on an H100 (probe-main, JSON fixtures under data/) and on
  * the emulator (tests/emu/test_probes.c compares both with the ISA's formulas). Plain C interface;
  * each launcher returns 0 or the launch's error (the emulator's fault; on CUDA after synchronising). */
@@ -78,6 +78,13 @@ int probe_exp_ftz(const float *x, uint32_t *out, unsigned n);
 #define PROBE_STSM_CODE(l, m, h) (0x1000u + 256u * (unsigned)(h) + 32u * (unsigned)(m) + (unsigned)(l))
 #define PROBE_STSM_ROW(m, i) (16 * ((7 * (8 * (m) + (i))) % 32))
 int probe_stmatrix(uint16_t *out);
+
+/* Stage 7's shared memory: the shared-window address of the dynamic shared memory of a kernel declared
+ * as stage 7's are (no static shared memory, the extern array's __align__ 1024), launched with `bytes`
+ * of it (opted in above 48 KiB), written to *out (from probe_alloc). Stage 7's kernels stop unless it
+ * is a multiple of their tiles' alignment, at most 1024 (prims::smem_check_aligned). */
+#define PROBE_SMEM_BASE_BYTES 148480 /* stage 7e-7k's at D = 128, the largest */
+int probe_smem_base(unsigned bytes, uint32_t *out);
 
 #ifdef __cplusplus
 }

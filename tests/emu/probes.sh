@@ -21,6 +21,15 @@ if command -v jq >/dev/null 2>&1; then
     rec '.exp2_poly.points == 8192 and .exp2_poly.host_twin_mismatches == 0 and (.exp2_poly.bits_fnv1a64 | test("^[0-9a-f]{16}$"))'
   tap_ok "record: stage 7h's flushed exponential at 8198 points, the same codes and normal weights as __expf's, the flush reached" \
     rec '.exp_ftz.points == 8198 and .exp_ftz.code_mismatches == 0 and .exp_ftz.weight_mismatches == 0 and .exp_ftz.flushed > 1000'
+  tap_ok "record: stage 7's dynamic shared memory at window address 0, 148480 bytes of it" \
+    rec '.smem_base.window_address == 0 and .smem_base.dynamic_bytes == 148480'
+  # A runtime that puts dynamic shared memory off stage 7's 1024 bytes: recorded and named first (the
+  # descriptor probe's swizzled reads, in dynamic shared memory too, disagree after it)
+  SIMT_DYN_SMEM_OFFSET=16 "$bin" --out "$tmp/p16.json" >"$tmp/out16" 2>&1
+  tap_ok "dynamic shared memory moved to 0x10: recorded there, the disagreement named, printed" \
+    bash -c 'jq -e ".smem_base.window_address == 16 and .isa_check.mismatches >= 1 and
+                    (.isa_check.first | test(\"^smem_base: .*0x10, not on 1024 bytes\"))" "$1" >/dev/null &&
+             grep -q "DISAGREES.*smem_base" "$2"' _ "$tmp/p16.json" "$tmp/out16"
 else
   tap_skip "record: fields (kind, backend, device, sizes, isa_check)" "jq not found (make deps)"
 fi

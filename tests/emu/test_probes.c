@@ -18,6 +18,7 @@
 #include "emu_check.h"
 #include "json_file.h"
 #include "probe_run.h"
+#include "probes.h"
 
 #ifndef EMU_DATA_DIR
 #define EMU_DATA_DIR "data"
@@ -171,6 +172,30 @@ static void test_stmatrix_part(void **state) {
     cJSON_Delete(copy);
 }
 
+/* Stage 7's dynamic shared memory base: the emulator's record says 0 (SIMT_DYN_SMEM_OFFSET unset); a
+ * base off 1024 bytes fails the check by name and is not a difference between records (the runtime's
+ * choice, not a layout); one on 1024 bytes, or no part (records before it), passes. */
+static void test_smem_base_part(void **state) {
+    (void)state;
+    char err[512];
+    const cJSON *sb = cJSON_GetObjectItem(emulator_record(), "smem_base");
+    assert_non_null(sb);
+    assert_true(cJSON_GetObjectItem(sb, "window_address")->valuedouble == 0);
+    assert_true(cJSON_GetObjectItem(sb, "dynamic_bytes")->valuedouble == PROBE_SMEM_BASE_BYTES);
+    cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
+    cJSON *wa = cJSON_GetObjectItem(cJSON_GetObjectItem(copy, "smem_base"), "window_address");
+    cJSON_SetNumberValue(wa, 0x410);
+    if (probe_check_isa(copy, err, sizeof err) != 1) fail_msg("smem_base 0x410 passed the check");
+    assert_non_null(strstr(err, "smem_base"));
+    assert_non_null(strstr(err, "0x410"));
+    if (probe_compare(copy, emulator_record(), err, sizeof err) != 0) fail_msg("smem_base compared: %s", err);
+    cJSON_SetNumberValue(wa, 0x800);
+    if (probe_check_isa(copy, err, sizeof err) != 0) fail_msg("smem_base 0x800: %s", err);
+    cJSON_DeleteItemFromObject(copy, "smem_base");
+    if (probe_check_isa(copy, err, sizeof err) != 0) fail_msg("a record without smem_base: %s", err);
+    cJSON_Delete(copy);
+}
+
 static void test_hardware_fixtures(void **state) {
     (void)state;
     glob_t g;
@@ -210,7 +235,8 @@ int emu_run_probe_tests(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emulator_matches_isa), cmocka_unit_test(test_corruption_is_caught),
         cmocka_unit_test(test_exp2_poly_part),       cmocka_unit_test(test_exp_ftz_part),
-        cmocka_unit_test(test_stmatrix_part),        cmocka_unit_test(test_hardware_fixtures),
+        cmocka_unit_test(test_stmatrix_part),        cmocka_unit_test(test_smem_base_part),
+        cmocka_unit_test(test_hardware_fixtures),
     };
     return cmocka_run_group_tests_name(
         "hardware probes: the emulator against the ISA and against H100 records", tests, NULL, NULL);

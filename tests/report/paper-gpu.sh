@@ -544,7 +544,8 @@ if command -v jq >/dev/null; then
        isa_check: {mismatches: 0, first: ""},
        tma_unaligned: {what: "x = 4", result: "cudaErrorIllegalInstruction"},
        exp2_poly: {inputs: "made up", points: 8192, bits_fnv1a64: "0123456789abcdef", host_twin_mismatches: 0, first_mismatch: ""},
-       exp_ftz: {inputs: "made up", points: 8198, code_mismatches: 0, weight_mismatches: 0, flushed: 2671, first_mismatch: ""}}' \
+       exp_ftz: {inputs: "made up", points: 8198, code_mismatches: 0, weight_mismatches: 0, flushed: 2671, first_mismatch: ""},
+       smem_base: {dynamic_bytes: 148480, declared_align: 1024, window_address: 1024}}' \
     "$C/campaign.json" >"$D/probes/probes.json"
   for f in e4m3 seed-linear outliers wide; do
     jq --arg f "$f" '.config.codec = (if $f == "seed-linear" then "seed-linear" else "e4m3" end) |
@@ -566,8 +567,9 @@ if command -v jq >/dev/null; then
   tap_ok "  ... says it ran only those parts, and shows no section of the others" \
     bash -c 'sec=$(awk "/^## .*20260103T000000Z-fixture-2/,0" "$1"); grep -q "This campaign ran only \`probes\` and \`matrix\`" <<<"$sec" &&
              ! grep -qE "^### (Scaling|Stage history|Sanitizers|Profile|Experiments)" <<<"$sec"' _ "$PM"
-  tap_ok "  ... the probes: six parts counted from the record (the exponentials' points and mismatches), no mismatch, the unaligned TMA load's result" \
+  tap_ok "  ... the probes: seven parts counted from the record (the exponentials' points and mismatches, stage 7's shared-memory base), no mismatch, the unaligned TMA load's result" \
     bash -c 'grep -qE "^\| wgmma accumulator .*\| +3 \|$" "$1" && grep -qE "^\| TMA boxes .*\| +4 \|$" "$1" &&
+             grep -qE "^\| stage 7.s dynamic shared memory .*\| +0x400 \(on 1024 bytes\) \|$" "$1" &&
              grep -qE "^\| stage 7g.s exponential \(kernels/exp2_poly.h\) .*\| +8192 \(0 differ\) \|$" "$1" &&
              grep -qE "^\| stage 7h.s flushed exponential \(prims::expf_ftz\) .*\| +8198 \(0 codes, 0 weights differ; 2671 flushed\) \|$" "$1" &&
              grep -q "no mismatches with the PTX" "$1" && grep -q "\*\*cudaErrorIllegalInstruction\*\*" "$1"' _ "$PM"

@@ -32,6 +32,17 @@ void config_init() {
     config.wmma_seed = env_u64("SIMT_WMMA_SEED", 0x5eed);
     wmma_init(config.wmma_seed);
     config.stack_bytes = (size_t)env_u64("SIMT_STACK_KB", 128) * 1024;
+    // Where dynamic shared memory starts in the shared window: 0 by default (aligned to every
+    // swizzle's repeat); a multiple of 16 below 4096 models a runtime that places it elsewhere (CUDA
+    // promises 16 bytes), to test the kernels that need more (prims::smem_check_aligned).
+    const char *o = getenv("SIMT_DYN_SMEM_OFFSET");
+    char *end = nullptr;
+    const uint64_t off = o && *o ? strtoull(o, &end, 0) : 0;
+    if ((o && *o && *end) || off % 16 != 0 || off >= 4096) {
+        fprintf(stderr, "simt: SIMT_DYN_SMEM_OFFSET=%s: expected a multiple of 16 below 4096\n", o);
+        exit(2);
+    }
+    config.dyn_smem_offset = (uint32_t)off;
 }
 
 } // namespace simt::rt

@@ -207,6 +207,7 @@ struct Config {
     int abort_on_fault;
     uint64_t wmma_seed;
     size_t stack_bytes;
+    uint32_t dyn_smem_offset; // SIMT_DYN_SMEM_OFFSET: the dynamic shared memory's window address
 };
 extern Config config;
 void config_init();           // reads the environment once

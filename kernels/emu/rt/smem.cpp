@@ -1,7 +1,8 @@
 // smem.cpp: shared memory. Static __shared__ variables are in the section simt_shared (its bounds
 // come from the linker's __start_/__stop_ symbols); dynamic shared memory is allocated per launch
 // with its exact size, so that AddressSanitizer puts a redzone right after it, 1024-byte aligned
-// (the repeat of the 128-byte swizzle, whose XOR takes address bits). Both are filled with 0xFF
+// (the repeat of the 128-byte swizzle, whose XOR takes address bits) unless SIMT_DYN_SMEM_OFFSET
+// moves it (a runtime may: CUDA promises 16 bytes). Both are filled with 0xFF
 // before every block: NaN as f32, f16 and e4m3, so reading memory no thread of this block wrote
 // shows up in the results.
 //
@@ -23,8 +24,9 @@ extern char __stop_simt_shared[] __attribute__((weak));
 
 namespace simt::rt {
 
-static char *dyn;
+static char *dyn, *dyn_alloc;
 static size_t dyn_size;
+static uint32_t dyn_window; // dynamic shared memory's window address (config.dyn_smem_offset)
 static std::vector<char> shadow_static, shadow_dyn;
 static bool fence_pending;
 
@@ -34,8 +36,13 @@ static bool inside(const void *p, size_t n, const char *lo, const char *hi) {
 
 void smem_launch(size_t bytes) {
     dyn_size = bytes;
-    dyn = nullptr;
-    if (bytes && posix_memalign((void **)&dyn, 1024, bytes) != 0) abort();
+    dyn = dyn_alloc = nullptr;
+    // At window address dyn_window, with the host address's low 10 bits the window address's (the
+    // swizzles XOR them): the allocation starts on 1024 bytes and dyn lies dyn_window % 1024 into it.
+    dyn_window = config.dyn_smem_offset;
+    const size_t lead = dyn_window % 1024;
+    if (bytes && posix_memalign((void **)&dyn_alloc, 1024, lead + bytes) != 0) abort();
+    if (dyn_alloc) dyn = dyn_alloc + lead;
     shadow_dyn.assign(bytes, 0);
 #if defined(SIMT_SMEM_SECTION)
     shadow_static.assign(__start_simt_shared ? (size_t)(__stop_simt_shared - __start_simt_shared) : 0, 0);
@@ -43,8 +50,8 @@ void smem_launch(size_t bytes) {
 }
 
 void smem_launch_end() {
-    free(dyn);
-    dyn = nullptr;
+    free(dyn_alloc);
+    dyn = dyn_alloc = nullptr;
     dyn_size = 0;
 }
 
@@ -134,17 +141,18 @@ void async_check_overwrite(Site at, const char *what, uintptr_t lo, uintptr_t hi
 }
 
 // ---- the shared window ------------------------------------------------------------------------------
-// Dynamic shared memory at [0, dyn_size), static shared memory after it from its start rounded down
-// to 1024 bytes, at an offset that is a multiple of 1024: the low 10 bits (those the swizzles XOR)
-// are the host address's. Static shared memory is ordinary storage in the ASan build: not in it.
+// Dynamic shared memory at [dyn_window, dyn_window + dyn_size) (dyn_window 0 unless
+// SIMT_DYN_SMEM_OFFSET says otherwise), static shared memory after it from its start rounded down to
+// 1024 bytes, at an offset that is a multiple of 1024: the low 10 bits (those the swizzles XOR) are
+// the host address's. Static shared memory is ordinary storage in the ASan build: not in it.
 [[maybe_unused]] static uint32_t static_window_base() {
-    return (uint32_t)((dyn_size + 1023) & ~(size_t)1023);
+    return (uint32_t)((dyn_window + dyn_size + 1023) & ~(size_t)1023);
 }
 
 bool smem_window(const void *p, uint32_t *addr) {
     const char *c = (const char *)p;
     if (dyn && c >= dyn && c < dyn + dyn_size) {
-        *addr = (uint32_t)(c - dyn);
+        *addr = dyn_window + (uint32_t)(c - dyn);
         return true;
     }
 #if defined(SIMT_SMEM_SECTION)
@@ -174,7 +182,7 @@ uint32_t smem_address(Site at, const void *p) {
 }
 
 void *smem_from_window(uint32_t addr, size_t n) {
-    if (dyn && addr + n <= dyn_size) return dyn + addr;
+    if (dyn && addr >= dyn_window && addr - dyn_window + n <= dyn_size) return dyn + (addr - dyn_window);
 #if defined(SIMT_SMEM_SECTION)
     const uint32_t sb = static_window_base();
     if (__start_simt_shared && addr >= sb) {
