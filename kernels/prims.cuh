@@ -543,10 +543,10 @@ __device__ __forceinline__ uint32_t smem_address(const void *p, PRIMS_CALLER) {
 // destinations (128 bytes) and swizzled tiles (their swizzle's 256/512/1024-byte repeat: TMA and
 // wgmma XOR absolute address bits) need their dynamic shared memory there, but CUDA promises that
 // memory 16 bytes only, and nvcc may ignore `__align__` on an `extern __shared__` array (NVIDIA/cccl
-// pull requests 5122 and 5414). For a kernel without static shared memory it was reported at window
-// address 0x400 (CUDA 13.1; Neroued/ninfer pull request 167), so this is insurance for other drivers
-// and compilers: a misplaced base stops the launch instead of computing on tiles that TMA and the
-// threads swizzle differently.
+// pull requests 5122 and 5414). ptxas lays the window out: nvcc 13.0 puts these kernels' base at
+// 0x400, after the 1 KiB the system reserves per block (UMOV 0x400 in their SASS), so this is
+// insurance for other compilers and reserves: a misplaced base stops the launch instead of computing
+// on tiles that TMA and the threads swizzle differently.
 // No message on the GPU (device printf would give every kernel a stack frame; the local-memory gate
 // is 0): a stage 7 launch that fails at once is the cue to read sdpa-probes' smem_base part.
 template <unsigned ALIGN> __device__ __forceinline__ void smem_check_aligned(const void *base, PRIMS_CALLER) {
@@ -554,8 +554,8 @@ template <unsigned ALIGN> __device__ __forceinline__ void smem_check_aligned(con
     uint32_t a = smem_address(base, caller_file, caller_line);
 #if !defined(SIMT_EMU)
     // Through an opaque move: nvcc takes the declaration's __align__ as a fact and deleted the test
-    // (no trap in the PTX, observed); ptxas, which lays shared memory out, evaluates it (at 0x400 for
-    // these kernels under CUDA 13: folded, no instruction left; static-gates.sh checks the PTX has it).
+    // (no trap in the PTX, observed). ptxas keeps it: 7 instructions and a BPT.TRAP at the kernel's
+    // start (static-gates.sh checks the PTX of every instance, sass-gates.sh the SASS).
     asm volatile("mov.b32 %0, %0;" : "+r"(a));
 #endif
     if (a % ALIGN == 0) return;

@@ -64,35 +64,40 @@ void gpu_probes_section(const gpu_campaign_t *c, rbuf_t *b) {
                "(lane, register, half) to (matrix, row, column)", n7);
     }
     const cJSON *sb = jo(p, "smem_base"); /* records since 2026-11-29 */
+    /* As probe_check_isa reads it: a 32-bit whole number, one mismatch when off 1024 bytes. */
     const double sb_wa = jo_num(sb, "window_address");
-    const long sb_at = isfinite(sb_wa) && sb_wa >= 0 && sb_wa < 1 << 20 ? (long)sb_wa : -1;
-    const int sb_off = sb_at >= 0 && sb_at % 1024 != 0; /* one of isa_check's mismatches */
+    const long sb_at = sb_wa >= 0 && sb_wa < 4294967296.0 && sb_wa == floor(sb_wa) ? (long)sb_wa : -1;
+    const int sb_off = sb_at >= 0 && sb_at % 1024 != 0;
+    const double layout_bad = bad - sb_off; /* the layouts' own mismatches */
     if (sb) {
         char n8[64] = "not recorded";
         if (sb_at >= 0) snprintf(n8, sizeof n8, "0x%lx (%s 1024 bytes)", sb_at, sb_off ? "NOT on" : "on");
         md_row(b, 3, "stage 7's dynamic shared memory",
-               "where it starts in the shared window (stage 7 stops unless on its tiles' 1024 bytes)", n8);
+               "where it starts in the shared window (its 1024-byte aligned kernels stop off 1024 bytes)",
+               n8);
     }
     char id[64], cap[512];
     snprintf(id, sizeof id, "tbl:gpu-%s-probes", c->tag);
     snprintf(cap, sizeof cap,
              "Hardware probes of campaign %s (probes/probes.json): %s mismatch%s with the PTX ISA's "
              "layouts%s%s%s.",
-             c->id, cJSON_IsNumber(jo(check, "mismatches")) ? (bad == 0 ? "no" : "SOME") : "no decoding:",
-             bad == 1 ? "" : "es", x2 ? " (the exponential: with its host twin's bits)" : "",
-             bad > 0 ? "; the first: " : "", bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
+             c->id,
+             cJSON_IsNumber(jo(check, "mismatches")) ? (layout_bad == 0 ? "no" : "SOME") : "no decoding:",
+             layout_bad == 1 ? "" : "es", x2 ? " (the exponential: with its host twin's bits)" : "",
+             layout_bad > 0 ? "; the first: " : "",
+             layout_bad > 0 ? jo_str_or(check, "first", "not recorded") : "");
     gpu_caption(c, b, id, cap);
-    if (bad - sb_off > 0)
+    if (layout_bad > 0)
         rb_printf(
             b,
             "The device DISAGREES with the ISA's layouts in %.0f places; the emulator follows the ISA, so "
             "its Hopper tests are not evidence for this device until it is changed to match.\n\n",
-            bad - sb_off);
+            layout_bad);
     if (sb_off)
         rb_printf(b,
                   "Its dynamic shared memory starts at shared-window address 0x%lx, not on the 1024 bytes "
-                  "stage 7's swizzled tiles need: every stage 7 kernel stops at its check "
-                  "(`prims::smem_check_aligned`) on this device and compiler.\n\n",
+                  "stage 7's 128-byte swizzled tiles need: stages 7e-7k, and 7b-7d at D = 128, stop at "
+                  "their check (`prims::smem_check_aligned`) with this build on this device.\n\n",
                   sb_at);
     if (inc) rb_printf(b, "The record is incomplete: %s.\n\n", jo_str_or(inc, "error", "not recorded"));
     if (ua)

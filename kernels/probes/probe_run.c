@@ -437,12 +437,14 @@ int probe_check_isa(const cJSON *doc, char *err, size_t errlen) {
     const cJSON *sb = cJSON_GetObjectItem(doc, "smem_base");
     if (sb) {
         const cJSON *wa = cJSON_GetObjectItem(sb, "window_address");
-        if (!cJSON_IsNumber(wa) || wa->valuedouble < 0)
-            return FAIL("smem_base.window_address: missing or not a shared-window address");
-        if ((long)wa->valuedouble % 1024 != 0)
-            MISMATCH("smem_base: dynamic shared memory starts at shared-window address 0x%lx, not on 1024 "
-                     "bytes: every stage 7 kernel stops at prims::smem_check_aligned on this device",
-                     (long)wa->valuedouble);
+        const double a = cJSON_IsNumber(wa) ? wa->valuedouble : -1;
+        if (!(a >= 0 && a < 4294967296.0 && a == floor(a)))
+            return FAIL("smem_base.window_address: missing or not a 32-bit shared-window address");
+        if ((uint32_t)a % 1024 != 0)
+            MISMATCH("smem_base: dynamic shared memory starts at shared-window address 0x%x, not on 1024 "
+                     "bytes: stage 7's 1024-byte aligned kernels (7e-7k; 7b-7d at D = 128) stop at "
+                     "prims::smem_check_aligned with this build",
+                     (unsigned)a);
     }
     const cJSON *descs = cJSON_GetObjectItem(doc, "wgmma_desc");
     const int n_desc = partial ? count_items(descs) : N_DESC;

@@ -179,11 +179,14 @@ static void test_smem_base_part(void **state) {
     (void)state;
     char err[512];
     const cJSON *sb = cJSON_GetObjectItem(emulator_record(), "smem_base");
-    assert_non_null(sb);
-    assert_true(cJSON_GetObjectItem(sb, "window_address")->valuedouble == 0);
-    assert_true(cJSON_GetObjectItem(sb, "dynamic_bytes")->valuedouble == PROBE_SMEM_BASE_BYTES);
+    const cJSON *at = cJSON_GetObjectItem(sb, "window_address"),
+                *n = cJSON_GetObjectItem(sb, "dynamic_bytes");
+    assert_true(cJSON_IsNumber(at) && cJSON_IsNumber(n));
+    assert_true(at->valuedouble == 0 && n->valuedouble == PROBE_SMEM_BASE_BYTES);
     cJSON *copy = cJSON_Duplicate(emulator_record(), 1);
     cJSON *wa = cJSON_GetObjectItem(cJSON_GetObjectItem(copy, "smem_base"), "window_address");
+    cJSON_SetNumberValue(wa, 1024.5); /* not an address: the record is malformed */
+    if (probe_check_isa(copy, err, sizeof err) != -1) fail_msg("smem_base 1024.5 accepted");
     cJSON_SetNumberValue(wa, 0x410);
     if (probe_check_isa(copy, err, sizeof err) != 1) fail_msg("smem_base 0x410 passed the check");
     assert_non_null(strstr(err, "smem_base"));

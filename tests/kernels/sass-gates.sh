@@ -28,6 +28,8 @@
 #                 LDSM; the row sums' unpacks, at most 32 (8 per 32 keys).
 #   WG_OVERLAP (7f): 7e's, with 4 QGMMA.64x64x32 more (the last tile's P.V after the loop), and a
 #                 WARPGROUP.DEPBAR.LE gsb0, 0x1: S(t) waited for while P(t-1).V(t-1) runs.
+#   WGMMA_QK and after: one BPT.TRAP within the first 16 instructions (the dynamic shared memory's
+#                 alignment test, prims::smem_check_aligned).
 #   KEYS128 without VT_LDSM: V^T by single-byte stores (STS.U8). VT_LDSM (7k): no STS.U8; V^T by 4
 #                 LDSM.16.MT88.4 and 4 STSM.16.M88.4 (D = 64: 4 blocks of 16 keys x 32 columns per
 #                 producer warp), no other LDSM or STSM; the trip of a producer warp that does not
@@ -102,6 +104,12 @@ while IFS='|' read -r ident id parent sw; do
     if registry_has "$sw" FP8_MMA && [ "$an" -lt 89 ]; then
       tap_ok "sm_$arch $id: empty body (no LDGSTS, no MMA)" test "$(cnt 'LDGSTS|[HQ]MMA')" -eq 0
       continue
+    fi
+    if registry_has "$sw" WGMMA_QK; then
+      # The test of where dynamic shared memory starts (prims::smem_check_aligned) survives ptxas: its
+      # trap, once, within the kernel's first 16 instructions (static-gates.sh checks every instance's PTX).
+      tap_ok "sm_$arch $id: one BPT.TRAP, at the start (the shared-memory alignment test: $(cnt 'BPT\.TRAP'))" \
+        bash -c 'test "$(grep -cE "^BPT\.TRAP" "$1")" -eq 1 && head -n 16 "$1" | grep -qE "^BPT\.TRAP"' _ "$tmp/k.sass"
     fi
     if registry_has "$sw" WG_OVERLAP; then
       # 7f: 7e's, with the last tile's P.V after the loop (4 more); with MASK_EDGE (7i) the loop has two

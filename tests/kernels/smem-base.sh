@@ -6,8 +6,8 @@
 #   for 7b-7d's 64-byte swizzled Q at D = 64, 1024 for every other swizzled kernel) each launch stops
 #   at the check, which names the address and the boundary; at or above it the kernel runs and passes;
 # - a start moved by 1024 bytes gives the same bits as 0 (the swizzles follow absolute addresses);
-# - stage 6 at D = 128 (dynamic, unchecked, 16 bytes enough) runs at 16;
-# - a value the emulator cannot model is refused, naming the variable.
+# - stage 6 at D = 128 (dynamic, unchecked: its Smem's alignas is 128) runs at 128, where 7b+ stop;
+# - a value the emulator cannot model is refused (exit 2), naming the variable.
 # Usage: smem-base.sh SDPA_BENCH
 . "$(dirname "$0")/../tap.sh"
 bench=$1
@@ -56,14 +56,15 @@ for v in stage7b stage7k; do
     cmp -s "$tmp/$v-at0/o.npy" "$tmp/$v-at1024/o.npy"
 done
 
-run s6 16 stage6 ragged-d128
-tap_ok "stage6 at ragged-d128 (dynamic, unchecked: 16 bytes suffice) runs at 0x10 and passes" passes s6
+run s6 128 stage6 ragged-d128
+tap_ok "stage6 at ragged-d128 (dynamic shared memory, no check: its 128 bytes suffice) runs at 0x80 and passes" passes s6
 
-for bad in 8 4096 12x; do
+for bad in 8 4096 12x -16 0x10; do
   SIMT_DYN_SMEM_OFFSET=$bad "$bench" --backend emu --check-only --quiet --variant stage7e --shape ragged \
     --seeds 1 --out "$tmp/bad.json" >"$tmp/bad.log" 2>&1
   rc=$?
   tap_ok "SIMT_DYN_SMEM_OFFSET=$bad is refused, naming the variable (exit $rc)" \
-    grep -qF "SIMT_DYN_SMEM_OFFSET=$bad: expected a multiple of 16 below 4096" "$tmp/bad.log"
+    bash -c '[ "$1" -eq 2 ] && grep -qF -- "SIMT_DYN_SMEM_OFFSET=$2: expected a decimal multiple of 16 below 4096" "$3"' \
+    _ "$rc" "$bad" "$tmp/bad.log"
 done
 tap_done

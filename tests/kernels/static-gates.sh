@@ -116,18 +116,24 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         "$(grep -c 'mbarrier\.arrive\.expect_tx' "$tmp/k.ptx")" -ge 1 -a "$(grep -c 'mbarrier\.try_wait\.parity' "$tmp/k.ptx")" -ge 1
       tap_ok "sm_$arch $ident: the mbarrier init is fenced (fence.mbarrier_init)" grep -q 'fence\.mbarrier_init' "$tmp/k.ptx"
       tap_fail "sm_$arch $ident: no cp.async copies or group waits" grep -qE 'cp\.async\.(ca|cg)|cp\.async\.wait_group' "$tmp/k.ptx"
-      # Where its shared memory is dynamic (from 7b at D = 64), the kernel tests first that it starts
-      # on its tiles' alignment (prims::smem_check_aligned: 512 for 7b-7d's 64-byte swizzled Q, 1024
-      # with 7e's V^T), through an opaque move, and traps otherwise: nvcc deleted the plain test,
-      # taking the declaration's __align__ for a fact. Stage 7a's static shared memory: no test.
-      if [ "$wg" = 1 ]; then
-        mask=$((k128 == 1 ? 1023 : 511))
-        tap_ok "sm_$arch $ident: dynamic shared memory tested for its $((mask + 1))-byte alignment, a trap if not" \
-          bash -c 'grep -A3 "mov.b32 \(%r[0-9]*\), \1;" "$1" | grep -qE "and\.b32\s+%r[0-9]+, %r[0-9]+, $2;" &&
-                   test "$(grep -cE "^\s*trap;" "$1")" -eq 1' _ "$tmp/k.ptx" "$mask"
-      else
-        tap_fail "sm_$arch $ident: static shared memory, no alignment test (no trap)" grep -qE '^\s*trap;' "$tmp/k.ptx"
-      fi
+      # Where its shared memory is dynamic, each instance tests first that it starts on its tiles'
+      # alignment (prims::smem_check_aligned: 128 for 7a's TMA destinations at D = 128; 512 for 7b-7d's
+      # 64-byte swizzled Q at D = 64; 1024 at D = 128 and with 7e's V^T), through an opaque move, and
+      # traps otherwise: nvcc deleted the plain test, taking the declaration's __align__ for a fact.
+      # Stage 7a at D = 64 has static shared memory: no test, no trap.
+      for inst in "" _causal _d128 _d128_causal; do
+        body "$ptx" "sdpa_${ident}_e4m3$inst" >"$tmp/i.ptx"
+        case "$wg$inst" in
+          0_d128*) align=128 ;; 0*) align=0 ;; 1_d128*) align=1024 ;; *) align=$((k128 == 1 ? 1024 : 512)) ;;
+        esac
+        if [ "$align" = 0 ]; then
+          tap_fail "sm_$arch ${ident}_e4m3$inst: static shared memory, no alignment test (no trap)" grep -qE '^\s*trap;' "$tmp/i.ptx"
+        else
+          tap_ok "sm_$arch ${ident}_e4m3$inst: dynamic shared memory tested for its $align-byte alignment, a trap if not" \
+            bash -c 'grep -A3 "mov.b32 \(%r[0-9]*\), \1;" "$1" | grep -qE "and\.b32\s+%r[0-9]+, %r[0-9]+, $2;" &&
+                     test "$(grep -cE "^\s*trap;" "$1")" -eq 1' _ "$tmp/i.ptx" $((align - 1))
+        fi
+      done
     elif [ "$cp" = 1 ]; then
       tap_ok "sm_$arch $ident: 16-byte cp.async copies" grep -qE 'cp\.async\.(ca|cg)\.shared\.global.*, 16' "$tmp/k.ptx"
     else

@@ -624,6 +624,15 @@ if command -v jq >/dev/null; then
   tap_ok "  ... a record from before the exponentials' probes: they have not run on a GPU, the layouts have" \
     bash -c '[ $1 -eq 0 ] && grep -qF "no committed campaign'"'"'s probe record holds that probe yet, so its bits have been checked on the CPU only" "$2/gpu-exp-probes.md" &&
              grep -qF "the layouts ran in 1 committed campaign on $3 (Section @sec:gpu-c2-probes); stage 7g'"'"'s exponential in none of them, and stage 7h'"'"'s in none." "$2/gpu-probes-limits.md"' _ $? "$TMP/pm-old-out" "$dv"
+  jq '.smem_base = {dynamic_bytes: 148480, declared_align: 1024, window_address: 1040} |
+      .isa_check = {mismatches: 1, first: "smem_base: made up"}' "$DM/probes/probes.json" >"$TMP/pb.json" &&
+    mv "$TMP/pb.json" "$DM/probes/probes.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/pm-sb-out" --gpu-data "$TMP/pm-meas" >"$TMP/pm-sb.log" 2>&1
+  tap_ok "  ... a record whose dynamic shared memory starts off 1024 bytes: shown so, the stage 7 kernels that stop named, not a layout mismatch" \
+    bash -c '[ $1 -eq 0 ] && grep -qE "^\| stage 7.s dynamic shared memory .*\| +0x410 \(NOT on 1024 bytes\) \|$" "$2" &&
+             grep -qF "starts at shared-window address 0x410, not on the 1024 bytes" "$2" &&
+             grep -qF "stages 7e-7k, and 7b-7d at D = 128, stop" "$2" && grep -q "no mismatches with the PTX ISA" "$2" &&
+             ! grep -q "DISAGREES" "$2"' _ $? "$TMP/pm-sb-out/gpu.md"
   tap_ok "  ... the probes' and the matrix's captions marked as the fixture's, as every table of a fixture is" \
     bash -c 'grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Hardware probes of campaign 20260103T000000Z-fixture-2" "$1" &&
              grep -q "^Table: SYNTHETIC FIXTURE, NOT A MEASUREMENT: Correctness matrix of campaign 20260103T000000Z-fixture-2" "$1"' _ "$PM"

@@ -1,4 +1,5 @@
 // api.cpp: configuration from the environment and the C interface of simt.h.
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,10 @@ void config_init() {
     // promises 16 bytes), to test the kernels that need more (prims::smem_check_aligned).
     const char *o = getenv("SIMT_DYN_SMEM_OFFSET");
     char *end = nullptr;
-    const uint64_t off = o && *o ? strtoull(o, &end, 0) : 0;
-    if ((o && *o && *end) || off % 16 != 0 || off >= 4096) {
-        fprintf(stderr, "simt: SIMT_DYN_SMEM_OFFSET=%s: expected a multiple of 16 below 4096\n", o);
+    const bool given = o && *o;
+    const uint64_t off = given && isdigit((unsigned char)*o) ? strtoull(o, &end, 10) : 0;
+    if ((given && (!isdigit((unsigned char)*o) || *end)) || off % 16 != 0 || off >= 4096) {
+        fprintf(stderr, "simt: SIMT_DYN_SMEM_OFFSET=%s: expected a decimal multiple of 16 below 4096\n", o);
         exit(2);
     }
     config.dyn_smem_offset = (uint32_t)off;

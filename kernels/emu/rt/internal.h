@@ -275,7 +275,8 @@ void async_fence();
 void async_check_read(Site at, const char *what, const void *p, size_t n, Fiber *who);
 void async_check_overwrite(Site at, const char *what, uintptr_t lo, uintptr_t hi);
 // The emulator's shared-memory window (what __cvta_generic_to_shared gives on a GPU): dynamic shared
-// memory from 0, static shared memory after it; the low 10 bits equal the host address's.
+// memory from 0 (or SIMT_DYN_SMEM_OFFSET), static shared memory after it; the low 10 bits equal the
+// host address's.
 bool smem_window(const void *p, uint32_t *addr);
 void *smem_from_window(uint32_t addr, size_t n);
 

@@ -76,10 +76,12 @@ inline void asan_finish(void *fake, const void **bottom_old, size_t *size_old) {
 }
 // A reused stack may carry redzones of frames that never returned (an abandoned block).
 inline void asan_unpoison(void *p, size_t n) { __asan_unpoison_memory_region(p, n); }
+inline void asan_poison(void *p, size_t n) { __asan_poison_memory_region(p, n); }
 #else
 inline void asan_start(void **, const void *, size_t) {}
 inline void asan_finish(void *, const void **, size_t *) {}
 inline void asan_unpoison(void *, size_t) {}
+inline void asan_poison(void *, size_t) {}
 #endif
 
 } // namespace simt::rt::san

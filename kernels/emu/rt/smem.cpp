@@ -43,6 +43,7 @@ void smem_launch(size_t bytes) {
     const size_t lead = dyn_window % 1024;
     if (bytes && posix_memalign((void **)&dyn_alloc, 1024, lead + bytes) != 0) abort();
     if (dyn_alloc) dyn = dyn_alloc + lead;
+    if (dyn_alloc && lead) san::asan_poison(dyn_alloc, lead); // an underrun is still an ASan report
     shadow_dyn.assign(bytes, 0);
 #if defined(SIMT_SMEM_SECTION)
     shadow_static.assign(__start_simt_shared ? (size_t)(__stop_simt_shared - __start_simt_shared) : 0, 0);
@@ -50,6 +51,7 @@ void smem_launch(size_t bytes) {
 }
 
 void smem_launch_end() {
+    if (dyn_alloc && dyn > dyn_alloc) san::asan_unpoison(dyn_alloc, (size_t)(dyn - dyn_alloc));
     free(dyn_alloc);
     dyn = dyn_alloc = nullptr;
     dyn_size = 0;
