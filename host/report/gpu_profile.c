@@ -25,16 +25,19 @@ static void stage7j_reading(const gpu_campaign_t *c, rbuf_t *b) {
     const cJSON *v;
     int found = 0;
     cJSON_ArrayForEach(v, jo(c->profile_gate_d128, "variants")) {
-        bool ours = jo_eq(v, "variant", "stage7i") || jo_eq(v, "variant", "stage7j");
+        bool ours = jo_eq(v, "variant", "stage7i") || jo_eq(v, "variant", "stage7j") ||
+                    jo_eq(v, "variant", "stage7k");
         found += ours && jo_eq(v, "status", "ok");
     }
     rb_printf(b,
-              "Stage 7j's failure reading (Methods, \"Stage 7j\") reads this table should its speedup gate "
-              "be missed with the bits identical: stage 7i's and 7j's issue and XU shares say whether the "
-              "turns moved what binds the loop. The pre-registration sets no threshold on them, so no "
-              "verdict is drawn from them here; %s.\n\n",
-              found == 2 ? "both were profiled in this campaign"
-                         : "this campaign did not profile both (the status column says why)");
+              "Two failure readings read this table should their speedup gates be missed with the bits "
+              "identical: stage 7j's (Methods, \"Stage 7j\"), whose stage 7i and 7j issue and XU shares say "
+              "whether the turns moved what binds the loop, and stage 7k's (Methods, \"Stage 7k\"), whose XU "
+              "share near its peak would say that the conversions share the XU. The pre-registrations set "
+              "no threshold on them, so no verdict is drawn from them here; %s.\n\n",
+              found == 3
+                  ? "stages 7i, 7j and 7k were all profiled in this campaign"
+                  : "this campaign did not profile all of stages 7i, 7j and 7k (the status column says why)");
 }
 
 static const kind_t KINDS[] = {

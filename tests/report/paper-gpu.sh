@@ -325,23 +325,24 @@ tap_ok "  ... and one with a note (the step guard's) shows it" \
 tap_ok "  ... and the skipped one skipped, with its reason" \
   grep -qF "| peers-torch | skipped: FIXTURE: PyTorch is not installed on the node |" "$G"
 # Stage 7j's gate shape (profile-gate-d128.json): its own section after 7f's, the XU and issue shares first,
-# what 7j's failure reading takes from it and no verdict; without stage 7j's row it says so; a
+# what 7j's and 7k's failure readings take from it and no verdict; without stage 7j's row it says so; a
 # campaign without the file (before the step) has no such section.
 tap_ok "profile at stage 7j's gate shape: its section after 7f's, the fixture's values, the skip's reason" \
   bash -c 'awk "/{#sec:gpu-c1-profile-gate}/ { a = NR } /{#sec:gpu-c1-profile-gate-d128}/ { b = NR } END { exit !(a && b > a) }" "$1" &&
            grep -qF "### Profile metrics at stage 7j'"'"'s gate shape (D = 128) {#sec:gpu-c1-profile-gate-d128}" "$1" &&
            grep -qF "| XU (MUFU) pipe busy (%) | issue slots busy (%) | status |" "$1" &&
            grep -qF "| stage7j | 71.5 | 88.75 | ok |" "$1" && grep -qF "| stage7i | 66.25 | 81.5 | ok |" "$1" &&
+           grep -qF "| stage7k | 74.5 | 84.25 | ok |" "$1" &&
            grep -qF "| stage7e | n/a | n/a | skipped: FIXTURE skip: ncu replay exceeded the step budget |" "$1" &&
            grep -q "at the 2,16,8192,128 shape (ncu 0.0 (FIXTURE), profile-gate-d128.json: the variants an experiment times at stage 7j.s gate shape)" "$1" &&
-           grep -q "^Stage 7j.s failure reading .*no verdict is drawn from them here; both were profiled in this campaign\.$" "$1"' _ "$G"
+           grep -q "^Two failure readings .*stage 7j.s (Methods, \"Stage 7j\").*stage 7k.s (Methods, \"Stage 7k\").*no verdict is drawn from them here; stages 7i, 7j and 7k were all profiled in this campaign\.$" "$1"' _ "$G"
 if command -v jq >/dev/null; then
   rm -rf "$TMP/d128" && cp -r "$TMP/gpu" "$TMP/d128"
   P=$(ls -d "$TMP"/d128/fixture-*/*/)profile-gate-d128.json
   jq '.variants |= map(select(.variant != "stage7j"))' "$P" >"$P.new" && mv "$P.new" "$P"
   "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
-  tap_ok "  ... without stage 7j's row: it says the campaign did not profile both" \
-    grep -q "no verdict is drawn from them here; this campaign did not profile both (the status column says why)\.$" "$TMP/d128-out/gpu.md"
+  tap_ok "  ... without stage 7j's row: it says the campaign did not profile all three" \
+    grep -q "no verdict is drawn from them here; this campaign did not profile all of stages 7i, 7j and 7k (the status column says why)\.$" "$TMP/d128-out/gpu.md"
   rm "$P"
   "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
   tap_ok "  ... without the file: no such section, stage 7f's still there" \
