@@ -113,7 +113,14 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 // switches.h), which it declares and launches. nvcc's sm_90a compile (SDPA_PART_SM90A): those alone,
 // and no table: every other kernel keeps one build and its code for sm_90 (the one measured on an
 // H100), where a fat binary holding sm_90a code for it would let the runtime pick that instead.
-#if defined(SIMT_EMU)
+// The emulator's plain build is split the same way, for time (mk/kernels.mk): its main part
+// (SDPA_EMU_MAIN) has the table and every kernel but the sm_90a rows', and SDPA_PART_SM90A with
+// SDPA_EMU_PASS=4 or 5 has those rows' D = 64 or D = 128 kernels (one ~330 CPU-second compile at -O2
+// became three that run side by side). Its sanitizer builds and the plants are one compile: all.
+#if defined(SIMT_EMU) && defined(SDPA_EMU_MAIN)
+#define SDPA_DEFINES_PORTABLE 1
+#define SDPA_DEFINES_SM90A 0
+#elif defined(SIMT_EMU) && !defined(SDPA_PART_SM90A)
 #define SDPA_DEFINES_PORTABLE 1
 #define SDPA_DEFINES_SM90A 1
 #elif defined(SDPA_PART_SM90A)
@@ -370,14 +377,18 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #undef SDPA_WIDE_ROW
 
 // Pass 4: the TMA_KV rows' kernels.
+#if !defined(SDPA_EMU_PASS) || SDPA_EMU_PASS == 4
 #define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_KERNELS_OF(ident)
 #include "variants.def"
 #undef SDPA_VARIANT
+#endif
 
 // Pass 5: the TMA_KV rows' D = 128 kernels (after every other, as pass 3's).
+#if !defined(SDPA_EMU_PASS) || SDPA_EMU_PASS == 5
 #define SDPA_VARIANT(ident, id, parent, sw, summary) SDPA_TMA_D128_OF(ident)
 #include "variants.def"
 #undef SDPA_VARIANT
+#endif
 
 #if !defined(SDPA_PART_SM90A)
 #define SDPA_VARIANT(ident, id, parent, sw, summary) entry_##ident,

@@ -89,7 +89,12 @@ ptxas: $(PTXAS_JSON)
 # the kernels move fp16 data through 16-byte vector accesses of shared memory, the usual CUDA
 # idiom, which C++'s aliasing rules would let clang reorder.
 KEMU := $(BUILD)/kernels/emu
-KERNELS_EMU_OBJS      := $(KEMU)/stages.o
+# The plain build in three compiles (kernels/stages.cu, "Which kernels this compile defines"): the
+# table and every kernel but the sm_90a rows' (stages.o), and those rows' D = 64 and D = 128 kernels.
+# As one compile it took ~330 CPU-seconds at -O2, most of make test's build alone on one core at
+# its end; the parts take ~100 each, side by side.
+KEMU_SM90A_PARTS      := $(KEMU)/stages-sm90a-d64.o $(KEMU)/stages-sm90a-d128.o
+KERNELS_EMU_OBJS      := $(KEMU)/stages.o $(KEMU_SM90A_PARTS)
 KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
 KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
 # Line tables only (after EMU_CXXFLAGS' -g): sanitizer reports and backtraces keep file and line,
@@ -110,7 +115,16 @@ KERNEL_EMU_TSAN_FLAGS := -O0 -fsanitize=thread
 $(KEMU)/stages.o: $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(KEMU)/stages.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	@echo "  EMU     $(KERNEL_SRC)"
 	$(Q)mkdir -p $(@D)
-	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -DSDPA_EMU_MAIN -MMD -MP -c $< -o $@
+# emu_sm90a_part D PASS: the sm_90a rows' kernels of head dimension D (stages.cu's pass PASS).
+define emu_sm90a_part
+$(KEMU)/stages-sm90a-d$(1).o: $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(KEMU)/stages-sm90a-d$(1).d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	@echo "  EMU     $(KERNEL_SRC) [sm_90a rows, D = $(1)]"
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_FLAGS) -DSDPA_PART_SM90A -DSDPA_EMU_PASS=$(2) -MMD -MP -c $$< -o $$@
+endef
+$(eval $(call emu_sm90a_part,64,4))
+$(eval $(call emu_sm90a_part,128,5))
 $(KEMU)/stages-tsan.o: $(KERNEL_SRC) $(call emu_pch,ktsan) $(call kernel_depfile_or_force,$(KEMU)/stages-tsan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call EMU_COMPILE,ktsan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
@@ -120,7 +134,7 @@ $(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call emu_pch,kasan) $(call kernel_depfile
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
 # The longest single compiles of make test (~30-80 CPU-seconds each): started first.
 TEST_DEPS_FIRST += $(KERNELS_EMU_OBJS) $(KERNELS_EMU_TSAN_OBJS) $(KERNELS_CUDA_OBJS) $(KERNELS_EMU_ASAN_OBJS) $(KERNEL_PTX)
--include $(KEMU)/stages.d $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
+-include $(KEMU)/stages.d $(KEMU_SM90A_PARTS:.o=.d) $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
 
 ## sass: print the SASS instruction mix of one variant (VARIANT=stage3b ARCH=sm_89; SKIP without cuobjdump)

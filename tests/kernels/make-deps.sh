@@ -25,7 +25,8 @@ closure() {
 headers=$(closure)
 tap_ok "stages.cu includes kernels/switches.h (directly or not)" grep -qx kernels/switches.h <<<"$headers"
 
-targets=("$build/kernels/emu/stages.o" "$build/kernels/emu/stages-tsan.o" "$build/kernels/emu/stages-asan.o")
+targets=("$build/kernels/emu/stages.o" "$build/kernels/emu/stages-sm90a-d64.o" "$build/kernels/emu/stages-sm90a-d128.o"
+  "$build/kernels/emu/stages-tsan.o" "$build/kernels/emu/stages-asan.o")
 if [ "$have_nvcc" = 1 ]; then
   targets+=("$build/kernels/cuda/stages.o" "$build/kernels/cuda/stages_sm90a.o" "$build/kernels/cuda/stages_sm90a.ptx")
   for a in "$@"; do targets+=("$build/kernels/cuda/stages_sm$a.ptx"); done
