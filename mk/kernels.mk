@@ -91,8 +91,8 @@ ptxas: $(PTXAS_JSON)
 KEMU := $(BUILD)/kernels/emu
 # The plain build in three compiles (kernels/stages.cu, "Which kernels this compile defines"): the
 # table and every kernel but the sm_90a rows' (stages.o), and those rows' D = 64 and D = 128 kernels.
-# As one compile it took ~330 CPU-seconds at -O2, most of make test's build alone on one core at
-# its end; the parts take ~100 each, side by side.
+# As one compile it took ~330 CPU-seconds at -O2 and, started late by make -j2, ran alone on one
+# core for the last ~3.5 minutes of make test's build; the parts took 79, 121 and 132 (2026-11-29).
 KEMU_SM90A_PARTS      := $(KEMU)/stages-sm90a-d64.o $(KEMU)/stages-sm90a-d128.o
 KERNELS_EMU_OBJS      := $(KEMU)/stages.o $(KEMU_SM90A_PARTS)
 KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
