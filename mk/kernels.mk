@@ -112,19 +112,16 @@ KERNEL_EMU_ASAN_FLAGS := -O0 $(SAN_FLAGS) -fno-sanitize=function
 # against ~52 at -O1, for runs of the small shapes ~1 s slower each (six in the correctness
 # matrix). TSan instruments every access at either level; -O0 leaves none out.
 KERNEL_EMU_TSAN_FLAGS := -O0 -fsanitize=thread
-$(KEMU)/stages.o: $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(KEMU)/stages.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
-	@echo "  EMU     $(KERNEL_SRC)"
-	$(Q)mkdir -p $(@D)
-	$(Q)$(call EMU_COMPILE,plain) $(KERNEL_EMU_FLAGS) -DSDPA_EMU_MAIN -MMD -MP -c $< -o $@
-# emu_sm90a_part D PASS: the sm_90a rows' kernels of head dimension D (stages.cu's pass PASS).
-define emu_sm90a_part
-$(KEMU)/stages-sm90a-d$(1).o: $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(KEMU)/stages-sm90a-d$(1).d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
-	@echo "  EMU     $(KERNEL_SRC) [sm_90a rows, D = $(1)]"
+# emu_kernels OBJ DEFINES LABEL: one compile of the plain build, defining what DEFINES select.
+define emu_kernels
+$(1): $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(1:.o=.d)) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
+	@echo "  EMU     $(KERNEL_SRC)$(if $(3), [$(3)])"
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_FLAGS) -DSDPA_PART_SM90A -DSDPA_EMU_PASS=$(2) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_FLAGS) $(2) -MMD -MP -c $$< -o $$@
 endef
-$(eval $(call emu_sm90a_part,64,4))
-$(eval $(call emu_sm90a_part,128,5))
+$(eval $(call emu_kernels,$(KEMU)/stages.o,-DSDPA_EMU_MAIN))
+$(eval $(call emu_kernels,$(KEMU)/stages-sm90a-d64.o,-DSDPA_PART_SM90A -DSDPA_EMU_PASS=4,sm_90a rows at D = 64))
+$(eval $(call emu_kernels,$(KEMU)/stages-sm90a-d128.o,-DSDPA_PART_SM90A -DSDPA_EMU_PASS=5,sm_90a rows at D = 128))
 $(KEMU)/stages-tsan.o: $(KERNEL_SRC) $(call emu_pch,ktsan) $(call kernel_depfile_or_force,$(KEMU)/stages-tsan.d) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call EMU_COMPILE,ktsan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
@@ -132,7 +129,7 @@ $(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call emu_pch,kasan) $(call kernel_depfile
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call EMU_COMPILE,kasan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
-# The longest single compiles of make test (~30-80 CPU-seconds each): started first.
+# The longest single compiles of make test (~40-130 CPU-seconds each): started first.
 TEST_DEPS_FIRST += $(KERNELS_EMU_OBJS) $(KERNELS_EMU_TSAN_OBJS) $(KERNELS_CUDA_OBJS) $(KERNELS_EMU_ASAN_OBJS) $(KERNEL_PTX)
 -include $(KEMU)/stages.d $(KEMU_SM90A_PARTS:.o=.d) $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
