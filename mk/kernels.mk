@@ -100,6 +100,12 @@ KERNELS_EMU_ASAN_OBJS := $(KEMU)/stages-asan.o
 # Line tables only (after EMU_CXXFLAGS' -g): sanitizer reports and backtraces keep file and line,
 # and each compile of the kernels' one translation unit takes ~30 % less CPU (85 -> 60 s plain).
 KERNEL_EMU_FLAGS = $(EMU_WERROR) -fno-strict-aliasing -I$(GEN) -gline-tables-only
+# The plain build without them (-g0): nothing reads its debug information (a kernel's fault names
+# its source line through the emulator's call sites, simt_rt.h; the sanitizer builds keep their
+# line tables), and they cost ~16 % of its compiles (the sm_90a rows at D = 64: 103 -> 87 CPU-s,
+# 2026-11-29). KERNEL_EMU_DEBUG=-gline-tables-only puts them back, for a debugger or a profile.
+KERNEL_EMU_DEBUG ?= -g0
+KERNEL_EMU_PLAIN_FLAGS = $(KERNEL_EMU_FLAGS) $(KERNEL_EMU_DEBUG)
 # The kernels' ASan+UBSan build at -O0 (the runtime's stays -O1): at -O1 this one translation unit
 # took ~300 CPU-seconds to compile, and its runs are the small shapes (a few seconds slower); -O0
 # also keeps every access the source makes for ASan to check. Without UBSan's `function` check
@@ -117,7 +123,7 @@ define emu_kernels
 $(1): $(KERNEL_SRC) $(call emu_pch,plain) $(call kernel_depfile_or_force,$(1:.o=.d)) | $(DEPS_STAMP) $(SDPA_CUSTOM_H)
 	@echo "  EMU     $(KERNEL_SRC)$(if $(3), [$(3)])"
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_FLAGS) $(2) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_PLAIN_FLAGS) $(2) -MMD -MP -c $$< -o $$@
 endef
 $(eval $(call emu_kernels,$(KEMU)/stages.o,-DSDPA_EMU_MAIN))
 $(eval $(call emu_kernels,$(KEMU)/stages-sm90a-d64.o,-DSDPA_PART_SM90A -DSDPA_EMU_PASS=4,sm_90a rows at D = 64))
