@@ -5,11 +5,8 @@
 #   "ok ..."                 -> passed      "... # SKIP ..." -> skipped
 #   "not ok ..." (no SKIP)   -> failed
 #   a suite that exits non-zero without reporting a failure, or reports nothing, counts one failure.
-# Suites run TEST_JOBS at a time (default: the number of CPUs plus one, at most 5; TEST_JOBS=1 runs
-# them one after another): each writes only its own log and temporary directory. The one beyond the
-# CPUs fills the time the others leave them idle (a suite waits on files, pipes, a child's start):
-# with 2 at a time on 2 CPUs, ~20 % of make test's suite phase was idle CPU (process accounting,
-# 2026-11-29). The suites named in
+# Suites run TEST_JOBS at a time (default: the number of CPUs, at most 4; TEST_JOBS=1 runs them
+# one after another): each writes only its own log and temporary directory. The suites named in
 # TEST_BESIDE (words matched against each suite's command line) mostly wait (a Slurm cluster's
 # scheduling, a campaign's time limit: ~15 % of their wall time on the CPU), so with TEST_JOBS > 1
 # they start first and run beside the others instead of holding a slot. The suites named in
@@ -22,9 +19,9 @@ mkdir -p "$logdir"
 rm -f "$logdir/summary"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 timeout_s=${SUITE_TIMEOUT:-1200}
-jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-[ "$jobs" -le 5 ] || jobs=5
+[ "$jobs" -le 4 ] || jobs=4
 # A suite's log is named after its command line; a long one (the planted suite lists every plant)
 # is cut and made unique by a digest of the whole line: a file name has at most 255 bytes, and
 # the name carries .log.secs after it.

@@ -17,9 +17,24 @@ sass_find_tool() { # sets SASS_TOOL, or returns 1
 }
 # sass_listing_addr OBJECT KERNEL ARCH: one instruction per line after its hex address, predicate
 # kept ("2210 @P0 BRA 0x28d0"; tools/issue-slots.sh follows the branches).
+# With SASS_CACHE set (a directory of the caller's), each object (path, size and time) is
+# disassembled once per architecture, whole, and each kernel's listing is cut from that (its "Function :" section: the
+# same lines as cuobjdump -fun gives); a whole object takes ~4 times one kernel's time, and the
+# gates ask for up to ~50 kernels of one object.
 sass_listing_addr() {
-  PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$3" -fun "$2" "$1" 2>/dev/null |
-    sed -nE 's|^ +/\*([0-9a-f]{4,})\*/ +(.*);.*|\1 \2|p'
+  if [ -n "${SASS_CACHE:-}" ]; then
+    local all; all=$SASS_CACHE/$(printf '%s %s' "$1" "$(stat -c %s-%Y "$1" 2>/dev/null)" | md5sum | cut -c1-16)-$3
+    if [ ! -d "$all" ]; then # one file per kernel, its name the kernel's (an identifier)
+      mkdir -p "$all.tmp.$$" &&
+        PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$3" "$1" 2>/dev/null |
+        awk -v d="$all.tmp.$$" '/^[ \t]*Function : / { if (f) close(f); f = d "/" $NF } f { print > f }' &&
+        mv -T "$all.tmp.$$" "$all" 2>/dev/null || rm -rf "$all.tmp.$$"
+      [ -d "$all" ] || return 1
+    fi
+    [ -f "$all/$2" ] && cat "$all/$2"
+  else
+    PATH="$(dirname "$SASS_TOOL"):$PATH" "$SASS_TOOL" -sass -arch "$3" -fun "$2" "$1" 2>/dev/null
+  fi | sed -nE 's|^ +/\*([0-9a-f]{4,})\*/ +(.*);.*|\1 \2|p'
 }
 # sass_listing OBJECT KERNEL ARCH: one instruction per line, predicate dropped ("HMMA.16816.F32 R32, ...").
 sass_listing() {

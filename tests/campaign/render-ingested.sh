@@ -25,8 +25,9 @@ rc=$?
 tap_ok "campaign.sh --quick --backend emu, outside the checkout, with a bare PATH: exit 0" test $rc -eq 0
 tools/campaign/ingest.sh "$tmp/c.tar.gz" "$tmp/data" "$report" --allow-emulated >"$tmp/ingest.log" 2>&1
 tap_ok "ingested with --allow-emulated into a temporary data directory" test $? -eq 0
+# The PDF only: the checks below read it and the generated Markdown (gen/), which sdpa-report writes.
 make --no-print-directory -s paper DATA_DIR="$tmp/data" GPU_DATA_DIR="$tmp/data/gpu" FIG_DIR="$tmp/fig" \
-  REPORT_DIR="$tmp/rep" >"$tmp/paper.log" 2>&1
+  REPORT_DIR="$tmp/rep" PANDOC_FORMATS=pdf >"$tmp/paper.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/paper.log" | tail -n 20
 tap_ok "make paper GPU_DATA_DIR=<that data>/gpu: exit 0" test $rc -eq 0

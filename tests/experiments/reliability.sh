@@ -73,7 +73,7 @@ tap_ok "incomplete run: the report's tables/incomplete.md has the INCOMPLETE ban
   bash -c "grep -q 'INCOMPLETE RUN' '$I/tables/incomplete.md' && grep -q 'missing run-timing.json' '$I/tables/incomplete.md' && grep -q 'interrupted (SIGTERM)' '$I/tables/incomplete.md'"
 if command -v pandoc >/dev/null && command -v pdftotext >/dev/null; then
   banner_pdf() {
-    "${MAKE_CMD[@]}" report RUN="$I" FIG_DIR="$TMP/fig0" REPORT_DIR="$TMP/rep0" >/dev/null 2>&1 &&
+    "${MAKE_CMD[@]}" report RUN="$I" FIG_DIR="$TMP/fig0" REPORT_DIR="$TMP/rep0" PANDOC_FORMATS=pdf >/dev/null 2>&1 &&
       pdftotext -l 1 "$TMP/rep0/stage2-wmma-pv/$(basename "$I")/report.pdf" - | grep -q 'INCOMPLETE RUN'
   }
   tap_ok "incomplete run: make report renders, the PDF opens with the INCOMPLETE banner" banner_pdf
@@ -91,7 +91,7 @@ tap_ok "make paper's pick: says which incomplete run it skipped, and why" \
 : > "$TMP/bench.log"
 resume() {
   FAKE_BENCH_LOG="$TMP/bench.log" "${MAKE_CMD[@]}" resume RUN="$I" SDPA_BENCH=tests/report/fake-bench.sh \
-    DATA_DIR="$TMP/data" FIG_DIR="$TMP/fig" REPORT_DIR="$TMP/rep" >"$TMP/resume.log" 2>&1 || { sed 's/^/# /' "$TMP/resume.log" | tail -n 20; return 1; }
+    DATA_DIR="$TMP/data" FIG_DIR="$TMP/fig" REPORT_DIR="$TMP/rep" PANDOC_FORMATS=pdf >"$TMP/resume.log" 2>&1 || { sed 's/^/# /' "$TMP/resume.log" | tail -n 20; return 1; }
 }
 tap_ok "make resume RUN=...: exits 0" resume
 tap_ok "make resume: ran the timing step only, with the run's recorded shape and seeds" \

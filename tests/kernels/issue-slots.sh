@@ -11,6 +11,7 @@
 . tools/sass-mix.sh
 obj=$1 pj=$2 tsv=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export SASS_CACHE=$tmp/sass # each object disassembled once per architecture (tools/sass-mix.sh)
 awk_run() { awk -v per_tile="$1" -v pre=k -f tools/issue-slots.awk "$2" 2>"$tmp/err"; }
 
 # One loop 0x20..0xc0: 11 instructions; a predicated forward branch may skip 2 (0x50, 0x60), a

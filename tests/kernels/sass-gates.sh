@@ -44,6 +44,7 @@
 . tools/sass-mix.sh
 nvcc=$1 obj=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export SASS_CACHE=$tmp/sass # each object disassembled once per architecture (tools/sass-mix.sh)
 rows=$(registry_rows)
 
 # ---- the control-arm plant (PTX) ----

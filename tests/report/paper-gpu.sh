@@ -359,7 +359,7 @@ tap_ok "the artifact inventory lists the campaign's files and the GPU figures wi
            grep -qF "| \`$c/campaign.json\` | $(stat -c %s "$4/campaign.json") | \`$(sha256sum "$4/campaign.json" | cut -d" " -f1)\` |" "$i" &&
            grep -qF "\`$c/scaling/stage2-S512.json\`" "$i" && grep -qF "\`figures/gpu/c1/roofline.png\`" "$i"' \
   _ "$TMP/f" "$C" "$TMP/gpu" "$C"
-paper f2 "$TMP/gpu"
+paper f2 "$TMP/gpu" "pdf html"
 tap_ok "a second build: PDF and HTML byte-identical" \
   bash -c 'cmp -s "$1/f/out/paper.pdf" "$1/f2/out/paper.pdf" && cmp -s "$1/f/out/paper.html" "$1/f2/out/paper.html"' _ "$TMP"
 
@@ -505,7 +505,7 @@ tap_ok "  ... and sdpa-report latest-run names why" \
 
 # No campaign: the paper says so, and no GPU figure exists.
 mkdir -p "$TMP/empty"
-paper e "$TMP/empty"
+paper e "$TMP/empty" "pdf md"
 tap_ok "make paper with an empty GPU_DATA_DIR: exits 0" test $? -eq 0
 pdftotext -layout "$TMP/e/out/paper.pdf" "$TMP/e.txt"
 tap_ok "  ... the paper says no GPU campaign is committed and the GPU figures are NOT EVALUATED" \
