@@ -10,7 +10,8 @@
 #      P(t-1).V was in flight and copied them into st.pa after the wait. nvcc then wrote them into
 #      the A registers of the P.V still running (at D = 128, where P.V runs in two parts; with no A
 #      fence in the wait, at D = 64 too): both scans must find that in stage 7f's D = 128 kernels
-#      (with nvcc 13.0 also in 7h's, not in 7i's, whose registers were allocated otherwise).
+#      (compiled alone; with every row, nvcc 13.0 also wrote them in 7h's, not in 7i's, whose
+#      registers were allocated otherwise).
 # SASS needs cuobjdump (tools/sass-mix.sh finds it): those checks SKIP without.
 # Usage: wgmma-inflight.sh [NVCC SM90A_PTX GEN_DIR SM90A_OBJECT] (without them, as without the
 # toolkit: part 1 only)
@@ -118,7 +119,14 @@ else
 fi
 
 # ---- 3. the plant: stage 7f's first order of the codes and the wait ----
-mkdir -p "$tmp/plant" && cp kernels/*.cu kernels/*.cuh kernels/*.h kernels/*.def "$tmp/plant/"
+# Of the sm_90a rows, the copy's registry keeps stage 7f's alone (tools/variants-only.awk, as the
+# emulator's plants; the other rows stay, declared only in this compile): each kernel's registers
+# are allocated on their own, and the other sm_90a rows' kernels were ~85 % of this compile.
+. tests/kernels/registry.sh
+keep=$(registry_rows | while IFS='|' read -r _ id _ sw; do
+  [ "$id" = stage7f ] || [ "$(registry_exact_sm "$sw")" != 90 ] && echo "$id"; done | tr '\n' ' ')
+mkdir -p "$tmp/plant" && cp kernels/*.cu kernels/*.cuh kernels/*.h "$tmp/plant/" &&
+  awk -v keep="$keep" -f tools/variants-only.awk kernels/variants.def >"$tmp/plant/variants.def"
 sed -i -e 's|^    prims::wgmma_wait<0>(pv, st.pa);$|    uint32_t pa[TN / 32][4]; fp8_codes<Cfg>(st, s, pa); prims::wgmma_wait<0>(pv, st.pa);|' \
   -e 's|^    fp8_codes<Cfg>(st, s, st.pa);$|    for (int kk = 0; kk < TN / 32; ++kk) for (int r = 0; r < 4; ++r) st.pa[kk][r] = pa[kk][r];|' \
   "$tmp"/plant/*.cuh
