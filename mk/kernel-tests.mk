@@ -150,7 +150,10 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   mbarrier arrive and the other producers finish reading before the issuer runs on; only the TSan
 #   build reports it, as a race with the copy, so it cannot meet planted.sh's first requirement.)
 # plant_variant_NAME: the variant each plant's builds hold (default stage2); plant_tsan_shape_NAME
-# the shape its TSan runs use (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one). The original's other Stage-4
+# the shape its TSan runs use (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one);
+# plant_check_shapes_NAME the shapes of its plain build's checks (default small and ragged, ~0.01 s; a
+# plant those pass adds the mission shape, ~0.4-1.4 s a run: planted.sh fails while any shape list
+# misses the plant under a schedule). The original's other Stage-4
 # bug, wait_prior(0) on every tile, is correct but serialising: no correctness check can see it;
 # tests/kernels/sass-gates.sh plants it and requires the wait-depth gate to fail.
 KPLANT := $(KTEST_DIR)/planted
@@ -265,6 +268,10 @@ plant_variant_ws-early-signal := stage5
 
 # The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
 # instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
+# The plants whose plain checks pass at small and ragged under some schedule (measured 2026-11-29):
+# the ring must wrap, or the consumer run far enough ahead.
+$(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early-release ws-vt-unwaited,\
+  $(eval plant_check_shapes_$(p) := small ragged mission))
 PLANT_FLAGS := -DSDPA_NO_WIDE
 # A plant's plain build at -O1 and without debug information (KERNEL_EMU_PLAIN_FLAGS): its checks
 # run a few small problems (planted.sh), and the 30 compiles were ~170 of make test's ~1000 build
@@ -277,6 +284,7 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
 	$$(Q)awk -v keep=$(or $(plant_variant_$(1)),stage2) -f tools/variants-only.awk kernels/variants.def >$$(@D)/variants.def
 	$$(Q)echo $(or $(plant_tsan_shape_$(1)),ragged) >$$(@D)/tsan-shape
+	$$(Q)echo $(or $(plant_check_shapes_$(1)),small ragged) >$$(@D)/check-shapes
 	$$(Q)for f in $$(@D)/*.cuh; do sed -i '$(plant_sed_$(1))' $$$$f; done
 	$$(Q)n=$$$$(for f in $$(@D)/*.cuh; do diff kernels/$$$$(basename $$$$f) $$$$f; done | grep -c '^[<>]'); \
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le $(or $(plant_difflines_$(1)),2) ] || \
