@@ -9,7 +9,7 @@
 # PREREG_KEY (make passes build/prereg.key): where the inputs of the last run are kept. The table
 # is a function of the history (HEAD), the work tree's experiments/*/experiment.mk and
 # kernels/variants.def (which candidates, which shapes), this script and OUT itself; while none has
-# changed, OUT stands and the ~300 git commands (~1.5 s) are not run again (every make report, make
+# changed, OUT stands and the ~210 git commands (~1.5 s) are not run again (every make report, make
 # stage2 and make paper runs this: ~60 times in make test).
 set -u
 out=${1:-paper/prereg.tsv}
@@ -54,16 +54,15 @@ row() {
 }
 # registry_hypothesis IDENT: the first commit whose kernels/variants.def states a "Hypothesis:" in
 # the comment just above the row SDPA_VARIANT(IDENT, (the registry states each stage's hypothesis).
-registry_hypothesis() {
-  local c
-  for c in $(git log --reverse --format=%H -- kernels/variants.def); do
-    if git show "$c:kernels/variants.def" | awk -v id="SDPA_VARIANT($1," '
-         /^\/\*/ { h = 0 } /Hypothesis:/ { h = 1 } index($0, id) == 1 { found = h; exit } END { exit !found }'; then
-      git log -1 --format='%h%x09%cs' "$c"
-      return
-    fi
-  done
-}
+# Each version of the file is read once, for every row (hypotheses: "IDENT<tab><sha><tab><date>",
+# the first commit of each), not once per experiment: that was ~600 of this script's git commands.
+hypotheses=$(git log --reverse --format='%H %h %cs' -- kernels/variants.def | while read -r c h d; do
+  git show "$c:kernels/variants.def" | awk -v c="$h" -v d="$d" '
+    /^\/\*/ { h = 0 } /Hypothesis:/ { h = 1 }
+    /^SDPA_VARIANT\(/ { id = substr($0, 14); id = substr(id, 1, index(id, ",") - 1)
+                        if (!(id in seen)) { seen[id] = 1; if (h) print id "\t" c "\t" d } }'
+done | awk -F'\t' '!first[$1]++')
+registry_hypothesis() { awk -F'\t' -v id="$1" '$1 == id { print $2 "\t" $3; exit }' <<<"$hypotheses"; }
 # earlier A B: the earlier of two commits (either may be empty)
 earlier() {
   [ -n "$1" ] || { echo "$2"; return; }

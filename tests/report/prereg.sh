@@ -14,7 +14,7 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$(git rev-parse --is-s
 git clone -q "$PWD" "$TMP/c" || { tap_ok "a scratch clone of the checkout" false; tap_done; }
 cp "$script" "$TMP/c/paper/prereg.sh"
 cd "$TMP/c" || exit 1
-# git on PATH counts its calls: a run that reads the history makes ~300, a kept table 3.
+# git on PATH counts its calls: a run that reads the history makes ~210, a kept table 3.
 real_git=$(command -v git)
 mkdir -p "$TMP/bin"
 printf '#!/bin/sh\necho x >>"%s"\nexec "%s" "$@"\n' "$TMP/calls" "$real_git" >"$TMP/bin/git"
