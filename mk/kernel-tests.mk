@@ -266,12 +266,13 @@ plant_variant_fp8-pscale512 := stage6
 plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 
-# The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
-# instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
 # The plants whose plain checks pass at small and ragged under some schedule (measured 2026-11-29):
 # the ring must wrap, or the consumer run far enough ahead.
 $(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early-release ws-vt-unwaited,\
   $(eval plant_check_shapes_$(p) := small ragged mission))
+
+# The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
+# instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
 PLANT_FLAGS := -DSDPA_NO_WIDE
 # A plant's plain build at -O1 and without debug information (KERNEL_EMU_PLAIN_FLAGS): its checks
 # run a few small problems (planted.sh), and the 30 compiles were ~170 of make test's ~1000 build
