@@ -18,7 +18,7 @@ sass_find_tool() { # sets SASS_TOOL, or returns 1
 # sass_listing_addr OBJECT KERNEL ARCH: one instruction per line after its hex address, predicate
 # kept ("2210 @P0 BRA 0x28d0"; tools/issue-slots.sh follows the branches).
 # With SASS_CACHE set (a directory of the caller's), each object (path, size and time) is
-# disassembled once per architecture, whole, and each kernel's listing is cut from that (its "Function :" section: the
+# disassembled once per architecture, whole, into a file per kernel (its "Function :" section: the
 # same lines as cuobjdump -fun gives); a whole object takes ~4 times one kernel's time, and the
 # gates ask for up to ~50 kernels of one object.
 sass_listing_addr() {

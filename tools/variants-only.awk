@@ -1,5 +1,5 @@
-# Keep one row of kernels/variants.def (and the custom row): awk -v keep=ID -f variants-only.awk FILE;
-# keep may list several ids, separated by spaces (each must have its row).
+# Keep the rows of kernels/variants.def whose ids keep names (and the custom row):
+# awk -v keep="ID [ID ...]" -f variants-only.awk FILE; each id named must have its row.
 # A row is the SDPA_VARIANT( statement from its first line to the line that closes it; comments and
 # preprocessor lines stay. Used by the planted regressions (mk/kernel-tests.mk), whose copies of
 # the kernel need only the variant each plant breaks: a copy of every kernel per plant was most
