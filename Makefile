@@ -4,6 +4,10 @@
 #   TEST_DEPS      what the test suites need built (TEST_DEPS_FIRST: its longest compiles, which
 #                  make -j starts first so that they do not run alone at the end)
 #   TEST_SUITES    the suites `make test` runs (executables that speak TAP)
+#   TEST_LONG_DEPS, TEST_LONG_SUITES: the long tier's own builds and suites (`make test-long`; CI
+#                  runs it after `make test`): the larger shapes, the tests of the tests (planted
+#                  bugs, fuzzing, each switch changing the PTX), the rendered layout's pixel and
+#                  browser checks, the campaign's fault scenarios and the Slurm sweep
 # and documents its targets with "## target: description" comments, which `make help` prints.
 
 SHELL := /bin/bash
@@ -17,7 +21,7 @@ include mk/config.mk
 # of independent objects (the rules are -j safe: one apt-get, stamps per role). The experiments,
 # bundle and paper keep their serial order and readable output: only the build goals get it.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
-ifneq ($(filter build test,$(or $(MAKECMDGOALS),build)),)
+ifneq ($(filter build test test-long test-full,$(or $(MAKECMDGOALS),build)),)
 MAKEFLAGS += -j$(NPROC)
 endif
 
@@ -25,6 +29,8 @@ BUILD_TARGETS :=
 TEST_DEPS     :=
 TEST_DEPS_FIRST :=
 TEST_SUITES   :=
+TEST_LONG_DEPS   :=
+TEST_LONG_SUITES :=
 
 include mk/switches.mk
 include mk/buildinfo.mk
@@ -42,7 +48,7 @@ include mk/format.mk
 -include mk/fuzz.mk
 -include mk/sweep.mk
 
-.PHONY: help build test deps deps-build deps-measure deps-render deps-test clean FORCE
+.PHONY: help build test test-long test-full deps deps-build deps-measure deps-render deps-test clean FORCE
 
 ## help: list every target with a one-line description
 help:
@@ -84,7 +90,7 @@ deps-build deps-measure deps-render deps-test: FORCE
 # of them, so that there is one apt-get (never two at once under make -j).
 $(BUILD)/.deps-checked-build: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(if $(filter test deps,$(MAKECMDGOALS)),$(DEPS_ROLES),build)
+	$(Q)CUDA_INC=$(CUDA_INC) tools/deps.sh $(if $(filter test test-long test-full deps,$(MAKECMDGOALS)),$(DEPS_ROLES),build)
 	$(Q)touch $@
 $(BUILD)/.deps-checked-measure: FORCE
 	$(Q)mkdir -p $(@D)
@@ -100,22 +106,30 @@ experiment report-figures paper: | $(call deps_stamp,render)
 RENDER_TOOLS := gnuplot pandoc pdflatex
 render_missing = $(strip $(foreach t,$(RENDER_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 TEST_DEPS += deps
+TEST_LONG_DEPS += deps
 TEST_SUITES += "bash tests/style/deps.sh" "bash tests/style/citation.sh" "bash tests/tools/run-tests.sh"
 # Suites that mostly wait (tools/run-tests.sh): they run beside the TEST_JOBS slots.
 TEST_BESIDE ?= tests/sweep/sweep.sh tests/campaign/interrupt.sh
 # The longest suites take the first slots (tools/run-tests.sh), longest first.
-TEST_FIRST ?= tests/kernels/correctness.sh tests/kernels/ptx-identity.sh tests/report/render.sh \
-              tests/report/layout.sh tests/kernels/ptx-switches.sh
+TEST_FIRST ?= tests/kernels/correctness.sh tests/kernels/correctness-large.sh tests/kernels/ptx-switches.sh \
+              tests/kernels/ptx-identity.sh tests/report/render.sh tests/report/layout.sh
+run_tests = MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" TEST_BESIDE="$(TEST_BESIDE)" TEST_FIRST="$(TEST_FIRST)" \
+  tools/run-tests.sh
 
 ## build: build the host library, the emulator, every kernel variant and sdpa-bench (default)
 build: $(BUILD_TARGETS)
 	$(Q)$(if $(NVCC),true,echo "build: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME)): skipped the CUDA kernels, the CUDA backend and the ptxas gates")
 
-## test: build and run every test suite; ends with "N passed, N failed, N skipped"
+## test: build and run the test suites (under 15 minutes on 2 cores); ends with "N passed, N failed, N skipped"
 test: $(TEST_DEPS_FIRST) $(TEST_DEPS)
 	$(Q)$(if $(NVCC),true,echo "test: nvcc not found: suites needing nvcc report SKIP")
-	$(Q)MAKEFLAGS="$(filter-out -j% --jobserver%,$(MAKEFLAGS))" TEST_BESIDE="$(TEST_BESIDE)" TEST_FIRST="$(TEST_FIRST)" \
-	  tools/run-tests.sh $(BUILD)/test-logs $(TEST_SUITES)
+	$(Q)$(run_tests) $(BUILD)/test-logs $(TEST_SUITES)
+## test-long: the long tier, which CI runs after make test (larger shapes, planted bugs, fuzzing, layout pixels, Slurm)
+test-long: $(TEST_LONG_DEPS)
+	$(Q)$(run_tests) $(BUILD)/test-logs-long $(TEST_LONG_SUITES)
+## test-full: both tiers in one run (one closing line)
+test-full: $(TEST_DEPS_FIRST) $(TEST_DEPS) $(TEST_LONG_DEPS)
+	$(Q)$(run_tests) $(BUILD)/test-logs-full $(TEST_SUITES) $(TEST_LONG_SUITES)
 
 ## clean: remove build outputs (build/, paper/build/); never touches data/ or figures/ run directories
 clean:

@@ -206,22 +206,25 @@ kick-the-tires:
 	@echo "[kick-the-tires 3/3] make stage2 $(KICK_ARGS)"
 	$(Q)$(MAKE) --no-print-directory stage2 $(KICK_ARGS)
 	@echo "kick-the-tires: ok (the build, the host, report and experiment suites, a small Stage-2 run and its report;" \
-	  "make test runs every suite, the kernels' correctness matrix included)"
+	  "make test runs the kernels' correctness matrix too, make test-long the long tier)"
 .PHONY: kick-the-tires
 
 # ---- tests ---------------------------------------------------------------------------------
-REPORT_SUITES := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
-                 "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
-                 "bash tests/report/render.sh $(SDPA_REPORT)" \
-                 "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
-                 "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
-                 "bash tests/report/watermark.sh $(SDPA_REPORT)" \
-                 "bash tests/report/layout.sh $(SDPA_REPORT)" \
-                 "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs" \
-                 "bash tests/report/prereg.sh" \
-                 "bash tests/report/stage7g.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
-                 "bash tests/report/issue-slots.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
-                 "bash tests/report/coverage.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
+REPORT_SUITES_QUICK := "bash tests/report/report-tool.sh $(SDPA_REPORT)" \
+                       "bash tests/report/report-tool.sh $(SDPA_REPORT_ASAN)" \
+                       "bash tests/report/render.sh $(SDPA_REPORT)" \
+                       "bash tests/report/run-dir.sh $(SDPA_REPORT)" \
+                       "bash tests/report/paper-gpu.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
+                       "bash tests/report/prereg.sh" \
+                       "bash tests/report/stage7g.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
+                       "bash tests/report/issue-slots.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)" \
+                       "bash tests/report/coverage.sh $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
+# The rendered documents' looks (make test-long): the watermark's pixels, every page's layout, the
+# HTML in a browser (~140 CPU-seconds).
+REPORT_SUITES_LONG := "bash tests/report/watermark.sh $(SDPA_REPORT)" \
+                      "bash tests/report/layout.sh $(SDPA_REPORT)" \
+                      "bash tests/report/browser.sh $(SDPA_REPORT) $(BUILD)/test-logs"
+REPORT_SUITES := $(REPORT_SUITES_QUICK) $(REPORT_SUITES_LONG)
 # The experiments' pipeline (tests/experiments/): concurrent runs, manifests, interruption and
 # resume; a run's inputs checked; the "How to add an experiment" steps of experiments/README.md, in a
 # temporary copy of the checkout.
@@ -235,7 +238,9 @@ TEST_SUITES += $(EXPERIMENT_SUITES)
 # Every writer under a full disk, and signals to a long emulated run.
 TEST_DEPS   += $(SDPA_BENCH)
 TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
-TEST_SUITES += $(REPORT_SUITES)
+TEST_SUITES += $(REPORT_SUITES_QUICK)
+TEST_LONG_DEPS   += $(SDPA_REPORT)
+TEST_LONG_SUITES += $(REPORT_SUITES_LONG)
 
 ## test-report: build and run the report pipeline's tests only (sdpa-report, figures, pandoc, run directories)
 test-report: $(SDPA_REPORT) $(SDPA_REPORT_ASAN)

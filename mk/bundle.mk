@@ -105,7 +105,6 @@ ingest: $(SDPA_REPORT)
 TEST_DEPS   += $(BUNDLE_TGZ)
 TEST_SUITES += "bash tests/campaign/campaign.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_SUITES += "bash tests/campaign/scaling.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
-TEST_SUITES += "bash tests/campaign/interrupt.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_DEPS   += $(SDPA_REPORT)
 TEST_SUITES += "bash tests/campaign/ncu-json.sh $(SDPA_REPORT)"
 TEST_DEPS   += $(BIN)/sdpa-bench
@@ -119,3 +118,7 @@ TEST_SUITES += "bash tests/campaign/travel-size.sh"
 TEST_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 # make ingest against hostile tarballs and faults (issue 20): nothing executed, the backend from evidence.
 TEST_SUITES += "bash tests/campaign/ingest.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
+# The campaign's fault scenarios (signals, a full disk, time limits, hung steps: ~2 minutes, mostly
+# waiting): the long tier's (make test-long).
+TEST_LONG_DEPS   += $(BUNDLE_TGZ) $(SDPA_REPORT)
+TEST_LONG_SUITES += "bash tests/campaign/interrupt.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"

@@ -173,8 +173,13 @@ EMU_CUTE_SUITE   := bash tests/emu/cute-check.sh $(HOST_CXX) $(CUDA_INC)
 EMU_PROBE_BIN    := $(BUILD)/tests/probes/sdpa-probes-emu
 EMU_PROBES_SUITE := bash tests/emu/probes.sh $(EMU_PROBE_BIN)
 
-TEST_DEPS   += $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)
-TEST_SUITES += $(EMU_TEST_BINS) "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)" "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
+# make test: the three flavours; the long tier: the portable fiber switch, and the test kernels
+# through nvcc with their SASS (~130 CPU-seconds of compiles: a check of the tests themselves).
+EMU_TEST_BINS_QUICK := $(filter-out %-ucontext,$(EMU_TEST_BINS))
+TEST_DEPS   += $(EMU_TEST_BINS_QUICK) $(EMU_PROBE_BIN)
+TEST_SUITES += $(EMU_TEST_BINS_QUICK) "$(EMU_CUTE_SUITE)" "$(EMU_PROBES_SUITE)"
+TEST_LONG_DEPS   += $(EMU_TEST_DIR)/emu-tests-ucontext $(EMU_NVCC_RCS)
+TEST_LONG_SUITES += $(EMU_TEST_DIR)/emu-tests-ucontext "$(EMU_NVCC_SUITE)" "$(EMU_SASS_SUITE)"
 
 ## emu-test: build and run only the emulator's test suites
 emu-test: $(EMU_TEST_BINS) $(EMU_NVCC_RCS) $(EMU_PROBE_BIN)

@@ -54,11 +54,12 @@ $(FUZZ_BINS): $(FUZZ_DIR)/fuzz-%: tests/fuzz/%/fuzz.c $$(call fuzz_objs,$$*) $(F
 
 ifneq ($(FUZZ_OK),)
 FUZZ_SUITE := "bash tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_TEST_SECONDS)"
-TEST_DEPS  += $(FUZZ_BINS)
+TEST_LONG_DEPS += $(FUZZ_BINS)
 else
 FUZZ_SUITE := "bash tests/fuzz/run.sh none 0"
 endif
-TEST_SUITES += $(FUZZ_SUITE)
+# The long tier's (make test-long): fuzzing tests the parsers with inputs no suite wrote.
+TEST_LONG_SUITES += $(FUZZ_SUITE)
 
 ## fuzz: run every libFuzzer harness (run JSON, .npy, ptxas log, command line) for FUZZ_SECONDS (60) each
 fuzz: $(if $(FUZZ_OK),$(FUZZ_BINS))

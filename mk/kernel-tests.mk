@@ -66,7 +66,6 @@ KERNEL_TEST_DEPS += $(PTXAS_LOG) $(KERNEL_PTX) $(BIN)/ptxas-json $(KERNELS_CUDA_
 # `bash tests/kernels/ptx-switches.sh nvcc 80 89` checks the others by hand.
 PTX_SWITCH_ARCHS := $(or $(filter 90,$(CUDA_ARCHS)),$(lastword $(CUDA_ARCHS)))
 KERNEL_SUITES    += "bash tests/kernels/static-gates.sh $(BIN)/ptxas-json $(PTXAS_LOG) $(KCUDA) $(CUDA_ARCHS)" \
-                    "bash tests/kernels/ptx-switches.sh $(NVCC) $(PTX_SWITCH_ARCHS)" \
                     "bash tests/kernels/ptx-identity.sh $(NVCC) 89" \
                     "bash tests/kernels/sass-gates.sh $(NVCC) $(KCUDA)/stages.o $(CUDA_ARCHS)" \
                     "bash tests/kernels/exp2-poly-sass.sh $(NVCC)" \
@@ -77,8 +76,15 @@ KERNEL_SUITES    += "bash tests/kernels/skip-nvcc.sh" "bash tests/kernels/wgmma-
 endif
 TEST_DEPS   += $(KERNEL_TEST_DEPS)
 TEST_SUITES += $(KERNEL_SUITES)
+# The long tier (make test-long): the correctness matrix's larger shapes, and each switch's PTX.
+KLARGE_DEPS := $(BIN)/sdpa-bench $(KTEST_DIR)/check_matrix $(BENCH_TEST_DIR)/check_run_json
+TEST_LONG_DEPS   += $(KLARGE_DEPS)
+TEST_LONG_SUITES += "bash tests/kernels/correctness-large.sh $(KLARGE_DEPS)"
+ifneq ($(NVCC),)
+TEST_LONG_SUITES += "bash tests/kernels/ptx-switches.sh $(NVCC) $(PTX_SWITCH_ARCHS)"
+endif
 
-## test-kernels: run the kernel suites only (correctness matrix on the emulator, static gates, switches)
+## test-kernels: run the kernel suites only (correctness matrix on the emulator, static gates)
 test-kernels: $(KERNEL_TEST_DEPS)
 	$(Q)tools/run-tests.sh $(BUILD)/test-logs/kernels $(KERNEL_SUITES)
 .PHONY: test-kernels
@@ -315,7 +321,9 @@ PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unf
                     wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
-TEST_DEPS   += $(PLANT_BINS)
-TEST_SUITES += "bash tests/kernels/planted.sh $(KPLANT) $(PLANTS)"
-TEST_DEPS   += $(foreach p,$(PLANTS_RAND),$(KPLANT)/$(p)/sdpa-bench-tsan)
-TEST_SUITES += "bash tests/kernels/planted-rand.sh $(KPLANT) $(PLANTS_RAND)"
+# The plants test the suites (each must fail them): the long tier's (make test-long), with their
+# ~90 CPU-seconds of compiles.
+TEST_LONG_DEPS   += $(PLANT_BINS)
+TEST_LONG_SUITES += "bash tests/kernels/planted.sh $(KPLANT) $(PLANTS)"
+TEST_LONG_DEPS   += $(foreach p,$(PLANTS_RAND),$(KPLANT)/$(p)/sdpa-bench-tsan)
+TEST_LONG_SUITES += "bash tests/kernels/planted-rand.sh $(KPLANT) $(PLANTS_RAND)"

@@ -12,5 +12,6 @@ sweep-status:
 	$(Q)tools/sweep/sweep.sh status "$(SWEEP)"
 .PHONY: sweep sweep-status
 
-TEST_DEPS   += $(BUNDLE_TGZ)
-TEST_SUITES += "bash tests/sweep/sweep.sh $(BUNDLE_TGZ)"
+# On a one-node Slurm the suite starts (~4 minutes, mostly waiting): the long tier's (make test-long).
+TEST_LONG_DEPS   += $(BUNDLE_TGZ)
+TEST_LONG_SUITES += "bash tests/sweep/sweep.sh $(BUNDLE_TGZ)"

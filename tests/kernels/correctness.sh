@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The kernels' correctness matrix on the CPU emulator (paper/methods.md for the bars):
 #   every variant x shapes {small, ragged, partial, single} x seeds {0,1,2} under the fwd, rev and
-#   rand schedules, and the mission shape with seeds 0, 1, 2 under fwd, rev, rand respectively;
-#   one head of the long sequence (S = 2048, 64 key tiles) under one schedule and one seed;
+#   rand schedules, and the mission shape with seed 2 under rand (correctness-large.sh, make
+#   test-long: seeds 0 and 1 under fwd and rev, one head of the long sequence, the wide rows'
+#   mission-sized problems);
 #   cross-variant bit-identity where the arithmetic is the same (sdpa-bench checks it; each
 #   comparison becomes a line here);
 #   the outliers distribution at the small and ragged shapes;
@@ -16,26 +17,16 @@
 . "$(dirname "$0")/registry.sh"
 bench=$1 tsan=$2 asan=$3 matrix=$4 schema=$5
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-nvar=$("$bench" --list-variants | grep -vc '^custom')
-# The FP8_MMA rows are judged by the fp8p bars, every other by fp16 (check_matrix checks each entry).
-CHECK_FP8P_VARIANTS=$(registry_rows | while IFS='|' read -r _ id _ sw; do
-  registry_has "$sw" FP8_MMA && echo "$id"; done | tr '\n' ' ')
-export CHECK_FP8P_VARIANTS
+emu_matrix_setup
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 
 shapes=(--shape small --shape ragged --shape partial --shape single)
 run matrix-fwd $((nvar * 4 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --schedule fwd
 run matrix-rev $((nvar * 4 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --schedule rev
 run matrix-rand $((nvar * 4 * 3)) "" emu "$bench" "${shapes[@]}" --seeds 0,1,2 --schedule rand --schedule-seed 7
-# The mission shape (16 CTAs of 16 key tiles: most of the matrix's time) with one seed per schedule,
-# each seed under a different one: every seed and every schedule, at a third of the time.
-run mission-fwd "$nvar" "" emu "$bench" --shape mission --seeds 0 --schedule fwd
-run mission-rev "$nvar" "" emu "$bench" --shape mission --seeds 1 --schedule rev
+# The mission shape (16 CTAs of 16 key tiles), whose rings wrap: one seed, the rand schedule (the
+# other seeds and schedules, ~100 s: correctness-large.sh).
 run mission-rand "$nvar" "" emu "$bench" --shape mission --seeds 2 --schedule rand --schedule-seed 7
-# One head of the long shape (1,8,2048,64): its 64 key tiles per row, at an eighth of its time (all
-# eight heads took ~165 s, half of this suite; two heads ~60 s with 14 variants); the bars hold per
-# head slice, and the ring wraps 21 times per CTA either way.
-run long "$nvar" "" emu "$bench" --shape 1,1,2048,64 --seeds 0 --schedule fwd
 run outliers $((nvar * 2)) "" emu "$bench" --shape small --shape ragged --seeds 0 --dist outliers --schedule rand \
   --schedule-seed 11
 # TSan sees only the interleaving that ran: every schedule.
@@ -47,23 +38,16 @@ run asan $((nvar * 2)) "" emu "$asan" --shape small --shape ragged --seeds 0 --s
 # rows included; every other variant is "not supported" at these shapes, never run): shapes no bar
 # was tuned on, S = 77 (no multiple of 32 or 64), S = 1, B x H = 6, S = 200; causal also at D = 64.
 # Every check counts: the wide rows x shapes x seeds. Sampled to keep make test's time: one seed per
-# schedule (the bars are per slice, and the 6 slices of each S = 77 problem give the spread), the
-# mission-sized problems (causal at D = 64 and at D = 128) once, under the rand schedule; TSan and
-# ASan on the small ones. (No non-causal mission at D = 128: the causal one runs the same unmasked
-# tile code on every tile below the diagonal and wraps the ring as often in its last row blocks, at
-# less than half the time; S = 77 and S = 1 check the non-causal instances.)
-nwide=$(registry_rows | while IFS='|' read -r _ _ _ sw; do registry_wide "$sw" && echo; done | wc -l)
+# schedule (the bars are per slice, and the 6 slices of each S = 77 problem give the spread); TSan
+# and ASan on the small ones; the mission-sized problems in correctness-large.sh.
 d128=(--shape 2,3,77,128 --shape 1,1,1,128)
 causal=(--causal --shape 2,3,77,64 --shape 2,3,77,128 --shape 1,1,1,128 --shape 1,2,200,64)
-sched_args() { if [ "$1" = rand ]; then echo "--schedule rand --schedule-seed $2"; else echo "--schedule $1"; fi; }
 for sched in fwd rev rand; do
   # shellcheck disable=SC2046
   run "d128-$sched" $((nwide * 2)) "" emu "$bench" "${d128[@]}" --seeds 0 $(sched_args $sched 5)
   # shellcheck disable=SC2046
   run "causal-$sched" $((nwide * 4)) "" emu "$bench" "${causal[@]}" --seeds 0 $(sched_args $sched 5)
 done
-run wide-mission $((nwide * 2)) "" emu "$bench" --shape mission-causal --shape mission-d128-causal \
-  --seeds 1 --schedule rand --schedule-seed 13
 for sched in fwd rev rand; do
   # shellcheck disable=SC2046
   run "tsan-wide-$sched" $((nwide * 2)) "" emu "$tsan" --causal --shape 2,3,77,128 --shape 1,1,1,64 --seeds 0 \

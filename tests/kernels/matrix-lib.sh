@@ -24,3 +24,16 @@ run() {
     esac
   done <"$tmp/$name.tap"
 }
+
+# The emulator suites' common setup (correctness.sh, correctness-large.sh; needs registry.sh and
+# $bench): nvar, the variants sdpa-bench builds; nwide, the wide rows (D = 128 and causal); the
+# FP8_MMA rows judged by the fp8p bars, every other by fp16 (check_matrix checks each entry).
+emu_matrix_setup() {
+  nvar=$("$bench" --list-variants | grep -vc '^custom')
+  nwide=$(registry_rows | while IFS='|' read -r _ _ _ sw; do registry_wide "$sw" && echo; done | wc -l)
+  CHECK_FP8P_VARIANTS=$(registry_rows | while IFS='|' read -r _ id _ sw; do
+    registry_has "$sw" FP8_MMA && echo "$id"; done | tr '\n' ' ')
+  export CHECK_FP8P_VARIANTS
+}
+# The schedule flags: fwd, rev, or rand with its seed.
+sched_args() { if [ "$1" = rand ]; then echo "--schedule rand --schedule-seed $2"; else echo "--schedule $1"; fi; }
