@@ -107,7 +107,7 @@ RENDER_TOOLS := gnuplot pandoc pdflatex
 render_missing = $(strip $(foreach t,$(RENDER_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 TEST_DEPS += deps
 TEST_LONG_DEPS += deps
-TEST_SUITES += "bash tests/style/deps.sh" "bash tests/style/citation.sh" "bash tests/tools/run-tests.sh"
+TEST_SUITES += "bash tests/style/deps.sh" "bash tests/style/citation.sh" "bash tests/tools/run-tests.sh" "bash tests/tools/ci-run.sh"
 # Suites that mostly wait (tools/run-tests.sh): they run beside the TEST_JOBS slots.
 TEST_BESIDE ?= tests/sweep/sweep.sh tests/campaign/interrupt.sh
 # The longest suites take the first slots (tools/run-tests.sh), longest first.

@@ -13,7 +13,7 @@
 # Each has a seed corpus in tests/fuzz/<name>/corpus (regression inputs included: a crash found
 # is fixed and its input committed there).
 #   make fuzz [FUZZ_SECONDS=60]   every harness for FUZZ_SECONDS, after replaying its corpus
-#   make test                     the same for FUZZ_TEST_SECONDS (5) each: a smoke run inside make test's 15-minute budget (tests/fuzz/run.sh)
+#   make test-long                the same for FUZZ_TEST_SECONDS (5) each: a smoke run in the long tier (tests/fuzz/run.sh)
 # Without clang or its libFuzzer runtime the suite reports SKIP.
 
 FUZZ_CC      ?= $(or $(shell command -v clang-14 2>/dev/null),$(shell command -v clang 2>/dev/null))
