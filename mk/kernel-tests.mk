@@ -285,8 +285,9 @@ PLANT_FLAGS := -DSDPA_NO_WIDE
 # CPU-seconds at -O2 with line tables (a stage-7f plant: 6.6 -> 3.7 s). The arithmetic is the
 # same at either level (-ffp-contract=off). Its ThreadSanitizer build keeps its line tables.
 PLANT_PLAIN_FLAGS := -O1
+# A plant's copy depends on this file too: its edit, variant and shapes are defined here.
 define plant_rule
-$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.awk
+$(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.awk mk/kernel-tests.mk
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp kernels/stages.cu $(KERNEL_HDRS) $$(@D)/
 	$$(Q)echo $(or $(plant_variant_$(1)),stage2) >$$(@D)/variant
 	$$(Q)awk -v keep=$(or $(plant_variant_$(1)),stage2) -f tools/variants-only.awk kernels/variants.def >$$(@D)/variants.def
