@@ -17,9 +17,10 @@ SHELL := /bin/bash
 
 include mk/config.mk
 
-# Builds run on every CPU unless -j is given: `make test` and `make build` compile ~900 CPU-seconds
-# of independent objects (the rules are -j safe: one apt-get, stamps per role). The experiments,
-# bundle and paper keep their serial order and readable output: only the build goals get it.
+# Builds run on every CPU unless -j is given: `make test` compiles ~420 CPU-seconds of independent
+# objects, make test-long ~260 more (2026-11-30; the rules are -j safe: one apt-get, stamps per
+# role). The experiments, bundle and paper keep their serial order and readable output: only the
+# build goals get it.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 ifneq ($(filter build test test-long test-full,$(or $(MAKECMDGOALS),build)),)
 MAKEFLAGS += -j$(NPROC)

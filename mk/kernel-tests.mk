@@ -96,7 +96,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 # header of kernels/, must hit exactly one line in all, or the build stops: a refactor cannot
 # silently disarm a plant), built for the emulator (plain and ThreadSanitizer) and linked into
 # sdpa-bench. The copy's kernel table holds only the variant the plant breaks (plant_variant_NAME;
-# tools/variants-only.awk): every kernel per plant would cost ~75 CPU-seconds of compile per plant.
+# tools/variants-only.awk): every kernel per plant would multiply each plant's compile (the whole
+# table is ~23 CPU-seconds at -O2, one variant ~1.5).
 # tests/kernels/planted.sh expects every one of them to fail the checks that the real kernels pass.
 #   qk-barrier: the barrier between Q.K^T and the softmax removed (the original's c374200)
 #   tail-race:  the last tile waited for with wait_prior(1), leaving it in flight (f686304:cudadent42/bench/kernels/sdpa_fp8_stage_c_wmma.cu:271)
@@ -282,8 +283,10 @@ $(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early
 PLANT_FLAGS := -DSDPA_NO_WIDE
 # A plant's plain build at -O1 and without debug information (KERNEL_EMU_PLAIN_FLAGS): its checks
 # run a few small problems (planted.sh), and the 30 compiles were ~170 of make test's ~1000 build
-# CPU-seconds at -O2 with line tables (a stage-7f plant: 6.6 -> 3.7 s). The arithmetic is the
-# same at either level (-ffp-contract=off). Its ThreadSanitizer build keeps its line tables.
+# CPU-seconds at -O2 with line tables (a stage-7f plant: 6.6 -> 3.7 s; since __forceinline__ is a
+# plain inline on the emulator, 2026-11-30, a plant's two builds take ~1.4 s each, and -O2 might cost
+# little more: not measured). The arithmetic is the same at either level (-ffp-contract=off). Its
+# ThreadSanitizer build keeps its line tables.
 PLANT_PLAIN_FLAGS := -O1
 # A plant's copy depends on this file too: its edit, variant and shapes are defined here.
 define plant_rule
@@ -317,7 +320,7 @@ plant_tsan_shape_ws-drain-unwaited := mission
 $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # The plants the emulator itself faults on (a copy in flight read, an mbarrier or wgmma misused, an
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
-# ThreadSanitizer build (~15 CPU-seconds of compile each); the races and the arithmetic plants do.
+# ThreadSanitizer build (a compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
                     wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \

@@ -92,7 +92,8 @@ KEMU := $(BUILD)/kernels/emu
 # The plain build in three compiles (kernels/stages.cu, "Which kernels this compile defines"): the
 # table and every kernel but the sm_90a rows' (stages.o), and those rows' D = 64 and D = 128 kernels.
 # As one compile it took ~330 CPU-seconds at -O2 and, started late by make -j2, ran alone on one
-# core for the last ~3.5 minutes of make test's build; the parts took 79, 121 and 132 (2026-11-29).
+# core for the last ~3.5 minutes of make test's build; the parts took 79, 121 and 132 (2026-11-29),
+# and 7, 8 and 8 once __forceinline__ no longer forced every helper inline (kernels/emu/simt_shim.h).
 KEMU_SM90A_PARTS      := $(KEMU)/stages-sm90a-d64.o $(KEMU)/stages-sm90a-d128.o
 KERNELS_EMU_OBJS      := $(KEMU)/stages.o $(KEMU_SM90A_PARTS)
 KERNELS_EMU_TSAN_OBJS := $(KEMU)/stages-tsan.o
@@ -135,7 +136,8 @@ $(KEMU)/stages-asan.o: $(KERNEL_SRC) $(call emu_pch,kasan) $(call kernel_depfile
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call EMU_COMPILE,kasan) $(KERNEL_EMU_FLAGS) -MMD -MP -c $< -o $@
 BUILD_TARGETS += $(KERNELS_EMU_OBJS)
-# The longest single compiles of make test (~40-130 CPU-seconds each): started first.
+# The longest single compiles of make test (nvcc's ~40-70 CPU-seconds, the emulator's ~8-14;
+# 2026-11-30): started first.
 TEST_DEPS_FIRST += $(KERNELS_EMU_OBJS) $(KERNELS_EMU_TSAN_OBJS) $(KERNELS_CUDA_OBJS) $(KERNELS_EMU_ASAN_OBJS) $(KERNEL_PTX)
 -include $(KEMU)/stages.d $(KEMU_SM90A_PARTS:.o=.d) $(KEMU)/stages-tsan.d $(KEMU)/stages-asan.d
 
