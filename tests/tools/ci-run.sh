@@ -13,7 +13,7 @@ cat >"$tmp/bin/make" <<'M'
 #!/usr/bin/env bash
 v=FAKE_${1//-/_}; read -r line rc <<<"${!v}"
 echo "make $1 ran" >>"$LOG"
-d=build/test-logs$([ "$1" = test-long ] && echo -long)
+case $1 in test) d=build/test-logs ;; test-long) d=build/test-logs-long ;; esac # as the Makefile names them
 rm -rf "$d"
 if [ "$line" != none ]; then mkdir -p "$d"; echo "${line//_/ }" | tee "$d/summary"; fi
 exit "$rc"
