@@ -113,6 +113,10 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7k" "V swizzled by TMA and transposed by ldmatrix.trans, byte permutes and stmatrix (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7k" \
     "$(first paper/methods.md "Stage 7k: V transposed by ldmatrix and stmatrix")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7k,')"
+  # Stage 7l: one empty-barrier arrival per warp, on FlashAttention-3's report of the per-thread cost.
+  row bars "stage 7l" "the TMA ring's empty mbarriers take one arrival per warp (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7l" \
+    "$(first paper/methods.md "Stage 7l: one empty-barrier arrival per warp")" \
+    "$(first kernels/variants.def 'SDPA_VARIANT(stage7l,')"
   for mk in experiments/*/experiment.mk; do
     e=$(basename "$(dirname "$mk")")
     cand=$(sed -n 's/^CANDIDATE *:= *//p' "$mk")
