@@ -43,6 +43,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kMaskEdge = SW & SDPA_SW(MASK_EDGE);
     static constexpr bool kWgPingpong = SW & SDPA_SW(WG_PINGPONG);
     static constexpr bool kVtLdsm = SW & SDPA_SW(VT_LDSM);
+    static constexpr bool kWarpRelease = SW & SDPA_SW(WARP_RELEASE);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -85,6 +86,8 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
                   "USE_WG_PINGPONG takes turns at 7f's products: needs USE_WG_OVERLAP=1");
     // VT_LDSM transposes 7e's 128-key V tile in the staging slot TMA fills (loads.cuh, repack_vt_ldsm).
     static_assert(!kVtLdsm || (kKeys128 && kTmaKv), "USE_VT_LDSM: needs USE_KEYS128=1 and USE_TMA_KV=1");
+    // WARP_RELEASE changes how the TMA ring's readers release a slot (loads.cuh, tma_kv_release).
+    static_assert(!kWarpRelease || kTmaKv, "USE_WARP_RELEASE: needs USE_TMA_KV=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
     // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;
@@ -162,8 +165,12 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
                   "USE_WG_SPEC: 384 threads bounded (384, 1): 168 registers at entry, split 40 / 232");
     // [stage 7b] Who reads a TMA staging slot before it may be loaded again: the producers (their
     // repack), and with WGMMA_QK also the consumer warpgroup (its wgmma reads K in the slot); [stage
-    // 7d] both consumer warpgroups and the 128 producer threads: 384 arrivals.
+    // 7d] both consumer warpgroups and the 128 producer threads: 384 arrivals. kSlotArrivals: what
+    // the slot's empty mbarrier counts, a thread each, or [stage 7l] a warp each (12 from 7d on).
     static constexpr int kSlotReaders = kLoaders + (kWgmmaQk ? 32 * kMmaWarps : 0);
+    static_assert(!kWarpRelease || kSlotReaders % 32 == 0,
+                  "USE_WARP_RELEASE: the slot's readers are whole warps");
+    static constexpr int kSlotArrivals = kWarpRelease ? kSlotReaders / 32 : kSlotReaders;
     static_assert(kKvChunks % kLoaders == 0, "every loader thread copies the same number of chunks");
     // Row strides. Unpadded rows are 128 B (Q/K/V, half), 64 B (scores, half) and 256 B (U, float):
     // every row starts on bank 0, so the 8-row phases of a WMMA load hit the same banks. Padding

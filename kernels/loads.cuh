@@ -396,13 +396,13 @@ inline int encode_kv_map(CUtensorMap *map, const void *codes, int B, int H, int 
 template <class Cfg> __device__ __forceinline__ bool tma_issuer() { return threadIdx.x == Cfg::kLoader0; }
 
 // Before the block barrier that publishes them (mainloop_warp_spec): full[s] takes the issuer's one
-// arrival (with the slot's bytes), empty[s] every producer thread's.
+// arrival (with the slot's bytes), empty[s] every reader's (kSlotArrivals: a thread's or a warp's).
 template <class Cfg> __device__ __forceinline__ void kv_barriers_init(Smem<Cfg> &sm) {
     if (tma_issuer<Cfg>()) {
 #pragma unroll
         for (int s = 0; s < Cfg::kKvStages; ++s) {
             prims::mbar_init(&sm.full[s], 1);
-            prims::mbar_init(&sm.empty[s], Cfg::kSlotReaders);
+            prims::mbar_init(&sm.empty[s], Cfg::kSlotArrivals);
         }
         prims::fence_mbarrier_init();
     }
@@ -430,9 +430,20 @@ template <class Cfg> __device__ __forceinline__ void tma_kv_wait(Smem<Cfg> &sm, 
 }
 
 // Every reader of tile t's slot (kSlotReaders: the producers; with WGMMA_QK also the consumers, once
-// their wgmma on K has completed), after its last read of it.
+// their wgmma on K has completed), after its last read of it; whole warps, converged.
+// [stage 7l] WARP_RELEASE: one arrival per warp instead of 32 (7k's SASS: one SYNCS.ARRIVE a warp
+// with every lane active, 384 arrivals a tile at the mbarrier; FlashAttention-3 reports per-thread
+// arrivals as a forward-pass regression). __syncwarp orders every lane's reads of the slot (the
+// producers' ldmatrix, which orders nothing between lanes) before lane 0's release; a consumer
+// lane's wgmma.wait_group has retired its warp's reads of K. A warp vouches for its own reads only:
+// no warp's wait is taken to cover another's share of a warpgroup's wgmma (Methods, Stage 7l).
 template <class Cfg> __device__ __forceinline__ void tma_kv_release(Smem<Cfg> &sm, int t) {
-    prims::mbar_arrive(&sm.empty[t % Cfg::kKvStages]);
+    if constexpr (Cfg::kWarpRelease) {
+        __syncwarp(); // [stage 7l] every lane's reads of the slot, then
+        if (threadIdx.x % 32 == 0) prims::mbar_arrive(&sm.empty[t % Cfg::kKvStages]); // one arrival
+    } else {
+        prims::mbar_arrive(&sm.empty[t % Cfg::kKvStages]);
+    }
 }
 
 } // namespace sdpa

@@ -93,6 +93,7 @@
 //   VT_LDSM (stage 7k)    config.cuh kVSwizzle (V's TMA box in K's swizzle; the staging slots aligned
 //                         to its repeat: kVStagingAlign); stages.cu TmaKernels::v_swizzle; loads.cuh
 //                         repack_vt_ldsm (ldmatrix.x4.trans, byte permutes, stmatrix.x4)
+//   WARP_RELEASE (7l)     config.cuh kSlotArrivals (a warp's one arrival); loads.cuh tma_kv_release
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte

@@ -177,6 +177,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_TMA_ROW_stage7i ~, 1
 #define SDPA_TMA_ROW_stage7j ~, 1
 #define SDPA_TMA_ROW_stage7k ~, 1
+#define SDPA_TMA_ROW_stage7l ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -196,6 +197,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_SM90A_ROW_stage7i ~, 1
 #define SDPA_SM90A_ROW_stage7j ~, 1
 #define SDPA_SM90A_ROW_stage7k ~, 1
+#define SDPA_SM90A_ROW_stage7l ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The

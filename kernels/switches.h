@@ -45,7 +45,8 @@
     X(FTZ_EXP,          ftz_exp,          FLUSH,  0, ANY, "P's weights by ex2.approx.ftz: a weight below 2^-126 is +0, an e4m3 code 0 either way; alpha by __expf as before") \
     X(MASK_EDGE,        mask_edge,        LOAD,   0, ANY, "the key mask only on the tiles that need it (the partial last tile, the causal diagonal); the others by a copy of the compute without the test") \
     X(WG_PINGPONG,      wg_pingpong,      LOAD,  90, SM90A, "FULL barriers per consumer warpgroup, and the two warpgroups in turn at the tensor cores (FlashAttention-3's scheduler barriers)") \
-    X(VT_LDSM,          vt_ldsm,          LOAD,  90, SM90A, "V lands swizzled by TMA; V^T by ldmatrix.trans, byte permutes and stmatrix (FlashAttention-3's LDSM/STSM transpose) instead of single-byte stores")
+    X(VT_LDSM,          vt_ldsm,          LOAD,  90, SM90A, "V lands swizzled by TMA; V^T by ldmatrix.trans, byte permutes and stmatrix (FlashAttention-3's LDSM/STSM transpose) instead of single-byte stores") \
+    X(WARP_RELEASE,     warp_release,     LOAD,  90, ANY, "the TMA ring's empty mbarriers count one arrival per reading warp, from lane 0 after __syncwarp, instead of one per thread")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT, SDPA_SWCLASS_FLUSH };

@@ -151,6 +151,8 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #   fp8-vt-ldsm-unswizzled, fp8-vt-ldsm-rows, wg-vt-ldsm-unfenced: stage 7k's transpose reading V as
 #               if unswizzled, storing two rows of a pair in each other's place, or handing V^T over
 #               without the proxy fence (below)
+#   wr-every-lane, wr-thread-count, wr-unsynced: stage 7l's release with every lane arriving, the
+#               per-thread count kept, or lane 0 arriving without the __syncwarp (below)
 #   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
 #   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
 #   under rand), apparently since a thread yields at each
@@ -168,7 +170,8 @@ PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unperm
           tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
           wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited \
-          pp-turn-unstarted pp-full-shared fp8-vt-ldsm-unswizzled fp8-vt-ldsm-rows wg-vt-ldsm-unfenced
+          pp-turn-unstarted pp-full-shared fp8-vt-ldsm-unswizzled fp8-vt-ldsm-rows wg-vt-ldsm-unfenced \
+          wr-every-lane wr-thread-count
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -255,6 +258,20 @@ plant_variant_fp8-vt-ldsm-rows := stage7k
 plant_sed_wg-vt-ldsm-unfenced := /prims::fence_proxy_async(); \/\/ \[stage 7k\] stmatrix/d
 plant_variant_wg-vt-ldsm-unfenced := stage7k
 plant_tsan_shape_wg-vt-ldsm-unfenced := partial
+# wr-every-lane: stage 7l's empty mbarriers count a warp's one arrival, and every lane arrives: a
+# slot's phases complete 32 times a tile, the first after 12 of its 384 arrivals, and the issuer
+# loads a slot again while a consumer's wgmma still reads it (the emulator's W6/T4 at the copy).
+# Over mission's 4 tiles the phases' parity happens to line up; (1,2,1024,64)'s 8 do not (~0.5 s).
+plant_sed_wr-every-lane := s/if (threadIdx.x % 32 == 0) prims::mbar_arrive(/prims::mbar_arrive(/
+plant_variant_wr-every-lane := stage7l
+plant_tsan_shape_wr-every-lane := 1,2,1024,64
+plant_check_shapes_wr-every-lane := small ragged 1,2,1024,64
+# wr-thread-count: stage 7l arrives once per warp on barriers that still count every thread (7k's
+# 384): no slot is ever released, and the issuer waits for good; the emulator reports the deadlock.
+plant_sed_wr-thread-count := s/kWarpRelease ? kSlotReaders \/ 32 : kSlotReaders;/kSlotReaders;/
+plant_variant_wr-thread-count := stage7l
+# The ring must wrap (a slot loaded a second time): mission's 4 tiles of 128 keys, a ring of 3.
+plant_tsan_shape_wr-thread-count := mission
 # Three tiles at least (partial's 2 release nothing a producer waits for), and CTAs enough: since the
 # consumers wait for the buffer they read (V^T(t-1)), mission's 32 CTAs under the fwd schedule read
 # a buffer refilled early with no race that TSan sees (the result is wrong, exit 1); stage5's 64 CTAs
@@ -275,7 +292,8 @@ plant_variant_ws-early-signal := stage5
 
 # The plants whose plain checks pass at small and ragged under some schedule (measured 2026-11-29):
 # the ring must wrap, or the consumer run far enough ahead.
-$(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early-release ws-vt-unwaited,\
+$(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early-release ws-vt-unwaited \
+  wr-thread-count,\
   $(eval plant_check_shapes_$(p) := small ragged mission))
 
 # The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
@@ -313,16 +331,26 @@ endef
 # (warp_spec.cuh): drain's P.V may read V^T(n-1) while the producers still transpose it. Under the
 # fixed schedules the producers finish first and every result is right; only ThreadSanitizer under
 # random schedules sees the race, so it has a suite of its own (tests/kernels/planted-rand.sh).
-PLANTS_RAND := ws-drain-unwaited
+PLANTS_RAND := ws-drain-unwaited wr-unsynced
 plant_sed_ws-drain-unwaited := /full_sync<Cfg>(warp \/ 4, (n_tiles - 1) \& 1); \/\/ the last tile/d
 plant_variant_ws-drain-unwaited := stage7f
 plant_tsan_shape_ws-drain-unwaited := mission
+# wr-unsynced: stage 7l's lane 0 arrives without the __syncwarp: the other lanes' ldmatrix reads of V
+# (a collective that orders nothing between lanes) are not ordered before the release, so the next
+# TMA copy into the slot races with them. The results stay right (the emulator's lanes have all read
+# the slot before lane 0 passes the warp's last stmatrix): ThreadSanitizer alone sees it, once the
+# ring wraps (mission: 4 tiles of 128 keys over a ring of 3). In the nvcc build the static gates' PTX
+# check (a bar.warp.sync right before each empty arrival) guards it.
+plant_sed_wr-unsynced := /__syncwarp(); \/\/ \[stage 7l\]/d
+plant_variant_wr-unsynced := stage7l
+plant_tsan_shape_wr-unsynced := mission
 $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # The plants the emulator itself faults on (a copy in flight read, an mbarrier or wgmma misused, an
 # unfenced async read): planted.sh runs their three schedules on the plain build, and they get no
 # ThreadSanitizer build (a compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
-                    wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced
+                    wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced \
+                    wr-every-lane wr-thread-count
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 # The plants test the suites (each must fail them): the long tier's (make test-long), with their

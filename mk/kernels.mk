@@ -154,7 +154,7 @@ sass: $(if $(NVCC),$(KCUDA)/stages.o)
 # tools/issue-slots.sh; commit the file: the paper reads it, and tests/kernels/issue-slots.sh fails
 # while it differs from the build.
 ISSUE_SLOTS_TSV     := paper/derivation/issue-slots.tsv
-ISSUE_SLOTS_KERNELS := $(foreach s,7b 7c 7d 7e 7f 7h 7i 7j 7k,sdpa_stage$(s)_e4m3 sdpa_stage$(s)_e4m3_d128)
+ISSUE_SLOTS_KERNELS := $(foreach s,7b 7c 7d 7e 7f 7h 7i 7j 7k 7l,sdpa_stage$(s)_e4m3 sdpa_stage$(s)_e4m3_d128)
 issue-slots: $(if $(NVCC),$(KCUDA)/stages_sm90a.o $(PTXAS_JSON))
 	$(Q)$(if $(NVCC),tools/issue-slots.sh $(KCUDA)/stages_sm90a.o $(PTXAS_JSON) sm_90a $(ISSUE_SLOTS_KERNELS) \
 	  >$(ISSUE_SLOTS_TSV).tmp && mv -f $(ISSUE_SLOTS_TSV).tmp $(ISSUE_SLOTS_TSV) && echo "issue-slots: $(ISSUE_SLOTS_TSV)",\

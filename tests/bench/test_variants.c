@@ -319,27 +319,44 @@ static void test_stage7j_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7j->sw), SDPA_WARPS_OF(s7i->sw));
 }
 
+/* A Hopper step of one LOAD switch (bit) from its parent, as stages 7k and 7l are: bit-identical to the
+ * parent on the emulator and on a GPU, and to stage7h (only LOAD switches between them), not to
+ * stage7f (7h's FLUSH between); sm_90a through its parent's switches; the parent's geometry. */
+static void assert_load_step(const char *id, const char *parent, int bit) {
+    const variant_info_t *v = variants_find(id), *p = variants_find(parent);
+    assert_non_null(v);
+    assert_non_null(p);
+    assert_string_equal(v->parent, parent);
+    assert_int_equal(v->sw, p->sw | (1u << bit));
+    assert_int_equal(variants_switch_info[bit].cls, SDPA_SWCLASS_LOAD);
+    assert_int_equal(variants_switch_info[bit].min_sm, 90);
+    assert_int_equal(variants_exact_sm(v->sw), 90);
+    assert_true(variants_expect_identical(v->sw, p->sw));
+    assert_true(variants_expect_identical_on(v->sw, p->sw, true));
+    assert_true(variants_expect_identical_on(v->sw, p->sw, false));
+    assert_true(variants_expect_identical_on(v->sw, variants_find("stage7h")->sw, false)); /* LOADs */
+    assert_false(variants_expect_identical(v->sw, variants_find("stage7f")->sw));          /* LOAD + FLUSH */
+    assert_int_equal(SDPA_TILE_N_OF(v->sw), SDPA_TILE_N_OF(p->sw));
+    assert_int_equal(SDPA_TILE_M_OF(v->sw), SDPA_TILE_M_OF(p->sw));
+    assert_int_equal(SDPA_WARPS_OF(v->sw), SDPA_WARPS_OF(p->sw));
+}
+
 /* stage7k (VT_LDSM): one switch from stage7j, of the class LOAD (paper/methods.md#prereg-stage7k): the
  * producers put the same V^T bytes in the same places with other instructions (ldmatrix.trans, byte
- * permutes, stmatrix), so it is bit-identical to stage7j on the emulator and on a GPU; an sm_90a
- * switch (stmatrix and the 7e layout it writes; MIN_SM 90); stage 7j's geometry. */
+ * permutes, stmatrix); an sm_90a switch (stmatrix and the 7e layout it writes; MIN_SM 90). */
 static void test_stage7k_rules(void **state) {
     (void)state;
-    const variant_info_t *s7k = variants_find("stage7k"), *s7j = variants_find("stage7j");
-    assert_non_null(s7k);
-    assert_string_equal(s7k->parent, "stage7j");
-    assert_int_equal(s7k->sw, s7j->sw | SDPA_SW(VT_LDSM));
-    assert_int_equal(variants_switch_info[SDPA_SWBIT_VT_LDSM].cls, SDPA_SWCLASS_LOAD);
-    assert_int_equal(variants_switch_info[SDPA_SWBIT_VT_LDSM].min_sm, 90);
-    assert_int_equal(variants_exact_sm(s7k->sw), 90);
-    assert_true(variants_expect_identical(s7k->sw, s7j->sw));
-    assert_true(variants_expect_identical_on(s7k->sw, s7j->sw, true));
-    assert_true(variants_expect_identical_on(s7k->sw, s7j->sw, false));
-    assert_true(variants_expect_identical_on(s7k->sw, variants_find("stage7h")->sw, false)); /* LOADs */
-    assert_false(variants_expect_identical(s7k->sw, variants_find("stage7f")->sw)); /* LOAD + FLUSH */
-    assert_int_equal(SDPA_TILE_N_OF(s7k->sw), SDPA_TILE_N_OF(s7j->sw));
-    assert_int_equal(SDPA_TILE_M_OF(s7k->sw), SDPA_TILE_M_OF(s7j->sw));
-    assert_int_equal(SDPA_WARPS_OF(s7k->sw), SDPA_WARPS_OF(s7j->sw));
+    assert_load_step("stage7k", "stage7j", SDPA_SWBIT_VT_LDSM);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_VT_LDSM].exact_sm, SDPA_SWARCH_SM90A);
+}
+
+/* stage7l (WARP_RELEASE): one switch from stage7k, of the class LOAD (paper/methods.md#prereg-stage7l):
+ * the TMA ring's slots are released by one arrival per warp after the same reads; a portable switch
+ * (an mbarrier arrival and __syncwarp) that needs the TMA ring (MIN_SM 90), sm_90a through 7k's. */
+static void test_stage7l_rules(void **state) {
+    (void)state;
+    assert_load_step("stage7l", "stage7k", SDPA_SWBIT_WARP_RELEASE);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_WARP_RELEASE].exact_sm, SDPA_SWARCH_ANY);
 }
 
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
@@ -401,7 +418,7 @@ int main(void) {
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
         cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_stage7i_rules),
         cmocka_unit_test(test_stage7j_rules),         cmocka_unit_test(test_stage7k_rules),
-        cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7l_rules),         cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,8 +136,8 @@ tap_fail "  ... without USETMAXREG.DEALLOC (not warp-specialised): no producer l
 tap_ok "  ... said so" grep -q "no USETMAXREG.DEALLOC followed by an EXIT" "$tmp/err"
 
 # The committed counts.
-tap_ok "$tsv: a header and 18 kernels (stages 7b to 7f and 7h to 7k at D = 64 and 128)" \
-  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 18
+tap_ok "$tsv: a header and 20 kernels (stages 7b to 7f and 7h to 7l at D = 64 and 128)" \
+  test "$(head -1 "$tsv" | cut -f1,12,13)" = "kernel	instructions_min	mufu_ex2" -a "$(tail -n +2 "$tsv" | grep -c .)" = 20
 tap_ok "  ... each: the shortest trip at most the loop, 1 tile per trip, its MUFU.EX2 the tile's exponentials and 2 rescales" \
   awk -F'\t' 'NR > 1 && !($12 <= $11 && $15 == 1 && $13 == $6 * $7 / (32 * $8) + 2) { bad = 1 } END { exit bad }' "$tsv"
 # Stage 7h's static gate (paper/methods.md#prereg-stage7h): at each head dimension its loop's fewest
@@ -163,13 +163,17 @@ for sfx in "" _d128; do
     awk -F'\t' -v j="sdpa_stage7j_e4m3$sfx" -v i="sdpa_stage7i_e4m3$sfx" '$1 == j { n = $12; e = $13; c = $14 } $1 == i { in_ = $12; ie = $13; ic = $14 }
       END { exit !(n > in_ && in_ > 0 && e == ie && c == ic) }' "$tsv"
 done
-# Stage 7k's (paper/methods.md#prereg-stage7k): the consumers are 7j's, so the counted loop keeps 7j's
-# MUFU.EX2 and conversions, its fewest trip at most 1.01 times 7j's (the producers' trip is
-# sass-gates.sh's, tools/issue-slots.awk with producer=1).
-for sfx in "" _d128; do
-  tap_ok "stage 7k$sfx: stage 7j's MUFU.EX2 and conversions, fewest trip <= 1.01 x 7j's ($(awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
-    awk -F'\t' -v k="sdpa_stage7k_e4m3$sfx" -v j="sdpa_stage7j_e4m3$sfx" '$1 == k { n = $12; e = $13; c = $14 } $1 == j { jn = $12; je = $13; jc = $14 }
-      END { exit !(n > 0 && jn > 0 && n <= 1.01 * jn && e == je && c == jc) }' "$tsv"
+# Stage 7k's (paper/methods.md#prereg-stage7k) and 7l's (#prereg-stage7l): the consumers are their
+# parent's (7l's arrival from one lane at most adds a lane test), so the counted loop keeps the
+# parent's MUFU.EX2 and conversions, its fewest trip at most 1.01 times the parent's (the producers'
+# trip is sass-gates.sh's, tools/issue-slots.awk with producer=1).
+for pair in 7k:7j 7l:7k; do
+  s=${pair%:*} p=${pair#*:}
+  for sfx in "" _d128; do
+    tap_ok "stage $s$sfx: stage $p's MUFU.EX2 and conversions, fewest trip <= 1.01 x $p's ($(awk -F'\t' -v k="sdpa_stage${s}_e4m3$sfx" '$1 == k { print $12 " instructions, " $13 " MUFU.EX2" }' "$tsv"))" \
+      awk -F'\t' -v k="sdpa_stage${s}_e4m3$sfx" -v j="sdpa_stage${p}_e4m3$sfx" '$1 == k { n = $12; e = $13; c = $14 } $1 == j { jn = $12; je = $13; jc = $14 }
+        END { exit !(n > 0 && jn > 0 && n <= 1.01 * jn && e == je && c == jc) }' "$tsv"
+  done
 done
 file_nvcc=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
 build_nvcc=$(jq -r '.meta.nvcc // empty' "$pj" 2>/dev/null)

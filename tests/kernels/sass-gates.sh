@@ -34,6 +34,9 @@
 #                 LDSM.16.MT88.4 and 4 STSM.16.M88.4 (D = 64: 4 blocks of 16 keys x 32 columns per
 #                 producer warp), no other LDSM or STSM; the trip of a producer warp that does not
 #                 issue the TMA copies (tools/issue-slots.awk, producer=1) at most half its parent's.
+#   TMA_KV: the empty barriers' arrivals (SYNCS.ARRIVE.TRANS64.A1T0: one arrival, no bytes) from every
+#                 lane, none predicated; WARP_RELEASE (7l): from lane 0 alone, every one predicated,
+#                 and the non-issuing producer warp's trip at most 4 instructions over its parent's.
 # Plant: every ring wait made wait_prior(0) (the original's 2-stage arm, 0e7e52b, waited with
 # NUM_STAGES-2 = 0): correct, so the correctness matrix cannot see it, but serialising; the PTX of
 # stage4 must then lack cp.async.wait_group 2 and 1, which the static gates require.
@@ -75,6 +78,9 @@ if ! sass_find_tool; then
 fi
 tap_diag "disassembler: $SASS_TOOL"
 cnt() { grep -cE "^$1" "$tmp/k.sass"; }
+# trip IDENT: the trip of IDENT's non-issuing producer warp (tools/issue-slots.awk, producer=1), in the
+# object and architecture of the loop below.
+trip() { sass_listing_addr "$o" "sdpa_$1_e4m3" "sm_$arch" | awk -v producer=1 -f tools/issue-slots.awk | awk '{print $4}'; }
 # wgmma_products N NQK NPV UNPACKS: both products on wgmma (7c on): Q.K^T by NQK QGMMA.64xNx32, P.V by
 # NPV QGMMA.64x64x32 (A from registers), nothing else on a tensor pipe, no LDSM; the FP8 unpacks left
 # are the row sums' (l sums P's decoded codes: stage 6's numerics), two per A register, none feeding
@@ -148,10 +154,12 @@ while IFS='|' read -r ident id parent sw; do
       tap_ok "sm_$arch $id: V^T by 4 LDSM.16.MT88.4 and 4 STSM.16.M88.4, no other LDSM or STSM, no STS.U8 ($(cnt 'LDSM\.16\.MT88\.4'), $(cnt 'STSM\.16\.M88\.4'), $(cnt 'STS\.U8'))" \
         test "$(cnt 'LDSM\.16\.MT88\.4')" -eq 4 -a "$(cnt LDSM)" -eq 4 -a "$(cnt 'STSM\.16\.M88\.4')" -eq 4 -a \
         "$(cnt STSM)" -eq 4 -a "$(cnt 'STS\.U8')" -eq 0
-      trip() { sass_listing_addr "$o" "sdpa_$1_e4m3" "sm_$arch" | awk -v producer=1 -f tools/issue-slots.awk | awk '{print $4}'; }
-      own=$(trip "$ident") par=$(trip "$parent")
-      tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most half of $parent's ($own vs $par)" \
-        test -n "$own" -a -n "$par" -a "$((2 * ${own:-0}))" -le "${par:-0}"
+      # The row that brings the switch in (its parent transposes by byte stores); its children keep it.
+      if ! registry_has "$(awk -F'|' -v p="$parent" '$2 == p {print $4}' <<<"$rows")" VT_LDSM; then
+        own=$(trip "$ident") par=$(trip "$parent")
+        tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most half of $parent's ($own vs $par)" \
+          test -n "$own" -a -n "$par" -a "$((2 * ${own:-0}))" -le "${par:-0}"
+      fi
     elif registry_has "$sw" KEYS128; then
       tap_ok "sm_$arch $id: V^T by single-byte stores ($(cnt 'STS\.U8') STS.U8), no STSM" \
         test "$(cnt 'STS\.U8')" -gt 0 -a "$(cnt STSM)" -eq 0
@@ -168,6 +176,19 @@ while IFS='|' read -r ident id parent sw; do
         test "$(cnt 'SYNCS\.ARRIVE\.TRANS64')" -gt 0 -a "$(cnt 'SYNCS\.PHASECHK\.TRANS64')" -gt 0
       tap_ok "sm_$arch $id: no LDGSTS, no cp.async group wait ($(cnt 'LDGSTS|DEPBAR\.LE SB0'))" \
         test "$(cnt 'LDGSTS|DEPBAR\.LE SB0')" -eq 0
+      # The listing with predicates (k.sass drops them): the empty barriers' arrivals.
+      arr=$(sass_listing_addr "$o" "sdpa_${ident}_e4m3" "sm_$arch" | grep -E ' SYNCS\.ARRIVE\.TRANS64\.A1T0 ')
+      nall=$(grep -c . <<<"$arr") npred=$(grep -cE '^[0-9a-f]+ +@' <<<"$arr")
+      if registry_has "$sw" WARP_RELEASE; then
+        tap_ok "sm_$arch $id: every empty-barrier arrival from one lane (SYNCS.ARRIVE.TRANS64.A1T0 predicated: $npred of $nall)" \
+          test "$nall" -gt 0 -a "$npred" -eq "$nall"
+        own=$(trip "$ident") par=$(trip "$parent")
+        tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most 4 over $parent's ($own vs $par)" \
+          test -n "$own" -a -n "$par" -a "${own:-0}" -le "$((${par:-0} + 4))"
+      else
+        tap_ok "sm_$arch $id: the empty-barrier arrivals from every lane (SYNCS.ARRIVE.TRANS64.A1T0 unpredicated: $((nall - npred)) of $nall)" \
+          test "$nall" -gt 0 -a "$npred" -eq 0
+      fi
     elif registry_has "$sw" CP_ASYNC; then
       depth=2; registry_has "$sw" KV_RING3 && depth=3
       tap_ok "sm_$arch $id: LDGSTS (cp.async)" test "$(cnt LDGSTS)" -gt 0

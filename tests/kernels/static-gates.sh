@@ -70,15 +70,15 @@ barriers_of() {
 }
 # row_flags: per row of the registry, "IDENT", 0/1 for each switch below, its exact architecture, FTZ_EXP
 # (0/1), its parent, the number of bodies of the consumers' tile loop (2 with MASK_EDGE, stage 7i:
-# the tiles every row sees whole take a copy of the compute without the key test), WG_PINGPONG (0/1) and
-# VT_LDSM (0/1).
+# the tiles every row sees whole take a copy of the compute without the key test), WG_PINGPONG (0/1),
+# VT_LDSM (0/1) and WARP_RELEASE (0/1).
 row_flags() {
   registry_rows | while IFS='|' read -r ident _ parent sw; do
     f() { registry_has "$sw" "$1" && echo 1 || echo 0; }
-    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG) $(f VT_LDSM)"
+    echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG) $(f VT_LDSM) $(f WARP_RELEASE)"
   done
 }
-while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp ldsm; do
+while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp ldsm rel; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
   archs=("$@")
@@ -116,6 +116,17 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         "$(grep -c 'mbarrier\.arrive\.expect_tx' "$tmp/k.ptx")" -ge 1 -a "$(grep -c 'mbarrier\.try_wait\.parity' "$tmp/k.ptx")" -ge 1
       tap_ok "sm_$arch $ident: the mbarrier init is fenced (fence.mbarrier_init)" grep -q 'fence\.mbarrier_init' "$tmp/k.ptx"
       tap_fail "sm_$arch $ident: no cp.async copies or group waits" grep -qE 'cp\.async\.(ca|cg)|cp\.async\.wait_group' "$tmp/k.ptx"
+      # The empty barriers' arrivals (mbarrier.arrive without expect_tx): [stage 7l] WARP_RELEASE's each
+      # right after a bar.warp.sync (the lane test's branch and the address between: at most 4
+      # instructions), which orders the warp's reads before lane 0's arrival; before it none is.
+      warp_synced='/^[ \t]*(\.loc|\/\/|[{}]|\.reg|\$L|$)/ { next } /bar\.warp\.sync/ { w = n } { n++ }
+        /^mbarrier\.arrive\.shared::cta\.b64/ { a++; if (w == "" || n - w > 5) bad++ } END { exit !(a > 0 && !bad) }'
+      if [ "$rel" = 1 ]; then
+        tap_ok "sm_$arch $ident: every empty-barrier arrival right after a bar.warp.sync ($(grep -c '^mbarrier\.arrive\.shared::cta\.b64' "$tmp/k.ptx"))" \
+          awk "$warp_synced" "$tmp/k.ptx"
+      else
+        tap_fail "sm_$arch $ident: no empty-barrier arrival after a bar.warp.sync (every thread arrives)" awk "$warp_synced" "$tmp/k.ptx"
+      fi
       # Where its shared memory is dynamic, each instance tests first that it starts on its tiles'
       # alignment (prims::smem_check_aligned: 128 for 7a's TMA destinations at D = 128; 512 for 7b-7d's
       # 64-byte swizzled Q at D = 64; 1024 at D = 128 and with 7e's V^T), through an opaque move, and
@@ -328,7 +339,7 @@ done < <(row_flags)
 # two parts of N = 64 (tile_products.cuh, wgmma_tile_overlapped: 2 x 4 m64n64k32) and its last tile
 # whole (4 m64n128k32). The V transpose's byte stores are twice D = 64's (8 chunks per key), the
 # register split is D = 64's.
-while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb _ ldsm; do
+while read -r ident _ _ _ _ _ _ tma wg wgpv wgs k128 ovl exact _ _ nb _ ldsm _; do
   [ "$tma" = 1 ] || continue
   arch=90; [ "$exact" = 90 ] && arch=90a
   for k in "sdpa_${ident}_e4m3_d128" "sdpa_${ident}_e4m3_d128_causal"; do
