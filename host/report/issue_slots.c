@@ -22,7 +22,7 @@
 #define ISSUE_GATE_KERNEL "sdpa_stage7f_e4m3"
 /* The steps added after the line's table, each against its parent at D = 64: its experiment, kernels,
  * static gate's ratio (its fewest trip at most that of its parent's, the same MUFU.EX2 a trip), what
- * it changes (paper/methods.md#prereg-stage7h to #prereg-stage7k), and whether it is
+ * it changes (paper/methods.md#prereg-stage7h to #prereg-stage7l), and whether it is
  * the warpgroups' turns, whose own prediction follows (predict_turns). */
 typedef struct {
     const char *stage, *parent, *experiment, *kernel, *parent_kernel, *methods, *change;
@@ -41,6 +41,9 @@ static const issue_step_t STEPS[] = {
      "Stage 7k",
      "moves the producers' V transpose to ldmatrix and stmatrix and leaves the consumers' loop as it was",
      1.01, false},
+    {"7l", "7k", "experiments/stage7l-warp-release/experiment.mk", "sdpa_stage7l_e4m3", "sdpa_stage7k_e4m3",
+     "Stage 7l", "releases each staging slot with one arrival per warp instead of one per thread", 1.01,
+     false},
 };
 
 static const char *const HEADER[ISSUE_COLS] = {

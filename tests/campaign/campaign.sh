@@ -197,9 +197,9 @@ tap_ok "  ... profile-gate.json: skipped likewise, at the quick plan's gate shap
   bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"small\" and
              ([.variants[].variant] == [\"stage7a\", \"stage7b\", \"stage7c\", \"stage7d\", \"stage7e\", \"stage7f\", \"stage7h\", \"stage7i\"])" "$1/profile-gate.json" >/dev/null &&
            [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate)"
-tap_ok "  ... profile-gate-d128.json: skipped likewise, at the quick plan's D = 128 gate shape, the rows 7e, 7f, 7i, 7j and 7k listed" \
+tap_ok "  ... profile-gate-d128.json: skipped likewise, at the quick plan's D = 128 gate shape, the rows 7e, 7f, 7i, 7j, 7k and 7l listed" \
   bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"ragged-d128\" and
-             ([.variants[].variant] == [\"stage7e\", \"stage7f\", \"stage7i\", \"stage7j\", \"stage7k\"])" "$1/profile-gate-d128.json" >/dev/null &&
+             ([.variants[].variant] == [\"stage7e\", \"stage7f\", \"stage7i\", \"stage7j\", \"stage7k\", \"stage7l\"])" "$1/profile-gate-d128.json" >/dev/null &&
            [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate-d128)"
 tap_ok "  ... the parts in order: the checks and profiles before the scaling sweep and the peers" \
   bash -c '[ "$(jq -r "[.parts_planned[] | select(test(\"^(history|sanitizers|profiles|scaling|peers)$\"))] | join(\" \")" "$1")" = \

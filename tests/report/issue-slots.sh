@@ -105,16 +105,20 @@ tap_ok "  ... stage 7j at D = 64: $j7 of 7i's $ij7 instructions, its static gate
 tap_ok "  ... stage 7j at D = 128: $j8 of 7i's $ij8 instructions ($r8 %), its static gate $met8j; the turns gain at most $g8 ($gx8)" \
   bash -c 'grep -q "At D = 128, where its gate is timed, stage 7j.s fewest trip is $1 instructions against stage 7i.s $2 ($3 %; its static gate of at most 102 % is $4); a warpgroup.s Q·Kᵀ holds the tensor cores $5 cycles a tile at the datasheet.s rate; held together, stage 7i.s partitions issue $6 instructions a tile after it, in turns stage 7j.s $7 while it runs: by the model the turns gain at most $8, or $9 if the conversions share the XU (${10} cycles a tile then)\." <<<"${11}"' \
   _ "$j8" "$ij8" "$r8" "$met8j" "$t8" "$ip8" "$is8" "$g8" "$gx8" "$xs8" "$(md committed)"
-# Stage 7k's (paper/methods.md#prereg-stage7k) against stage 7j: the consumers' loop at most 101 %, the
-# same MUFU.EX2 (the producers' half is sass-gates.sh's); no absolute gate, so its FLOP per SM cycle.
-read -r k7 jk7 km jkm fl7k flx7k < <(awk -F'\t' '
-  $1 == "sdpa_stage7j_e4m3" { j = $12; jm = $13 }
-  $1 == "sdpa_stage7k_e4m3" { k = $12; km = $13; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); x = 8 * ($13 + $14) }
-  END { printf "%d %d %d %d %.0f %.0f\n", k, j, km, jm, fl, fl * k / (x > k ? x : k) }' "$TSV")
-met7k=$(awk -v k="$k7" -v j="$jk7" -v a="$km" -v b="$jkm" 'BEGIN { print (k <= 1.01 * j && a == b ? "met" : "MISSED") }')
-tap_ok "  ... stage 7k: $k7 of 7j's $jk7 instructions, its static gate $met7k; $fl7k ($flx7k) FLOP per SM cycle, no absolute gate" \
-  bash -c 'grep -q "^Stage 7k (Methods, \"Stage 7k\") moves the producers.* fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage 7j.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 101 % of 7j.s, the same MUFU.EX2) is $5\. Its issue slots allow at most $6 FLOP per SM cycle ($7 if the conversions share the XU)\.$" <<<"$8"' \
-  _ "$k7" "$jk7" "$km" "$jkm" "$met7k" "$fl7k" "$flx7k" "$(md committed)"
+# Stage 7k's (paper/methods.md#prereg-stage7k) against stage 7j and stage 7l's (#prereg-stage7l)
+# against 7k: the consumers' loop at most 101 %, the same MUFU.EX2 (the producers' half is
+# sass-gates.sh's); no absolute gate, so its FLOP per SM cycle.
+for pair in 7k:7j 7l:7k; do
+  s=${pair%:*} p=${pair#*:}
+  read -r k7 jk7 km jkm fl7k flx7k < <(awk -F'\t' -v s="sdpa_stage${s}_e4m3" -v p="sdpa_stage${p}_e4m3" '
+    $1 == p { j = $12; jm = $13 }
+    $1 == s { k = $12; km = $13; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); x = 8 * ($13 + $14) }
+    END { printf "%d %d %d %d %.0f %.0f\n", k, j, km, jm, fl, fl * k / (x > k ? x : k) }' "$TSV")
+  met7k=$(awk -v k="$k7" -v j="$jk7" -v a="$km" -v b="$jkm" 'BEGIN { print (k <= 1.01 * j && a == b ? "met" : "MISSED") }')
+  tap_ok "  ... stage $s: $k7 of $p's $jk7 instructions, its static gate $met7k; $fl7k ($flx7k) FLOP per SM cycle, no absolute gate" \
+    bash -c 'grep -q "^Stage $9 (Methods, \"Stage $9\") .* fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage ${10}.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 101 % of ${10}.s, the same MUFU.EX2) is $5\. Its issue slots allow at most $6 FLOP per SM cycle ($7 if the conversions share the XU)\.$" <<<"$8"' \
+    _ "$k7" "$jk7" "$km" "$jkm" "$met7k" "$fl7k" "$flx7k" "$(md committed)" "$s" "$p"
+done
 tap_ok "  ... stage 7h, whose ceilings are above 7f's, gets no such sentence" \
   bash -c '! grep -q "binds stage 7f at the same ceiling" <<<"$1"' _ "$(md committed)"
 tap_ok "  ... no stage-7f XU figure is committed, so nothing is measured against the bound" \
@@ -251,7 +255,7 @@ bad() { # NAME SED: a checkout-like directory with an edited copy of the counts;
   local e
   mkdir -p "$tmp/$1/paper/derivation" "$tmp/$1/data/published"
   sed "$2" "$TSV" >"$tmp/$1/paper/derivation/issue-slots.tsv"
-  for e in stage7f-overlap stage7h-ftz-exp stage7i-edge-mask stage7j-pingpong stage7k-vt-ldsm; do
+  for e in stage7f-overlap stage7h-ftz-exp stage7i-edge-mask stage7j-pingpong stage7k-vt-ldsm stage7l-warp-release; do
     mkdir -p "$tmp/$1/experiments/$e" && cp "experiments/$e/experiment.mk" "$tmp/$1/experiments/$e/"
   done
   cp data/published/seed-l4.json "$tmp/$1/data/published/"
@@ -287,6 +291,7 @@ tap_ok "stage 7j at 7i's fewest trip: its static gate met at D = 64 and 128" \
   bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7i.s [0-9]*, with .* is met\. " "$2" && grep -q "(100.00 %; its static gate of at most 102 % is met)" "$2"' \
   _ $? "$tmp/j1/out/issue-slots.md"
 # Stage 7k's can be missed: its consumers' fewest trip at 103 % of 7j's.
+k7=$(awk -F'\t' '$1 == "sdpa_stage7k_e4m3" { print $12 }' "$TSV") jk7=$(awk -F'\t' '$1 == "sdpa_stage7j_e4m3" { print $12 }' "$TSV")
 bad k1 "/^sdpa_stage7k_e4m3\t/s/\t$k7\t/\t$((jk7 * 103 / 100))\t/"
 tap_ok "stage 7k at 103 % of 7j's fewest trip: its static gate MISSED" \
   bash -c '[ $1 -eq 0 ] && grep -q "% of stage 7j.s [0-9]*, with .* (at most 101 % of 7j.s, the same MUFU.EX2) is MISSED\. " "$2"' _ $? "$tmp/k1/out/issue-slots.md"

@@ -248,8 +248,8 @@ else
   # profiles-gate is not measured yet: one ncu process, eight launches at (2,32,8192,64) of ~1.1
   # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
   # check's input generation and sampled reference at that shape: ~15 s, doubled as the others;
-  # profiles-gate-d128 the same for five launches at (2,16,8192,128) (7e, 7f, 7i, 7j, 7k), also ~1.1
-  # TFLOP each: ~10 s.
+  # profiles-gate-d128 the same for six launches at (2,16,8192,128) (7e, 7f, 7i, 7j, 7k, 7l), also ~1.1
+  # TFLOP each: ~12 s.
   b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_prof_gate128=20 b_pack=5
 fi
 # SDPA_SCALING_BUDGET (seconds) replaces the scaling step's budget: for tests, whose quick sweeps
@@ -261,7 +261,7 @@ fi
 # The gate shapes the Hopper line is profiled at, each with every variant that an experiment times
 # there, in the bundle's order: stage 7f's (2, 32, 8192, 64), whose profile decides stage 7g's
 # go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i), and stage 7j's at D = 128, whose
-# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i, 7j and 7k). Quick plans
+# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i, 7j, 7k and 7l). Quick plans
 # use small shapes: smoke that decides nothing.
 # gate_at EXP: EXP's timing shape on one line and those variants on the next (nothing without EXP).
 gate_at() {
