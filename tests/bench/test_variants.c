@@ -296,32 +296,9 @@ static void test_stage7i_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7i->sw), SDPA_WARPS_OF(s7h->sw));
 }
 
-/* stage7j (WG_PINGPONG): one switch from stage7i, of the class LOAD (paper/methods.md#prereg-stage7j):
- * each consumer warpgroup computes its own rows with stage 7i's operations, only the order in which
- * the two issue them changes, so it is bit-identical to stage7i on the emulator and on a GPU (not an
- * instruction switch); an sm_90a switch (it orders wgmma issue; MIN_SM 90); stage 7i's geometry. */
-static void test_stage7j_rules(void **state) {
-    (void)state;
-    const variant_info_t *s7j = variants_find("stage7j"), *s7i = variants_find("stage7i");
-    assert_non_null(s7j);
-    assert_string_equal(s7j->parent, "stage7i");
-    assert_int_equal(s7j->sw, s7i->sw | SDPA_SW(WG_PINGPONG));
-    assert_int_equal(variants_switch_info[SDPA_SWBIT_WG_PINGPONG].cls, SDPA_SWCLASS_LOAD);
-    assert_int_equal(variants_switch_info[SDPA_SWBIT_WG_PINGPONG].min_sm, 90);
-    assert_int_equal(variants_exact_sm(s7j->sw), 90);
-    assert_true(variants_expect_identical(s7j->sw, s7i->sw));
-    assert_true(variants_expect_identical_on(s7j->sw, s7i->sw, true));
-    assert_true(variants_expect_identical_on(s7j->sw, s7i->sw, false));
-    assert_true(variants_expect_identical_on(s7j->sw, variants_find("stage7h")->sw, false)); /* LOAD + LOAD */
-    assert_false(variants_expect_identical(s7j->sw, variants_find("stage7f")->sw)); /* LOAD + FLUSH */
-    assert_int_equal(SDPA_TILE_N_OF(s7j->sw), SDPA_TILE_N_OF(s7i->sw));
-    assert_int_equal(SDPA_TILE_M_OF(s7j->sw), SDPA_TILE_M_OF(s7i->sw));
-    assert_int_equal(SDPA_WARPS_OF(s7j->sw), SDPA_WARPS_OF(s7i->sw));
-}
-
-/* A Hopper step of one LOAD switch (bit) from its parent, as stages 7k and 7l are: bit-identical to the
- * parent on the emulator and on a GPU, and to stage7h (only LOAD switches between them), not to
- * stage7f (7h's FLUSH between); sm_90a through its parent's switches; the parent's geometry. */
+/* A Hopper step of one LOAD switch (bit) from its parent, as stages 7j, 7k and 7l are: bit-identical
+ * to the parent on the emulator and on a GPU, and to stage7h (only LOAD switches between them), not
+ * to stage7f (7h's FLUSH between); sm_90a through its parent's switches; the parent's geometry. */
 static void assert_load_step(const char *id, const char *parent, int bit) {
     const variant_info_t *v = variants_find(id), *p = variants_find(parent);
     assert_non_null(v);
@@ -339,6 +316,16 @@ static void assert_load_step(const char *id, const char *parent, int bit) {
     assert_int_equal(SDPA_TILE_N_OF(v->sw), SDPA_TILE_N_OF(p->sw));
     assert_int_equal(SDPA_TILE_M_OF(v->sw), SDPA_TILE_M_OF(p->sw));
     assert_int_equal(SDPA_WARPS_OF(v->sw), SDPA_WARPS_OF(p->sw));
+}
+
+/* stage7j (WG_PINGPONG): one switch from stage7i, of the class LOAD (paper/methods.md#prereg-stage7j):
+ * each consumer warpgroup computes its own rows with stage 7i's operations, only the order in which
+ * the two issue them changes, so it is bit-identical to stage7i on the emulator and on a GPU (not an
+ * instruction switch); an sm_90a switch (it orders wgmma issue; MIN_SM 90); stage 7i's geometry. */
+static void test_stage7j_rules(void **state) {
+    (void)state;
+    assert_load_step("stage7j", "stage7i", SDPA_SWBIT_WG_PINGPONG);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_WG_PINGPONG].exact_sm, SDPA_SWARCH_SM90A);
 }
 
 /* stage7k (VT_LDSM): one switch from stage7j, of the class LOAD (paper/methods.md#prereg-stage7k): the
