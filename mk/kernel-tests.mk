@@ -153,11 +153,12 @@ test-kernels: $(KERNEL_TEST_DEPS)
 #               without the proxy fence (below)
 #   wr-every-lane, wr-thread-count, wr-unsynced: stage 7l's release with every lane arriving, the
 #               per-thread count kept, or lane 0 arriving without the __syncwarp (below)
-#   (Not a plant: stage 7a's issuer loading a slot without waiting on its empty barrier. Tried: the
-#   plain emulator builds passed it (small, ragged, mission under fwd and rev; partial and (2,8,512,64)
-#   under rand), apparently since a thread yields at each
-#   mbarrier arrive and the other producers finish reading before the issuer runs on; only the TSan
-#   build reports it, as a race with the copy, so it cannot meet planted.sh's first requirement.)
+#   tma-no-empty-wait: stage 7a's issuer loading a slot without waiting on its empty barrier. Until
+#               2026-11-30 not a plant: the plain emulator builds passed it (a thread yields at each
+#               mbarrier arrive, and the other producers finished reading before the issuer ran on)
+#               and only the TSan build reported it. The emulator now checks the PTX ISA's rule that
+#               a phase is seen complete by a wait before an arrive-on in the next, which the slot's
+#               next release breaks once the ring wraps (partial: 7 tiles over a ring of 3).
 # plant_variant_NAME: the variant each plant's builds hold (default stage2); plant_tsan_shape_NAME
 # the shape its TSan runs use (default ragged, 2 tiles; a plant that needs the ring to wrap names a longer one);
 # plant_check_shapes_NAME the shapes of its plain build's checks (default small and ragged, ~0.01 s; a
@@ -171,7 +172,7 @@ PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unperm
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
           wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited \
           pp-turn-unstarted pp-full-shared fp8-vt-ldsm-unswizzled fp8-vt-ldsm-rows wg-vt-ldsm-unfenced \
-          wr-every-lane wr-thread-count
+          wr-every-lane wr-thread-count tma-no-empty-wait
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -259,13 +260,13 @@ plant_sed_wg-vt-ldsm-unfenced := /prims::fence_proxy_async(); \/\/ \[stage 7k\] 
 plant_variant_wg-vt-ldsm-unfenced := stage7k
 plant_tsan_shape_wg-vt-ldsm-unfenced := partial
 # wr-every-lane: stage 7l's empty mbarriers count a warp's one arrival, and every lane arrives: a
-# slot's phases complete 32 times a tile, the first after 12 of its 384 arrivals, and the issuer
-# loads a slot again while a consumer's wgmma still reads it (the emulator's W6/T4 at the copy).
-# Over mission's 4 tiles the phases' parity happens to line up; (1,2,1024,64)'s 8 do not (~0.5 s).
+# slot's phase completes after the first 12 of a tile's 384 arrivals, and the 13th (or, with the
+# issuer already waiting, the 25th) arrives in a phase whose predecessor no wait has seen complete,
+# which the PTX ISA forbids: the emulator's fault at the arrival, on every shape. (Before the emulator
+# checked that rule, the plant passed the mission shape, its phases' parity lining up by chance, and
+# faulted at (1,2,1024,64)'s eight tiles only, a copy landing in a slot a wgmma still read: W6/T4.)
 plant_sed_wr-every-lane := s/if (threadIdx.x % 32 == 0) prims::mbar_arrive(/prims::mbar_arrive(/
 plant_variant_wr-every-lane := stage7l
-plant_tsan_shape_wr-every-lane := 1,2,1024,64
-plant_check_shapes_wr-every-lane := small ragged 1,2,1024,64
 # wr-thread-count: stage 7l arrives once per warp on barriers that still count every thread (7k's
 # 384): no slot is ever released, and the issuer waits for good; the emulator reports the deadlock.
 plant_sed_wr-thread-count := s/kWarpRelease ? kSlotReaders \/ 32 : kSlotReaders;/kSlotReaders;/
@@ -283,6 +284,10 @@ plant_variant_wg-early-release := stage7b
 plant_tsan_shape_wg-early-release := partial
 plant_variant_tma-expect-short := stage7a
 plant_variant_tma-parity := stage7a
+plant_sed_tma-no-empty-wait := /prims::mbar_wait(&sm.empty\[slot\], ((t \/ R) \& 1) ^ 1);/d
+plant_variant_tma-no-empty-wait := stage7a
+plant_tsan_shape_tma-no-empty-wait := partial
+plant_check_shapes_tma-no-empty-wait := small ragged partial
 plant_tsan_shape_tma-parity := partial
 plant_variant_ring-depth := stage4
 plant_variant_fp8-unpermuted := stage6
@@ -350,7 +355,7 @@ $(foreach p,$(PLANTS) $(PLANTS_RAND),$(eval $(call plant_rule,$(p))))
 # ThreadSanitizer build (a compile each); the races and the arithmetic plants do.
 PLANTS_EMU_FAULT := tail-race tma-expect-short tma-parity wg-wait-short wg-q-unfenced wg-early-release wg-pv-unfenced \
                     wg-one-reader wg-pool wg-pv-wait-short pp-turn-unstarted pp-full-shared wg-vt-ldsm-unfenced \
-                    wr-every-lane wr-thread-count
+                    wr-every-lane wr-thread-count tma-no-empty-wait
 PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
                 $(if $(filter $(p),$(PLANTS_EMU_FAULT)),,$(KPLANT)/$(p)/sdpa-bench-tsan))
 # The plants test the suites (each must fail them): the long tier's (make test-long), with their

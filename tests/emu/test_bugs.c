@@ -191,6 +191,7 @@ static int case_mbar_parity(void) { return run_faulting(launch_mbar, EMUT_MBAR_P
 static int case_mbar_producer0(void) { return run_faulting(launch_mbar, EMUT_MBAR_PRODUCER_PARITY0); }
 static int case_mbar_reinit(void) { return run_faulting(launch_mbar, EMUT_MBAR_REINIT); }
 static int case_mbar_unordered(void) { return run_faulting(launch_mbar, EMUT_MBAR_NO_SYNC_AFTER_INIT); }
+static int case_mbar_double_release(void) { return run_faulting(launch_mbar, EMUT_MBAR_DOUBLE_RELEASE); }
 
 /* TMA: a 128 x 128 uint8 tensor (byte i = i % 251), a 2-D map with a 64 x 64-byte box and a 3-D one. */
 static CUtensorMap tma_map, tma_map3;
@@ -391,6 +392,8 @@ static const bug_case_t cases[] = {
      "(M6)"},
     {"mbar-init-not-ordered", case_mbar_unordered, "bug_mbarrier.cu", "mbar-wait", NULL, FAULT, FAULT, FAULT,
      "mbarrier"},
+    {"mbar-arrive-before-phase-waited", case_mbar_double_release, "bug_mbarrier.cu", "mbar-release", NULL, FAULT,
+     FAULT, FAULT, "before any wait saw phase"},
     {"tma-expect-tx-too-small", case_tma_expect_small, "bug_tma.cu", "tma-expect", NULL, FAULT, FAULT, FAULT,
      "(M3)"},
     {"tma-expect-tx-too-large", case_tma_expect_large, "bug_tma.cu", "tma-expect", NULL, FAULT, FAULT, FAULT,

@@ -130,6 +130,7 @@ struct Mbar {
     bool live;                  // initialised and not invalidated
     bool fenced;                // fence.mbarrier_init / fence.proxy.async by its initialiser since init
     bool active;                // the current phase saw an arrival or an expect_tx
+    bool observed;              // a wait returned true for the last completed phase (or none completed)
     unsigned init_thread;
     uint64_t init_epoch; // Block::sync_epoch at init
     Site init_at, tx_at; // the init; the last expect_tx of the current phase

@@ -15,6 +15,10 @@
 // arrivals than expected in a phase; a wait that returns at once for a phase this thread already
 // waited for (M2: parity not flipped on a ring wrap; stricter than the ISA, which allows re-testing);
 // expect_tx too large or a producer starting on parity 0 (M3, M7: deadlock with the barrier's state);
+// an arrive-on in a phase whose preceding phase no wait has yet seen complete (the PTX ISA: "for each
+// phase of the mbarrier object, at least one test_wait or try_wait operation must be performed which
+// returns True for waitComplete before an arrive-on operation in the subsequent phase"): more arrivals
+// than a phase counts, or a release made before its slot's previous release was waited for;
 // expect_tx too small (M3) and TMA use before the init was fenced (M5) in rt/tma.cpp.
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +113,7 @@ void mbar_init(Site at, uint64_t *bar, unsigned count) {
     m->phase = 0;
     m->live = true;
     m->fenced = m->active = false;
+    m->observed = true; // phase 0 follows no completed phase
     m->init_thread = f->linear;
     m->init_epoch = B.sync_epoch;
     m->init_at = at;
@@ -138,6 +143,7 @@ static void wake_waiters(Mbar &m, unsigned done_parity) {
         san::acquire(&m.sync[done_parity]);
         san::tsan_switch(self, false);
         m.seen[i] = (int32_t)m.phase;
+        m.observed = true;
         wake(&w);
     }
 }
@@ -157,6 +163,7 @@ bool mbar_try_complete(Mbar &m, Fiber *landing, Site at) {
     m.phase++;
     m.pending = m.expected;
     m.active = false;
+    m.observed = false;
     m.tx_at = Site{nullptr, 0};
     stats.barriers++;
     wake_waiters(m, done);
@@ -175,6 +182,13 @@ void mbar_arrive(Site at, uint64_t *bar, uint32_t tx_bytes, bool arrive) {
         m.tx += tx_bytes;
         m.tx_at = at;
     }
+    if (arrive && !m.observed)
+        fault(at,
+              "%s in phase %u of the mbarrier initialised at %s:%d before any wait saw phase %u complete "
+              "(the PTX ISA requires a test_wait or try_wait that returns true for each phase before an "
+              "arrive-on in the next: more arrivals than the %u a phase counts, or a release before the "
+              "previous one was waited for?)",
+              op, m.phase, m.init_at.file, m.init_at.line, m.phase - 1, m.expected);
     m.active = true;
     if (arrive) {
         if (m.pending == 0)
@@ -208,6 +222,7 @@ bool mbar_try_wait_parity(Site at, uint64_t *bar, unsigned parity) {
                 "wrap? (M2)",
                 op, parity, m.phase - 1, m.init_at.file, m.init_at.line, m.phase);
         seen = (int32_t)m.phase;
+        m.observed = true;
         san::acquire(&m.sync[parity]);
         return true;
     }

@@ -1,6 +1,7 @@
 // NVCC-ARCHS: 90 90a
-// Planted mbarrier bugs (hopper-wgmma-notes M2, M5, M6, M7) on a 2-slot ring of 64 threads: warp 0
-// produces 4 tiles of 32 floats, warp 1 consumes them (FULL: 32 arrivals, EMPTY: 32 arrivals).
+// Planted mbarrier bugs (hopper-wgmma-notes M2, M5, M6, M7; a phase arrived on before its predecessor
+// was waited for) on a 2-slot ring of 64 threads: warp 0 produces 4 tiles of 32 floats, warp 1 consumes
+// them (FULL: 32 arrivals, EMPTY: 32 arrivals).
 #include "emu_tests.h"
 #include "prims.cuh"
 
@@ -34,7 +35,10 @@ __global__ void mbar_bugs(float *__restrict__ out, int mode) {
             prims::mbar_arrive(&full[s]);
         } else {
             acc += ring[s][lane];
-            prims::mbar_arrive(&empty[s]);
+            // Each consumer releases its slot once; twice (EMUT_MBAR_DOUBLE_RELEASE, as stage 7l's
+            // every-lane plant) completes a phase every 32 arrivals, faster than the producers wait.
+            for (int r = 0; r < (mode == EMUT_MBAR_DOUBLE_RELEASE ? 2 : 1); r++)
+                prims::mbar_arrive(&empty[s]); // EMU-BUG(mbar-release)
         }
     }
     if (threadIdx.x >= 32) out[lane] = acc;

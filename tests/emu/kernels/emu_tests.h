@@ -115,7 +115,8 @@ enum {
     EMUT_MBAR_PARITY_NOT_FLIPPED = 1,
     EMUT_MBAR_PRODUCER_PARITY0 = 2,
     EMUT_MBAR_REINIT = 3,
-    EMUT_MBAR_NO_SYNC_AFTER_INIT = 4
+    EMUT_MBAR_NO_SYNC_AFTER_INIT = 4,
+    EMUT_MBAR_DOUBLE_RELEASE = 5
 };
 int emut_bug_mbarrier(float *out, int mode);
 /* bug_tma.cu: map is a 2-D uint8 map with a 64 x 64-byte box, map3 a 3-D one (or anything that is not a
