@@ -49,11 +49,12 @@ nvcc=$1 obj=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export SASS_CACHE=$tmp/sass # each object disassembled once per architecture (tools/sass-mix.sh)
 rows=$(registry_rows)
+row_sw() { awk -F'|' -v id="$1" '$2 == id {print $4}' <<<"$rows"; } # row_sw ID: that row's switches
 
 # ---- the control-arm plant (PTX) ----
 ptx_stage4() { # ptx_stage4 KERNEL_DIR OUT: the custom kernel with stage4's switches, sm_89
   local d="$tmp/inc.$RANDOM" n sw
-  sw=$(awk -F'|' '$2 == "stage4" {print $4}' <<<"$rows")
+  sw=$(row_sw stage4)
   mkdir -p "$d"
   { echo '#define SDPA_CUSTOM_VARIANT 1'
     for n in $(registry_switches); do echo "#define USE_$n $(registry_has "$sw" "$n" && echo 1 || echo 0)"; done; } >"$d/sdpa_custom.h"
@@ -155,7 +156,7 @@ while IFS='|' read -r ident id parent sw; do
         test "$(cnt 'LDSM\.16\.MT88\.4')" -eq 4 -a "$(cnt LDSM)" -eq 4 -a "$(cnt 'STSM\.16\.M88\.4')" -eq 4 -a \
         "$(cnt STSM)" -eq 4 -a "$(cnt 'STS\.U8')" -eq 0
       # The row that brings the switch in (its parent transposes by byte stores); its children keep it.
-      if ! registry_has "$(awk -F'|' -v p="$parent" '$2 == p {print $4}' <<<"$rows")" VT_LDSM; then
+      if ! registry_has "$(row_sw "$parent")" VT_LDSM; then
         own=$(trip "$ident") par=$(trip "$parent")
         tap_ok "sm_$arch $id: the non-issuing producer warp's trip at most half of $parent's ($own vs $par)" \
           test -n "$own" -a -n "$par" -a "$((2 * ${own:-0}))" -le "${par:-0}"

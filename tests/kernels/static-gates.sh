@@ -78,6 +78,11 @@ row_flags() {
     echo "$ident $(f CP_ASYNC) $(f WMMA_PV) $(f REG_MMA) $(f KV_RING3) $(f WARP_SPEC) $(f FP8_MMA) $(f TMA_KV) $(f WGMMA_QK) $(f WGMMA_PV) $(f WG_SPEC) $(f KEYS128) $(f WG_OVERLAP) $(registry_exact_sm "$sw") $(f FTZ_EXP) $parent $(($(f MASK_EDGE) + 1)) $(f WG_PINGPONG) $(f VT_LDSM) $(f WARP_RELEASE)"
   done
 }
+# awk program: exit 0 when the kernel has empty-barrier arrivals (mbarrier.arrive without expect_tx)
+# and each comes right after a bar.warp.sync (the lane test's branch and the address between: at most
+# 4 instructions), which orders the warp's reads before lane 0's arrival (stage 7l, WARP_RELEASE).
+warp_synced='/^[ \t]*(\.loc|\/\/|[{}]|\.reg|\$L|$)/ { next } /bar\.warp\.sync/ { w = n } { n++ }
+  /^mbarrier\.arrive\.shared::cta\.b64/ { a++; if (w == "" || n - w > 5) bad++ } END { exit !(a > 0 && !bad) }'
 while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz parent nb pp ldsm rel; do
   # A row with an sm_90a-only switch (registry_exact_sm) is built for sm_90a alone, by its own
   # compile (mk/kernels.mk): its PTX is stages_sm90a.ptx, its ptxas records are for 'sm_90a'.
@@ -116,11 +121,7 @@ while read -r ident cp pv regmma ring ws fp8 tma wg wgpv wgs k128 ovl exact ftz 
         "$(grep -c 'mbarrier\.arrive\.expect_tx' "$tmp/k.ptx")" -ge 1 -a "$(grep -c 'mbarrier\.try_wait\.parity' "$tmp/k.ptx")" -ge 1
       tap_ok "sm_$arch $ident: the mbarrier init is fenced (fence.mbarrier_init)" grep -q 'fence\.mbarrier_init' "$tmp/k.ptx"
       tap_fail "sm_$arch $ident: no cp.async copies or group waits" grep -qE 'cp\.async\.(ca|cg)|cp\.async\.wait_group' "$tmp/k.ptx"
-      # The empty barriers' arrivals (mbarrier.arrive without expect_tx): [stage 7l] WARP_RELEASE's each
-      # right after a bar.warp.sync (the lane test's branch and the address between: at most 4
-      # instructions), which orders the warp's reads before lane 0's arrival; before it none is.
-      warp_synced='/^[ \t]*(\.loc|\/\/|[{}]|\.reg|\$L|$)/ { next } /bar\.warp\.sync/ { w = n } { n++ }
-        /^mbarrier\.arrive\.shared::cta\.b64/ { a++; if (w == "" || n - w > 5) bad++ } END { exit !(a > 0 && !bad) }'
+      # The empty barriers' arrivals: [stage 7l] WARP_RELEASE's each right after a bar.warp.sync.
       if [ "$rel" = 1 ]; then
         tap_ok "sm_$arch $ident: every empty-barrier arrival right after a bar.warp.sync ($(grep -c '^mbarrier\.arrive\.shared::cta\.b64' "$tmp/k.ptx"))" \
           awk "$warp_synced" "$tmp/k.ptx"

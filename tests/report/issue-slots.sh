@@ -110,14 +110,14 @@ tap_ok "  ... stage 7j at D = 128: $j8 of 7i's $ij8 instructions ($r8 %), its st
 # sass-gates.sh's); no absolute gate, so its FLOP per SM cycle.
 for pair in 7k:7j 7l:7k; do
   s=${pair%:*} p=${pair#*:}
-  read -r k7 jk7 km jkm fl7k flx7k < <(awk -F'\t' -v s="sdpa_stage${s}_e4m3" -v p="sdpa_stage${p}_e4m3" '
+  read -r n pn m pm fl flx < <(awk -F'\t' -v s="sdpa_stage${s}_e4m3" -v p="sdpa_stage${p}_e4m3" '
     $1 == p { j = $12; jm = $13 }
     $1 == s { k = $12; km = $13; fl = 16 * $6 * $7 * $15 * $5 / ($8 * $12); x = 8 * ($13 + $14) }
     END { printf "%d %d %d %d %.0f %.0f\n", k, j, km, jm, fl, fl * k / (x > k ? x : k) }' "$TSV")
-  met7k=$(awk -v k="$k7" -v j="$jk7" -v a="$km" -v b="$jkm" 'BEGIN { print (k <= 1.01 * j && a == b ? "met" : "MISSED") }')
-  tap_ok "  ... stage $s: $k7 of $p's $jk7 instructions, its static gate $met7k; $fl7k ($flx7k) FLOP per SM cycle, no absolute gate" \
+  met=$(awk -v k="$n" -v j="$pn" -v a="$m" -v b="$pm" 'BEGIN { print (k <= 1.01 * j && a == b ? "met" : "MISSED") }')
+  tap_ok "  ... stage $s: $n of $p's $pn instructions, its static gate $met; $fl ($flx) FLOP per SM cycle, no absolute gate" \
     bash -c 'grep -q "^Stage $9 (Methods, \"Stage $9\") .* fewest trip is $1 instructions, $(awk -v a="$1" -v b="$2" "BEGIN { printf \"%.1f\", 100 * a / b }") % of stage ${10}.s $2, with $3 MUFU.EX2 against $4; its static gate (at most 101 % of ${10}.s, the same MUFU.EX2) is $5\. Its issue slots allow at most $6 FLOP per SM cycle ($7 if the conversions share the XU)\.$" <<<"$8"' \
-    _ "$k7" "$jk7" "$km" "$jkm" "$met7k" "$fl7k" "$flx7k" "$(md committed)" "$s" "$p"
+    _ "$n" "$pn" "$m" "$pm" "$met" "$fl" "$flx" "$(md committed)" "$s" "$p"
 done
 tap_ok "  ... stage 7h, whose ceilings are above 7f's, gets no such sentence" \
   bash -c '! grep -q "binds stage 7f at the same ceiling" <<<"$1"' _ "$(md committed)"
