@@ -22,7 +22,10 @@ mkdir -p "$B/bin"
 cat >"$B/bin/sdpa-bench" <<'EOF'
 #!/usr/bin/env bash
 # stand-in: FAKE_PROBE_RC (the probe's exit), FAKE_FAIL and FAKE_FAIL2 (variants whose checks alone
-# exit 3), FAKE_WRONG (one whose check alone exits 1)
+# exit 3), FAKE_WRONG (one whose check alone exits 1), FAKE_HANG and FAKE_HANG2 (ones whose checks
+# alone never end; their pids in $FAKE_LOG.hung). With the driver's core-dump variables set
+# (gpu-capture.sh): a failing variant writes its dump and aborts (134); a hanging one makes the
+# driver's pipe (not with FAKE_NOPIPE) and writes its dump once the pipe is written, then hangs on.
 echo "$*" >>"$FAKE_LOG"
 case " $* " in
   *" --probe "*) exit "${FAKE_PROBE_RC:-0}" ;;
@@ -32,7 +35,21 @@ out= v= nv=0
 while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2 nv=$((nv + 1)); shift ;; esac; shift; done
 # one --variant only: a check of that variant alone (the smoke), not a matrix that lists it
 [ $nv -eq 1 ] || v=
-case $v in '') ;; "${FAKE_FAIL:-}"|"${FAKE_FAIL2:-}") echo "cudaErrorIllegalAddress" >&2; exit 3 ;; esac
+dump() { echo "fake core of $v" >"${CUDA_COREDUMP_FILE/\%p/$$}"; echo "coredump: All done" >&2; }
+case $v in
+  '') ;;
+  "${FAKE_HANG:-}"|"${FAKE_HANG2:-}")
+    echo $$ >>"$FAKE_LOG.hung"
+    if [ -n "${CUDA_ENABLE_USER_TRIGGERED_COREDUMP:-}" ] && [ -z "${FAKE_NOPIPE:-}" ]; then
+      p=${CUDA_COREDUMP_PIPE/\%p/$$}
+      mkfifo "$p" && head -c 1 "$p" >/dev/null && dump
+    fi
+    exec sleep 300 ;;
+  "${FAKE_FAIL:-}"|"${FAKE_FAIL2:-}")
+    echo "cudaErrorIllegalAddress" >&2
+    [ -n "${CUDA_ENABLE_COREDUMP_ON_EXCEPTION:-}" ] && { dump; exit 134; }
+    exit 3 ;;
+esac
 [ -n "$v" ] && [ "$v" = "${FAKE_WRONG:-}" ] && { echo '{"kind": "sdpa-bench-run"}' >"$out"; exit 1; }
 echo '{"kind": "sdpa-bench-run"}' >"$out"
 EOF
@@ -60,7 +77,7 @@ chmod +x "$B/bin/sdpa-bench" "$B/campaign.sh"
 echo "fp8-sdpa-stages 0123abc stage6-fp8-mma" >"$B/VERSION" # as make bundle writes it: the kernels' commit, the experiments
 mkdir -p "$B/experiments/stage6-fp8-mma" "$B/experiments/stage7a-tma-kv" "$B/experiments/stage7i-edge-mask"
 FIRST="--first probes --first profiles --first experiment:stage7a-tma-kv --first experiment:stage7i-edge-mask"
-export FAKE_LOG=$tmp/log
+export FAKE_LOG=$tmp/log CUDA_GDB=$PWD/tests/campaign/fake/cuda-gdb
 # lease NAME DEADLINE [ENV...]: short-lease.sh on BUNDLE (default the stand-in's directory) into
 # $tmp/NAME; its exit status in rc, the whole seconds it took ($SECONDS before and after) in took,
 # steps.tsv unpacked
@@ -148,9 +165,53 @@ tap_ok "  ... and each smoke reaches the ring's wrap, causal, D = 128, 7i's mask
            grep -- "--variant stage7f .*--out .*/smoke-stage7f.json" "$1" | grep -q -- "--shape long "' _ "$FAKE_LOG"
 tap_ok "  ... the campaign (and its plan) get left-out.txt, so that it records stage6 and does not run it again" \
   bash -c '[ "$(grep -c "^campaign.sh .*--left-out $2/left-out.txt" "$1")" -eq 2 ]' _ "$FAKE_LOG" "$tmp/fail/tmp/lease/files"
+# capture_ok LEASE VARIANT HOW EXIT: capture-VARIANT/ as gpu-capture.sh leaves it after a hang or a
+# fault with a dump: capture.tsv, the dump gzipped, cuda-gdb's reading of it, no pipe left, and the
+# capture run the smoke's own command but for its --out (no smoke file overwritten).
+capture_ok() {
+  local d=$tmp/$1.unpacked/files/capture-$2
+  [ "$(cut -f 1,2,4 "$d/capture.tsv")" = "$(printf '%s\t%s\t0' "$3" "$4")" ] && [ "$(cut -f 3 "$d/capture.tsv")" -gt 0 ] &&
+    [ "$(gzip -dc "$d/core.gz")" = "fake core of $2" ] && grep -q "^fake core of $2$" "$d/gdb.txt" &&
+    grep -q "coredump: All done" "$d/run.log" && [ -z "$(find "$d" -type p)" ] &&
+    grep -q "^cuda-gdb -batch .*target cudacore .*/capture-$2/core\.[0-9]* .*info cuda threads" "$FAKE_LOG" &&
+    [ "$(grep -- "--variant $2 .*--out .*/smoke-$2.json" "$FAKE_LOG" | sed 's/ --out .*//')" = \
+      "$(grep -- "--variant $2 .*--out .*/capture-$2/smoke.json" "$FAKE_LOG" | sed 's/ --out .*//')" ]
+}
+tap_ok "  ... the faulting variant run again under gpu-capture.sh: its GPU core dump (the driver aborts it: 134) and cuda-gdb's reading, beside the smoke's files" \
+  bash -c '[[ "$1" == *" matrix-wide:0 capture-stage6:134 campaign:4 "* ]]' _ "$(steps fail)"
+tap_ok "  ... capture-stage6/: capture.tsv, core.gz, gdb.txt, the smoke's command again with its own --out" capture_ok fail stage6 exit 134
+lease hang 600 FAKE_HANG=stage7f SHORT_LEASE_SMOKE_S=2
+tap_ok "a variant that hangs: its smoke killed at its limit (137), left out of the matrices, run again under gpu-capture.sh" \
+  bash -c '[ "$1" = "env:ran probe:0 smoke-stage6:0 smoke-stage7f:137 matrix-e4m3:0 matrix-wide:0 capture-stage7f:137 campaign:4 matrix-seed-linear:0 matrix-outliers:0" ] &&
+           [ "$(cat "$2/left-out.txt")" = "$(printf "stage7f\tsmoke exit 137")" ]' _ "$(steps hang)" "$tmp/hang.unpacked/files"
+tap_ok "  ... the dump asked for through the driver's pipe once the wait was over, then the process killed: capture.tsv 'hung', core.gz, gdb.txt" \
+  capture_ok hang stage7f hung 137
+tap_ok "  ... and no hung process left running, of the smoke or of the capture" \
+  bash -c '[ "$(wc -l <"$1")" -eq 2 ] && while read -r p; do ! kill -0 "$p" 2>/dev/null || exit 1; done <"$1"' _ "$FAKE_LOG.hung"
+rm -f "$FAKE_LOG.hung"
+lease mixed 600 FAKE_HANG=stage6 FAKE_FAIL=stage7f SHORT_LEASE_SMOKE_S=2
+tap_ok "a hang and a fault: both captured, the hang first" \
+  bash -c '[[ "$1" == *" matrix-wide:skipped capture-stage6:137 capture-stage7f:134 campaign:4 "* ]]' _ "$(steps mixed)"
+both() { capture_ok mixed stage6 hung 137 && capture_ok mixed stage7f exit 134; }
+tap_ok "  ... each in its own directory" both
+lease twohangs 600 FAKE_HANG=stage6 FAKE_HANG2=stage7f SHORT_LEASE_SMOKE_S=2
+tap_ok "two hangs: the first captured only (a second most likely the same defect)" \
+  bash -c '[[ "$1" == *" smoke-stage6:137 smoke-stage7f:137 matrix-e4m3:skipped matrix-wide:skipped capture-stage6:137 campaign:4 "* ]] &&
+           [ ! -e "$2/capture-stage7f" ]' _ "$(steps twohangs)" "$tmp/twohangs.unpacked/files"
+lease nopipe 600 FAKE_HANG=stage7f FAKE_NOPIPE=1 SHORT_LEASE_SMOKE_S=2 CUDA_GDB="$tmp/no-such-gdb"
+tap_ok "a driver that makes no pipe: the hang is killed all the same, said in run.log, no dump and no cuda-gdb" \
+  bash -c 'd=$1/capture-stage7f; [ "$(cat "$d/capture.tsv")" = "$(printf "hung\t137\t0\t-")" ] && grep -q "no pipe" "$d/run.log" &&
+           [ ! -e "$d/core.gz" ] && [ ! -e "$d/gdb.txt" ]' _ "$tmp/nopipe.unpacked/files"
+lease nogdb 600 FAKE_FAIL=stage6 CUDA_GDB="$tmp/no-such-gdb" CORE_CAP=5
+tap_ok "no cuda-gdb on the node: gdb.txt says so; a dump over CORE_CAP (gzipped) is not kept, and run.log says so" \
+  bash -c 'd=$1/capture-stage6; [ "$(cut -f 1,2,4 "$d/capture.tsv")" = "$(printf "exit\t134\t-")" ] && grep -q "not found" "$d/gdb.txt" &&
+           [ ! -e "$d/core.gz" ] && grep -q "over 5: not kept" "$d/run.log"' _ "$tmp/nogdb.unpacked/files"
+lease tight 350 FAKE_FAIL=stage6
+tap_ok "a capture that would leave the campaign under 300 s is skipped (350 s: 110 for it, the campaign 260)" \
+  bash -c '[[ "$1" == *" matrix-wide:0 capture-stage6:skipped campaign:4 "* ]]' _ "$(steps tight)"
 lease allfail 600 FAKE_FAIL=stage6 FAKE_FAIL2=stage7f
 tap_ok "no variant with a verdict: the matrices are skipped (no sdpa-bench run of every variant), the campaign still runs" \
-  bash -c '[ "$1" = "env:ran probe:0 smoke-stage6:3 smoke-stage7f:3 matrix-e4m3:skipped matrix-wide:skipped campaign:4 matrix-seed-linear:skipped matrix-outliers:skipped" ] &&
+  bash -c '[ "$1" = "env:ran probe:0 smoke-stage6:3 smoke-stage7f:3 matrix-e4m3:skipped matrix-wide:skipped capture-stage6:134 campaign:4 matrix-seed-linear:skipped matrix-outliers:skipped" ] &&
            ! grep -q -- "--out .*/matrix-" "$2"' _ "$(steps allfail)" "$FAKE_LOG"
 lease wrong 600 FAKE_WRONG=stage6
 tap_ok "a wrong result (exit 1) is a verdict: that variant stays in the matrices, which record it" \

@@ -12,7 +12,9 @@
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
 # and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
 # not the lease); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
-# whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the campaign with
+# whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the first
+# variant that hung and the first that faulted run again with the driver's GPU core dumps on
+# (gpu-capture.sh: capture-<v>/, where the threads stood); the campaign with
 # what is left less 90 s as its --time-limit, the probes, the profiles and the Hopper line's
 # experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
 # later); the seed-linear and outlier matrices. Each step runs
@@ -33,7 +35,7 @@ if [ -f "$1" ]; then
 else
   bundle=$(cd "$1" 2>/dev/null && pwd) || { echo "short-lease.sh: BUNDLE '$1' does not exist" >&2; exit 2; }
 fi
-B=$bundle/bin/sdpa-bench C=$bundle/campaign.sh
+B=$bundle/bin/sdpa-bench C=$bundle/campaign.sh here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$B" ] && [ -x "$C" ] || { echo "short-lease.sh: $1 is not a bundle (bin/sdpa-bench, campaign.sh)" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
@@ -83,13 +85,19 @@ mapfile -t variants < <("$B" --list-variants 2>/dev/null | awk '{ print $1 }')
 # a verdict (exit 0, or 1: a wrong result, which the matrices record): one that hung or faulted
 # there would stop a matrix process (a hang until its limit, a fault poisons the CUDA context for
 # every variant after it) and lose the whole file. What was left out: left-out.txt.
+# SHORT_LEASE_SMOKE_S: a smoke's limit (tests shorten it; a lease keeps 20).
+smoke_s=${SHORT_LEASE_SMOKE_S:-20}
+smoke_cmd() { # sets sc: the smoke of variant $1, without its --out
+  sc=("$B" --backend cuda --check-only --variant "$1" --shape single --shape ragged
+    --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal
+    --shape small --shape partial --shape label-a --shape ragged-causal --shape ragged-d128 --shape ragged-d128-causal
+    --shape long --seeds 0)
+}
 healthy=()
 : >"$f/left-out.txt"
 for v in "${variants[@]}"; do
-  step "smoke-$v" 20 "$B" --backend cuda --check-only --variant "$v" --shape single --shape ragged \
-    --shape mission --shape mission-causal --shape mission-d128 --shape mission-d128-causal \
-    --shape small --shape partial --shape label-a --shape ragged-causal --shape ragged-d128 --shape ragged-d128-causal \
-    --shape long --seeds 0 --out "$f/smoke-$v.json"
+  smoke_cmd "$v"
+  step "smoke-$v" "$smoke_s" "${sc[@]}" --out "$f/smoke-$v.json"
   st=$(awk -F'\t' -v n="smoke-$v" '$1 == n { s = $2 } END { print s }' "$f/steps.tsv")
   case $st in
     0|1) healthy+=(--variant "$v") ;;
@@ -108,6 +116,24 @@ matrix matrix-e4m3 60 "${mshapes[@]}" --seeds 0,1,2 --codec e4m3
 # Head dimension 128 and causal masks (the register-resident rows only; never run on a GPU before).
 matrix matrix-wide 60 --shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal \
   --shape mission-d128 --shape mission-causal --shape mission-d128-causal --seeds 0,1,2 --codec e4m3
+# A smoke that hung (exit 137: killed at its limit) or faulted (any exit but 0, 1 and 137) says only
+# that: the same command again under gpu-capture.sh brings home the GPU core dump and cuda-gdb's
+# reading of it (each resident thread's source line; capture-<v>/), from which a CPU session can
+# debug a kernel that never ran on hardware before. The first hang and the first fault only (a
+# second is most likely the same defect in a descendant), up to smoke_s + 90 s each, and only while
+# the campaign keeps at least 300 s after it: a variant that hangs loses its experiments anyway.
+capture_s=$((smoke_s + 90))
+for kind in hang fault; do
+  v=$(awk -F'\t' -v k=$kind '{ n = $2; sub(/^smoke exit /, "", n) } n ~ /^[0-9]+$/ && (k == "hang") == (n == 137) { print $1; exit }' "$f/left-out.txt")
+  [ -n "$v" ] || continue
+  if [ $(($(left) - capture_s)) -lt 300 ]; then
+    printf 'capture-%s\tskipped\t0\t%s\n' "$v" "$capture_s" >>"$f/steps.tsv"
+    continue
+  fi
+  smoke_cmd "$v"
+  step "capture-$v" "$capture_s" bash "$here/gpu-capture.sh" "$f/capture-$v" "$smoke_s" "${sc[@]}" \
+    --out "$f/capture-$v/smoke.json"
+done
 # The campaign: what is left, less 30 s for its own kill margin and the pack, and 60 s for the
 # other two matrices after it (30 s limits each; the first H100 checked all three files of the
 # matrix in 8 s), which the campaign's own matrix part repeats: they run in whatever it leaves.
