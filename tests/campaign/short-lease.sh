@@ -25,7 +25,8 @@ cat >"$B/bin/sdpa-bench" <<'EOF'
 # exit 3), FAKE_WRONG (one whose check alone exits 1), FAKE_HANG and FAKE_HANG2 (ones whose checks
 # alone never end; their pids in $FAKE_LOG.hung). With the driver's core-dump variables set
 # (gpu-capture.sh): a failing variant writes its dump and aborts (134); a hanging one makes the
-# driver's pipe (not with FAKE_NOPIPE) and writes its dump once the pipe is written, then hangs on.
+# driver's pipe (not with FAKE_NOPIPE) and writes its dump once the pipe is written, then hangs on;
+# with FAKE_DEFAULT_NAMES, pipe and dump under the driver's default names in the working directory.
 echo "$*" >>"$FAKE_LOG"
 case " $* " in
   *" --probe "*) exit "${FAKE_PROBE_RC:-0}" ;;
@@ -35,13 +36,14 @@ out= v= nv=0
 while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2 nv=$((nv + 1)); shift ;; esac; shift; done
 # one --variant only: a check of that variant alone (the smoke), not a matrix that lists it
 [ $nv -eq 1 ] || v=
-dump() { echo "fake core of $v" >"${CUDA_COREDUMP_FILE/\%p/$$}"; echo "coredump: All done" >&2; }
+c=${CUDA_COREDUMP_FILE:-}; c=${c/\%p/$$} p=${CUDA_COREDUMP_PIPE:-}; p=${p/\%p/$$}
+[ -z "${FAKE_DEFAULT_NAMES:-}" ] || c=$PWD/core_1_host_$$.nvcudmp p=$PWD/corepipe.cuda.host.$$
+dump() { echo "fake core of $v" >"$c"; echo "coredump: All done" >&2; }
 case $v in
   '') ;;
   "${FAKE_HANG:-}"|"${FAKE_HANG2:-}")
     echo $$ >>"$FAKE_LOG.hung"
     if [ -n "${CUDA_ENABLE_USER_TRIGGERED_COREDUMP:-}" ] && [ -z "${FAKE_NOPIPE:-}" ]; then
-      p=${CUDA_COREDUMP_PIPE/\%p/$$}
       mkfifo "$p" && head -c 1 "$p" >/dev/null && dump
     fi
     exec sleep 300 ;;
@@ -84,7 +86,7 @@ export FAKE_LOG=$tmp/log CUDA_GDB=$PWD/tests/campaign/fake/cuda-gdb
 lease() {
   local name=$1 d=$2 s=$SECONDS; shift 2
   : >"$FAKE_LOG"
-  env "$@" bash "$S" "${BUNDLE:-$B}" "$tmp/$name" "$d" >"$tmp/$name.log" 2>&1
+  (cd "${LEASE_CWD:-.}" && env "$@" bash "$S" "${BUNDLE:-$B}" "$tmp/$name" "$d") >"$tmp/$name.log" 2>&1
   rc=$? took=$((SECONDS - s))
   mkdir -p "$tmp/$name.unpacked" && tar -xzf "$tmp/$name/node-files.tar.gz" -C "$tmp/$name.unpacked" 2>/dev/null
 }
@@ -198,6 +200,10 @@ lease twohangs 600 FAKE_HANG=stage6 FAKE_HANG2=stage7f SHORT_LEASE_SMOKE_S=2
 tap_ok "two hangs: the first captured only (a second most likely the same defect)" \
   bash -c '[[ "$1" == *" smoke-stage6:137 smoke-stage7f:137 matrix-e4m3:skipped matrix-wide:skipped capture-stage6:137 campaign:4 "* ]] &&
            [ ! -e "$2/capture-stage7f" ]' _ "$(steps twohangs)" "$tmp/twohangs.unpacked/files"
+mkdir -p "$tmp/wd"
+LEASE_CWD=$tmp/wd lease defaults 600 FAKE_HANG=stage7f FAKE_DEFAULT_NAMES=1 SHORT_LEASE_SMOKE_S=2
+tap_ok "a driver that keeps its default names (corepipe.cuda.<host>.<pid>, core_<time>_<host>_<pid>.nvcudmp, in the working directory): found there, the dump moved into the capture, nothing left behind" \
+  bash -c '[ "$(gzip -dc "$1/capture-stage7f/core.gz")" = "fake core of stage7f" ] && [ -z "$(ls -A "$2")" ]' _ "$tmp/defaults.unpacked/files" "$tmp/wd"
 lease nopipe 600 FAKE_HANG=stage7f FAKE_NOPIPE=1 SHORT_LEASE_SMOKE_S=2 CUDA_GDB="$tmp/no-such-gdb"
 tap_ok "a driver that makes no pipe: the hang is killed all the same, said in run.log, no dump and no cuda-gdb" \
   bash -c 'd=$1/capture-stage7f; [ "$(cat "$d/capture.tsv")" = "$(printf "hung\t137\t0\t-")" ] && grep -q "no pipe" "$d/run.log" &&

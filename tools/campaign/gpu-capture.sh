@@ -38,6 +38,10 @@ export CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION
 "$@" >"$dir/run.log" 2>&1 &
 pid=$!
 alive() { kill -0 "$pid" 2>/dev/null; }
+# The driver's pipe and dump where the templates put them, else under the driver's default names
+# (corepipe.cuda.<host>.<pid>, core_<time>_<host>_<pid>.nvcudmp) in the working directory.
+pipes() { { find "$dir" -maxdepth 1 -type p -name 'pipe.*'; find "$PWD" -maxdepth 1 -type p -name "corepipe.cuda.*.$pid"; } 2>/dev/null; }
+dumps() { { find "$dir" -maxdepth 1 -type f -name 'core.*' ! -name core.gz; find "$PWD" -maxdepth 1 -type f -name "core_*_$pid.nvcudmp"; } 2>/dev/null; }
 end=$((SECONDS + wait_s))
 while alive && [ $SECONDS -lt $end ]; do sleep 0.2; done
 how='exit'
@@ -46,22 +50,25 @@ if alive; then
   # The driver reads its pipe (one per process, created with the context) and dumps on any write; 1
   # MiB, since a short write may sit in the pipe's buffer. dd blocks until the driver reads it.
   pipe=$dir/pipe.$pid
-  [ -p "$pipe" ] || pipe=$(find "$dir" -maxdepth 1 -type p -name 'pipe.*' | head -n 1) # %p not as expected
+  [ -p "$pipe" ] || pipe=$(pipes | head -n 1)
   if [ -n "$pipe" ]; then
     timeout -s KILL 10 dd if=/dev/zero of="$pipe" bs=1M count=1 2>/dev/null
     end=$((SECONDS + 30))
     while alive && [ $SECONDS -lt $end ] && ! grep -q "coredump: All done" "$dir/run.log"; do sleep 0.2; done
   else
-    echo "gpu-capture.sh: no pipe.* in $dir (the driver made none): no dump of the hang" >>"$dir/run.log"
+    echo "gpu-capture.sh: no pipe from the driver (pipe.* here, corepipe.cuda.*.$pid in $PWD): no dump of the hang" >>"$dir/run.log"
   fi
   kill -KILL "$pid" 2>/dev/null
 fi
 wait "$pid"
 rc=$?
-find "$dir" -maxdepth 1 -type p -name 'pipe.*' -delete
+pipes | while IFS= read -r p; do rm -f "$p"; done
 core=$dir/core.$pid bytes=0 grc=-
-[ -s "$core" ] || core=$(find "$dir" -maxdepth 1 -type f -name 'core.*' ! -name core.gz | head -n 1)
-if [ -n "$core" ] && [ -s "$core" ]; then
+if [ ! -s "$core" ]; then
+  other=$(dumps | head -n 1)
+  [ -n "$other" ] && mv -f "$other" "$core"
+fi
+if [ -s "$core" ]; then
   bytes=$(wc -c <"$core")
   if command -v "$gdb" >/dev/null 2>&1; then
     # One command per -ex: gdb goes on after one that fails (a command a dump cannot answer). $pc is
