@@ -44,6 +44,7 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static constexpr bool kWgPingpong = SW & SDPA_SW(WG_PINGPONG);
     static constexpr bool kVtLdsm = SW & SDPA_SW(VT_LDSM);
     static constexpr bool kWarpRelease = SW & SDPA_SW(WARP_RELEASE);
+    static constexpr bool kCausalLpt = SW & SDPA_SW(CAUSAL_LPT);
     static_assert(!kFusedSoftmaxPV || kWmmaPV,
                   "USE_FUSED_SOFTMAX_PV reuses the WMMA P buffer: needs USE_WMMA_PV=1");
     // REG_MMA keeps WMMA_PV's arithmetic choice (P rounded to fp16 before P.V) and replaces its
@@ -88,6 +89,9 @@ template <sdpa_switches_t SW, int HD = 64> struct Config {
     static_assert(!kVtLdsm || (kKeys128 && kTmaKv), "USE_VT_LDSM: needs USE_KEYS128=1 and USE_TMA_KV=1");
     // WARP_RELEASE changes how the TMA ring's readers release a slot (loads.cuh, tma_kv_release).
     static_assert(!kWarpRelease || kTmaKv, "USE_WARP_RELEASE: needs USE_TMA_KV=1");
+    // CAUSAL_LPT reorders the TMA rows' causal CTAs (cta_order.cuh; their grid: stages.cu, launch_tma).
+    static_assert(!kCausalLpt || kTmaKv,
+                  "USE_CAUSAL_LPT orders the TMA rows' causal CTAs: needs USE_TMA_KV=1");
     // D = 128 and causal masking exist on the register-resident line only (geometry.h; the Hopper line's
     // rows are of it): the shared-memory softmax's warp-to-row maps are written for 32 rows of 64 columns.
     static constexpr bool kCausal = false;

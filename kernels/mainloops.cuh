@@ -152,8 +152,9 @@ __device__ __forceinline__ void cta_run(Smem<Cfg> &sm, const uint8_t *__restrict
                                         int S, float softmax_scale, const KvMaps &maps) {
     constexpr int TM = Cfg::kTM, D = Cfg::kD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int h = blockIdx.y, b = blockIdx.z;
-    const int q0 = blockIdx.x * TM;
+    const CtaCoords at = cta_coords<Cfg>(); // [stage 7m] which (query tile, b, h): cta_order.cuh
+    const int h = at.h, b = at.b;
+    const int q0 = at.q_tile * TM;
     const int q_valid = imin(TM, S - q0);
     const size_t head = ((size_t)b * H + h) * (size_t)S * D; // first element of this (b, h)
     const float qk_mult = Codec<C>::step(q_scale[h]) * Codec<C>::step(k_scale[h]) * softmax_scale;

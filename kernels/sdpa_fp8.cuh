@@ -94,6 +94,9 @@
 //                         to its repeat: kVStagingAlign); stages.cu TmaKernels::v_swizzle; loads.cuh
 //                         repack_vt_ldsm (ldmatrix.x4.trans, byte permutes, stmatrix.x4)
 //   WARP_RELEASE (7l)     config.cuh kSlotArrivals (a warp's one arrival); loads.cuh tma_kv_release
+//   CAUSAL_LPT (7m)       cta_order.cuh cta_coords / cta_bh (the causal D = 64 CTAs' coordinates, taken
+//                         by mainloops.cuh cta_run and warp_spec.cuh ws_producer_tma); stages.cu
+//                         launch_tma's grid (H, S / 128, B) for them (TmaKernels::lpt_causal)
 //   D = 128, stage 7      stages.cu SDPA_TMA_WIDE (the TMA rows' wide instances, launch_tma per head
 //                         dimension); config.cuh kSwizzle = D (Q and K in the 128-byte swizzle);
 //                         loads.cuh repack_vt128's 8 chunks per key; mainloops.cuh's 1024-byte
@@ -102,6 +105,7 @@
 
 #include "config.cuh"
 #include "codec.cuh"
+#include "cta_order.cuh"
 #include "loads.cuh"
 #include "softmax_smem.cuh"
 #include "softmax_regs.cuh"

@@ -38,10 +38,13 @@ template <class Cfg> constexpr sdpa_geometry_t geometry_of(const char *kernel, i
 // The launch of one kernel instance: grid (ceil(S / tile_m), H, B), block 32 warps threads, and the
 // dynamic shared memory of a Config above 48 KiB (the kernel opted in first: the runtime refuses
 // more than 48 KiB of dynamic shared memory to a kernel that has not, and so does the emulator).
-// `extra`: the parameters after the common ones (a TMA_KV kernel's tensor maps).
+// `extra`: the parameters after the common ones (a TMA_KV kernel's tensor maps). [stage 7m] heads_first:
+// the grid (H, ceil(S / tile_m), B) of a CAUSAL_LPT causal kernel, which reads it so (cta_order.cuh).
 template <class Fn, class... Extra>
-sdpa_status_t launch_geometry(const sdpa_args_t *a, Fn k, const sdpa_geometry_t &g, const Extra &...extra) {
-    const dim3 grid((unsigned)((a->S + g.tile_m - 1) / g.tile_m), (unsigned)a->H, (unsigned)a->B);
+sdpa_status_t launch_geometry(const sdpa_args_t *a, Fn k, const sdpa_geometry_t &g, bool heads_first,
+                              const Extra &...extra) {
+    const unsigned nq = (unsigned)((a->S + g.tile_m - 1) / g.tile_m);
+    const dim3 grid(heads_first ? (unsigned)a->H : nq, heads_first ? nq : (unsigned)a->H, (unsigned)a->B);
     const dim3 block((unsigned)(32 * g.warps));
     const size_t smem = g.dynamic_smem ? (size_t)g.smem_bytes : 0;
     if (g.dynamic_smem && SDPA_OPT_IN_DYNAMIC_SMEM(k, smem) != 0) return SDPA_LAUNCH_FAILED;
@@ -69,7 +72,7 @@ struct RowKernels {
                         : a->causal                 ? k.e4m3_causal[i]
                                                     : k.e4m3[i];
     if (!fn) return SDPA_ERR_UNSUPPORTED;
-    return launch_geometry(a, fn, *g);
+    return launch_geometry(a, fn, *g, false);
 }
 
 // [stage 7a] A TMA_KV row: E4M3 only: its kernel and its causal one per head dimension (index as the
@@ -82,6 +85,7 @@ struct TmaKernels {
     KernelTmaFn e4m3[SDPA_MAX_HEAD_DIMS], e4m3_causal[SDPA_MAX_HEAD_DIMS];
     unsigned k_swizzle[SDPA_MAX_HEAD_DIMS];
     unsigned v_swizzle[SDPA_MAX_HEAD_DIMS]; // [stage 7k] V's, likewise (0 before VT_LDSM)
+    bool lpt_causal[SDPA_MAX_HEAD_DIMS];    // [stage 7m] its causal kernel reads the grid heads first
 };
 [[maybe_unused]] sdpa_status_t launch_tma(const sdpa_args_t *a, const sdpa_kernel_entry_t &e,
                                           const TmaKernels &k) {
@@ -101,7 +105,7 @@ struct TmaKernels {
         fprintf(stderr, "%s: the K/V tensor maps: %s\n", e.id, err);
         return SDPA_LAUNCH_FAILED;
     }
-    return launch_geometry(a, fn, *g, mk, mv);
+    return launch_geometry(a, fn, *g, a->causal && k.lpt_causal[i], mk, mv);
 }
 
 constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '\0' || streq(a + 1, b + 1)); }
@@ -178,6 +182,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_TMA_ROW_stage7j ~, 1
 #define SDPA_TMA_ROW_stage7k ~, 1
 #define SDPA_TMA_ROW_stage7l ~, 1
+#define SDPA_TMA_ROW_stage7m ~, 1
 #define SDPA_SECOND_(a, b, ...) b
 #define SDPA_IS_TMA_(...) SDPA_SECOND_(__VA_ARGS__, 0, ~)
 #define SDPA_IS_TMA(ident) SDPA_IS_TMA_(SDPA_TMA_ROW_##ident)
@@ -198,6 +203,7 @@ constexpr bool streq(const char *a, const char *b) { return *a == *b && (*a == '
 #define SDPA_SM90A_ROW_stage7j ~, 1
 #define SDPA_SM90A_ROW_stage7k ~, 1
 #define SDPA_SM90A_ROW_stage7l ~, 1
+#define SDPA_SM90A_ROW_stage7m ~, 1
 #define SDPA_IS_SM90A(ident) SDPA_IS_TMA_(SDPA_SM90A_ROW_##ident)
 
 // Pass 1: each row's switches, and the instances beyond D = 64 non-causal that a row has. The
@@ -230,8 +236,9 @@ template <class Tag> struct Wide {
 
 // The wide rows: every row of variants.def with REG_MMA (a static_assert below checks the list).
 // SDPA_NO_WIDE leaves them out: the planted regressions (mk/kernel-tests.mk) build a copy of every
-// kernel per plant, and their checks run D = 64 non-causal problems.
-#ifdef SDPA_NO_WIDE
+// kernel per plant, and their checks run D = 64 non-causal problems. SDPA_TMA_WIDE_ONLY leaves out
+// these and keeps the TMA rows' (a plant of a Hopper row's causal path, whose copy holds that row alone).
+#if defined(SDPA_NO_WIDE) || defined(SDPA_TMA_WIDE_ONLY)
 constexpr bool kWideBuilt = false;
 #else
 constexpr bool kWideBuilt = true;
@@ -265,7 +272,7 @@ constexpr bool kWideBuilt = true;
         static constexpr sdpa_geometry_t geometry128 =                                                       \
             geometry_of<config_##ident##_d128>("sdpa_" #ident "_e4m3_d128", 1);                              \
     };
-#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE)
+#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE) && !defined(SDPA_TMA_WIDE_ONLY)
 SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW
@@ -321,7 +328,9 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
                               {SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_causal)),          \
                                SDPA_TMA_WIDE_OR_NULL(SDPA_BACKEND_SYM(sdpa_##ident##_e4m3_d128_causal))},    \
                               {config_##ident::kSwizzle, config_##ident##_d128::kSwizzle},                   \
-                              {config_##ident::kVSwizzle, config_##ident##_d128::kVSwizzle}};                \
+                              {config_##ident::kVSwizzle, config_##ident##_d128::kVSwizzle},                 \
+                              {sdpa::kLptOrder<sdpa::Causal<config_##ident>>,                                \
+                               sdpa::kLptOrder<sdpa::Causal<config_##ident##_d128>>}};                       \
     return launch_tma(a, entry_##ident, k);
 // Whether a row has its wide instances in this build (D = 128 and causal: a Wide row's, or a TMA_KV
 // row's), and its geometry at D = 128 (zero where it has none).
@@ -373,7 +382,7 @@ SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
     SDPA_DEFINE_KERNEL(ident, e4m3, _causal, SDPA_CODEC_E4M3, config_##ident##_causal)                       \
     SDPA_DEFINE_KERNEL(ident, e4m3, _d128, SDPA_CODEC_E4M3, config_##ident##_d128)                           \
     SDPA_DEFINE_KERNEL(ident, e4m3, _d128_causal, SDPA_CODEC_E4M3, config_##ident##_d128_causal)
-#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE)
+#if !defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_NO_WIDE) && !defined(SDPA_TMA_WIDE_ONLY)
 SDPA_WIDE_ROWS(SDPA_WIDE_ROW)
 #endif
 #undef SDPA_WIDE_ROW

@@ -46,7 +46,8 @@
     X(MASK_EDGE,        mask_edge,        LOAD,   0, ANY, "the key mask only on the tiles that need it (the partial last tile, the causal diagonal); the others by a copy of the compute without the test") \
     X(WG_PINGPONG,      wg_pingpong,      LOAD,  90, SM90A, "FULL barriers per consumer warpgroup, and the two warpgroups in turn at the tensor cores (FlashAttention-3's scheduler barriers)") \
     X(VT_LDSM,          vt_ldsm,          LOAD,  90, SM90A, "V lands swizzled by TMA; V^T by ldmatrix.trans, byte permutes and stmatrix (FlashAttention-3's LDSM/STSM transpose) instead of single-byte stores") \
-    X(WARP_RELEASE,     warp_release,     LOAD,  90, ANY, "the TMA ring's empty mbarriers count one arrival per reading warp, from lane 0 after __syncwarp, instead of one per thread")
+    X(WARP_RELEASE,     warp_release,     LOAD,  90, ANY, "the TMA ring's empty mbarriers count one arrival per reading warp, from lane 0 after __syncwarp, instead of one per thread") \
+    X(CAUSAL_LPT,       causal_lpt,       LOAD,  90, ANY, "causal D = 64 CTAs on the grid (H, S / 128, B): heads fastest, query tiles longest first, batch entries in turn (FlashAttention-3's causal order, a section one batch entry's heads)")
 /* clang-format on */
 
 enum sdpa_switch_class { SDPA_SWCLASS_LOAD, SDPA_SWCLASS_ARITH, SDPA_SWCLASS_LAYOUT, SDPA_SWCLASS_FLUSH };

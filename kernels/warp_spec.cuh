@@ -6,6 +6,7 @@
 // written once for every register-resident variant that specialises its warps.
 #pragma once
 
+#include "cta_order.cuh"
 #include "loads.cuh"
 #include "softmax_regs.cuh"
 
@@ -121,7 +122,7 @@ __device__ __forceinline__ void ws_producer(Smem<Cfg> &sm, int n_tiles, const ui
 template <class Cfg, class Hooks>
 __device__ __forceinline__ void ws_producer_tma(Smem<Cfg> &sm, int n_tiles, const KvMaps &maps, int S) {
     constexpr int R = Cfg::kKvStages, TN = Cfg::kTN;
-    const int bh = (int)(blockIdx.z * gridDim.y + blockIdx.y); // this CTA's (b, h): the maps' 3rd coordinate
+    const int bh = cta_bh<Cfg>(); // this CTA's (b, h): the maps' 3rd coordinate (cta_order.cuh)
     if (tma_issuer<Cfg>())
         for (int t = 0; t < imin(R - 1, n_tiles); ++t) tma_kv_issue(sm, maps, t, bh);
     for (int t = 0; t < n_tiles; ++t) {

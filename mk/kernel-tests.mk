@@ -172,7 +172,7 @@ PLANTS := qk-barrier tail-race end-barrier ring-depth ws-early-signal fp8-unperm
           fp8-unpermuted-wgmma wg-one-reader wg-pool fp8-kstep-reversed fp8-vt-swizzle64 \
           wg-pv-wait-short ws-vt-early-release fp8-flush-kept mask-edge-partial ws-vt-unwaited \
           pp-turn-unstarted pp-full-shared fp8-vt-ldsm-unswizzled fp8-vt-ldsm-rows wg-vt-ldsm-unfenced \
-          wr-every-lane wr-thread-count tma-no-empty-wait
+          wr-every-lane wr-thread-count tma-no-empty-wait lpt-from-nq lpt-heads-as-tiles
 plant_sed_qk-barrier   := /__syncthreads(); \/\/ the softmax reads rows assembled by two warps/d
 plant_sed_tail-race    := s/prims::cp_async_wait<0>();/prims::cp_async_wait<1>();/
 plant_sed_end-barrier  := /__syncthreads(); \/\/ sS, sK, sV, U and the scratch are reused by the next tile/d
@@ -295,6 +295,16 @@ plant_variant_fp8-pscale512 := stage6
 plant_variant_rows-shared := stage3b
 plant_variant_ws-early-signal := stage5
 
+# [stage 7m] lpt-from-nq: a causal D = 64 CTA's query tile counted from nq (gridDim.y - blockIdx.y):
+# tile 0 is never computed (its rows stay unwritten) and one CTA's rows lie past the sequence.
+# lpt-heads-as-tiles: the query tile taken from blockIdx.x, the heads' index of stage 7m's grid: tiles
+# computed twice or never. Both only in the causal D = 64 instances: their builds keep the wide
+# instances (plant_wide_NAME) and check causal shapes (mission-causal: four query tiles of 8 heads).
+plant_sed_lpt-from-nq := s/return {(int)gridDim.y - 1 - (int)blockIdx.y, /return {(int)gridDim.y - (int)blockIdx.y, /
+plant_sed_lpt-heads-as-tiles := s/return {(int)gridDim.y - 1 - (int)blockIdx.y, /return {(int)gridDim.y - 1 - (int)blockIdx.x, /
+$(foreach p,lpt-from-nq lpt-heads-as-tiles,$(eval plant_variant_$(p) := stage7m)$(eval plant_wide_$(p) := 1)\
+  $(eval plant_check_shapes_$(p) := ragged-causal mission-causal)$(eval plant_tsan_shape_$(p) := mission-causal))
+
 # The plants whose plain checks pass at small and ragged under some schedule (measured 2026-11-29):
 # the ring must wrap, or the consumer run far enough ahead.
 $(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early-release ws-vt-unwaited \
@@ -302,8 +312,10 @@ $(foreach p,tma-parity wg-early-release wg-one-reader wg-pv-unfenced ws-vt-early
   $(eval plant_check_shapes_$(p) := small ragged mission))
 
 # The plants' checks run D = 64 non-causal problems: their copies leave out the D = 128 and causal
-# instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile.
+# instances (kernels/stages.cu, SDPA_NO_WIDE), which would double each plant's compile; a plant of a
+# Hopper row's causal path keeps its row's (plant_wide_NAME := 1; SDPA_TMA_WIDE_ONLY).
 PLANT_FLAGS := -DSDPA_NO_WIDE
+plant_flags = $(if $(plant_wide_$(1)),-DSDPA_TMA_WIDE_ONLY,$(PLANT_FLAGS))
 # A plant's plain build at -O1 and without debug information (KERNEL_EMU_PLAIN_FLAGS): its checks
 # run a few small problems (planted.sh), and the 30 compiles were ~170 of make test's ~1000 build
 # CPU-seconds at -O2 with line tables (a stage-7f plant: 6.6 -> 3.7 s; since __forceinline__ is a
@@ -324,9 +336,9 @@ $(KPLANT)/$(1)/stages.cu: kernels/stages.cu $(KERNEL_HDRS) tools/variants-only.a
 	  [ "$$$$n" -ge 1 ] && [ "$$$$n" -le $(or $(plant_difflines_$(1)),2) ] || \
 	  { echo "plant $(1): the edit must change exactly one line of kernels/*.cuh (changed $$$$n diff lines)" >&2; rm -rf $$(@D); exit 1; }
 $(KPLANT)/$(1)/stages.o: $(KPLANT)/$(1)/stages.cu $(call emu_pch,plain) | $(SDPA_CUSTOM_H)
-	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_PLAIN_FLAGS) $$(PLANT_PLAIN_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+	$$(Q)$$(call EMU_COMPILE,plain) $$(KERNEL_EMU_PLAIN_FLAGS) $$(PLANT_PLAIN_FLAGS) $(call plant_flags,$(1)) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/stages-tsan.o: $(KPLANT)/$(1)/stages.cu $(call emu_pch,ktsan) | $(SDPA_CUSTOM_H)
-	$$(Q)$$(call EMU_COMPILE,ktsan) $$(KERNEL_EMU_FLAGS) $$(PLANT_FLAGS) -c $(KPLANT)/$(1)/stages.cu -o $$@
+	$$(Q)$$(call EMU_COMPILE,ktsan) $$(KERNEL_EMU_FLAGS) $(call plant_flags,$(1)) -c $(KPLANT)/$(1)/stages.cu -o $$@
 $(KPLANT)/$(1)/sdpa-bench: $(KPLANT)/$(1)/stages.o $(SIMT_LIB) $(KBENCH_SAN_OBJS)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) $$^ -o $$@ $$(EMU_LINK_LIBS) $$(HOST_LDLIBS) $$(BENCH_LDLIBS)
 $(KPLANT)/$(1)/sdpa-bench-tsan: $(KPLANT)/$(1)/stages-tsan.o $(SIMT_LIB_TSAN) $(KBENCH_SAN_OBJS)

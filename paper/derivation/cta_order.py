@@ -8,14 +8,14 @@ prologue, Q's load and the pipeline's fill, and its epilogue). The scheduler sta
 the order on the first SM to fall free (list scheduling). Orders: "natural", the launch's own
 (blockIdx.x the query tile, fastest: each (b, h) in turn, its tiles shortest first), "lpt"
 (longest first over the whole grid: the last query tile of every (b, h), then the one before, ...)
-and "sections", stage 7m's and FlashAttention-3's: longest first within sections of G (b, h) whose
-K and V fit 32 MB of L2, one section after the other (section_heads). The
+"sections", FlashAttention-3's: longest first within sections of G (b, h) whose K and V fit 32 MB of
+L2, one section after the other (section_heads), and "batch", stage 7m's as built (its launch grid
+(H, nq, B)): the same with a section one batch entry's H heads. The
 makespans are in tile-times, against the ideal (all work spread evenly); their ratio is the
 speedup the model predicts. Nothing here is measured: it is the prediction's arithmetic, written
 down so that anyone can rerun it.
 
-Usage: cta_order.py [B H S D ...]   (default: the gate shape 2 16 8192 128 and the others of the
-       prereg), with --sms N (132: H100 and H200 SXM), --tm/--tn (128), --ovh X,... (0.5,2)
+Usage: cta_order.py [B H S D ...]   (default: the shapes of paper/methods.md#prereg-stage7m), with --sms N (132: H100 and H200 SXM), --tm/--tn (128), --ovh X,... (0.5,2)
 """
 import argparse
 import heapq
@@ -49,8 +49,9 @@ def model(B, H, S, D, sms, TM, TN, ovh):
     lpt = [work(i) for i in reversed(range(nq)) for _ in range(nbh)]
     g = section_heads(S, D, nbh)
     sections = [work(i) for s0 in range(0, nbh, g) for i in reversed(range(nq)) for _ in range(min(g, nbh - s0))]
+    batch = [work(i) for _ in range(B) for i in reversed(range(nq)) for _ in range(H)]
     ideal = sum(natural) / sms
-    return g, ideal, makespan(natural, sms), makespan(lpt, sms), makespan(sections, sms)
+    return g, ideal, makespan(natural, sms), makespan(lpt, sms), makespan(sections, sms), makespan(batch, sms)
 
 
 def main():
@@ -64,12 +65,13 @@ def main():
     shapes = a.shape or [2, 16, 8192, 128, 2, 32, 8192, 64, 2, 16, 4096, 128, 2, 16, 16384, 128]
     if len(shapes) % 4:
         ap.error("shape: B H S D, four integers each")
-    print("B\tH\tS\tD\tovh\tsection\tideal\tnatural/ideal\tlpt/ideal\tsections/ideal\tspeedup")
+    print("B\tH\tS\tD\tovh\tsection\tideal\tnatural/ideal\tlpt/ideal\tsections/ideal\tbatch/ideal\tspeedup\tspeedup_batch")
     for k in range(0, len(shapes), 4):
         B, H, S, D = shapes[k : k + 4]
         for ovh in (float(x) for x in a.ovh.split(",")):
-            g, ideal, nat, lpt, sec = model(B, H, S, D, a.sms, a.tm, a.tn, ovh)
-            print(f"{B}\t{H}\t{S}\t{D}\t{ovh:g}\t{g}\t{ideal:.1f}\t{nat / ideal:.3f}\t{lpt / ideal:.3f}\t{sec / ideal:.3f}\t{nat / sec:.3f}")
+            g, ideal, nat, lpt, sec, bat = model(B, H, S, D, a.sms, a.tm, a.tn, ovh)
+            print(f"{B}\t{H}\t{S}\t{D}\t{ovh:g}\t{g}\t{ideal:.1f}\t{nat / ideal:.3f}\t{lpt / ideal:.3f}\t{sec / ideal:.3f}"
+                  f"\t{bat / ideal:.3f}\t{nat / sec:.3f}\t{nat / bat:.3f}")
 
 
 if __name__ == "__main__":

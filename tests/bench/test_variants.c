@@ -296,7 +296,7 @@ static void test_stage7i_rules(void **state) {
     assert_int_equal(SDPA_WARPS_OF(s7i->sw), SDPA_WARPS_OF(s7h->sw));
 }
 
-/* A Hopper step of one LOAD switch (bit) from its parent, as stages 7j, 7k and 7l are: bit-identical
+/* A Hopper step of one LOAD switch (bit) from its parent, as stages 7j to 7m are: bit-identical
  * to the parent on the emulator and on a GPU, and to stage7h (only LOAD switches between them), not
  * to stage7f (7h's FLUSH between); sm_90a through its parent's switches; the parent's geometry. */
 static void assert_load_step(const char *id, const char *parent, int bit) {
@@ -344,6 +344,15 @@ static void test_stage7l_rules(void **state) {
     (void)state;
     assert_load_step("stage7l", "stage7k", SDPA_SWBIT_WARP_RELEASE);
     assert_int_equal(variants_switch_info[SDPA_SWBIT_WARP_RELEASE].exact_sm, SDPA_SWARCH_ANY);
+}
+
+/* stage7m (CAUSAL_LPT): one switch from stage7l, of the class LOAD (paper/methods.md#prereg-stage7m):
+ * the causal D = 64 CTAs take their tiles in another order, each computed as before; a portable switch
+ * (a grid and its reading) for the TMA rows' launcher (MIN_SM 90), sm_90a through 7l's. */
+static void test_stage7m_rules(void **state) {
+    (void)state;
+    assert_load_step("stage7m", "stage7l", SDPA_SWBIT_CAUSAL_LPT);
+    assert_int_equal(variants_switch_info[SDPA_SWBIT_CAUSAL_LPT].exact_sm, SDPA_SWARCH_ANY);
 }
 
 /* The ARCH column (kernels/switches.h): a portable switch runs from its MIN_SM on; an sm_90a one
@@ -405,7 +414,8 @@ int main(void) {
         cmocka_unit_test(test_stage7e_rules),         cmocka_unit_test(test_stage7f_rules),
         cmocka_unit_test(test_stage7h_rules),         cmocka_unit_test(test_stage7i_rules),
         cmocka_unit_test(test_stage7j_rules),         cmocka_unit_test(test_stage7k_rules),
-        cmocka_unit_test(test_stage7l_rules),         cmocka_unit_test(test_arch_column),
+        cmocka_unit_test(test_stage7l_rules),         cmocka_unit_test(test_stage7m_rules),
+        cmocka_unit_test(test_arch_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -385,6 +385,27 @@ $(wg_count 64 '') $(wg_count 128 '') $(wg_count 64 '\{%r') $(wg_count 128 '\{%r'
   tap_fail "sm_$arch $k: no local memory in PTX" grep -qE '(ld|st)\.local' "$tmp/k.ptx"
 done < <(row_flags)
 
+# Stage 7m (CAUSAL_LPT, paper/methods.md#prereg-stage7m): the switch reorders the causal D = 64 CTAs
+# alone, so every other instance of 7m is 7l's code: its PTX, the kernel's name aside, is 7l's line for
+# line (the .loc lines and the per-listing numbering of labels and strings aside), and the causal D = 64
+# one differs. Checked on the instances; the grid's other side is stages.cu's launcher.
+# ptx_norm KERNEL: the kernel's body in stages_sm90a.ptx, its name written 7l's, without what numbers
+# differently in another place of the listing.
+ptx_norm() {
+  body "$ptx_dir/stages_sm90a.ptx" "$1" | sed -E 's/sdpa_stage7m_/sdpa_stage7l_/g; /^[ \t]*\.loc[ \t]/d;
+    s/\$L__BB[0-9]+_/$L__BB_/g; s/\$L__info_string[0-9]+/$L__info_string/g'
+}
+for sfx in e4m3 seedlin e4m3_d128 e4m3_d128_causal; do
+  ptx_norm "sdpa_stage7l_$sfx" >"$tmp/7l.ptx"
+  ptx_norm "sdpa_stage7m_$sfx" >"$tmp/7m.ptx"
+  tap_ok "sm_90a stage7m_$sfx: stage 7l's PTX, its name aside ($(wc -l <"$tmp/7m.ptx") lines)" \
+    bash -c '[ -s "$1" ] && cmp -s "$1" "$2"' _ "$tmp/7l.ptx" "$tmp/7m.ptx"
+done
+ptx_norm sdpa_stage7l_e4m3_causal >"$tmp/7l.ptx"
+ptx_norm sdpa_stage7m_e4m3_causal >"$tmp/7m.ptx"
+tap_ok "sm_90a stage7m_e4m3_causal: not 7l's (the CTAs' coordinates from the grid (H, S / 128, B))" \
+  bash -c '[ -s "$2" ] && ! cmp -s "$1" "$2"' _ "$tmp/7l.ptx" "$tmp/7m.ptx"
+
 # A named-barrier id is a template parameter of prims.cuh (an immediate in the PTX); an id out of
 # range (0 is __syncthreads, 16 does not exist) is a compile error, not a launch-time fault.
 for id in 0 16; do

@@ -106,7 +106,7 @@ static void head_dims_and_masks(void **state) {
                                  want == SDPA_OK ? "did not run" : "wrote its output despite refusing");
                 }
             }
-    assert_int_equal(wide, 17); /* stages 3b, 4, 5, 6, the two 64-row rows and stages 7a-7f, 7h-7l */
+    assert_int_equal(wide, 18); /* stages 3b, 4, 5, 6, the two 64-row rows and stages 7a-7f, 7h-7m */
 }
 
 static void empty_problem(void **state) {

@@ -141,7 +141,7 @@ tl=$(( $(left) - 90 ))
 # What only a Hopper device can measure goes first (campaign.sh --first), since under the time limit
 # the last parts are left for a later command: the probes, the profiles, whose gate-shape profiles
 # decide stage 7g (paper/methods.md#prereg-stage7g) and inform stage 7j's failure reading (seconds,
-# where twelve experiments of up to ~35 s each could crowd them out), and the Hopper line's experiments (stage7*, sm_90a; an L4 records them
+# where thirteen experiments of up to ~35 s each could crowd them out), and the Hopper line's experiments (stage7*, sm_90a; an L4 records them
 # as not supported in seconds); then the rest in the campaign's order. The campaign's own checks of
 # each variant get 10 s (the first H100 checked all 11 in 4 s), and the variants the smokes left out
 # are recorded there as they ended (--left-out), not run again: a hang is not paid for twice.
