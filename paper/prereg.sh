@@ -117,8 +117,8 @@ kernel_of() { local r; r=$(first kernels/variants.def "SDPA_VARIANT(${1//-/_},")
   row bars "stage 7l" "the TMA ring's empty mbarriers take one arrival per warp (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7l" \
     "$(first paper/methods.md "Stage 7l: one empty-barrier arrival per warp")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7l,')"
-  # Stage 7m: causal CTAs longest first, in FlashAttention-3's sectioned order.
-  row bars "stage 7m" "causal CTAs take their query tiles longest first within L2 sections of heads (class LOAD): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7m" \
+  # Stage 7m: causal CTAs longest first (FlashAttention-3's order; built at D = 64, as amended).
+  row bars "stage 7m" "causal CTAs take their query tiles longest first, heads fastest (class LOAD; built at D = 64, as amended before any GPU run): bit-identity on the emulator and a GPU, static and GPU gates; methods, Stage 7m" \
     "$(first paper/methods.md "Stage 7m: causal CTAs longest first")" \
     "$(first kernels/variants.def 'SDPA_VARIANT(stage7m,')"
   for mk in experiments/*/experiment.mk; do
