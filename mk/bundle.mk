@@ -122,7 +122,7 @@ TEST_LONG_DEPS   += $(BUNDLE_TGZ) $(SDPA_REPORT)
 TEST_LONG_SUITES += "bash tests/campaign/interrupt.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 # Two end-to-end suites that each run a whole emulated campaign over every variant (~45 and ~27 s on
 # 2 cores in make test, growing with each stage): the scaling sweep, and make paper from an ingested
-# campaign. In the long tier since stage 7m: make test took 781 s on 2 cores with its packages installed;
-# make test keeps a campaign run end to end (campaign.sh) and the ingest's refusals (ingest.sh).
+# campaign. In the long tier since stage 7m (make test then took 781 s on 2 cores with its packages
+# installed); make test keeps a campaign run end to end (campaign.sh) and the ingest's refusals.
 TEST_LONG_SUITES += "bash tests/campaign/scaling.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
 TEST_LONG_SUITES += "bash tests/campaign/render-ingested.sh $(BUNDLE_TGZ) $(SDPA_REPORT)"
