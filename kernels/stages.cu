@@ -246,8 +246,10 @@ constexpr bool kWideBuilt = true;
 // [stage 7] The TMA_KV rows are wide too (E4M3): a causal instance at D = 64, and D = 128 with and
 // without the mask. The mask is the register-resident line's (KeyMask, cta_tiles), applied to the
 // wgmma accumulators as to the m16n8 ones; at D = 128 Q and K take the 128-byte swizzle (config.cuh).
-// Left out with the wide rows' instances (SDPA_NO_WIDE: the plants).
-#if defined(SDPA_NO_WIDE) || defined(SDPA_ONLY_CUSTOM)
+// Left out with the wide rows' instances (SDPA_NO_WIDE: the plants), and in a build of the custom row
+// alone unless it asks for them (SDPA_CUSTOM_WIDE: tests/kernels/ptx-switches.sh, for a switch that
+// acts on a causal instance only).
+#if defined(SDPA_NO_WIDE) || (defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_CUSTOM_WIDE))
 #define SDPA_TMA_WIDE(...)
 #define SDPA_TMA_WIDE_OR_NULL(fn) nullptr
 [[maybe_unused]] constexpr bool kTmaWideBuilt = false;
