@@ -13,7 +13,8 @@
 #                      them); global memory and the unrelocated ELF images left out
 #           gdb.txt    cuda-gdb's reading of the dump (CUDA_GDB, default cuda-gdb): the kernels, every
 #                      resident thread's PC with its source line (the kernels carry -lineinfo), the
-#                      focused thread's backtrace and instructions
+#                      focused thread's backtrace and instructions, and after a fault the faulting
+#                      instruction ($errorpc, as vLLM's blog reads it)
 #           capture.tsv  one line: how CMD ended (exit or hung), its exit status, the core's bytes
 #                      (0: none), gdb's exit status (- when not run)
 # WAIT_S  seconds CMD may run before it counts as hung: the dump is then asked for through the
@@ -76,7 +77,8 @@ if [ -s "$core" ]; then
     # shellcheck disable=SC2016
     timeout -s KILL 40 "$gdb" -batch -nx -ex 'set pagination off' -ex 'set width 0' \
       -ex "target cudacore $core" -ex 'info cuda kernels' -ex 'info cuda threads' -ex 'bt' \
-      -ex 'info symbol $pc' -ex 'x/16i $pc' -ex 'info cuda warps' -ex 'info cuda lanes' </dev/null >"$dir/gdb.txt" 2>&1
+      -ex 'info symbol $pc' -ex 'x/16i $pc' -ex 'info symbol $errorpc' -ex 'x/8i $errorpc' \
+      -ex 'info cuda warps' -ex 'info cuda lanes' </dev/null >"$dir/gdb.txt" 2>&1
     grc=$?
   else
     echo "gpu-capture.sh: $gdb not found: the dump is not read here" >"$dir/gdb.txt"
