@@ -31,7 +31,9 @@ template <class Cfg> __device__ __forceinline__ CtaCoords cta_coords() {
     else
         return {(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z};
 }
-// The (b, h) index alone, the TMA maps' third coordinate (warp_spec.cuh, ws_producer_tma).
+// The (b, h) index alone, the TMA maps' third coordinate (warp_spec.cuh, ws_producer_tma); written out
+// rather than taken from cta_coords so that, without the switch, it is the kernels' own unsigned
+// expression and their PTX stays as it was.
 template <class Cfg> __device__ __forceinline__ int cta_bh() {
     if constexpr (kLptOrder<Cfg>)
         return (int)(blockIdx.z * gridDim.x + blockIdx.x);

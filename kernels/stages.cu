@@ -237,7 +237,8 @@ template <class Tag> struct Wide {
 // The wide rows: every row of variants.def with REG_MMA (a static_assert below checks the list).
 // SDPA_NO_WIDE leaves them out: the planted regressions (mk/kernel-tests.mk) build a copy of every
 // kernel per plant, and their checks run D = 64 non-causal problems. SDPA_TMA_WIDE_ONLY leaves out
-// these and keeps the TMA rows' (a plant of a Hopper row's causal path, whose copy holds that row alone).
+// these and keeps the TMA rows' (a plant of a Hopper row's causal path, whose copy holds that row alone;
+// a build of the custom row alone that compares a causal instance, tests/kernels/ptx-switches.sh).
 #if defined(SDPA_NO_WIDE) || defined(SDPA_TMA_WIDE_ONLY)
 constexpr bool kWideBuilt = false;
 #else
@@ -247,9 +248,8 @@ constexpr bool kWideBuilt = true;
 // without the mask. The mask is the register-resident line's (KeyMask, cta_tiles), applied to the
 // wgmma accumulators as to the m16n8 ones; at D = 128 Q and K take the 128-byte swizzle (config.cuh).
 // Left out with the wide rows' instances (SDPA_NO_WIDE: the plants), and in a build of the custom row
-// alone unless it asks for them (SDPA_CUSTOM_WIDE: tests/kernels/ptx-switches.sh, for a switch that
-// acts on a causal instance only).
-#if defined(SDPA_NO_WIDE) || (defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_CUSTOM_WIDE))
+// alone unless it asks for them (SDPA_TMA_WIDE_ONLY).
+#if defined(SDPA_NO_WIDE) || (defined(SDPA_ONLY_CUSTOM) && !defined(SDPA_TMA_WIDE_ONLY))
 #define SDPA_TMA_WIDE(...)
 #define SDPA_TMA_WIDE_OR_NULL(fn) nullptr
 [[maybe_unused]] constexpr bool kTmaWideBuilt = false;

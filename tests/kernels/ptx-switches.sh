@@ -21,7 +21,7 @@ fi
 
 # PTX of the custom kernel; the shared-memory object's mangled name encodes the Config: normalised.
 # KERNEL (default sdpa_custom_e4m3): the instance compared; another than the D = 64 non-causal one
-# needs the custom row's wide instances (-DSDPA_CUSTOM_WIDE, kernels/stages.cu).
+# needs the custom row's wide instances (-DSDPA_TMA_WIDE_ONLY, kernels/stages.cu).
 ptx_of() { # ptx_of ARCH "NAME NAME ..." OUT [EXTRA_DEFINE_LINE]: the custom kernel with these switches on
   local d="$tmp/inc.$RANDOM$RANDOM" n; mkdir -p "$d"
   { echo '#define SDPA_CUSTOM_VARIANT 1'
@@ -32,7 +32,7 @@ ptx_of() { # ptx_of ARCH "NAME NAME ..." OUT [EXTRA_DEFINE_LINE]: the custom ker
   # A set with an sm_90a-only switch is compiled as the build compiles it: its own compile for sm_90a
   # (kernels/stages.cu, SDPA_PART_SM90A); elsewhere its kernel is only declared.
   local part=; [ "$(registry_exact_sm "$2")" = 90 ] && part=-DSDPA_PART_SM90A
-  local k=${KERNEL:-sdpa_custom_e4m3} wide=; [ "$k" = sdpa_custom_e4m3 ] || wide=-DSDPA_CUSTOM_WIDE
+  local k=${KERNEL:-sdpa_custom_e4m3} wide=; [ "$k" = sdpa_custom_e4m3 ] || wide=-DSDPA_TMA_WIDE_ONLY
   setarch -R "$nvcc" -std=c++17 -O3 -Ikernels -I"$d" -DSDPA_ONLY_CUSTOM $wide $part -arch=compute_$1 -ptx kernels/stages.cu \
       -o "$d/k.ptx" || return 1
   # The whole body (tools/ptx-body.awk counts braces: the first "}" line closes an inline asm block
@@ -59,7 +59,6 @@ for arch in "$@" 90a; do
     # [stage 7m] CAUSAL_LPT acts on the causal D = 64 instance alone: that one is compared.
     KERNEL=sdpa_custom_e4m3
     registry_has "$sw" CAUSAL_LPT && ! registry_has "$(switches_of "$parent")" CAUSAL_LPT && KERNEL=sdpa_custom_e4m3_causal
-    export KERNEL
     if ptx_once "$arch" "$sw" "$tmp/a.ptx" && ptx_once "$arch" "$(switches_of "$parent")" "$tmp/b.ptx"; then
       tap_fail "sm_$arch: $id (${sw:-no switch}) differs from its parent $parent in PTX${KERNEL/sdpa_custom_e4m3_causal/ (the causal instance)}" \
         cmp -s "$tmp/a.ptx" "$tmp/b.ptx"
