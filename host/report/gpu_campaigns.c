@@ -20,13 +20,15 @@ enum {
     F_CEILINGS,
     F_SANITIZERS,
     F_PROFILE,
-    F_PROFILE_GATE,
-    F_PROFILE_GATE_D128,
     F_HISTORY_WARM,
     F_AA_CONTROL,
     F_PROBES,
-    F_MATRIX /* then one per matrix file */
+    F_GATE,                               /* then one per gate-shape profile */
+    F_MATRIX = F_GATE + GPU_GATE_PROFILES /* then one per matrix file */
 };
+const char *const gpu_gate_profiles[GPU_GATE_PROFILES] = {[GPU_GATE_7F] = "profile-gate",
+                                                          [GPU_GATE_7J] = "profile-gate-d128",
+                                                          [GPU_GATE_7M] = "profile-gate-causal"};
 _Static_assert(F_MATRIX + GPU_MATRIX_FILES ==
                    sizeof((gpu_campaign_t *)0)->paths / sizeof *((gpu_campaign_t *)0)->paths,
                "gpu_campaign_t.paths holds one path per F_* file");
@@ -317,9 +319,6 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
     TRY(load_opt(c, F_CEILINGS, "ceilings.json", "ceilings", &c->CE, &c->ceilings, err, n));
     TRY(load_opt(c, F_SANITIZERS, "sanitizers.json", "sanitizers", &c->SA, &c->sanitizers, err, n));
     TRY(load_opt(c, F_PROFILE, "profile.json", "profile", &c->PR, &c->profile, err, n));
-    TRY(load_opt(c, F_PROFILE_GATE, "profile-gate.json", "profile", &c->PG, &c->profile_gate, err, n));
-    TRY(load_opt(c, F_PROFILE_GATE_D128, "profile-gate-d128.json", "profile", &c->PG128,
-                 &c->profile_gate_d128, err, n));
     TRY(load_opt(c, F_HISTORY_WARM, "history-warm.json", "sdpa-bench-run", &c->HW, &c->history_warm, err, n));
     TRY(load_opt(c, F_AA_CONTROL, "aa-control.json", "sdpa-bench-run", &c->AA, &c->aa_control, err, n));
     TRY(load_opt(c, F_PROBES, "probes/probes.json", "probes", &c->PB, &c->probes, err, n));
@@ -327,6 +326,11 @@ static int load_campaign(gpu_campaign_t *c, const char *published, char *err, si
         char f[64];
         snprintf(f, sizeof f, "matrix/%s.json", gpu_matrix_files[k]);
         TRY(load_opt(c, F_MATRIX + k, f, "sdpa-bench-run", &c->MX[k], &c->matrix[k], err, n));
+    }
+    for (int k = 0; k < GPU_GATE_PROFILES; k++) {
+        char f[64];
+        snprintf(f, sizeof f, "%s.json", gpu_gate_profiles[k]);
+        TRY(load_opt(c, F_GATE + k, f, "profile", &c->GP[k], &c->gate_profile[k], err, n));
     }
     const char *backend = rj_str(&c->C, "backend");
     if (!backend || !rj_str(&c->C, "device") || !rj_str(&c->C, "campaign_id")) return -1;
@@ -424,11 +428,11 @@ int gpu_data_load(gpu_data_t *g, const char *dir, const char *published, char *e
 void gpu_data_free(gpu_data_t *g) {
     for (int i = 0; i < g->n; i++) {
         gpu_campaign_t *c = g->c[i];
-        cJSON *docs[] = {c->campaign,   c->device_run, c->history,          c->ceilings,
-                         c->sanitizers, c->profile,    c->profile_gate,     c->history_warm,
-                         c->aa_control, c->probes,     c->profile_gate_d128};
+        cJSON *docs[] = {c->campaign, c->device_run,   c->history,    c->ceilings, c->sanitizers,
+                         c->profile,  c->history_warm, c->aa_control, c->probes};
         for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) cJSON_Delete(docs[k]);
         for (int k = 0; k < GPU_MATRIX_FILES; k++) cJSON_Delete(c->matrix[k]);
+        for (int k = 0; k < GPU_GATE_PROFILES; k++) cJSON_Delete(c->gate_profile[k]);
         for (int k = 0; k < c->npeers; k++) cJSON_Delete(c->peers[k]);
         for (int k = 0; k < c->nruns; k++) {
             report_free(&c->runs[k].r);

@@ -1,6 +1,7 @@
 /* The GPU campaigns of the paper: discovered under GPU_DATA_DIR (data/gpu/<device-slug>/<id>/, as
  * tools/campaign/ingest.sh unpacks them) and loaded once. Optional files (history, scaling,
- * ceilings, sanitizers, profile, profile at the gate shape, probes, matrix, peers) may be absent: the tables then say so. A file that is present
+ * ceilings, sanitizers, profile, profiles at the gate shapes, probes, matrix, peers) may be absent: the tables then
+ * say so. A file that is present
  * but unreadable, of another schema major version or of the wrong kind stops the paper with the
  * file and field named. */
 #ifndef GPU_CAMPAIGNS_H
@@ -19,6 +20,11 @@
  * (head dimension 128 and causal masks; campaigns before it have the first three). */
 #define GPU_MATRIX_FILES 4
 extern const char *const gpu_matrix_files[GPU_MATRIX_FILES];
+/* The profiles at an experiment's gate shape (campaign part "profiles", steps profiles-gate...;
+ * campaign.sh's gate_profiles): the Hopper line at stage 7f's (it decides stage 7g), at stage 7j's
+ * (D = 128) and at stage 7m's (causal). gpu_gate_profiles[k] is the file's stem. */
+enum { GPU_GATE_7F, GPU_GATE_7J, GPU_GATE_7M, GPU_GATE_PROFILES };
+extern const char *const gpu_gate_profiles[GPU_GATE_PROFILES];
 /* The peers' runs at one shape (campaign part "peers": peers/<peer>-<shape>.json, the cuBLAS peer
  * beside every variant and one file per PyTorch backend), at most this many. */
 #define GPU_MAX_PEER_FILES 16
@@ -53,20 +59,21 @@ typedef struct {
 typedef struct {
     char dir[REPORT_PATH_MAX], slug[256], id[256], tag[32]; /* tag: "c<k>", for file and table ids */
     cJSON *campaign, *device_run, *history, *ceilings, *sanitizers, *profile;
-    cJSON *profile_gate;              /* profile-gate.json: the Hopper line at 7f's gate shape */
-    cJSON *profile_gate_d128;         /* profile-gate-d128.json: at 7j's gate shape (D = 128) */
-    cJSON *history_warm, *aa_control; /* history-warm.json (--l2 warm), aa-control.json (A/A) */
-    cJSON *probes;                    /* probes/probes.json (kernels/probes: sm_90a layouts) */
-    cJSON *matrix[GPU_MATRIX_FILES];  /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
-    rj_t C, DR, H, CE, SA, PR, PG, PG128, HW, AA, PB; /* rj views (root NULL when the file is absent) */
+    cJSON *gate_profile[GPU_GATE_PROFILES]; /* <gpu_gate_profiles[k]>.json */
+    cJSON *history_warm, *aa_control;       /* history-warm.json (--l2 warm), aa-control.json (A/A) */
+    cJSON *probes;                          /* probes/probes.json (kernels/probes: sm_90a layouts) */
+    cJSON *matrix[GPU_MATRIX_FILES];        /* matrix/<gpu_matrix_files[k]>.json: the correctness matrix */
+    rj_t C, DR, H, CE, SA, PR, HW, AA, PB;  /* rj views (root NULL when the file is absent) */
     rj_t MX[GPU_MATRIX_FILES];
+    rj_t GP[GPU_GATE_PROFILES];
     cJSON *peers[GPU_MAX_PEER_FILES]; /* peers/<peer>-<shape>.json in name order, kind sdpa-bench-run */
     rj_t PE[GPU_MAX_PEER_FILES];
     char peer_paths[GPU_MAX_PEER_FILES][REPORT_PATH_MAX + 216];
     int npeers;
-    char paths[11 + GPU_MATRIX_FILES][REPORT_PATH_MAX + 32]; /* one per F_* file of gpu_campaigns.c */
-    bool emulated; /* backend is not cuda: ingested with --allow-emulated */
-    bool fixture;  /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
+    char paths[9 + GPU_GATE_PROFILES + GPU_MATRIX_FILES]
+              [REPORT_PATH_MAX + 32]; /* one per F_* file of gpu_campaigns.c */
+    bool emulated;                    /* backend is not cuda: ingested with --allow-emulated */
+    bool fixture; /* meta.tool is "synthetic-fixture": a test fixture, not a measurement */
     gpu_point_t pts[GPU_MAX_POINTS];
     int npts;
     gpu_run_t runs[GPU_MAX_RUNS];

@@ -1,6 +1,7 @@
 /* See gpu_profile.h. */
 #include "gpu_profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,22 +14,35 @@
 /* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
 #define MAX_METRICS 10
 
+/* The tail of a launch: the SMs' mean share of the elapsed cycles they were busy, and the busiest
+ * SM's (ncu_csv.c's set since stage 7m). */
+#define SM_BUSY "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
+#define SM_BUSY_MAX "sm__cycles_active.max.pct_of_peak_sustained_elapsed"
+#define DRAM_READ "dram__bytes_read.sum"
+#define L2_BYTES "lts__t_bytes.sum"
+
 /* The profiles a campaign takes (campaign.sh, part profiles): its file's stem, the section's title,
- * what the caption adds, and what follows the table. */
+ * what the caption adds, the metrics put first in the table (a full set has more than
+ * MAX_METRICS), and what follows the table. */
 typedef struct {
     const char *stem, *title, *what;
+    const char *first[4];
     void (*after)(const gpu_campaign_t *c, rbuf_t *b);
 } kind_t;
 
+/* The entry of variant v in a profile when its status is ok, else NULL. */
+static const cJSON *profiled(const cJSON *doc, const char *v) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, jo(doc, "variants")) {
+        if (jo_eq(e, "variant", v) && jo_eq(e, "status", "ok")) return e;
+    }
+    return NULL;
+}
+
 /* After the D = 128 gate-shape table: what stage 7j's failure reading takes from it, no verdict. */
 static void stage7j_reading(const gpu_campaign_t *c, rbuf_t *b) {
-    const cJSON *v;
-    int found = 0;
-    cJSON_ArrayForEach(v, jo(c->profile_gate_d128, "variants")) {
-        bool ours = jo_eq(v, "variant", "stage7i") || jo_eq(v, "variant", "stage7j") ||
-                    jo_eq(v, "variant", "stage7k");
-        found += ours && jo_eq(v, "status", "ok");
-    }
+    const cJSON *p = c->gate_profile[GPU_GATE_7J];
+    const int found = !!profiled(p, "stage7i") + !!profiled(p, "stage7j") + !!profiled(p, "stage7k");
     rb_printf(b,
               "Two failure readings read this table should their speedup gates be missed with the bits "
               "identical: stage 7j's (Methods, \"Stage 7j\"), whose stage 7i and 7j issue and XU shares say "
@@ -40,12 +54,61 @@ static void stage7j_reading(const gpu_campaign_t *c, rbuf_t *b) {
                   : "this campaign did not profile all of stages 7i, 7j and 7k (the status column says why)");
 }
 
+/* After the causal gate-shape table: stage 7m's failure reading, the tail (the SMs' busy shares)
+ * against the memory (DRAM bytes, and what the difference takes at the campaign's measured copy
+ * bandwidth), stage 7m against 7l; no verdict (no threshold was pre-registered). */
+static void stage7m_reading(const gpu_campaign_t *c, rbuf_t *b) {
+    const cJSON *p = c->gate_profile[GPU_GATE_7M], *l = profiled(p, "stage7l"), *m = profiled(p, "stage7m");
+    rb_puts(b, "Stage 7m's failure reading (Methods, \"Stage 7m\") reads this table should its speedup gate "
+               "be missed with the bits identical: whether the longest-first order shortened the launch's "
+               "tail, and whether it cost DRAM traffic. ");
+    if (!l || !m) {
+        rb_puts(b,
+                "This campaign did not profile both stage 7l and stage 7m at this shape (the status column "
+                "says why).\n\n");
+        return;
+    }
+    const cJSON *lv = jo(l, "values"), *mv = jo(m, "values");
+    char a[N], am[N], z[N], zm[N], r[N], d[N], t[N], bw[N], l2[N], at[3 * N];
+    const double dl = jo_num(lv, DRAM_READ), dm = jo_num(mv, DRAM_READ), gbs = gpu_ceiling(c, "copy_d2d");
+    if (isnan(gbs))
+        snprintf(at, sizeof at, "no measured copy bandwidth in this campaign to put it in time");
+    else
+        snprintf(at, sizeof at,
+                 "%s µs at the campaign's measured copy bandwidth of %s GB/s, ceilings.json copy_d2d",
+                 fmt_num(t, N, "%.1f", (dm - dl) / (gbs * 1e3)), fmt_num(bw, N, "%.0f", gbs));
+    rb_printf(b,
+              "%sThe tail: the SMs were busy %s %% of the elapsed cycles on average under stage 7l (the "
+              "busiest %s %%) and %s %% under stage 7m (the busiest %s %%); an order that shortens the tail "
+              "raises the mean toward the busiest. The memory: stage 7m read %s times stage 7l's DRAM bytes "
+              "(a difference of %s MB, %s) and moved %s times its L2 bytes. The pre-registration set no "
+              "threshold on these, so no verdict is drawn from them here.\n\n",
+              c->fixture ? GPU_FIXTURE_MARK : "", fmt_num(a, N, "%.1f", jo_num(lv, SM_BUSY)),
+              fmt_num(am, N, "%.1f", jo_num(lv, SM_BUSY_MAX)), fmt_num(z, N, "%.1f", jo_num(mv, SM_BUSY)),
+              fmt_num(zm, N, "%.1f", jo_num(mv, SM_BUSY_MAX)), fmt_num(r, N, "%.3f", dm / dl),
+              fmt_num(d, N, "%.1f", (dm - dl) / 1e6), at,
+              fmt_num(l2, N, "%.3f", jo_num(mv, L2_BYTES) / jo_num(lv, L2_BYTES)));
+}
+
 static const kind_t KINDS[] = {
-    {"profile", "Profile metrics", "", NULL},
-    {"profile-gate", "Profile metrics at stage 7f's gate shape",
-     ": the variants an experiment times at stage 7f's gate shape", gpu_stage7g_section},
-    {"profile-gate-d128", "Profile metrics at stage 7j's gate shape (D = 128)",
-     ": the variants an experiment times at stage 7j's gate shape", stage7j_reading},
+    {"profile", "Profile metrics", "", {NULL}, NULL},
+    /* At stage 7f's and 7j's gate shapes the XU share, which decides stage 7g, and the issue slots'
+     * share, which the issue-slot model reads beside it, come first. */
+    {"profile-gate",
+     "Profile metrics at stage 7f's gate shape",
+     ": the variants an experiment times at stage 7f's gate shape",
+     {STAGE7G_METRIC, ISSUE_METRIC},
+     gpu_stage7g_section},
+    {"profile-gate-d128",
+     "Profile metrics at stage 7j's gate shape (D = 128)",
+     ": the variants an experiment times at stage 7j's gate shape",
+     {STAGE7G_METRIC, ISSUE_METRIC},
+     stage7j_reading},
+    {"profile-gate-causal",
+     "Profile metrics at stage 7m's gate shape (causal)",
+     ": the variants an experiment times at stage 7m's gate shape",
+     {SM_BUSY, SM_BUSY_MAX, DRAM_READ, L2_BYTES},
+     stage7m_reading},
 };
 
 /* A profile's table: doc is profile.json (every variant at the mission shape, its legend and
@@ -66,12 +129,8 @@ void gpu_profile_section(const gpu_campaign_t *c, rbuf_t *b, unsigned figs, cons
     char heads[MAX_METRICS][2 * N];
     cols[0] = (md_col_t){"variant", 10, 'l'};
     int k = 0;
-    /* At the gate shape the XU metric, which decides stage 7g, is the first column and the issue
-     * slots' share, which the issue-slot model reads beside it, the second (a full metric set has
-     * more than MAX_METRICS). */
-    static const char *const first[] = {STAGE7G_METRIC, ISSUE_METRIC};
-    for (size_t f = 0; gate && f < sizeof first / sizeof first[0]; f++)
-        cJSON_ArrayForEach(m, ms) if (k < MAX_METRICS && jo_eq(m, "name", first[f])) shown[k++] = m;
+    for (size_t f = 0; f < sizeof kind->first / sizeof kind->first[0] && kind->first[f]; f++)
+        cJSON_ArrayForEach(m, ms) if (k < MAX_METRICS && jo_eq(m, "name", kind->first[f])) shown[k++] = m;
     const int led = k; /* the columns put first; the rest follow in the profile's order */
     cJSON_ArrayForEach(m, ms) {
         if (k >= MAX_METRICS) break;

@@ -27,7 +27,7 @@ __attribute__((format(printf, 3, 4))) static stage7g_t open_why(char *why, size_
  * *x, or -1 with why it has none. One reading for the verdict and for gpu_stage7g_value. */
 static int stage7f_metric(const gpu_campaign_t *c, const char *metric, const char *label, double *x,
                           char *why, size_t n) {
-    const cJSON *p = c->profile_gate;
+    const cJSON *p = c->gate_profile[GPU_GATE_7F];
     *x = NAN;
     if (!p)
         return open_why(why, n, "no profile at the gate shape in this campaign (no profile-gate.json)"), -1;
@@ -89,7 +89,7 @@ static void verdict_text(const gpu_campaign_t *c, rbuf_t *b) {
         return;
     }
     rb_printf(b, "stage 7f's XU (MUFU) pipe busy %.4g %% at %s, against the pre-registered %.0f %%: **%s**",
-              pct, jo_str_or(c->profile_gate, "shape", "not recorded"), STAGE7G_GO_PCT, word(v));
+              pct, jo_str_or(c->gate_profile[GPU_GATE_7F], "shape", "not recorded"), STAGE7G_GO_PCT, word(v));
     rb_puts(b, v == STAGE7G_GO
                    ? " (the exponentials' unit binds: stage 7g is to be built and measured against its "
                      "gate)"

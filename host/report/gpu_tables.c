@@ -237,8 +237,8 @@ int gpu_tables_write(const gpu_data_t *g, const char *out, gpu_ratios_fn ratios,
         if (gpu_campaign_plans(c, "matrix") || c->matrix[0]) gpu_matrix_section(c, &b);
         if (gpu_campaign_plans(c, "sanitizers")) gpu_sanitizers_section(c, &b);
         if (gpu_campaign_plans(c, "profiles")) gpu_profile_section(c, &b, figs, c->profile, "profile");
-        if (c->profile_gate) gpu_profile_section(c, &b, 0, c->profile_gate, "profile-gate");
-        if (c->profile_gate_d128) gpu_profile_section(c, &b, 0, c->profile_gate_d128, "profile-gate-d128");
+        for (int k = 0; k < GPU_GATE_PROFILES; k++)
+            if (c->gate_profile[k]) gpu_profile_section(c, &b, 0, c->gate_profile[k], gpu_gate_profiles[k]);
         if (gpu_campaign_plans(c, "probes") || c->probes) gpu_probes_section(c, &b);
     }
     if (g->n) gpu_between_section(g, &b);

@@ -87,6 +87,11 @@ static const ncu_metric_t METRICS[] = {
      "four warps per CTA: the warp limit is never the binding one"},
     {"launch__occupancy_limit_blocks", "CTAs per SM allowed by the block limit", "block",
      "the per-SM block limit (24 on sm_89, 32 on sm_90) binds only for very small CTAs"},
+    {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "SMs busy (mean)", "%",
+     "a launch's tail leaves SMs idle while its last CTAs run: with the causal mask, stage 7m's "
+     "longest-first order of the CTAs should raise the mean toward the busiest SM's share"},
+    {"sm__cycles_active.max.pct_of_peak_sustained_elapsed", "busiest SM busy", "%",
+     "the busiest SM's share of the elapsed cycles: the mean's ceiling when the CTAs are spread evenly"},
     {"gpu__time_duration.sum", "duration under the profiler", "nsecond",
      "context for the counters only: ncu serialises and replays launches, so this is not a timing result"},
 };

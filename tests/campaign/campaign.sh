@@ -34,7 +34,7 @@ tap_ok "campaign.sh --quick --backend emu runs to the end outside the checkout (
 tap_ok "  ... announced its plan and a progress line per step" \
   bash -c 'grep -q "plan: probe, checks, device" "$1" && [ "$(grep -c "^\[campaign .*left\]" "$1")" -ge 6 ]' _ "$tmp/campaign.log"
 tap_ok "  ... the plan gives each step's budget, the new ones included, and the totals for an H100 and an L4" \
-  bash -c 'for s in checks ceilings history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate profiles-gate-d128; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
+  bash -c 'for s in checks ceilings history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate profiles-gate-d128 profiles-gate-causal; do grep -qE "^    $s +[0-9]+ s " "$1" || exit 1; done
            grep -qE "expected: [0-9.]+ min on an H100 \([0-9]+ s\), [0-9.]+ min on an L4" "$1"' _ "$tmp/campaign.log"
 tap_ok "  ... and wrote one tarball, its work directory beside it gone" test -s "$tmp/c.tar.gz" -a ! -e "$tmp/c.partial"
 tap_fail "a second campaign with the same --out is refused (never overwrites)" \
@@ -169,7 +169,7 @@ tap_ok "  ... the wide file: D = 128 and causal shapes checked (some variants), 
          ([.correctness[] | select(.D == 128 or .shape == "ragged-d128")] | length) > 0 and
          ([.not_supported[] | select((.reason // "") | test("D = 128|causal"))] | length) > 0' "$C/matrix/wide.json"
 tap_ok "  ... campaign.json records every step (probe ... profiles), skipped ones with the reason" \
-  bash -c 'for s in probe checks device probes matrix ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate profiles-gate-d128; do
+  bash -c 'for s in probe checks device probes matrix ceilings history history-warm aa-control scaling peers-cublas peers-torch sanitizers profiles profiles-gate profiles-gate-d128 profiles-gate-causal; do
              [ -n "$(jq -r --arg n "$s" ".steps[] | select(.name == \$n) | .name" "$1")" ] || { echo "# no step $s"; exit 1; }; done' _ "$C/campaign.json"
 if [ "$has_ceilings" -gt 0 ]; then
   tap_ok "  ... ceilings.json: copy and GEMM ceilings, every entry skipped on the emulator" \
@@ -201,6 +201,10 @@ tap_ok "  ... profile-gate-d128.json: skipped likewise, at the quick plan's D = 
   bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"ragged-d128\" and
              ([.variants[].variant] == [\"stage7e\", \"stage7f\", \"stage7i\", \"stage7j\", \"stage7k\", \"stage7l\"])" "$1/profile-gate-d128.json" >/dev/null &&
            [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate-d128)"
+tap_ok "  ... profile-gate-causal.json: skipped likewise, at the quick plan's causal gate shape, the rows 7l and 7m listed" \
+  bash -c 'jq -e ".kind == \"profile\" and .status == \"skipped\" and .shape == \"ragged-causal\" and
+             ([.variants[].variant] == [\"stage7l\", \"stage7m\"])" "$1/profile-gate-causal.json" >/dev/null &&
+           [[ "$2" == "skipped: backend emu: no GPU to profile" ]]' _ "$C" "$(step_of profiles-gate-causal)"
 tap_ok "  ... the parts in order: the checks and profiles before the scaling sweep and the peers" \
   bash -c '[ "$(jq -r "[.parts_planned[] | select(test(\"^(history|sanitizers|profiles|scaling|peers)$\"))] | join(\" \")" "$1")" = \
            "history sanitizers profiles scaling peers" ]' _ "$C/campaign.json"

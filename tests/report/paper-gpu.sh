@@ -350,6 +350,32 @@ if command -v jq >/dev/null; then
 else
   tap_skip "profile at stage 7j's gate shape: edited copies" "jq not installed"
 fi
+# Stage 7m's causal gate shape (profile-gate-causal.json): its own section after 7j's, the SMs' busy
+# shares first, then the DRAM and L2 bytes; the reading's ratios and the difference's time at the
+# fixture's copy bandwidth (3000 GB/s: 16777216 B in 5.6 us), marked synthetic, no verdict; without
+# 7m's row it says so.
+tap_ok "profile at stage 7m's causal gate shape: its section after 7j's, the busy shares first, the fixture's values" \
+  bash -c 'awk "/{#sec:gpu-c1-profile-gate-d128}/ { a = NR } /{#sec:gpu-c1-profile-gate-causal}/ { b = NR } END { exit !(a && b > a) }" "$1" &&
+           grep -qF "### Profile metrics at stage 7m'"'"'s gate shape (causal) {#sec:gpu-c1-profile-gate-causal}" "$1" &&
+           grep -qF "| SMs busy (mean) (%) | busiest SM busy (%) | DRAM bytes read (byte) | L2 bytes (all requests) (byte) | status |" "$1" &&
+           grep -qF "| stage7l | 92.5 | 99.5 | 1.342e+08 | 2.5e+10 | ok |" "$1" &&
+           grep -q "^Stage 7m.s failure reading (Methods, \"Stage 7m\").* SYNTHETIC FIXTURE, NOT A MEASUREMENT: The tail: the SMs were busy 92.5 % of the elapsed cycles on average under stage 7l (the busiest 99.5 %) and 97.2 % under stage 7m (the busiest 99.8 %).*stage 7m read 1.125 times stage 7l.s DRAM bytes (a difference of 16.8 MB, 5.6 µs at the campaign.s measured copy bandwidth of 3000 GB/s, ceilings.json copy_d2d) and moved 1.020 times its L2 bytes\. .*no verdict is drawn from them here\.$" "$1"' _ "$G"
+if command -v jq >/dev/null; then
+  rm -rf "$TMP/causal" && cp -r "$TMP/gpu" "$TMP/causal"
+  P=$(ls -d "$TMP"/causal/fixture-*/*/)profile-gate-causal.json
+  rm "$(dirname "$P")/ceilings.json"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/causal-out" --gpu-data "$TMP/causal" >/dev/null 2>&1
+  tap_ok "  ... without ceilings.json: the DRAM difference not put in time, the ratios still there" \
+    grep -q "stage 7m read 1.125 times stage 7l.s DRAM bytes (a difference of 16.8 MB, no measured copy bandwidth in this campaign to put it in time) and moved 1.020 times" "$TMP/causal-out/gpu.md"
+  jq '.variants |= map(if .variant == "stage7m" then .status = "skipped" | .reason = "FIXTURE" | .values = {} else . end)' "$P" >"$P.new" &&
+    mv "$P.new" "$P"
+  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/causal-out" --gpu-data "$TMP/causal" >/dev/null 2>&1
+  tap_ok "  ... with stage 7m skipped: no ratios, it says the campaign did not profile both" \
+    bash -c 'grep -q "^Stage 7m.s failure reading .*This campaign did not profile both stage 7l and stage 7m at this shape (the status column says why)\.$" "$1" &&
+             ! grep -q "times stage 7l.s DRAM bytes" "$1"' _ "$TMP/causal-out/gpu.md"
+else
+  tap_skip "profile at stage 7m's causal gate shape: an edited copy" "jq not installed"
+fi
 tap_ok "device line: the device as its device step recorded it" \
   grep -qF "Device: **FIXTURE GPU (synthetic, not a measurement)**, compute capability 8.9, 132 SMs; SM clock: default 2040 MHz, measured 2010 MHz" "$G"
 tap_ok "sweeps: the missing part and why" grep -qF "| fixture-sweep | scaling:8192,16384 | fixture-gpu | TIMEOUT | FIXTURE: the job hit its time limit |" "$G"

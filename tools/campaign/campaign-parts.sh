@@ -227,10 +227,13 @@ part_profiles() {
   else
     step profiles $b_prof bash "$checks" profiles "$root" "$bench" "$tool" "$b_prof" "$peer_shape" "$(echo $all_variants)" "$report"
   fi
-  # The gate shapes' profiles (campaign.sh, gate_at): 7f's for stage 7g's go/no-go, 7j's at D = 128.
-  profile_gate profiles-gate $b_prof_gate "$gate_exp" "$gate_shape" "$gate_variants" profile-gate.json "$why" "$tool"
-  profile_gate profiles-gate-d128 $b_prof_gate128 "$gate128_exp" "$gate128_shape" "$gate128_variants" \
-    profile-gate-d128.json "$why" "$tool"
+  # The gate shapes' profiles (campaign.sh, gate_profiles): 7f's for stage 7g's go/no-go, 7j's at
+  # D = 128, 7m's causal.
+  local g
+  for g in "${gp_steps[@]}"; do
+    profile_gate "$g" "${gp_budget[$g]}" "${gp_exp[$g]}" "${gp_shape[$g]}" "${gp_variants[$g]}" "${gp_file[$g]}" \
+      "$why" "$tool"
+  done
 }
 # profile_gate STEP BUDGET EXP SHAPE VARIANTS FILE WHY TOOL: the variants timed at EXP's gate shape that
 # passed their own check here (the Hopper rows are "not supported" but on an sm_90a device), each

@@ -220,12 +220,13 @@ fi
 # H100, 8 minutes before the Hopper line's experiments, and within 25 on an L4; quick plans
 # are smoke runs).
 L4_FACTOR=2.4
+# shellcheck disable=SC2034 # b_prof_gate*: read by name (gate_profiles, ${!b})
 if [ $quick = 1 ]; then
   hist_shapes=(--shape small); hist_args=(--iters 5 --min-time 0 --max-time 5) mission=small
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
   scaling_S="128 256" peer_shape=small san_shape=ragged deep_shapes=ragged-d128-causal
-  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_prof_gate128=20 b_pack=5
+  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_prof_gate_d128=20 b_prof_gate_causal=20 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
@@ -249,8 +250,9 @@ else
   # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
   # check's input generation and sampled reference at that shape: ~15 s, doubled as the others;
   # profiles-gate-d128 the same for six launches at (2,16,8192,128) (7e, 7f, 7i, 7j, 7k, 7l), also ~1.1
-  # TFLOP each: ~12 s.
-  b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_prof_gate128=20 b_pack=5
+  # TFLOP each: ~12 s; profiles-gate-causal two at (2,32,8192,64) causal (7l, 7m), half the work
+  # each: ~5 s.
+  b_probe=10 b_checks=30 b_probes=5 b_ceil=12 b_exp=20 b_hist=25 b_warm=10 b_aa=6 b_scaling=90 b_cublas=10 b_torch=40 b_san=30 b_prof=20 b_prof_gate=30 b_prof_gate_d128=20 b_prof_gate_causal=10 b_pack=5
 fi
 # SDPA_SCALING_BUDGET (seconds) replaces the scaling step's budget: for tests, whose quick sweeps
 # must not be cut short by a loaded machine (the sweep skips an S predicted not to fit its budget).
@@ -259,10 +261,18 @@ if [ -n "${SDPA_SCALING_BUDGET:-}" ]; then
   b_scaling=$SDPA_SCALING_BUDGET
 fi
 # The gate shapes the Hopper line is profiled at, each with every variant that an experiment times
-# there, in the bundle's order: stage 7f's (2, 32, 8192, 64), whose profile decides stage 7g's
-# go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i), and stage 7j's at D = 128, whose
-# issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i, 7j, 7k and 7l). Quick plans
-# use small shapes: smoke that decides nothing.
+# there, in the bundle's order (part profiles): stage 7f's (2, 32, 8192, 64), whose profile decides
+# stage 7g's go/no-go (paper/methods.md#prereg-stage7g; 7a to 7f, 7h and 7i); stage 7j's at D = 128,
+# whose issue and XU shares its failure reading names (#prereg-stage7j; 7e, 7f, 7i, 7j, 7k and 7l);
+# stage 7m's causal one, whose SM busy shares and DRAM bytes its failure reading names
+# (#prereg-stage7m; 7l and 7m). One line each: STEP EXPERIMENT QUICK_SHAPE (quick plans use small
+# shapes: smoke that decides nothing); the file is the step's name, "profiles" made "profile"
+# (profile-gate.json, ...), the budget b_prof_gate..., its dashes made underscores.
+gate_profiles=(
+  "profiles-gate stage7f-overlap small"
+  "profiles-gate-d128 stage7j-pingpong ragged-d128"
+  "profiles-gate-causal stage7m-causal-lpt ragged-causal"
+)
 # gate_at EXP: EXP's timing shape on one line and those variants on the next (nothing without EXP).
 gate_at() {
   local s e vs=
@@ -275,14 +285,18 @@ gate_at() {
   done
   printf '%s\n%s\n' "$s" "$(echo $vs | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//')"
 }
-gate_exp=stage7f-overlap gate_shape= gate_variants=
-{ read -r gate_shape; read -r gate_variants; } < <(gate_at $gate_exp)
-gate128_exp=stage7j-pingpong gate128_shape= gate128_variants=
-{ read -r gate128_shape; read -r gate128_variants; } < <(gate_at $gate128_exp)
-if [ $quick = 1 ]; then
-  [ -n "$gate_shape" ] && gate_shape=small
-  [ -n "$gate128_shape" ] && gate128_shape=ragged-d128
-fi
+# Per step: gp_exp (its experiment), gp_shape (empty without it), gp_variants, gp_file, gp_budget.
+declare -A gp_exp gp_shape gp_variants gp_file gp_budget
+gp_steps=() gp_budget_args=()
+for g in "${gate_profiles[@]}"; do
+  read -r s e q <<<"$g"
+  gp_steps+=("$s") gp_exp[$s]=$e gp_file[$s]=profile${s#profiles}.json
+  b=b_prof${s#profiles}; b=${b//-/_}; gp_budget[$s]=${!b}
+  { read -r gp_shape[$s]; read -r gp_variants[$s]; } < <(gate_at "$e")
+  [ $quick = 1 ] && [ -n "${gp_shape[$s]}" ] && gp_shape[$s]=$q
+  gp_budget_args+=(--budget "${s//-/_}=${gp_budget[$s]}")
+done
+unset g s e q b
 warm_args=("${hist_args[@]:0:4}" --max-time 8)
 # Quick plans sample little (3 rounds for the scaling series, 5 for the peers; no minimum time):
 # their timings are smoke, and the scaling and peer steps were ~18 of a quick emulated campaign's
@@ -305,7 +319,7 @@ part_steps() {
     scaling|scaling:*) echo "scaling $b_scaling" ;;
     peers) printf '%s\n' "peers-cublas $b_cublas" "peers-torch $b_torch" ;;
     sanitizers) echo "sanitizers $b_san" ;;
-    profiles) printf '%s\n' "profiles $b_prof" "profiles-gate $b_prof_gate" "profiles-gate-d128 $b_prof_gate128" ;;
+    profiles) echo "profiles $b_prof"; for g in "${gp_steps[@]}"; do echo "$g ${gp_budget[$g]}"; done ;;
   esac
 }
 part_budget() { part_steps "$1" | awk '{ s += $2 } END { print s + 0 }'; }
@@ -320,7 +334,7 @@ if [ "$time_limit" -gt 0 ]; then
   [ $usable -gt 0 ] || die "--time-limit $time_limit: too short for a campaign (probe, checks, device and pack alone take ~$overhead s plus a reserve)"
 fi
 
-plan_line() { [ "$2" -gt 0 ] && printf '    %-18s %4d s  %s\n' "$1" "$2" "$3" >&2; }
+plan_line() { [ "$2" -gt 0 ] && printf '    %-20s %4d s  %s\n' "$1" "$2" "$3" >&2; }
 echo "campaign $id: backend $backend$([ $quick = 1 ] && echo ', quick')$([ "$time_limit" -gt 0 ] && echo ", time limit $time_limit s per command")" >&2
 plan_parts() { # the planned parts as one phrase: "ceilings, 7 experiments, history, ..."
   local p n=0 words=()
@@ -348,8 +362,8 @@ for p in "${planned[@]}"; do
       peers-torch) what="PyTorch SDPA backends at $peer_shape and the scaling S values" ;;
       sanitizers) what="memcheck, racecheck, synccheck, initcheck, one process each, at $san_shape" ;;
       profiles) what="Nsight Compute, fixed metric set, every variant at $peer_shape" ;;
-      profiles-gate) what="the same at stage 7f's gate shape: ${gate_shape:+$gate_shape, }${gate_variants:-no $gate_exp in this bundle}" ;;
-      profiles-gate-d128) what="the same at stage 7j's gate shape: ${gate128_shape:+$gate128_shape, }${gate128_variants:-no $gate128_exp in this bundle}" ;;
+      profiles-gate*) e=${gp_exp[$s]%%-*}
+        what="the same at stage ${e#stage}'s gate shape: ${gp_shape[$s]:+${gp_shape[$s]}, }${gp_variants[$s]:-no ${gp_exp[$s]} in this bundle}" ;;
     esac
     plan_line "$s" "$b" "$what"
   done < <(part_steps "$p")
@@ -401,8 +415,7 @@ arg --id "$id" --bundle "$(cat "$here/VERSION" 2>/dev/null || echo unknown)" --s
   --l4-factor "$L4_FACTOR" --budget "probe_device=$b_probe" --budget "checks=$b_checks" --budget "probes=$b_probes" --budget "matrix=$b_matrix" --budget "ceilings=$b_ceil" \
   --budget "experiment=$b_exp" --budget "history=$b_hist" --budget "history_warm=$b_warm" --budget "aa_control=$b_aa" \
   --budget "scaling=$b_scaling" --budget "peers_cublas=$b_cublas" --budget "peers_torch=$b_torch" \
-  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" --budget "profiles_gate=$b_prof_gate" \
-  --budget "profiles_gate_d128=$b_prof_gate128" --budget "pack=$b_pack"
+  --budget "sanitizers=$b_san" --budget "profiles=$b_prof" "${gp_budget_args[@]}" --budget "pack=$b_pack"
 [ $quick = 1 ] && arg --quick
 [ "$time_limit" -gt 0 ] && arg --time-limit "$time_limit"
 [ -n "$resumes" ] && arg --resumes "$resumes"

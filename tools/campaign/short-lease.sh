@@ -140,7 +140,7 @@ done
 tl=$(( $(left) - 90 ))
 # What only a Hopper device can measure goes first (campaign.sh --first), since under the time limit
 # the last parts are left for a later command: the probes, the profiles, whose gate-shape profiles
-# decide stage 7g (paper/methods.md#prereg-stage7g) and inform stage 7j's failure reading (seconds,
+# decide stage 7g (paper/methods.md#prereg-stage7g) and inform stage 7j's and 7m's failure readings (seconds,
 # where thirteen experiments of up to ~35 s each could crowd them out), and the Hopper line's experiments (stage7*, sm_90a; an L4 records them
 # as not supported in seconds); then the rest in the campaign's order. The campaign's own checks of
 # each variant get 10 s (the first H100 checked all 11 in 4 s), and the variants the smokes left out
