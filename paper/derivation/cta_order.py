@@ -12,7 +12,9 @@ the order on the first SM to fall free (list scheduling). Orders: "natural", the
 L2, one section after the other (section_heads), and "batch", stage 7m's as built (its launch grid
 (H, nq, B)): the same with a section one batch entry's H heads. The
 makespans are in tile-times, against the ideal (all work spread evenly); their ratio is the
-speedup the model predicts. Nothing here is measured: it is the prediction's arithmetic, written
+speedup the model predicts. busy_natural and busy_batch are the SMs' mean busy share of the makespan
+(ideal / makespan), what ncu's sm__cycles_active.avg.pct_of_peak_sustained_elapsed reads on a GPU
+(the campaign's profile at stage 7m's gate shape), less the launch's own cycles. Nothing here is measured: it is the prediction's arithmetic, written
 down so that anyone can rerun it.
 
 Usage: cta_order.py [B H S D ...]   (default: the shapes of paper/methods.md#prereg-stage7m), with --sms N (132: H100 and H200 SXM), --tm/--tn (128), --ovh X,... (0.5,2)
@@ -65,13 +67,13 @@ def main():
     shapes = a.shape or [2, 16, 8192, 128, 2, 32, 8192, 64, 2, 16, 4096, 128, 2, 16, 16384, 128]
     if len(shapes) % 4:
         ap.error("shape: B H S D, four integers each")
-    print("B\tH\tS\tD\tovh\tsection\tideal\tnatural/ideal\tlpt/ideal\tsections/ideal\tbatch/ideal\tspeedup\tspeedup_batch")
+    print("B\tH\tS\tD\tovh\tsection\tideal\tnatural/ideal\tlpt/ideal\tsections/ideal\tbatch/ideal\tspeedup\tspeedup_batch\tbusy_natural\tbusy_batch")
     for k in range(0, len(shapes), 4):
         B, H, S, D = shapes[k : k + 4]
         for ovh in (float(x) for x in a.ovh.split(",")):
             g, ideal, nat, lpt, sec, bat = model(B, H, S, D, a.sms, a.tm, a.tn, ovh)
             print(f"{B}\t{H}\t{S}\t{D}\t{ovh:g}\t{g}\t{ideal:.1f}\t{nat / ideal:.3f}\t{lpt / ideal:.3f}\t{sec / ideal:.3f}"
-                  f"\t{bat / ideal:.3f}\t{nat / sec:.3f}\t{nat / bat:.3f}")
+                  f"\t{bat / ideal:.3f}\t{nat / sec:.3f}\t{nat / bat:.3f}\t{ideal / nat:.3f}\t{ideal / bat:.3f}")
 
 
 if __name__ == "__main__":
