@@ -87,6 +87,10 @@ tap_ok "  ... naming the fixture device, never another" \
 
 # A row of a table of gpu.md: the line that starts with "| A | B |" (cells given).
 row() { local IFS='|'; grep -F "| $1 | $2 |" "$G" | head -n 1; }
+# edit_copy NAME FILE: $TMP/NAME a fresh copy of the fixture's data, P its campaign's FILE (to edit);
+# render_copy NAME: the paper of that copy into $TMP/NAME-out (its gpu.md read by the checks).
+edit_copy() { rm -rf "${TMP:?}/$1" && cp -r "$TMP/gpu" "$TMP/$1" && P=$(ls -d "$TMP/$1"/fixture-*/*/)$2; }
+render_copy() { "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/$1-out" --gpu-data "$TMP/$1" >/dev/null 2>&1; }
 # TFLOP/s of stage2 at S = 512, from its run file: 4*B*H*S^2*D / median.
 F=$C/scaling/stage2-S512.json
 tf=$(awk -v b="$(get "$F" config.shapes.0.B)" -v h="$(get "$F" config.shapes.0.H)" -v s="$(get "$F" config.shapes.0.S)" \
@@ -299,10 +303,9 @@ tap_ok "profile: the fixture's caption says nothing of clocks (its file has no s
   bash -c '! grep "{#tbl:gpu-c1-profile}" "$1" | grep -q "SM clocks"' _ "$G"
 if command -v jq >/dev/null; then
   for t in "ncu 2025.3.1.0" "ncu 2025.3.1.0, --clock-control none"; do
-    rm -rf "$TMP/clk" && cp -r "$TMP/gpu" "$TMP/clk"
-    P=$(ls -d "$TMP"/clk/fixture-*/*/)profile.json
+    edit_copy clk profile.json
     jq --arg t "$t" '.status = "ok" | .tool = $t' "$P" >"$P.new" && mv "$P.new" "$P"
-    "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/clk-out" --gpu-data "$TMP/clk" >/dev/null 2>&1
+    render_copy clk
     grep "{#tbl:gpu-c1-profile}" "$TMP/clk-out/gpu.md" >"$TMP/clk-$(wc -w <<<"$t").cap"
   done
   tap_ok "  ... a tool line without --clock-control: locked to base by ncu (its default)" \
@@ -337,14 +340,13 @@ tap_ok "profile at stage 7j's gate shape: its section after 7f's, the fixture's 
            grep -q "at the 2,16,8192,128 shape (ncu 0.0 (FIXTURE), profile-gate-d128.json: the variants an experiment times at stage 7j.s gate shape)" "$1" &&
            grep -q "^Two failure readings .*stage 7j.s (Methods, \"Stage 7j\").*stage 7k.s (Methods, \"Stage 7k\").*no verdict is drawn from them here; stages 7i, 7j and 7k were all profiled in this campaign\.$" "$1"' _ "$G"
 if command -v jq >/dev/null; then
-  rm -rf "$TMP/d128" && cp -r "$TMP/gpu" "$TMP/d128"
-  P=$(ls -d "$TMP"/d128/fixture-*/*/)profile-gate-d128.json
+  edit_copy d128 profile-gate-d128.json
   jq '.variants |= map(select(.variant != "stage7j"))' "$P" >"$P.new" && mv "$P.new" "$P"
-  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
+  render_copy d128
   tap_ok "  ... without stage 7j's row: it says the campaign did not profile all three" \
     grep -q "no verdict is drawn from them here; this campaign did not profile all of stages 7i, 7j and 7k (the status column says why)\.$" "$TMP/d128-out/gpu.md"
   rm "$P"
-  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/d128-out" --gpu-data "$TMP/d128" >/dev/null 2>&1
+  render_copy d128
   tap_ok "  ... without the file: no such section, stage 7f's still there" \
     bash -c '! grep -q "gpu-c1-profile-gate-d128" "$1" && grep -q "{#sec:gpu-c1-profile-gate}" "$1"' _ "$TMP/d128-out/gpu.md"
 else
@@ -361,15 +363,14 @@ tap_ok "profile at stage 7m's causal gate shape: its section after 7j's, the bus
            grep -qF "| stage7l | 92.5 | 99.5 | 1.342e+08 | 2.5e+10 | ok |" "$1" &&
            grep -q "^Stage 7m.s failure reading (Methods, \"Stage 7m\").* SYNTHETIC FIXTURE, NOT A MEASUREMENT: The tail: the SMs were busy 92.5 % of the elapsed cycles on average under stage 7l (the busiest 99.5 %) and 97.2 % under stage 7m (the busiest 99.8 %).*stage 7m read 1.125 times stage 7l.s DRAM bytes (a difference of 16.8 MB, 5.6 µs at the campaign.s measured copy bandwidth of 3000 GB/s, ceilings.json copy_d2d) and moved 1.020 times its L2 bytes\. .*no verdict is drawn from them here\.$" "$1"' _ "$G"
 if command -v jq >/dev/null; then
-  rm -rf "$TMP/causal" && cp -r "$TMP/gpu" "$TMP/causal"
-  P=$(ls -d "$TMP"/causal/fixture-*/*/)profile-gate-causal.json
+  edit_copy causal profile-gate-causal.json
   rm "$(dirname "$P")/ceilings.json"
-  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/causal-out" --gpu-data "$TMP/causal" >/dev/null 2>&1
+  render_copy causal
   tap_ok "  ... without ceilings.json: the DRAM difference not put in time, the ratios still there" \
     grep -q "stage 7m read 1.125 times stage 7l.s DRAM bytes (a difference of 16.8 MB, no measured copy bandwidth in this campaign to put it in time) and moved 1.020 times" "$TMP/causal-out/gpu.md"
   jq '.variants |= map(if .variant == "stage7m" then .status = "skipped" | .reason = "FIXTURE" | .values = {} else . end)' "$P" >"$P.new" &&
     mv "$P.new" "$P"
-  "$SDPA_REPORT" paper --published data/published/seed-l4.json --out "$TMP/causal-out" --gpu-data "$TMP/causal" >/dev/null 2>&1
+  render_copy causal
   tap_ok "  ... with stage 7m skipped: no ratios, it says the campaign did not profile both" \
     bash -c 'grep -q "^Stage 7m.s failure reading .*This campaign did not profile both stage 7l and stage 7m at this shape (the status column says why)\.$" "$1" &&
              ! grep -q "times stage 7l.s DRAM bytes" "$1"' _ "$TMP/causal-out/gpu.md"
