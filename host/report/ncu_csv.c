@@ -3,10 +3,13 @@
  *
  *   sdpa-report ncu-json --list-metrics
  *   sdpa-report ncu-json CSV OUT.json [--tool TEXT] [--shape NAME] [--variant ID]... [--unavailable METRIC]...
+ *                        [--rejected METRIC]...
  *   sdpa-report ncu-json --skipped REASON OUT.json [--tool TEXT] [--shape NAME] [--variant ID]...
  *   sdpa-report ncu-json --tool-unavailable REASON OUT.json [--tool TEXT] [--shape NAME] [--variant ID]...
  * --skipped: the profile was not attempted (no GPU, ncu not installed, no counter permission);
  * --tool-unavailable: ncu ran but produced no CSV (REASON: its first error line).
+ * --unavailable: a metric ncu --query-metrics does not offer (never requested); --rejected: one ncu
+ * refused by name ("Failed to find metric"; gpu-checks.sh runs ncu again without it).
  *
  * The CSV is what `ncu --csv --metrics ...` prints: "==PROF==" lines and the application's own
  * output may come first, then a header of quoted column names ("ID","Process ID",...,"Kernel
@@ -128,7 +131,7 @@ static int usage(const char *msg) {
             "sdpa-report ncu-json: %s\n"
             "usage: sdpa-report ncu-json --list-metrics\n"
             "       sdpa-report ncu-json CSV OUT.json [--tool TEXT] [--shape NAME] [--variant ID]... "
-            "[--unavailable METRIC]...\n"
+            "[--unavailable METRIC]... [--rejected METRIC]...\n"
             "       sdpa-report ncu-json --skipped|--tool-unavailable REASON OUT.json [--tool TEXT] [--shape "
             "NAME] [--variant ID]...\n",
             msg);
@@ -355,8 +358,8 @@ typedef struct {
     const char *csv, *out, *skipped, *tool, *shape;
     const char
         *status; /* of a profile with no values: "skipped" (not attempted) or "unavailable" (ncu failed) */
-    const char *variants[64], *unavailable[N_METRICS + 16];
-    int n_variants, n_unavailable;
+    const char *variants[64], *unavailable[N_METRICS], *rejected[N_METRICS];
+    int n_variants, n_unavailable, n_rejected;
 } ncu_args_t;
 
 static bool listed(const char *const *list, int n, const char *s) {
@@ -421,6 +424,8 @@ static int write_profile(const ncu_args_t *a, ncu_table_t *t, int argc, char **a
             why = a->skipped;
         else if (listed(a->unavailable, a->n_unavailable, METRICS[m].name))
             why = "not offered on this device (ncu --query-metrics)";
+        else if (listed(a->rejected, a->n_rejected, METRICS[m].name))
+            why = "rejected by ncu (\"Failed to find metric\"), left out of its second run";
         else if (!t->metric_seen[m])
             why = "not in ncu's output";
         avail[m] = why == NULL;
@@ -487,16 +492,17 @@ int ncu_json_main(int argc, char **argv) {
             if (a.n_variants == (int)(sizeof a.variants / sizeof a.variants[0]))
                 return usage("too many --variant");
             a.variants[a.n_variants++] = v;
-        } else if (!strcmp(o, "--unavailable")) {
-            if (a.n_unavailable == (int)(sizeof a.unavailable / sizeof a.unavailable[0]))
-                return usage("too many --unavailable");
+        } else if (!strcmp(o, "--unavailable") || !strcmp(o, "--rejected")) {
+            const bool rej = o[2] == 'r';
+            const char **list = rej ? a.rejected : a.unavailable;
+            int *n = rej ? &a.n_rejected : &a.n_unavailable;
+            if (*n == N_METRICS) return usage(rej ? "too many --rejected" : "too many --unavailable");
             if (metric_index(v) < 0) {
-                fprintf(stderr,
-                        "sdpa-report ncu-json: --unavailable %s: not a metric of the set (--list-metrics)\n",
+                fprintf(stderr, "sdpa-report ncu-json: %s %s: not a metric of the set (--list-metrics)\n", o,
                         v);
                 return 2;
             }
-            a.unavailable[a.n_unavailable++] = v;
+            list[(*n)++] = v;
         } else
             return usage("unknown option");
         i++;

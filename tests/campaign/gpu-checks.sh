@@ -144,6 +144,20 @@ prof n FAKE_NCU_DRIVER=1
 tap_ok "profiles where ncu produces no CSV: unavailable, with ncu's first error line (exit 0)" \
   bash -c '[ $1 -eq 0 ] && [ "$(jq -r "\"\(.status) \(.variants[0].status)|\(.reason)\"" "$2/profile.json")" = \
            "unavailable unavailable|ncu produced no profile: An error was reported by the driver: Cuda driver is not compatible with Nsight Compute." ]' _ $rc "$tmp/n"
+# A metric name ncu does not know (its base offered): left out, ncu run once more, the rest kept.
+W=sm__warps_active.avg.pct_of_peak_sustained_active
+prof rj FAKE_NCU_REJECT=$W FAKE_NCU_CALLS="$tmp/rj.calls"
+tap_ok "profiles where ncu refuses a metric by name: run again without it, profile.json ok (exit 0)" \
+  bash -c '[ $1 -eq 0 ] && [ "$(jq -r .status "$2/profile.json")" = ok ] && [ "$(wc -l <"$3")" -eq 2 ] &&
+           grep -qF "$4" <(head -n 1 "$3") && ! grep -qF "$4" <(tail -n 1 "$3")' _ $rc "$tmp/rj" "$tmp/rj.calls" "$W"
+tap_ok "  ... that metric recorded rejected, no value; the others with theirs" \
+  bash -c 'jq -e --arg w "$2" "(.metrics[] | select(.name == \$w) | .available == false and (.reason | test(\"rejected by ncu\"))) and
+             (.variants[0].values | has(\$w) | not) and (.variants[0].values[\"dram__bytes_read.sum\"] != null)" "$1" >/dev/null' \
+  _ "$tmp/rj/profile.json" "$W"
+prof rx FAKE_NCU_REJECT=dram__bytes_read.sum FAKE_NCU_REJECT_REGEX=1
+tap_ok "  ... named as ncu words a base (regex:^base\\.(sum|...)\$): that base's metrics rejected, another base's kept" \
+  bash -c '[ $1 -eq 0 ] && jq -e "([.metrics[] | select(.name == \"dram__bytes_read.sum\")][0].reason | test(\"rejected\")) and
+             ([.metrics[] | select(.name == \"dram__bytes_write.sum\")][0].available)" "$2/profile.json" >/dev/null' _ $rc "$tmp/rx"
 # --out: stage 7g's gate-shape profile (campaign.sh's profiles-gate) beside profile.json, never over it.
 mkdir -p "$tmp/g"
 bash "$checks" profiles "$tmp/g" /no/bench "$fake/ncu" 30 2,32,8192,64 "stage0 stage3a-swz stage5" "$report" \

@@ -62,6 +62,10 @@ tap_ok "no header (ncu profiled nothing): exit 2, saying so" \
   bash -c '[ "$1" -eq 2 ] && grep -q "no header line" "$2"' _ $? "$tmp/none.err"
 tap_fail "--unavailable with a metric outside the set is refused" \
   "$report" ncu-json "$fx/ncu-mission.csv" "$tmp/u.json" --unavailable no__such.sum
+"$report" ncu-json "$fx/ncu-mission.csv" "$tmp/r.json" --rejected no__such.sum 2>"$tmp/r.err"
+tap_ok "--rejected with a metric outside the set is refused likewise (exit 2, the option named, nothing written)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "^sdpa-report ncu-json: --rejected no__such.sum: not a metric of the set" "$2" && [ ! -e "$3" ]' \
+  _ $? "$tmp/r.err" "$tmp/r.json"
 
 "$report" ncu-json --skipped "ncu not installed" "$tmp/s.json" --variant stage0 --variant stage1
 tap_ok "--skipped: every variant skipped with the reason, no values" \

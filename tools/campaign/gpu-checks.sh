@@ -23,6 +23,9 @@
 #       the metric set of `REPORT ncu-json --list-metrics` filtered against `ncu --query-metrics`
 #       (the others recorded unavailable; launch__* attributes are never listed there and always
 #       asked for); ERR_NVGPUCTRPERM (no permission to read the counters) is recorded as skipped;
+#       a metric ncu refuses by name ("Failed to find metric": a name this ncu or device does not
+#       know, where --query-metrics offered its base) is left out and ncu run once more, within the
+#       same time (recorded rejected: one unknown name does not cost the whole profile);
 #       no CSV at all (the driver or a library refused) as unavailable with ncu's first error line.
 #       ncu's CSV kept as ROOT/logs/ncu.csv; writes ROOT/profile.json with REPORT ncu-json. With
 #       --out NAME (a file name, e.g. profile-gate.json: stage 7g's gate shape) ROOT/NAME instead,
@@ -109,7 +112,7 @@ sanitizers() {
 }
 
 profiles() {
-  local vargs_=() all use=() unavailable=() offered m name rc first stem
+  local vargs_=() all use=() unavailable=() rejected=() rejected_args=() offered m name rc first stem t_end try
   stem=ncu$([ "$pname" = profile.json ] || echo "-${pname%.json}")
   local csv=$root/logs/$stem.csv err=$root/logs/$stem.stderr out=$root/$pname
   mapfile -t vargs_ < <(vargs "$variants")
@@ -134,11 +137,17 @@ profiles() {
   # blocking kernel cannot hold the stream (ncu serialises launches): --no-blocking-kernel. The
   # check beside the profile samples 512 query rows per slice (every row up to S = 512): at the
   # gate shape full fp64 references would take the CPU ~45 s.
-  timeout -k 5 $(( budget * 3 )) "$tool" --clock-control none --csv --print-units base --metrics "$(IFS=,; echo "${use[*]}")" \
-    --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only --no-blocking-kernel --quiet "${vargs_[@]}" \
-    --shape "$shape" --seeds 0 --ref-rows 512 >"$csv" 2>"$err"
-  rc=$?
-  cat "$err"
+  t_end=$((SECONDS + budget * 3))
+  for try in 1 2; do
+    timeout -k 5 $((t_end - SECONDS > 1 ? t_end - SECONDS : 1)) "$tool" --clock-control none --csv --print-units base \
+      --metrics "$(IFS=,; echo "${use[*]}")" --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only \
+      --no-blocking-kernel --quiet "${vargs_[@]}" --shape "$shape" --seeds 0 --ref-rows 512 >"$csv" 2>"$err"
+    rc=$?
+    cat "$err"
+    [ $try = 1 ] && ! grep -q '^"ID",' "$csv" && drop_rejected || break
+    echo "ncu refused ${#rejected[@]} metric name(s) (${rejected[*]}): run again without them"
+  done
+  for m in "${rejected[@]}"; do rejected_args+=(--rejected "$m"); done
   if grep -q ERR_NVGPUCTRPERM "$csv" "$err"; then
     "$report" ncu-json --skipped "no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)" \
       "$out" --tool "$name" --shape "$shape" "${vargs_[@]}"
@@ -154,7 +163,21 @@ profiles() {
     return
   fi
   [ $rc -eq 0 ] || echo "ncu exited $rc; parsing what it wrote"
-  "$report" ncu-json "$csv" "$out" --tool "$name" --shape "$shape" "${vargs_[@]}" "${unavailable[@]}"
+  "$report" ncu-json "$csv" "$out" --tool "$name" --shape "$shape" "${vargs_[@]}" "${unavailable[@]}" \
+    "${rejected_args[@]}"
+}
+# drop_rejected: the metrics of use[] that ncu's "Failed to find metric NAME" lines name (NAME itself,
+# or its "regex:^base\.(sum|...)$" form, which names every metric of that base) move to rejected[];
+# false when none did (nothing to run again without).
+drop_rejected() {
+  local named keep=() m
+  named=$(cat "$err" "$csv" | sed -n 's/^==ERROR== *Failed to find metric *//p' | sed 's/regex://; s/[]\\^$[]//g')
+  [ -n "$named" ] || return 1
+  for m in "${use[@]}"; do
+    if grep -qF -e "$m" -e "${m%%.*}.(" <<<"$named"; then rejected+=("$m"); else keep+=("$m"); fi
+  done
+  [ ${#rejected[@]} -gt 0 ] && [ ${#keep[@]} -gt 0 ] || return 1
+  use=("${keep[@]}")
 }
 
 "$cmd"
