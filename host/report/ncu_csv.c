@@ -425,7 +425,7 @@ static int write_profile(const ncu_args_t *a, ncu_table_t *t, int argc, char **a
         else if (listed(a->unavailable, a->n_unavailable, METRICS[m].name))
             why = "not offered on this device (ncu --query-metrics)";
         else if (listed(a->rejected, a->n_rejected, METRICS[m].name))
-            why = "rejected by ncu (\"Failed to find metric\"), left out of its second run";
+            why = "rejected by ncu (\"Failed to find metric\"), left out of its next run";
         else if (!t->metric_seen[m])
             why = "not in ncu's output";
         avail[m] = why == NULL;

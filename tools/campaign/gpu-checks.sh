@@ -24,8 +24,8 @@
 #       (the others recorded unavailable; launch__* attributes are never listed there and always
 #       asked for); ERR_NVGPUCTRPERM (no permission to read the counters) is recorded as skipped;
 #       a metric ncu refuses by name ("Failed to find metric": a name this ncu or device does not
-#       know, where --query-metrics offered its base) is left out and ncu run once more, within the
-#       same time (recorded rejected: one unknown name does not cost the whole profile);
+#       know, where --query-metrics offered its base) is left out and ncu run again, twice at most,
+#       within the same time (recorded rejected: an unknown name does not cost the whole profile);
 #       no CSV at all (the driver or a library refused) as unavailable with ncu's first error line.
 #       ncu's CSV kept as ROOT/logs/ncu.csv; writes ROOT/profile.json with REPORT ncu-json. With
 #       --out NAME (a file name, e.g. profile-gate.json: stage 7g's gate shape) ROOT/NAME instead,
@@ -138,13 +138,13 @@ profiles() {
   # check beside the profile samples 512 query rows per slice (every row up to S = 512): at the
   # gate shape full fp64 references would take the CPU ~45 s.
   t_end=$((SECONDS + budget * 3))
-  for try in 1 2; do
+  for try in 1 2 3; do
     timeout -k 5 $((t_end - SECONDS > 1 ? t_end - SECONDS : 1)) "$tool" --clock-control none --csv --print-units base \
       --metrics "$(IFS=,; echo "${use[*]}")" --kernel-name regex:^sdpa_ "$bench" --backend cuda --check-only \
       --no-blocking-kernel --quiet "${vargs_[@]}" --shape "$shape" --seeds 0 --ref-rows 512 >"$csv" 2>"$err"
     rc=$?
     cat "$err"
-    [ $try = 1 ] && ! grep -q '^"ID",' "$csv" && drop_rejected || break
+    [ $try -lt 3 ] && ! grep -q '^"ID",' "$csv" && drop_rejected || break
     echo "ncu refused ${#rejected[@]} metric name(s) (${rejected[*]}): run again without them"
   done
   for m in "${rejected[@]}"; do rejected_args+=(--rejected "$m"); done
@@ -170,13 +170,16 @@ profiles() {
 # or its "regex:^base\.(sum|...)$" form, which names every metric of that base) move to rejected[];
 # false when none did (nothing to run again without).
 drop_rejected() {
-  local named keep=() m
-  named=$(cat "$err" "$csv" | sed -n 's/^==ERROR== *Failed to find metric *//p' | sed 's/regex://; s/[]\\^$[]//g')
+  local named keep=() m n0=${#rejected[@]}
+  named=$(cat "$err" "$csv" | sed -n 's/^==ERROR== *Failed to find metric *//p' |
+    sed 's/regex://; s/[]\\^$[]//g; s/[[:space:]]*$//')
   [ -n "$named" ] || return 1
   for m in "${use[@]}"; do
-    if grep -qF -e "$m" -e "${m%%.*}.(" <<<"$named"; then rejected+=("$m"); else keep+=("$m"); fi
+    if awk -v m="$m" -v b="${m%%.*}.(" '$0 == m || index($0, b) == 1 { f = 1 } END { exit !f }' <<<"$named"; then
+      rejected+=("$m")
+    else keep+=("$m"); fi
   done
-  [ ${#rejected[@]} -gt 0 ] && [ ${#keep[@]} -gt 0 ] || return 1
+  [ ${#rejected[@]} -gt "$n0" ] && [ ${#keep[@]} -gt 0 ] || return 1
   use=("${keep[@]}")
 }
 
