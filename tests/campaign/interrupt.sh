@@ -174,12 +174,12 @@ tap_ok "  ... with --first: each group keeps the plan's order (its parts again a
            ! grep -q -- "--first" "$2"' _ "$tmp/groups-first" "$tmp/groups"
 # A part fits if what has run, its budget and the reserve (15 s) are within the limit: ceilings
 # (10 s) fits until 35 s have run (the steps before it took 2 s here, 11 s with four other processes
-# busy), and the quick profiles part (70 s) never fits a limit of 60, however fast the rest.
+# busy), and the quick profiles part (75 s) never fits a limit of 60, however fast the rest.
 node -- --quick --backend emu --time-limit 60 --part profiles --part ceilings --out "$tmp/t.tar.gz"
 wait "$pid"
 rc=$?
 cj "$tmp/t.tar.gz" >"$tmp/t.json" 2>/dev/null
-tap_ok "--time-limit 60: ceilings runs, profiles (~70 s) does not fit what is left: skipped, exit 4" \
+tap_ok "--time-limit 60: ceilings runs, profiles (~75 s) does not fit what is left: skipped, exit 4" \
   bash -c '[ $1 -eq 4 ] && [ -s "$2" ] && jq -e ".parts_completed == [\"ceilings\"] and .plan.time_limit_seconds == 60 and
            ([.steps[] | select(.name == \"profiles\")][0].skipped | test(\"^time limit\"))" "$2" >/dev/null' _ $rc "$tmp/t.json"
 tap_ok "  ... and says how to run it later (--resume)" grep -q "left for a later command (time limit): profiles: campaign.sh --resume" "$tmp/run.log"

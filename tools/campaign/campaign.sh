@@ -226,7 +226,7 @@ if [ $quick = 1 ]; then
   matrix_args=(--shape small --shape ragged --shape single) matrix_seeds=0 b_matrix=20
   matrix_wide_args=(--shape ragged-d128 --shape ragged-causal --shape ragged-d128-causal)
   scaling_S="128 256" peer_shape=small san_shape=ragged deep_shapes=ragged-d128-causal
-  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_prof_gate_d128=20 b_prof_gate_causal=20 b_pack=5
+  b_probe=5 b_checks=10 b_probes=5 b_ceil=10 b_exp=20 b_hist=20 b_warm=10 b_aa=10 b_scaling=20 b_cublas=10 b_torch=20 b_san=30 b_prof=30 b_prof_gate=20 b_prof_gate_d128=20 b_prof_gate_causal=5 b_pack=5
 else
   hist_shapes=(--shape mission --shape long); hist_args=(--iters 100 --min-time 1 --max-time 10) mission=mission
   matrix_args=(--shape small --shape mission --shape ragged --shape partial --shape single --shape label-a)
