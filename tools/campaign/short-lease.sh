@@ -15,10 +15,10 @@
 # whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the first
 # variant that hung and the first that faulted run again with the driver's GPU core dumps on
 # (gpu-capture.sh: capture-<v>/, where the threads stood); the campaign with
-# what is left less 90 s as its --time-limit, the probes, the profiles and the Hopper line's
+# what is left less 45 s as its --time-limit, the probes, the profiles and the Hopper line's
 # experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
-# later); the seed-linear and outlier matrices. Each step runs
-# only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
+# later); the seed-linear and outlier matrices where its tarball lacks them (steps.tsv: in-c1
+# where it has them). Each step runs only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
 # every step; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
 # tests/campaign/short-lease.sh.
 set -u
@@ -134,10 +134,11 @@ for kind in hang fault; do
   step "capture-$v" "$capture_s" bash "$here/gpu-capture.sh" "$f/capture-$v" "$smoke_s" "${sc[@]}" \
     --out "$f/capture-$v/smoke.json"
 done
-# The campaign: what is left, less 30 s for its own kill margin and the pack, and 60 s for the
-# other two matrices after it (30 s limits each; the first H100 checked all three files of the
-# matrix in 8 s), which the campaign's own matrix part repeats: they run in whatever it leaves.
-tl=$(( $(left) - 90 ))
+# The campaign: what is left, less 45 s: 15 between the TERM at its limit and the KILL (on TERM it
+# packs what it has; it stops itself 15 s before the limit anyway), and 30 for --pack after a KILL
+# (seconds: a tar of ~15 MB of JSON). The seed-linear and outlier matrices after it are its own
+# matrix part's files too: they run only where its tarball lacks them, in whatever it leaves.
+tl=$(( $(left) - 45 ))
 # What only a Hopper device can measure goes first (campaign.sh --first), since under the time limit
 # the last parts are left for a later command: the probes, the profiles, whose gate-shape profiles
 # decide stage 7g (paper/methods.md#prereg-stage7g) and inform stage 7j's and 7m's failure readings (seconds,
@@ -159,7 +160,7 @@ if [ "$tl" -ge 120 ]; then
   # Killed before it could pack (SIGKILL after the TERM): its work directory, beside c1.tar.gz,
   # packed by campaign.sh --pack, else as it is, so that OUT keeps one file for it.
   if [ -d "$out/c1.partial" ] && [ ! -e "$out/c1.tar.gz" ]; then
-    timeout -s KILL 60 "$C" --pack "$out/c1.partial" >"$f/campaign-pack.log" 2>&1
+    timeout -s KILL 30 "$C" --pack "$out/c1.partial" >"$f/campaign-pack.log" 2>&1
     [ -e "$out/c1.tar.gz" ] || tar -C "$out" -czf "$out/c1-partial.tar.gz" c1.partial
     { [ -e "$out/c1.tar.gz" ] || [ -e "$out/c1-partial.tar.gz" ]; } && rm -rf "$out/c1.partial"
   fi
@@ -167,7 +168,11 @@ else
   printf 'campaign\tskipped\t0\t%s\n' "$tl" >>"$f/steps.tsv"
 fi
 pack
-matrix matrix-seed-linear 30 "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear
-matrix matrix-outliers 30 "${mshapes[@]}" --seeds 0 --dist outliers
+# in_c1 NAME: the campaign's tarball holds matrix/NAME.json (its matrix part ran that file here).
+in_c1() { tar -tzf "$out/c1.tar.gz" 2>/dev/null | grep -q "^campaign-[^/]*/matrix/$1\.json$"; }
+if in_c1 seed-linear; then printf 'matrix-seed-linear\tin-c1\t0\t30\n' >>"$f/steps.tsv"
+else matrix matrix-seed-linear 30 "${mshapes[@]}" --seeds 0,1,2 --codec seed-linear; fi
+if in_c1 outliers; then printf 'matrix-outliers\tin-c1\t0\t30\n' >>"$f/steps.tsv"
+else matrix matrix-outliers 30 "${mshapes[@]}" --seeds 0 --dist outliers; fi
 pack && rm -rf "$out/tmp"
 ls -l "$out"
