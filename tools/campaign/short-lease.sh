@@ -18,9 +18,9 @@
 # what is left less 45 s as its --time-limit, the probes, the profiles and the Hopper line's
 # experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
 # later); the seed-linear and outlier matrices where its tarball lacks them (steps.tsv: in-c1
-# where it has them). Each step runs only if its limit fits what is left. The loose files are packed into node-files.tar.gz after
-# every step; steps.tsv says what ran, its exit status and seconds. Tested on a stand-in bundle by
-# tests/campaign/short-lease.sh.
+# where it has them). Each step runs only if its limit fits what is left. The loose files are
+# packed into node-files.tar.gz after every step; steps.tsv says what ran, its exit status and
+# seconds. Tested on a stand-in bundle by tests/campaign/short-lease.sh.
 set -u
 t0=$SECONDS
 [ $# -eq 3 ] || { echo "usage: short-lease.sh BUNDLE OUT DEADLINE_S" >&2; exit 2; }
