@@ -9,17 +9,11 @@
 #include "gpu_section.h"
 #include "gpu_stage7g.h"
 #include "issue_slots.h"
+#include "ncu_csv.h"
 
 #define N 96
 /* Columns of the profile table: more would not fit a page; the legend below it lists them all. */
 #define MAX_METRICS 10
-
-/* The tail of a launch: the SMs' mean share of the elapsed cycles they were busy, and the busiest
- * SM's (ncu_csv.c's set since stage 7m). */
-#define SM_BUSY "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
-#define SM_BUSY_MAX "sm__cycles_active.max.pct_of_peak_sustained_elapsed"
-#define DRAM_READ "dram__bytes_read.sum"
-#define L2_BYTES "lts__t_bytes.sum"
 
 /* The profiles a campaign takes (campaign.sh, part profiles): its file's stem, the section's title,
  * what the caption adds, the metrics put first in the table (a full set has more than
@@ -70,7 +64,8 @@ static void stage7m_reading(const gpu_campaign_t *c, rbuf_t *b) {
     }
     const cJSON *lv = jo(l, "values"), *mv = jo(m, "values");
     char a[N], am[N], z[N], zm[N], r[N], d[N], t[N], bw[N], l2[N], at[3 * N];
-    const double dl = jo_num(lv, DRAM_READ), dm = jo_num(mv, DRAM_READ), gbs = gpu_ceiling(c, "copy_d2d");
+    const double dl = jo_num(lv, NCU_DRAM_READ), dm = jo_num(mv, NCU_DRAM_READ),
+                 gbs = gpu_ceiling(c, "copy_d2d");
     if (isnan(gbs))
         snprintf(at, sizeof at, "no measured copy bandwidth in this campaign to put it in time");
     else
@@ -83,11 +78,12 @@ static void stage7m_reading(const gpu_campaign_t *c, rbuf_t *b) {
               "raises the mean toward the busiest. The memory: stage 7m read %s times stage 7l's DRAM bytes "
               "(a difference of %s MB, %s) and moved %s times its L2 bytes. The pre-registration set no "
               "threshold on these, so no verdict is drawn from them here.\n\n",
-              c->fixture ? GPU_FIXTURE_MARK : "", fmt_num(a, N, "%.1f", jo_num(lv, SM_BUSY)),
-              fmt_num(am, N, "%.1f", jo_num(lv, SM_BUSY_MAX)), fmt_num(z, N, "%.1f", jo_num(mv, SM_BUSY)),
-              fmt_num(zm, N, "%.1f", jo_num(mv, SM_BUSY_MAX)), fmt_num(r, N, "%.3f", dm / dl),
+              c->fixture ? GPU_FIXTURE_MARK : "", fmt_num(a, N, "%.1f", jo_num(lv, NCU_SM_BUSY)),
+              fmt_num(am, N, "%.1f", jo_num(lv, NCU_SM_BUSY_MAX)),
+              fmt_num(z, N, "%.1f", jo_num(mv, NCU_SM_BUSY)),
+              fmt_num(zm, N, "%.1f", jo_num(mv, NCU_SM_BUSY_MAX)), fmt_num(r, N, "%.3f", dm / dl),
               fmt_num(d, N, "%.1f", (dm - dl) / 1e6), at,
-              fmt_num(l2, N, "%.3f", jo_num(mv, L2_BYTES) / jo_num(lv, L2_BYTES)));
+              fmt_num(l2, N, "%.3f", jo_num(mv, NCU_L2_BYTES) / jo_num(lv, NCU_L2_BYTES)));
 }
 
 static const kind_t KINDS[] = {
@@ -107,7 +103,7 @@ static const kind_t KINDS[] = {
     {"profile-gate-causal",
      "Profile metrics at stage 7m's gate shape (causal)",
      ": the variants an experiment times at stage 7m's gate shape",
-     {SM_BUSY, SM_BUSY_MAX, DRAM_READ, L2_BYTES},
+     {NCU_SM_BUSY, NCU_SM_BUSY_MAX, NCU_DRAM_READ, NCU_L2_BYTES},
      stage7m_reading},
 };
 

@@ -38,11 +38,11 @@ typedef struct {
 /* The fixed set (names as the Nsight Compute metrics reference spells them; the campaign drops
  * those `ncu --query-metrics` does not offer on the device and passes them as --unavailable). */
 static const ncu_metric_t METRICS[] = {
-    {"dram__bytes_read.sum", "DRAM bytes read", "byte",
+    {NCU_DRAM_READ, "DRAM bytes read", "byte",
      "the fp8 inputs stream from DRAM about once (3 B H S D bytes): the byte floor of the roofline"},
     {"dram__bytes_write.sum", "DRAM bytes written", "byte",
      "only the fp16 output is written (2 B H S D bytes)"},
-    {"lts__t_bytes.sum", "L2 bytes (all requests)", "byte",
+    {NCU_L2_BYTES, "L2 bytes (all requests)", "byte",
      "every query block re-reads K and V: L2 traffic grows as S/32 times the K/V bytes, served by L2 "
      "rather than DRAM"},
     {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor pipe active", "%",
@@ -90,10 +90,10 @@ static const ncu_metric_t METRICS[] = {
      "four warps per CTA: the warp limit is never the binding one"},
     {"launch__occupancy_limit_blocks", "CTAs per SM allowed by the block limit", "block",
      "the per-SM block limit (24 on sm_89, 32 on sm_90) binds only for very small CTAs"},
-    {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "SMs busy (mean)", "%",
+    {NCU_SM_BUSY, "SMs busy (mean)", "%",
      "a launch's tail leaves SMs idle while its last CTAs run: with the causal mask, stage 7m's "
      "longest-first order of the CTAs should raise the mean toward the busiest SM's share"},
-    {"sm__cycles_active.max.pct_of_peak_sustained_elapsed", "busiest SM busy", "%",
+    {NCU_SM_BUSY_MAX, "busiest SM busy", "%",
      "the busiest SM's share of the elapsed cycles: the mean's ceiling when the CTAs are spread evenly"},
     {"gpu__time_duration.sum", "duration under the profiler", "nsecond",
      "context for the counters only: ncu serialises and replays launches, so this is not a timing result"},
