@@ -7,7 +7,7 @@
 # Objects go to their own directories (static pattern rules on an explicit list), so other
 # fragments compiling other host/ files cannot collide with these rules.
 
-HOST_SRCS := $(addprefix host/lib/,minifloat.c half.c fp8.c rng.c inputs.c reference.c reference_fp8.c metrics.c stats.c \
+HOST_SRCS := $(addprefix host/lib/,minifloat.c half.c fp8.c rng.c inputs.c row_jobs.c reference.c reference_fp8.c metrics.c stats.c \
              fileio.c json_file.c npy.c sha256.c)
 HOST_LIB        := $(BUILD)/lib/libhost.a
 HOST_ASAN_LIB   := $(BUILD)/lib/libhost-asan.a
@@ -45,7 +45,7 @@ host: $(HOST_LIB) $(HOST_ASAN_LIB)
 BUILD_TARGETS += $(HOST_LIB)
 
 # ---- unit tests ----------------------------------------------------------------------------
-HOST_TESTS         := fp8 half rng inputs reference reference_fp8 metrics stats fileio json_file npy sha256 exp2_poly
+HOST_TESTS         := fp8 half rng inputs row_jobs reference reference_fp8 metrics stats fileio json_file npy sha256 exp2_poly
 HOST_TEST_DIR      := $(BUILD)/tests/lib
 HOST_TEST_ASAN_DIR := $(BUILD)/tests/lib-asan
 HOST_TEST_BINS     := $(HOST_TESTS:%=$(HOST_TEST_DIR)/test_%)

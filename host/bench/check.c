@@ -25,6 +25,7 @@ static int build_references(problem_t *p, const check_ref_t *ref, char *err, siz
         snprintf(err, errlen, "reference: a sample of 1 row per slice (at least 2: both ends)");
         return -1;
     }
+    p->ref_threads = ref->threads;
     if (!(p->ref_rows = malloc(S * sizeof *p->ref_rows))) return oom(err, errlen, "reference rows");
     p->n_ref_rows = reference_sample_rows(S, ref->rows, p->ref_rows);
     p->n_ref = slices * p->n_ref_rows * (size_t)p->shape.D;
@@ -221,7 +222,7 @@ static int ensure_mirror(problem_t *p, int tile_n, char *err, size_t errlen) {
         inputs_dequantised(&p->in, 'k', k);
         inputs_dequantised(&p->in, 'v', v);
         if (reference_fp8_mirror_rows(q, k, v, p->shape, p->softmax_scale, (size_t)tile_n, p->ref_rows,
-                                      p->n_ref_rows, p->ref_mirror) != 0)
+                                      p->n_ref_rows, p->ref_threads, p->ref_mirror) != 0)
             rc = oom(err, errlen, "mirror reference");
         p->ref_mirror_tile = tile_n;
     }

@@ -58,6 +58,7 @@ typedef struct {
                                               * made on the first FP8P check; NULL until then */
     int ref_mirror_tile;                     /* the keys per tile ref_mirror was made on (the checked
                                               * kernel's tile_n); another tile remakes it */
+    unsigned ref_threads;                    /* threads of every reference (check_ref_t.threads) */
     backend_t *be;
     void *d_q, *d_k, *d_v, *d_qs, *d_ks, *d_vs, *d_o; /* backend memory */
 } problem_t;

@@ -7,23 +7,19 @@
  * order, so the result is the same with any compiler at -ffp-contract=off, and four independent
  * chains instead of one serial chain of additions.
  *
- * Threads: the work is cut into items of (slice, REF_CHUNK consecutive entries of the row list),
- * handed out through an atomic counter; each item writes its own output rows and its own entry of
- * the per-item logit maxima, reduced per slice after the join. No sum ever spans two items, so
- * the bits do not depend on the thread count or on which thread ran what. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+ * Threads (row_jobs.h): each item of (slice, consecutive entries of the row list) writes its own
+ * output rows and its own entry of the per-item logit maxima, reduced per slice after the join.
+ * No sum ever spans two items, so the bits do not depend on the thread count or on which thread
+ * ran what. */
 #include "reference.h"
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define REF_CHUNK 16 /* rows per work item: small enough to balance, large enough to amortise */
+#include "row_jobs.h"
 
 static double dot(const double *restrict x, const double *restrict y, size_t n) {
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
@@ -77,11 +73,7 @@ double reference_slice_rows(const double *q, const double *k, const double *v, s
     return smax;
 }
 
-unsigned reference_cpus(void) {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return (unsigned)CPU_COUNT(&set);
-    return 1;
-}
+unsigned reference_cpus(void) { return row_jobs_cpus(); }
 
 size_t reference_sample_rows(size_t S, size_t n_rows, size_t *rows) {
     if (n_rows == 1) return 0;
@@ -105,32 +97,23 @@ typedef struct {
     sdpa_shape_t shape;
     double scale;
     const size_t *rows; /* NULL: all */
-    size_t n_rows, chunks_per_slice, items;
+    size_t n_rows;
     double *out, *item_smax;
-    atomic_size_t next;
 } job_t;
 
-/* Runs items until none is left. Rows of a list are contiguous runs where they are consecutive;
- * each is computed alone all the same (reference_slice_rows on [r, r + 1)), so a sampled row
- * has the bits of the same row of a full reference. */
-static void *worker(void *arg) {
-    job_t *j = arg;
-    double *row = malloc((size_t)j->shape.S * sizeof *row);
-    if (!row) return NULL;
+/* One item. Rows of a list are contiguous runs where they are consecutive; each is computed alone
+ * all the same (reference_slice_rows on [r, r + 1)), so a sampled row has the bits of the same
+ * row of a full reference. scratch: one row of S logits. */
+static void run_item(void *ctx, size_t item, size_t bh, size_t c0, size_t c1, void *scratch) {
+    const job_t *j = ctx;
     const size_t D = (size_t)j->shape.D;
-    for (size_t it; (it = atomic_fetch_add(&j->next, 1)) < j->items;) {
-        const size_t bh = it / j->chunks_per_slice, c0 = (it % j->chunks_per_slice) * REF_CHUNK;
-        const size_t c1 = c0 + REF_CHUNK < j->n_rows ? c0 + REF_CHUNK : j->n_rows;
-        double *o = j->out + (bh * j->n_rows + c0) * D, smax = 0.0;
-        for (size_t c = c0; c < c1; c++) {
-            const size_t r = j->rows ? j->rows[c] : c;
-            smax = fmax(smax, reference_slice_rows(j->q, j->k, j->v, j->shape, j->scale, bh, r, r + 1, row,
-                                                   o + (c - c0) * D));
-        }
-        j->item_smax[it] = smax;
+    double *o = j->out + (bh * j->n_rows + c0) * D, smax = 0.0;
+    for (size_t c = c0; c < c1; c++) {
+        const size_t r = j->rows ? j->rows[c] : c;
+        smax = fmax(smax, reference_slice_rows(j->q, j->k, j->v, j->shape, j->scale, bh, r, r + 1, scratch,
+                                               o + (c - c0) * D));
     }
-    free(row);
-    return NULL;
+    j->item_smax[item] = smax;
 }
 
 int reference_attention_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
@@ -157,31 +140,18 @@ int reference_attention_rows(const double *q, const double *k, const double *v, 
                .rows = rows,
                .n_rows = n_rows,
                .out = out};
-    j.chunks_per_slice = (n_rows + REF_CHUNK - 1) / REF_CHUNK;
-    j.items = slices * j.chunks_per_slice;
-    atomic_init(&j.next, 0);
+    const size_t items = row_jobs_items(slices, n_rows), chunks_per_slice = items / slices;
     if (!n_rows) goto bounds; /* no row asked: only vmax */
-    if (!(j.item_smax = malloc(j.items * sizeof *j.item_smax))) return -1;
-    if (threads == 0) threads = reference_cpus();
-    if (threads > j.items) threads = (unsigned)j.items;
-    pthread_t *tid = threads > 1 ? malloc((threads - 1) * sizeof *tid) : NULL;
-    unsigned started = 0;
-    while (tid && started + 1 < threads && pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
-    worker(&j); /* this thread too; with no helper started it does everything */
-    for (unsigned t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    free(tid);
-    /* A worker without a row buffer takes no item and the others take them all; only when every
-     * thread failed its allocation are items left. */
-    if (atomic_load(&j.next) < j.items) {
+    if (!(j.item_smax = malloc(items * sizeof *j.item_smax))) return -1;
+    if (row_jobs_run(slices, n_rows, threads, S * sizeof(double), run_item, &j) != 0) {
         free(j.item_smax);
-        errno = ENOMEM;
         return -1;
     }
 bounds:
     for (size_t bh = 0; bounds && bh < slices; bh++) {
         double smax = 0.0, vmax = 0.0;
-        for (size_t c = 0; c < j.chunks_per_slice; c++)
-            smax = fmax(smax, j.item_smax[bh * j.chunks_per_slice + c]);
+        for (size_t c = 0; c < chunks_per_slice; c++)
+            smax = fmax(smax, j.item_smax[bh * chunks_per_slice + c]);
         const double *vs = v + bh * S * D;
         for (size_t i = 0; i < S * D; i++) vmax = fmax(vmax, fabs(vs[i]));
         bounds->smax[bh] = smax;

@@ -3,8 +3,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "row_jobs.h"
 
 double reference_e4m3_round(double x) {
     if (x < 0x1p-6) return nearbyint(x * 0x1p9) * 0x1p-9; /* subnormal range: spacing 2^-9 */
@@ -43,27 +44,54 @@ static void mirror_row(const double *qi, const double *ks, const double *vs, siz
     for (size_t d = 0; d < D; d++) o[d] /= l;
 }
 
+typedef struct {
+    const double *q, *k, *v;
+    sdpa_shape_t shape;
+    double scale;
+    size_t tile_n;
+    const size_t *rows; /* NULL: all */
+    size_t n_rows;
+    double *out;
+} job_t;
+
+/* One item (row_jobs.h): each row alone, so the bits do not depend on the thread count. scratch:
+ * tile_n logits, then D partial sums. */
+static void run_item(void *ctx, size_t item, size_t bh, size_t c0, size_t c1, void *scratch) {
+    (void)item;
+    const job_t *j = ctx;
+    const size_t S = (size_t)j->shape.S, D = (size_t)j->shape.D;
+    double *s = scratch, *tile = s + j->tile_n;
+    for (size_t c = c0; c < c1; c++) {
+        const size_t i = j->rows ? j->rows[c] : c;
+        mirror_row(j->q + (bh * S + i) * D, j->k + bh * S * D, j->v + bh * S * D, j->shape.causal ? i + 1 : S,
+                   D, j->scale, j->tile_n, s, tile, j->out + (bh * j->n_rows + c) * D);
+    }
+}
+
 int reference_fp8_mirror_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
-                              double scale, size_t tile_n, const size_t *rows, size_t n_rows, double *out) {
-    if (!q || !k || !v || !out || shape_numel(shape) == 0 || !(scale > 0) || tile_n == 0) {
+                              double scale, size_t tile_n, const size_t *rows, size_t n_rows,
+                              unsigned threads, double *out) {
+    const size_t S = shape_numel(shape) ? (size_t)shape.S : 0;
+    if (!S || !q || !k || !v || !out || !(scale > 0) || tile_n == 0) {
         errno = EINVAL;
         return -1;
     }
-    const size_t S = (size_t)shape.S, D = (size_t)shape.D, slices = (size_t)shape.B * (size_t)shape.H;
-    const size_t n = rows ? n_rows : S;
-    double *s = malloc(tile_n * sizeof *s), *tile = malloc(D * sizeof *tile);
-    if (!s || !tile) {
-        free(s), free(tile);
-        errno = ENOMEM;
-        return -1;
-    }
-    for (size_t bh = 0; bh < slices; bh++)
-        for (size_t r = 0; r < n; r++) {
-            const size_t i = rows ? rows[r] : r;
-            const double *base = q + bh * S * D;
-            mirror_row(base + i * D, k + bh * S * D, v + bh * S * D, shape.causal ? i + 1 : S, D, scale,
-                       tile_n, s, tile, out + (bh * n + r) * D);
+    if (!rows) n_rows = S;
+    for (size_t i = 0; rows && i < n_rows; i++)
+        if (rows[i] >= S || (i && rows[i] <= rows[i - 1])) {
+            errno = EINVAL;
+            return -1;
         }
-    free(s), free(tile);
-    return 0;
+    const job_t j = {.q = q,
+                     .k = k,
+                     .v = v,
+                     .shape = shape,
+                     .scale = scale,
+                     .tile_n = tile_n,
+                     .rows = rows,
+                     .n_rows = n_rows,
+                     .out = out};
+    const size_t slices = (size_t)shape.B * (size_t)shape.H;
+    return row_jobs_run(slices, n_rows, threads, (tile_n + (size_t)shape.D) * sizeof(double), run_item,
+                        (void *)&j);
 }

@@ -24,11 +24,13 @@ double reference_e4m3_round(double x);
 
 /* rows[0 .. n_rows) (ascending query indices < S; NULL: all S rows) of every slice of the
  * dequantised inputs q, k, v ([B,H,S,D] doubles): out is [B*H][n][D] with n = n_rows (S with rows
- * NULL), as reference_attention_rows. scale: the softmax scale (> 0); tile_n: keys per KV tile of
- * the kernel it mirrors (> 0: the variant's geometry, kernels/geometry.h SDPA_TILE_N_OF; the
- * running maximum moves once per tile, paper/methods.md#tolerances-7e). Returns 0, or -1 on a bad
- * shape, scale or tile, or a failed allocation (errno EINVAL or ENOMEM). */
+ * NULL), as reference_attention_rows, on `threads` threads (0: every CPU this process may use; each
+ * row alone, so the bits do not depend on it). scale: the softmax scale (> 0); tile_n: keys per KV
+ * tile of the kernel it mirrors (> 0: the variant's geometry, kernels/geometry.h SDPA_TILE_N_OF;
+ * the running maximum moves once per tile, paper/methods.md#tolerances-7e). Returns 0, or -1 on a
+ * bad shape, row list, scale or tile, or a failed allocation (errno EINVAL or ENOMEM). */
 int reference_fp8_mirror_rows(const double *q, const double *k, const double *v, sdpa_shape_t shape,
-                              double scale, size_t tile_n, const size_t *rows, size_t n_rows, double *out);
+                              double scale, size_t tile_n, const size_t *rows, size_t n_rows,
+                              unsigned threads, double *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* The FP8 line's mirror reference (host/lib/reference_fp8.c; paper/methods.md#fp8-mirror): its e4m3
  * rounding is the codec's, bit for bit; a single key gives its value exactly; it differs from the
  * fp64 reference by the e4m3 rounding of P only (the stage-6 fp64 bar's order of magnitude, never
- * zero); a causal row ignores every later key; a key order other than the tiles' changes it. */
+ * zero); a causal row ignores every later key; a key order other than the tiles' changes it; the
+ * thread count does not. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ static void test_single_key_gives_v(void **state) {
     size_t n = shape_numel(sh);
     double *q = random_tensor(n, 1), *k = random_tensor(n, 2), *v = random_tensor(n, 3),
            *o = malloc(n * sizeof *o);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, 0, o), 0);
     for (size_t i = 0; i < n; i++) assert_close(o[i], v[i], 0x1p-52 * fabs(v[i]));
     free(q), free(k), free(v), free(o);
 }
@@ -58,7 +59,7 @@ static void test_differs_from_fp64_by_p_rounding(void **state) {
     size_t n = shape_numel(sh);
     double *q = random_tensor(n, 4), *k = random_tensor(n, 5), *v = random_tensor(n, 6);
     double *o = malloc(n * sizeof *o), *ref = malloc(n * sizeof *ref);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, 0, o), 0);
     assert_int_equal(reference_attention(q, k, v, sh, 0.125, ref, NULL), 0);
     const double e = rel_l2(o, ref, n);
     assert_true(e > 5e-3 && e < 7e-2);
@@ -83,8 +84,8 @@ static void test_causal_and_rows(void **state) {
             }
     for (int causal = 1; causal >= 0; causal--) {
         sh.causal = causal;
-        assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
-        assert_int_equal(reference_fp8_mirror_rows(q, k2, v2, sh, 0.125, 32, NULL, 0, o2), 0);
+        assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, 0, o), 0);
+        assert_int_equal(reference_fp8_mirror_rows(q, k2, v2, sh, 0.125, 32, NULL, 0, 0, o2), 0);
         size_t changed = 0;
         for (size_t bh = 0; bh < 2; bh++)
             changed += memcmp(o + bh * S * D, o2 + bh * S * D, (p + 1) * D * sizeof *o) != 0;
@@ -93,13 +94,13 @@ static void test_causal_and_rows(void **state) {
     sh.causal = 1;
     size_t rows[3] = {0, 33, 76};
     double *part = malloc(2 * 3 * D * sizeof *part);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, rows, 3, part), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, rows, 3, 0, part), 0);
     for (size_t bh = 0; bh < 2; bh++)
         for (size_t r = 0; r < 3; r++)
             assert_memory_equal(part + (bh * 3 + r) * D, o + (bh * S + rows[r]) * D, D * sizeof *o);
     errno = 0;
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.0, 32, NULL, 0, o), -1);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.0, 32, NULL, 0, 0, o), -1);
     assert_int_equal(errno, EINVAL);
     free(q), free(k), free(v), free(k2), free(v2), free(o), free(o2), free(part);
 }
@@ -119,8 +120,8 @@ static void test_tile_order_matters(void **state) {
         memcpy(ks + ((j + 32) % S) * D, k + j * D, D * sizeof *k);
         memcpy(vs + ((j + 32) % S) * D, v + j * D, D * sizeof *v);
     }
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 32, NULL, 0, o), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, ks, vs, sh, 0.5, 32, NULL, 0, os), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.5, 32, NULL, 0, 0, o), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, ks, vs, sh, 0.5, 32, NULL, 0, 0, os), 0);
     const double e = rel_l2(os, o, n);
     assert_true(e > 0 && e < 7e-2);
     free(q), free(k), free(v), free(ks), free(vs), free(o), free(os);
@@ -141,17 +142,51 @@ static void test_tile_is_the_kernels(void **state) {
     double *q = random_tensor(n, 15), *k = random_tensor(n, 16), *v = random_tensor(n, 17);
     double *o32 = malloc(n * sizeof *o32), *o128 = malloc(n * sizeof *o128), *oS = malloc(n * sizeof *oS),
            *o2S = malloc(n * sizeof *o2S);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, o32), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 128, NULL, 0, o128), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, S, NULL, 0, oS), 0);
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 2 * S, NULL, 0, o2S), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, NULL, 0, 0, o32), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 128, NULL, 0, 0, o128), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, S, NULL, 0, 0, oS), 0);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 2 * S, NULL, 0, 0, o2S), 0);
     assert_memory_equal(oS, o2S, n * sizeof *oS);
     const double e = rel_l2(o32, o128, n);
     assert_true(e > 2 * REFERENCE_FP8_MIRROR_BAR && e < 7e-2);
     errno = 0;
-    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 0, NULL, 0, o32), -1);
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 0, NULL, 0, 0, o32), -1);
     assert_int_equal(errno, EINVAL);
     free(q), free(k), free(v), free(o32), free(o128), free(oS), free(o2S);
+}
+
+/* The same bits whatever the thread count (row_jobs.h): 1 (serial), 2, 3 and 7 threads and the
+ * default (every CPU of the process), causal and not, on slices whose length is not a multiple of
+ * the work's chunk, for every row and for a sample; a row list out of order or past S is EINVAL. */
+static void test_threads_same_bits(void **state) {
+    (void)state;
+    sdpa_shape_t sh = {2, 3, 37, 64, 0};
+    const size_t n = shape_numel(sh), rows[5] = {0, 5, 16, 17, 36};
+    double *q = random_tensor(n, 21), *k = random_tensor(n, 22), *v = random_tensor(n, 23);
+    double *o1 = malloc(n * sizeof *o1), *o = malloc(n * sizeof *o);
+    assert_non_null(o1);
+    assert_non_null(o);
+    const unsigned counts[] = {2, 3, 7, 0};
+    for (int causal = 0; causal <= 1; causal++)
+        for (size_t nr = 0; nr <= 5; nr += 5) { /* every row, then the sample */
+            sh.causal = causal;
+            const size_t *list = nr ? rows : NULL, m = 6 * (nr ? nr : 37) * 64;
+            assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, list, nr, 1, o1), 0);
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                memset(o, 0, n * sizeof *o);
+                assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, list, nr, counts[c], o),
+                                 0);
+                assert_memory_equal(o, o1, m * sizeof *o);
+            }
+        }
+    const size_t unordered[2] = {5, 5}, past[2] = {0, 37};
+    errno = 0;
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, unordered, 2, 0, o), -1);
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_int_equal(reference_fp8_mirror_rows(q, k, v, sh, 0.125, 32, past, 2, 0, o), -1);
+    assert_int_equal(errno, EINVAL);
+    free(q), free(k), free(v), free(o1), free(o);
 }
 
 int main(void) {
@@ -159,6 +194,7 @@ int main(void) {
         cmocka_unit_test(test_tile_is_the_kernels), cmocka_unit_test(test_round_is_the_codec),
         cmocka_unit_test(test_single_key_gives_v),  cmocka_unit_test(test_differs_from_fp64_by_p_rounding),
         cmocka_unit_test(test_causal_and_rows),     cmocka_unit_test(test_tile_order_matters),
+        cmocka_unit_test(test_threads_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
