@@ -125,11 +125,10 @@ int reference_attention_rows(const double *q, const double *k, const double *v, 
         return -1;
     }
     if (!rows) n_rows = S;
-    for (size_t i = 0; rows && i < n_rows; i++)
-        if (rows[i] >= S || (i && rows[i] <= rows[i - 1])) {
-            errno = EINVAL;
-            return -1;
-        }
+    if (!row_jobs_list_ok(rows, n_rows, S)) {
+        errno = EINVAL;
+        return -1;
+    }
     const size_t D = (size_t)shape.D, slices = (size_t)shape.B * (size_t)shape.H;
     if (!(softmax_scale > 0.0) || !isfinite(softmax_scale)) softmax_scale = 1.0 / sqrt((double)D);
     job_t j = {.q = q,

@@ -77,11 +77,10 @@ int reference_fp8_mirror_rows(const double *q, const double *k, const double *v,
         return -1;
     }
     if (!rows) n_rows = S;
-    for (size_t i = 0; rows && i < n_rows; i++)
-        if (rows[i] >= S || (i && rows[i] <= rows[i - 1])) {
-            errno = EINVAL;
-            return -1;
-        }
+    if (!row_jobs_list_ok(rows, n_rows, S)) {
+        errno = EINVAL;
+        return -1;
+    }
     const job_t j = {.q = q,
                      .k = k,
                      .v = v,

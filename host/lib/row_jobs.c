@@ -14,6 +14,12 @@ unsigned row_jobs_cpus(void) {
     return 1;
 }
 
+bool row_jobs_list_ok(const size_t *rows, size_t n_rows, size_t S) {
+    for (size_t i = 0; rows && i < n_rows; i++)
+        if (rows[i] >= S || (i && rows[i] <= rows[i - 1])) return false;
+    return true;
+}
+
 size_t row_jobs_items(size_t slices, size_t n_rows) {
     return slices * ((n_rows + ROW_JOBS_CHUNK - 1) / ROW_JOBS_CHUNK);
 }
@@ -32,13 +38,15 @@ static void *worker(void *arg) {
     if (!scratch) return NULL;
     for (size_t it; (it = atomic_fetch_add(&j->next, 1)) < j->items;) {
         const size_t slice = it / j->chunks_per_slice, c0 = (it % j->chunks_per_slice) * ROW_JOBS_CHUNK;
-        j->fn(j->ctx, it, slice, c0, c0 + ROW_JOBS_CHUNK < j->n_rows ? c0 + ROW_JOBS_CHUNK : j->n_rows, scratch);
+        j->fn(j->ctx, it, slice, c0, c0 + ROW_JOBS_CHUNK < j->n_rows ? c0 + ROW_JOBS_CHUNK : j->n_rows,
+              scratch);
     }
     free(scratch);
     return NULL;
 }
 
-int row_jobs_run(size_t slices, size_t n_rows, unsigned threads, size_t scratch_bytes, row_jobs_fn fn, void *ctx) {
+int row_jobs_run(size_t slices, size_t n_rows, unsigned threads, size_t scratch_bytes, row_jobs_fn fn,
+                 void *ctx) {
     job_t j = {.n_rows = n_rows,
                .chunks_per_slice = (n_rows + ROW_JOBS_CHUNK - 1) / ROW_JOBS_CHUNK,
                .items = row_jobs_items(slices, n_rows),

@@ -7,6 +7,7 @@
 #ifndef ROW_JOBS_H
 #define ROW_JOBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define ROW_JOBS_CHUNK 16 /* rows per item: small enough to balance, large enough to amortise */
@@ -14,6 +15,9 @@
 /* One item: entries [c0, c1) of the row list of slice `slice`; item is its index (< row_jobs_items),
  * scratch the running thread's buffer of the size given to row_jobs_run. */
 typedef void (*row_jobs_fn)(void *ctx, size_t item, size_t slice, size_t c0, size_t c1, void *scratch);
+
+/* A row list is ascending, without repeats, and below S (NULL: every row, always valid). */
+bool row_jobs_list_ok(const size_t *rows, size_t n_rows, size_t S);
 
 /* The CPUs this process may run on (its affinity mask: taskset, cgroups, Slurm), at least 1. */
 unsigned row_jobs_cpus(void);
@@ -25,6 +29,7 @@ size_t row_jobs_items(size_t slices, size_t n_rows);
  * with its own scratch of scratch_bytes (> 0). Returns 0, or -1 with errno ENOMEM when items were
  * left because no thread could allocate its scratch (a thread that cannot takes no item; the others
  * take them all). */
-int row_jobs_run(size_t slices, size_t n_rows, unsigned threads, size_t scratch_bytes, row_jobs_fn fn, void *ctx);
+int row_jobs_run(size_t slices, size_t n_rows, unsigned threads, size_t scratch_bytes, row_jobs_fn fn,
+                 void *ctx);
 
 #endif

@@ -1,6 +1,6 @@
 /* Rows of every slice on several threads (host/lib/row_jobs.c): every item runs exactly once, with
  * the (slice, entries) it names, on any thread count (more threads than items included); each
- * thread's scratch is its own and of the size asked; no item, no call. */
+ * thread's scratch is its own and of the size asked; no item, no call; which row lists are valid. */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -25,7 +25,8 @@ static void record(void *ctx, size_t item, size_t slice, size_t c0, size_t c1, v
     s->runs[item]++;
     s->bad |= slice != item / per_slice || c0 != (item % per_slice) * ROW_JOBS_CHUNK || c1 <= c0 ||
               c1 > s->n_rows || c1 - c0 > ROW_JOBS_CHUNK;
-    for (size_t c = c0; c < c1 && c < s->n_rows && slice < s->slices; c++) s->entries[slice * s->n_rows + c]++;
+    for (size_t c = c0; c < c1 && c < s->n_rows && slice < s->slices; c++)
+        s->entries[slice * s->n_rows + c]++;
     pthread_mutex_unlock(&s->lock);
     for (size_t i = 0; i < s->scratch_bytes; i++) s->bad |= b[i] != (unsigned char)(item & 0xff);
 }
@@ -45,7 +46,8 @@ static void test_every_item_once(void **state) {
                 assert_non_null(s.runs);
                 assert_non_null(s.entries);
                 pthread_mutex_init(&s.lock, NULL);
-                assert_int_equal(row_jobs_run(s.slices, s.n_rows, threads_list[t], s.scratch_bytes, record, &s), 0);
+                assert_int_equal(
+                    row_jobs_run(s.slices, s.n_rows, threads_list[t], s.scratch_bytes, record, &s), 0);
                 assert_false(s.bad);
                 for (size_t i = 0; i < items; i++) assert_int_equal(s.runs[i], 1);
                 for (size_t i = 0; i < s.slices * s.n_rows; i++) assert_int_equal(s.entries[i], 1);
@@ -70,10 +72,23 @@ static void test_no_item_no_call(void **state) {
     assert_true(row_jobs_cpus() >= 1);
 }
 
+static void test_row_lists(void **state) {
+    (void)state;
+    const size_t good[3] = {0, 5, 36}, repeat[3] = {0, 5, 5}, down[3] = {5, 0, 36}, past[3] = {0, 5, 37};
+    assert_true(row_jobs_list_ok(NULL, 99, 37));
+    assert_true(row_jobs_list_ok(good, 3, 37));
+    assert_true(row_jobs_list_ok(good, 0, 37));
+    assert_false(row_jobs_list_ok(repeat, 3, 37));
+    assert_false(row_jobs_list_ok(down, 3, 37));
+    assert_false(row_jobs_list_ok(past, 3, 37));
+    assert_true(row_jobs_list_ok(past, 2, 37)); /* only the first n_rows entries count */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_item_once),
         cmocka_unit_test(test_no_item_no_call),
+        cmocka_unit_test(test_row_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
