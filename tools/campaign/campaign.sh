@@ -248,7 +248,9 @@ else
   # process and up to four fp64 references of ~0.3 GFLOP (each well under a second): ~25 s for 15.
   # profiles-gate is not measured yet: one ncu process, eight launches at (2,32,8192,64) of ~1.1
   # TFLOP each (~10 ms at stage 6's 100 TFLOP/s, fewer from 7b on), ~40 replays each, plus the
-  # check's input generation and sampled reference at that shape: ~15 s, doubled as the others;
+  # check's input generation (~2 s, one thread) and sampled references at that shape (both fp64
+  # ones and the mirror on tiles of 32 and of 128: ~70 CPU-seconds, ~5 s on 16; the mirror took
+  # ~40 s alone before it ran on every CPU): ~15 s, doubled as the others;
   # profiles-gate-d128 the same for six launches at (2,16,8192,128) (7e, 7f, 7i, 7j, 7k, 7l), also ~1.1
   # TFLOP each: ~12 s; profiles-gate-causal two at (2,32,8192,64) causal (7l, 7m), half the work
   # each: ~5 s.
