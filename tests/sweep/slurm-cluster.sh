@@ -72,7 +72,9 @@ PartitionName=kind-a Nodes=$node Default=YES MaxTime=INFINITE State=UP
 PartitionName=kind-b Nodes=$node MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF=$d/slurm.conf
-  for _ in $(seq 50); do [ -S "$d/munge.sock" ] && break; sleep 0.1; done
+  # 30 s at most, a deadline as below (the socket came within 5 s so far; a loaded machine may not).
+  end=$((SECONDS + 30))
+  until [ -S "$d/munge.sock" ] || [ $SECONDS -ge $end ]; do sleep 0.1; done
   [ -S "$d/munge.sock" ] || { echo "munged did not start: $(tail -n 3 "$d/log/munged.log" 2>/dev/null)" >&2; return 1; }
   slurmctld -D -i -f "$d/slurm.conf" >"$d/log/slurmctld.out" 2>&1 &
   _slurm_pids+=($!)

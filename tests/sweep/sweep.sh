@@ -283,7 +283,8 @@ printf '%s\n' "[sweep]" "name = killed" "shared = $tmp/shared" "backend = emu" "
 sweep submit "$tmp/killed.sweep" "$bundle" >"$tmp/submit7.out" 2>&1
 jid=$(sed -nE 's/.*k9.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit7.out")
 K=$tmp/shared/killed
-for _ in $(seq 120); do grep -qs "^RUNNING " "$K/state/k9/history" && break; sleep 0.5; done
+end=$((SECONDS + 60)) # deadlines, not counts of polls (each poll takes its own time when loaded)
+until grep -qs "^RUNNING " "$K/state/k9/history" || [ $SECONDS -ge $end ]; do sleep 0.5; done
 sleep 1
 # SIGKILL to the task itself, as the OOM killer or a dying node ends one (scancel --signal=KILL
 # would cancel the job, which sends TERM first): its pid from the process list, by its own sweep
@@ -307,7 +308,8 @@ printf '%s\n' "[sweep]" "name = cancelled" "shared = $tmp/shared" "backend = emu
   "[kind slow]" "gres = none" "emulated = yes" "setup = sleep 120" >"$tmp/cancel.sweep"
 sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit4.out" 2>&1
 jid=$(sed -nE 's/.*slow.sbatch -> job ([0-9]+).*/\1/p' "$tmp/submit4.out")
-for _ in $(seq 60); do squeue -h -j "$jid" -o %T 2>/dev/null | grep -q RUNNING && break; sleep 0.5; done
+end=$((SECONDS + 30))
+until squeue -h -j "$jid" -o %T 2>/dev/null | grep -q RUNNING || [ $SECONDS -ge $end ]; do sleep 0.5; done
 sweep submit "$tmp/cancel.sweep" "$bundle" >"$tmp/submit5.out" 2>&1
 tap_ok "a part whose task is running is not submitted again" \
   bash -c 'grep -q "slow history: task [0-9_]* is RUNNING, not resubmitted" "$1" && grep -q "0 task(s) in 0 array job(s), collector job [0-9]* (after $2)" "$1"' \
