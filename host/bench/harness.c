@@ -345,6 +345,9 @@ static int time_arms(harness_t *h, const cli_shape_t *s, const size_t *arms, siz
     plan.throttle_threshold = h->throttle;
     plan.arm_order = o->arm_order;
     bench_result_t r;
+    /* The first arm's note before the line that announces the timing, so that a signal after the
+     * line finds one (its first sample sets it again, and the later samples theirs). */
+    file_signals_note(smp.notes[0]);
     if (!o->quiet) fprintf(stderr, "sdpa-bench: timing %s\n", label);
     char err[sizeof h->err - 300];
     rc = bench_run(&plan, &clock, n_arms, &r, err, sizeof err);
