@@ -28,7 +28,11 @@ static void record(void *ctx, size_t item, size_t slice, size_t c0, size_t c1, v
     for (size_t c = c0; c < c1 && c < s->n_rows && slice < s->slices; c++)
         s->entries[slice * s->n_rows + c]++;
     pthread_mutex_unlock(&s->lock);
-    for (size_t i = 0; i < s->scratch_bytes; i++) s->bad |= b[i] != (unsigned char)(item & 0xff);
+    int shared = 0; /* another thread's item wrote this scratch meanwhile */
+    for (size_t i = 0; i < s->scratch_bytes; i++) shared |= b[i] != (unsigned char)(item & 0xff);
+    pthread_mutex_lock(&s->lock);
+    s->bad |= shared;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void test_every_item_once(void **state) {
