@@ -63,6 +63,18 @@ $(HOST_TEST_ASAN_BINS): $(HOST_TEST_ASAN_DIR)/%: tests/lib/%.c $(HOST_ASAN_LIB) 
 HOST_TEST_DEPS := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
 HOST_SUITES    := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
 
+# The threaded modules' tests (row_jobs, which runs both references' threads) under ThreadSanitizer
+# too, each compiled with the library's sources in one command (no third archive for three tests);
+# a report makes the binary exit 66, which the runner counts as a failure.
+HOST_TSAN_TESTS     := row_jobs reference reference_fp8
+HOST_TEST_TSAN_DIR  := $(BUILD)/tests/lib-tsan
+HOST_TEST_TSAN_BINS := $(HOST_TSAN_TESTS:%=$(HOST_TEST_TSAN_DIR)/test_%)
+$(HOST_TEST_TSAN_BINS): $(HOST_TEST_TSAN_DIR)/%: tests/lib/%.c $(HOST_SRCS) $(wildcard host/lib/*.h tests/lib/*.h) | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -O1 -fsanitize=thread -Itests/lib $< $(HOST_SRCS) $(HOST_TEST_LIBS) -o $@
+HOST_TEST_DEPS += $(HOST_TEST_TSAN_BINS)
+HOST_SUITES    += $(HOST_TEST_TSAN_BINS)
+
 # Bit-exactness against cuda_fp8.h / cuda_fp16.h, whose host conversions compile in plain C++.
 # Without the toolkit the suite reports a visible SKIP instead of disappearing.
 HOST_CUDA_CHECK_OK := $(and $(filter 1,$(HAVE_NVCC)),$(wildcard $(CUDA_INC)/cuda_fp8.h))
