@@ -63,10 +63,10 @@ $(HOST_TEST_ASAN_BINS): $(HOST_TEST_ASAN_DIR)/%: tests/lib/%.c $(HOST_ASAN_LIB) 
 HOST_TEST_DEPS := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
 HOST_SUITES    := $(HOST_TEST_BINS) $(HOST_TEST_ASAN_BINS)
 
-# The threaded modules' tests (row_jobs, which runs both references' threads) under ThreadSanitizer
-# too, each compiled with the library's sources in one command (no third archive for three tests);
-# a report makes the binary exit 66, which the runner counts as a failure.
-HOST_TSAN_TESTS     := row_jobs reference reference_fp8
+# The threaded modules' tests under ThreadSanitizer too (inputs: Q, K and V on three threads;
+# row_jobs: both references' threads), each compiled with the library's sources in one command (no
+# third archive for four tests); a report makes the binary exit 66, a failure for the runner.
+HOST_TSAN_TESTS     := inputs row_jobs reference reference_fp8
 HOST_TEST_TSAN_DIR  := $(BUILD)/tests/lib-tsan
 HOST_TEST_TSAN_BINS := $(HOST_TSAN_TESTS:%=$(HOST_TEST_TSAN_DIR)/test_%)
 $(HOST_TEST_TSAN_BINS): $(HOST_TEST_TSAN_DIR)/%: tests/lib/%.c $(HOST_SRCS) $(wildcard host/lib/*.h tests/lib/*.h) | $(DEPS_STAMP)
