@@ -238,6 +238,8 @@ TEST_SUITES += $(EXPERIMENT_SUITES)
 # Every writer under a full disk, and signals to a long emulated run.
 TEST_DEPS   += $(SDPA_BENCH)
 TEST_SUITES += "bash tests/report/write-failures.sh $(SDPA_BENCH) $(SDPA_REPORT)"
+# sdpa-report dump-diff on emulator dumps (sdpa-bench --dump) edited into known patterns.
+TEST_SUITES += "bash tests/report/dump-diff.sh $(SDPA_BENCH) $(SDPA_REPORT) $(SDPA_REPORT_ASAN)"
 TEST_SUITES += $(REPORT_SUITES_QUICK)
 TEST_LONG_DEPS   += $(SDPA_REPORT)
 TEST_LONG_SUITES += $(REPORT_SUITES_LONG)

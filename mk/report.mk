@@ -10,7 +10,7 @@
 
 # ---- sdpa-report ---------------------------------------------------------------------------
 REPORT_SRCS := $(addprefix host/report/,main.c textbuf.c fields.c run.c gates.c tables.c correctness_tables.c perf_tables.c resource_tables.c \
-               published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c)
+               published.c figures.c meta_yaml.c paper.c manifest.c ncu_csv.c dump_diff.c)
 # The paper's GPU part (GPU_DATA_DIR): discovery and loading, tables, figure inputs.
 REPORT_SRCS += $(addprefix host/report/,gpu_campaigns.c gpu_section.c gpu_tables.c gpu_between.c gpu_history.c gpu_scaling.c gpu_sanitizers.c gpu_profile.c gpu_figdata.c gpu_parts.c gpu_probes.c gpu_peers.c gpu_matrix.c gpu_stage7g.c gpu_verdicts.c gpu_coverage.c issue_slots.c issue_measured.c)
 # The campaign's own files (tools/campaign/): campaign.json, sanitizers.json.

@@ -37,6 +37,7 @@ typedef enum {
     O_FORCE,
     O_OUT,
     O_DUMP,
+    O_DUMP_FAILED,
     O_QUIET,
     O_HELP,
     O_VERSION,
@@ -81,6 +82,7 @@ static const opt_t options[] = {
     {"--force", O_FORCE, NULL},
     {"--out", O_OUT, "a new .json file"},
     {"--dump", O_DUMP, "a directory"},
+    {"--dump-failed", O_DUMP_FAILED, "a directory"},
     {"--quiet", O_QUIET, NULL},
     {"--help", O_HELP, NULL},
     {"-h", O_HELP, NULL},
@@ -165,6 +167,9 @@ void cli_usage(FILE *f) {
         "  --out FILE.json        write the run (data/SCHEMA.md, kind sdpa-bench-run); never overwrites\n"
         "  --dump DIR             write inputs and output of the last variant/shape/seed as .npy files\n"
         "                         plus meta.json; never overwrites\n"
+        "  --dump-failed DIR      write the output of each variant's first failing check, with its\n"
+        "                         meta.json, into DIR/VARIANT-SHAPE-sSEED/ (the inputs regenerate from\n"
+        "                         the seed; compare with sdpa-report dump-diff); never overwrites\n"
         "  --ptxas FILE           ptxas-resources JSON to embed (default build/ptxas/ptxas.json if present)\n"
         "  --quiet                no progress messages on stderr\n"
         "  --help, --version\n"
@@ -402,6 +407,7 @@ static int apply(const opt_t *opt, const char *v, cli_opts_t *o, char *err, size
         return parse_u64(v, &o->schedule_seed) == 0 ? 0 : bad_value(opt, v, err, errlen);
     case O_OUT: o->out = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_DUMP: o->dump = v; return *v ? 0 : bad_value(opt, v, err, errlen);
+    case O_DUMP_FAILED: o->dump_failed = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_PTXAS: o->ptxas = v; return *v ? 0 : bad_value(opt, v, err, errlen);
     case O_THROTTLE:
         return throttle_parse(v, &o->throttle_threshold) == 0 ? 0 : bad_value(opt, v, err, errlen);

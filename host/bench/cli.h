@@ -60,6 +60,7 @@ typedef struct {
     bool schedule_seed_given;
     uint64_t schedule_seed;
     const char *out, *dump, *ptxas; /* NULL when not given */
+    const char *dump_failed;        /* --dump-failed DIR; NULL when not given */
     double throttle_threshold;      /* --throttle-threshold: fraction of the default clock, 0 = off;
                                      * NaN: auto, resolved per device (throttle.h) */
     bool blocking_kernel;           /* false with --no-blocking-kernel */

@@ -1,8 +1,10 @@
-/* --dump DIR (dump.h). */
+/* --dump DIR and --dump-failed DIR (dump.h). */
 #include "dump.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,7 @@ int dump_check_new(const char *dir, char *err, size_t errlen) {
     return 0;
 }
 
-static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta_t *m, char *err,
+static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta_t *m, bool inputs, char *err,
                       size_t errlen) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return -1;
@@ -50,6 +52,14 @@ static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta
     cJSON_AddItemToObject(o, "shape", bj_shape(m->shape_name, in->shape));
     json_add_u64(o, "seed", in->seed);
     cJSON_AddStringToObject(o, "backend", m->backend);
+    char sum[24];
+    snprintf(sum, sizeof sum, "%016" PRIx64, inputs_checksum(in));
+    cJSON_AddStringToObject(o, "inputs_checksum", sum);
+    if (!inputs)
+        cJSON_AddStringToObject(
+            o, "inputs",
+            "not written: the same shape, seed, codec and dist regenerate them (sdpa-bench "
+            "--dump), with this inputs_checksum");
     cJSON_AddStringToObject(o, "layout", "row-major [B,H,S,D]; scales per head [H]");
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
@@ -62,10 +72,11 @@ static int write_meta(const char *path, const sdpa_inputs_t *in, const dump_meta
     return rc;
 }
 
-int dump_write(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, const dump_meta_t *m, char *err,
-               size_t errlen) {
+/* Every file, or (inputs false) o.npy and meta.json only. */
+static int write_dump(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, const dump_meta_t *m,
+                      bool inputs, const char *flag, char *err, size_t errlen) {
     if (mkdir_p(dir) != 0) {
-        snprintf(err, errlen, "--dump %s: cannot create the directory: %s", dir, strerror(errno));
+        snprintf(err, errlen, "%s %s: cannot create the directory: %s", flag, dir, strerror(errno));
         return -1;
     }
     const size_t t4[4] = {(size_t)in->shape.B, (size_t)in->shape.H, (size_t)in->shape.S, (size_t)in->shape.D};
@@ -83,11 +94,22 @@ int dump_write(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, cons
     };
     char path[4096];
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        if (!inputs && strcmp(dump_files[i], "o.npy") != 0) continue;
         join(path, sizeof path, dir, dump_files[i]);
         if (npy_write(path, arrays[i].descr, arrays[i].shape, arrays[i].ndim, arrays[i].data, err, errlen) !=
             0)
             return -1;
     }
     join(path, sizeof path, dir, "meta.json");
-    return write_meta(path, in, m, err, errlen);
+    return write_meta(path, in, m, inputs, err, errlen);
+}
+
+int dump_write(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, const dump_meta_t *m, char *err,
+               size_t errlen) {
+    return write_dump(dir, in, o, m, true, "--dump", err, errlen);
+}
+
+int dump_write_output(const char *dir, const sdpa_inputs_t *in, const uint16_t *o, const dump_meta_t *m,
+                      char *err, size_t errlen) {
+    return write_dump(dir, in, o, m, false, "--dump-failed", err, errlen);
 }

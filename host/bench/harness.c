@@ -96,6 +96,23 @@ static bool arm_skips(harness_t *h, size_t i, const cli_shape_t *s, bool record)
     return true;
 }
 
+/* --dump-failed: the output of a variant's first failing check (check_problem calls it while
+ * passed[] still says the variant had passed). A directory that already holds a dump is left as it
+ * is, and a write that fails is reported; neither changes the run's result. */
+static void dump_failed(const harness_t *h, const problem_t *p, const check_t *c) {
+    char dir[4096], err[1024];
+    snprintf(dir, sizeof dir, "%s/%s-%s-s%" PRIu64, h->opt->dump_failed, c->variant, p->shape_name, p->seed);
+    const dump_meta_t m = {c->variant, p->shape_name, h->be->ops->name, p->softmax_scale};
+    if (dump_check_new(dir, err, sizeof err) != 0)
+        fprintf(stderr, "sdpa-bench: --dump-failed: %s already holds a dump; left as it is\n", dir);
+    else if (dump_write_output(dir, &p->in, c->out, &m, err, sizeof err) != 0)
+        fprintf(stderr, "sdpa-bench: %s (the run goes on without it)\n", err);
+    else if (!h->opt->quiet)
+        fprintf(stderr,
+                "sdpa-bench: dumped the output of %s's first failing check (%s, seed %" PRIu64 ") to %s\n",
+                c->variant, p->shape_name, p->seed, dir);
+}
+
 /* A peer on problem p: opened (its fp16 inputs, workspace), run once, checked, closed. */
 static int check_peer(harness_t *h, size_t i, problem_t *p, check_t *c, char *err, size_t errlen) {
     peer_run_t *r;
@@ -139,6 +156,7 @@ static int check_problem(harness_t *h, const cli_shape_t *s, uint64_t seed, bool
         if (h->peer[i]) bj_peer_fields(entry, peer_session_library(h->peer[i]));
         cJSON_AddItemToArray(h->correctness, entry);
         print_check(&p, &checks[i]);
+        if (o->dump_failed && !h->peer[i] && h->passed[i] && !checks[i].pass) dump_failed(h, &p, &checks[i]);
         h->passed[i] &= checks[i].pass;
         h->any_failed |= !checks[i].pass;
     }

@@ -32,6 +32,8 @@
  *   sdpa-report campaign-json OUT.json ...   (campaign_json.c: usage there)
  *   sdpa-report sanitizers-json OUT.json ... (sanitizers_json.c: usage there)
  *       the campaign's campaign.json and sanitizers.json, from what tools/campaign/ recorded.
+ *   sdpa-report dump-diff A B [--large F]   (dump_diff.h)
+ *       where two dumps of one problem differ (a GPU's failed output against the emulator's).
  *   sdpa-report schema-version
  *       prints the schema version every file is written with (the bundle ships it for the peers).
  *
@@ -44,6 +46,7 @@
 #include <unistd.h>
 
 #include "campaign_json.h"
+#include "dump_diff.h"
 #include "figures.h"
 #include "gates.h"
 #include "ingest.h"
@@ -299,6 +302,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "ingest")) return ingest_main(argc, argv);               /* ingest.h */
     if (!strcmp(argv[1], "params")) return params_main(argc, argv);               /* params.h */
     if (!strcmp(argv[1], "sweep-summary")) return sweep_summary_main(argc, argv); /* sweep_summary.h */
+    if (!strcmp(argv[1], "dump-diff")) return dump_diff_main(argc, argv);         /* dump_diff.h */
     char msg[160];
     snprintf(msg, sizeof msg, "unknown command '%.100s'", argv[1]);
     return usage(msg);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sdpa-bench end to end on the emulator backend with the test kernel table: exit statuses (0 all
 # checks pass, 1 a check failed), the JSON file against the schema (check_run_json), --vs
-# comparisons, --check-only, --force, --dump files (check_dump), progress and --quiet.
+# comparisons, --check-only, --force, --dump files (check_dump), --dump-failed, progress and --quiet.
 # Usage: run.sh SDPA_BENCH_BINARY DIR   (DIR holds check_run_json and check_dump)
 . "$(dirname "$0")/../tap.sh"
 bin=$(realpath "$1")
@@ -222,6 +222,30 @@ sum=$(cat "$tmp/dump"/* | md5sum)
 "$bin" --backend emu --check-only --shape single --variant stage2 --dump "$tmp/dump" >/dev/null 2>&1
 tap_ok "a second --dump into the same directory is refused (exit 2)" test $? -eq 2
 tap_ok "and leaves the files as they were" test "$(cat "$tmp/dump"/* | md5sum)" = "$sum"
+
+# --dump-failed: each variant's first failing check, its output and meta.json only.
+df=$tmp/failed
+bench "--dump-failed" 1 --backend emu --check-only --shape small --shape ragged --seeds 0,1 --variant test-wrong \
+  --variant stage2 --dump-failed "$df"
+tap_ok "one directory, the failing variant's first failure (small, seed 0); none for the passing one" \
+  test "$(cd "$df" && echo *)" = "test-wrong-small-s0"
+tap_ok "  ... holding o.npy and meta.json only" test "$(cd "$df/test-wrong-small-s0" && echo *)" = "meta.json o.npy"
+tap_ok "  ... meta.json: the variant, the inputs' checksum, and that the inputs were not written" \
+  bash -c 'grep -q "\"variant\":[[:space:]]*\"test-wrong\"" "$1" && grep -Eq "\"inputs_checksum\":[[:space:]]*\"[0-9a-f]{16}\"" "$1" &&
+    grep -q "\"inputs\":[[:space:]]*\"not written" "$1"' _ "$df/test-wrong-small-s0/meta.json"
+tap_ok "  ... stderr says where" grep -q "dumped the output of test-wrong's first failing check (small, seed 0) to $df/test-wrong-small-s0" "$tmp/$n.stderr"
+# The inputs regenerate: a full --dump of the same problem has the same checksum and output.
+"$bin" --backend emu --check-only --quiet --shape small --seeds 0 --variant test-wrong --dump "$tmp/again" >/dev/null 2>&1
+tap_ok "  ... a --dump of the same problem: the same inputs_checksum and the same o.npy, byte for byte" \
+  bash -c 'cmp -s "$1/o.npy" "$2/o.npy" && [ "$(grep "\"inputs_checksum\"" "$1/meta.json")" = "$(grep "\"inputs_checksum\"" "$2/meta.json")" ]' _ \
+  "$df/test-wrong-small-s0" "$tmp/again"
+sum=$(cat "$df"/*/* | md5sum)
+"$bin" --backend emu --check-only --shape small --seeds 0 --variant test-wrong --dump-failed "$df" >/dev/null 2>"$tmp/df2.stderr"
+tap_ok "the same directory again: the check's exit (1), the dump left as it was, stderr says so" \
+  bash -c '[ $1 -eq 1 ] && [ "$(cat "$2"/*/* | md5sum)" = "$3" ] && grep -q "already holds a dump; left as it is" "$4"' _ $? \
+  "$df" "$sum" "$tmp/df2.stderr"
+"$bin" --backend emu --check-only --shape small --seeds 0 --variant test-wrong --dump-failed "" >/dev/null 2>"$tmp/df3.stderr"
+tap_ok "--dump-failed '': exit 2 naming the flag" bash -c '[ $1 -eq 2 ] && grep -q -- "--dump-failed" "$2"' _ $? "$tmp/df3.stderr"
 
 # A signal (the campaign's step guard stopping a hung step) names what was in flight, on stderr:
 # the kernel being timed or checked, so that the campaign can leave it out of later steps.

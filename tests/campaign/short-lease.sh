@@ -22,7 +22,8 @@ mkdir -p "$B/bin"
 cat >"$B/bin/sdpa-bench" <<'EOF'
 #!/usr/bin/env bash
 # stand-in: FAKE_PROBE_RC (the probe's exit), FAKE_FAIL and FAKE_FAIL2 (variants whose checks alone
-# exit 3), FAKE_WRONG (one whose check alone exits 1), FAKE_HANG and FAKE_HANG2 (ones whose checks
+# exit 3), FAKE_WRONG (one whose check alone exits 1, its output under --dump-failed; FAKE_DUMP_KB
+# its size), FAKE_WRONG2 (another), FAKE_HANG and FAKE_HANG2 (ones whose checks
 # alone never end; their pids in $FAKE_LOG.hung). With the driver's core-dump variables set
 # (gpu-capture.sh): a failing variant writes its dump and aborts (134); a hanging one makes the
 # driver's pipe (not with FAKE_NOPIPE) and writes its dump once the pipe is written, then hangs on;
@@ -32,8 +33,11 @@ case " $* " in
   *" --probe "*) exit "${FAKE_PROBE_RC:-0}" ;;
   *" --list-variants "*) printf 'stage6  mma.sync\nstage7f  wgmma, overlap\n'; exit 0 ;;
 esac
-out= v= nv=0
-while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --variant) v=$2 nv=$((nv + 1)); shift ;; esac; shift; done
+out= v= nv=0 df=
+while [ $# -gt 0 ]; do
+  case $1 in --out) out=$2; shift ;; --variant) v=$2 nv=$((nv + 1)); shift ;; --dump-failed) df=$2; shift ;; esac
+  shift
+done
 # one --variant only: a check of that variant alone (the smoke), not a matrix that lists it
 [ $nv -eq 1 ] || v=
 c=${CUDA_COREDUMP_FILE:-}; c=${c/\%p/$$} p=${CUDA_COREDUMP_PIPE:-}; p=${p/\%p/$$}
@@ -52,7 +56,11 @@ case $v in
     [ -n "${CUDA_ENABLE_COREDUMP_ON_EXCEPTION:-}" ] && { dump; exit 134; }
     exit 3 ;;
 esac
-[ -n "$v" ] && [ "$v" = "${FAKE_WRONG:-}" ] && { echo '{"kind": "sdpa-bench-run"}' >"$out"; exit 1; }
+if [ -n "$v" ] && { [ "$v" = "${FAKE_WRONG:-}" ] || [ "$v" = "${FAKE_WRONG2:-}" ]; }; then
+  # its first failing check's output, FAKE_DUMP_KB kilobytes (default 1), under --dump-failed
+  [ -z "$df" ] || { mkdir -p "$df/$v-ragged-s0" && head -c "$((${FAKE_DUMP_KB:-1} * 1024))" /dev/zero >"$df/$v-ragged-s0/o.npy"; }
+  echo '{"kind": "sdpa-bench-run"}' >"$out"; exit 1
+fi
 echo '{"kind": "sdpa-bench-run"}' >"$out"
 EOF
 cat >"$B/campaign.sh" <<'EOF'
@@ -234,6 +242,15 @@ lease wrong 600 FAKE_WRONG=stage6
 tap_ok "a wrong result (exit 1) is a verdict: that variant stays in the matrices, which record it" \
   bash -c '[[ "$1" == "env:ran probe:0 smoke-stage6:1 "* ]] && [ "$(grep -c -- "--check-only --variant stage6 --variant stage7f .*--out .*/matrix-" "$2")" -eq 4 ] &&
            [ ! -s "$3/left-out.txt" ] && ! grep -q -- "--left-out" "$2"' _ "$(steps wrong)" "$FAKE_LOG" "$tmp/wrong.unpacked/files"
+
+tap_ok "  ... each smoke with --dump-failed into OUT's files/failed; the wrong variant's output came home there" \
+  bash -c '[ "$(grep -c -- "--variant stage[67f]* .*--out .*--dump-failed $3/failed" "$1")" -eq 2 ] &&
+    [ -s "$2/failed/stage6-ragged-s0/o.npy" ] && ! grep -q -- "matrix-.*--dump-failed\|--dump-failed.*matrix-" "$1"' _ \
+  "$FAKE_LOG" "$tmp/wrong.unpacked/files" "$tmp/wrong/tmp/lease/files"
+lease bigdump 600 FAKE_WRONG=stage6 FAKE_WRONG2=stage7f FAKE_DUMP_KB=16400
+tap_ok "failed/ past 16 MB: the later smokes dump nothing (stage7f's smoke without --dump-failed)" \
+  bash -c 'grep -q -- "--variant stage6 .*--dump-failed" "$1" && grep -- "--variant stage7f " "$1" | grep -v -- "--variant stage6" | grep -qv -- "--dump-failed" &&
+    [ -s "$2/failed/stage6-ragged-s0/o.npy" ] && [ ! -e "$2/failed/stage7f-ragged-s0" ]' _ "$FAKE_LOG" "$tmp/bigdump.unpacked/files"
 
 lease noprobe 600 FAKE_PROBE_RC=2
 tap_ok "CUDA unusable (the probe's exit 2): said, and every later step skipped, the campaign too" \

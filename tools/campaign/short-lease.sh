@@ -11,7 +11,7 @@
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
 # and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
-# not the lease); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
+# not the lease; a wrong one leaves its output in failed/); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
 # whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the first
 # variant that hung and the first that faulted run again with the driver's GPU core dumps on
 # (gpu-capture.sh: capture-<v>/, where the threads stood); the campaign with
@@ -95,9 +95,17 @@ smoke_cmd() { # sets sc: the smoke of variant $1, without its --out
 }
 healthy=()
 : >"$f/left-out.txt"
+# A wrong result comes home as more than its metrics: the output of each variant's first failing
+# shape (sdpa-bench --dump-failed: failed/<v>-<shape>-s0/o.npy and meta.json; the inputs regenerate
+# from the seed), which `sdpa-report dump-diff` sets against the emulator's output of the same
+# problem to show the error's pattern (which fragment rows, tiles, columns). At most 16 MB in all
+# (the long shape's output is 2 MB): past that, the later smokes dump nothing.
+failed_kb() { du -sk "$f/failed" 2>/dev/null | awk '{ s = $1 } END { print s + 0 }'; }
 for v in "${variants[@]}"; do
   smoke_cmd "$v"
-  step "smoke-$v" "$smoke_s" "${sc[@]}" --out "$f/smoke-$v.json"
+  dfa=()
+  [ "$(failed_kb)" -lt 16384 ] && dfa=(--dump-failed "$f/failed")
+  step "smoke-$v" "$smoke_s" "${sc[@]}" --out "$f/smoke-$v.json" "${dfa[@]}"
   st=$(awk -F'\t' -v n="smoke-$v" '$1 == n { s = $2 } END { print s }' "$f/steps.tsv")
   case $st in
     0|1) healthy+=(--variant "$v") ;;

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# sdpa-report dump-diff (host/report/dump_diff.c): where two dumps of one problem differ. The
+# yardstick is an emulator dump of stage 6 at (2,3,200,64) (sdpa-bench --dump); the examined dumps
+# are copies of it whose o.npy was edited here with python3 into a known pattern (the second half
+# of every 16-row fragment off by more than the outputs' scale, as a wrong fragment row mapping
+# would leave it; one
+# column; one head), so the lines the tool prints are checked against what was planted, not against
+# its own output. Also: a dump against itself, dumps of other problems, missing and malformed files.
+# Usage: tests/report/dump-diff.sh build/bin/sdpa-bench build/bin/sdpa-report [sdpa-report-asan]
+# shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
+set -u
+. tests/tap.sh
+bench=$(realpath "$1")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dump-diff-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+command -v python3 >/dev/null || { tap_skip "dump-diff" "python3 not installed"; tap_done; }
+"$bench" --backend emu --check-only --quiet --variant stage6 --shape 2,3,200,64 --seeds 0 --dump "$tmp/ref" >/dev/null
+"$bench" --backend emu --check-only --quiet --variant stage6 --shape 2,3,200,64 --seeds 1 --dump "$tmp/seed1" >/dev/null
+
+# plant NAME PYTHON_CONDITION: a copy of the yardstick whose elements (b, h, r, d) meeting the
+# condition hold x + 1 + |x| instead of x, at least 1 away from it where the slices' RMS is about
+# 0.1 (float16, the .npy's own header kept).
+plant() {
+  mkdir -p "$tmp/$1" && cp "$tmp/ref/meta.json" "$tmp/$1/"
+  python3 - "$tmp/ref/o.npy" "$tmp/$1/o.npy" "$2" <<'EOF'
+import struct, sys
+src, dst, cond = sys.argv[1], sys.argv[2], sys.argv[3]
+raw = open(src, 'rb').read()
+hl = struct.unpack('<H', raw[8:10])[0]
+head, data = raw[:10 + hl], bytearray(raw[10 + hl:])
+B, H, S, D = 2, 3, 200, 64
+for i in range(B * H * S * D):
+    b, h, r, d = i // (H * S * D), i // (S * D) % H, i // D % S, i % D
+    if eval(cond):
+        x = struct.unpack('<e', data[2 * i:2 * i + 2])[0]
+        data[2 * i:2 * i + 2] = struct.pack('<e', x + 1.0 + abs(x))
+open(dst, 'wb').write(head + bytes(data))
+EOF
+}
+plant rows 'r % 16 >= 8'
+plant column 'd == 37'
+plant head 'h == 1 and b == 0'
+
+for R in "${@:2}"; do
+  R=$(realpath "$R") n=$(basename "$R")
+  "$R" dump-diff "$tmp/rows" "$tmp/ref" >"$tmp/rows.out" 2>&1
+  tap_ok "$n: two dumps of one problem compare (exit 0)" test $? -eq 0
+  line() { grep -E "^  $1 +" "$tmp/$2.out" | sed -E "s/^  $1 +//"; }
+  tap_ok "$n: rows 8-15 of every 16 planted: the fragment-row line says so" \
+    test "$(line 'query row mod 16:' rows)" = "0-7 0 %, 8-15 100 %"
+  tap_ok "$n:   ... modulo 64, four such runs" \
+    test "$(line 'query row mod 64:' rows)" = "0-7 0 %, 8-15 100 %, 16-23 0 %, 24-31 100 %, 32-39 0 %, 40-47 100 %, 48-55 0 %, 56-63 100 %"
+  tap_ok "$n:   ... every column, head and batch entry as wrong as the whole (96 of 200 rows)" \
+    bash -c '[ "$1" = "0-63 48 %" ] && [ "$2" = "0-2 48 %" ] && [ "$3" = "0-1 48 %" ]' _ \
+    "$(line 'column:' rows)" "$(line 'head:' rows)" "$(line 'batch entry:' rows)"
+  # 200 rows: 12 whole fragments and rows 192-199 (none of them planted): 96 of every 200 rows.
+  tap_ok "$n:   ... the count of large elements: 96 rows of 200 in each of 6 slices, 64 columns" \
+    grep -qx "large: 36864 (48.00 %), 0 of them not finite in A .*" "$tmp/rows.out"
+  tap_ok "$n:   ... the tiles of 64 and 128 (tile 3 of 64: rows 192-199, none; tile 1 of 128: 32 of 72)" \
+    bash -c '[ "$1" = "0-2 50 %, 3 0 %" ] && [ "$2" = "0 50 %, 1 44 %" ]' _ \
+    "$(line 'query tile of 64:' rows)" "$(line 'query tile of 128:' rows)"
+  tap_ok "$n:   ... the variants and backends named (A, then B)" \
+    bash -c 'grep -qx "A .*/rows: stage6 on emu" "$1" && grep -qx "B .*/ref: stage6 on emu" "$1"' _ "$tmp/rows.out"
+  "$R" dump-diff "$tmp/column" "$tmp/ref" >"$tmp/column.out" 2>&1
+  tap_ok "$n: one column planted: column 37 alone, 5 of every 16 (a quarter: 5, 21, 37, 53), every row" \
+    bash -c '[ "$1" = "0-36 0 %, 37 100 %, 38-63 0 %" ] && [ "$2" = "0-4 0 %, 5 25 %, 6-15 0 %" ] &&
+      [ "$3" = "0-15 2 %" ]' _ \
+    "$(line 'column:' column)" "$(line 'column mod 16:' column)" "$(line 'query row mod 16:' column)"
+  "$R" dump-diff "$tmp/head" "$tmp/ref" >"$tmp/head.out" 2>&1
+  tap_ok "$n: one slice planted: head 1 of batch entry 0 (of the six slices, every head but 1 clean)" \
+    bash -c '[ "$1" = "0 0 %, 1 50 %, 2 0 %" ] && [ "$2" = "0 33 %, 1 0 %" ]' _ \
+    "$(line 'head:' head)" "$(line 'batch entry:' head)"
+  "$R" dump-diff "$tmp/ref" "$tmp/ref" >"$tmp/same.out" 2>&1
+  tap_ok "$n: a dump against itself: identical, no table" \
+    bash -c 'grep -qx "identical: none of the 76800 elements differs" "$1" && ! grep -q "share of large" "$1"' _ "$tmp/same.out"
+  "$R" dump-diff "$tmp/seed1" "$tmp/ref" >"$tmp/seed.out" 2>&1
+  tap_ok "$n: dumps of other seeds: exit 1 naming the field" \
+    bash -c '[ $1 -eq 1 ] && grep -q "seed1/meta.json: seed \"1\", the other dump.s \"0\"" "$2"' _ $? "$tmp/seed.out"
+  mkdir -p "$tmp/bad" && cp "$tmp/ref/meta.json" "$tmp/bad/"
+  "$R" dump-diff "$tmp/bad" "$tmp/ref" >"$tmp/bad.out" 2>&1
+  tap_ok "$n: no o.npy: exit 1 naming the file" bash -c '[ $1 -eq 1 ] && grep -q "bad/o.npy" "$2"' _ $? "$tmp/bad.out"
+  head -c 100 "$tmp/ref/o.npy" >"$tmp/bad/o.npy"
+  "$R" dump-diff "$tmp/bad" "$tmp/ref" >"$tmp/bad.out" 2>&1
+  tap_ok "$n: a truncated o.npy: exit 1 naming it" bash -c '[ $1 -eq 1 ] && grep -q "bad/o.npy" "$2"' _ $? "$tmp/bad.out"
+  echo '{"shape": {"B": 2}}' >"$tmp/bad/meta.json"
+  "$R" dump-diff "$tmp/bad" "$tmp/ref" >"$tmp/bad.out" 2>&1
+  tap_ok "$n: a meta.json without the shape: exit 1 naming the field" \
+    bash -c '[ $1 -eq 1 ] && grep -q "bad/meta.json: no valid shape.H" "$2"' _ $? "$tmp/bad.out"
+  "$R" dump-diff "$tmp/ref" >/dev/null 2>&1
+  tap_ok "$n: one directory only: usage, exit 2" test $? -eq 2
+  "$R" dump-diff "$tmp/rows" "$tmp/ref" --large 2 >/dev/null 2>&1
+  tap_ok "$n: --large outside (0, 1]: usage, exit 2" test $? -eq 2
+  "$R" dump-diff "$tmp/rows" "$tmp/ref" --large 1 >"$tmp/large.out" 2>&1
+  tap_ok "$n: --large 1: the planted elements (off by at least 1, ten times the RMS) still count" \
+    test "$(line 'query row mod 16:' large)" = "0-7 0 %, 8-15 100 %"
+done
+tap_done
