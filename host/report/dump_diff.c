@@ -145,10 +145,39 @@ static void share(char *out, size_t n, size_t large, size_t all) {
         snprintf(out, n, "%.0f %%", 100.0 * (double)large / (double)all);
 }
 
-/* One line: runs of consecutive classes with the same printed share, "0-7 0 %, 8-15 100 %". */
+/* Classes that all hold large elements in shares within 25 points of each other: no pattern along
+ * this partition (an error that mixes every output, such as V's keys in the wrong order). The
+ * lowest and highest shares, in percent, in lo and hi. */
+static bool uniform(const part_t *p, double *lo, double *hi) {
+    *lo = 100, *hi = 0;
+    for (size_t k = 0; k < p->n; k++) {
+        if (!p->all[k]) continue;
+        const double x = 100.0 * (double)p->large[k] / (double)p->all[k];
+        if (!p->large[k]) return false;
+        *lo = fmin(*lo, x), *hi = fmax(*hi, x);
+    }
+    return *hi >= *lo && *hi - *lo <= 25;
+}
+
+/* One line: runs of consecutive classes with the same printed share, "0-7 0 %, 8-15 100 %"; more
+ * than four runs of a uniform partition as one range of shares. */
 static void print_part(const part_t *p) {
     printf("  %-22s", p->name);
     size_t runs = 0;
+    for (size_t k = 0; k < p->n; runs++) {
+        char s[24], t[24];
+        share(s, sizeof s, p->large[k], p->all[k]);
+        for (k++; k < p->n; k++) {
+            share(t, sizeof t, p->large[k], p->all[k]);
+            if (strcmp(s, t) != 0) break;
+        }
+    }
+    double lo, hi;
+    if (runs > 4 && uniform(p, &lo, &hi)) {
+        printf(" every class %.0f-%.0f %% (no pattern)\n", lo, hi);
+        return;
+    }
+    runs = 0;
     for (size_t k = 0; k < p->n;) {
         char s[24], t[24];
         share(s, sizeof s, p->large[k], p->all[k]);

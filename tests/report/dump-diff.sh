@@ -3,9 +3,10 @@
 # yardstick is an emulator dump of stage 6 at (2,3,200,64) (sdpa-bench --dump); the examined dumps
 # are copies of it whose o.npy was edited here with python3 into a known pattern (the second half
 # of every 16-row fragment off by more than the outputs' scale, as a wrong fragment row mapping
-# would leave it; one
-# column; one head), so the lines the tool prints are checked against what was planted, not against
-# its own output. Also: a dump against itself, dumps of other problems, missing and malformed files.
+# would leave it; one column; one head; 70 % of the elements drawn at random, as an error that
+# mixes every output leaves them), so the lines the tool prints are checked against what was
+# planted, not against its own output. Also: a dump against itself, dumps of other problems,
+# missing and malformed files.
 # Usage: tests/report/dump-diff.sh build/bin/sdpa-bench build/bin/sdpa-report [sdpa-report-asan]
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -23,7 +24,8 @@ command -v python3 >/dev/null || { tap_skip "dump-diff" "python3 not installed";
 plant() {
   mkdir -p "$tmp/$1" && cp "$tmp/ref/meta.json" "$tmp/$1/"
   python3 - "$tmp/ref/o.npy" "$tmp/$1/o.npy" "$2" <<'EOF'
-import struct, sys
+import random, struct, sys
+random.seed(7)
 src, dst, cond = sys.argv[1], sys.argv[2], sys.argv[3]
 raw = open(src, 'rb').read()
 hl = struct.unpack('<H', raw[8:10])[0]
@@ -40,6 +42,7 @@ EOF
 plant rows 'r % 16 >= 8'
 plant column 'd == 37'
 plant head 'h == 1 and b == 0'
+plant mixed 'random.random() < 0.7' # 70 % of the elements, drawn (seeded)
 
 for R in "${@:2}"; do
   R=$(realpath "$R") n=$(basename "$R")
@@ -70,6 +73,13 @@ for R in "${@:2}"; do
   tap_ok "$n: one slice planted: head 1 of batch entry 0 (of the six slices, every head but 1 clean)" \
     bash -c '[ "$1" = "0 0 %, 1 50 %, 2 0 %" ] && [ "$2" = "0 33 %, 1 0 %" ]' _ \
     "$(line 'head:' head)" "$(line 'batch entry:' head)"
+  "$R" dump-diff "$tmp/mixed" "$tmp/ref" >"$tmp/mixed.out" 2>&1
+  tap_ok "$n: 70 % of the elements anywhere: no pattern along rows and columns, said in one range" \
+    bash -c '[[ "$1" =~ ^every\ class\ (6[0-9]|7[0-9])-(6[0-9]|7[0-9])\ %\ \(no\ pattern\)$ ]] &&
+      [[ "$2" =~ ^every\ class\ (6[0-9]|7[0-9])-(6[0-9]|7[0-9])\ %\ \(no\ pattern\)$ ]]' _ \
+    "$(line 'query row mod 16:' mixed)" "$(line 'column:' mixed)"
+  tap_ok "$n:   ... a partition of four classes or fewer keeps its classes (the tiles of 128: two)" \
+    bash -c '[[ "$1" =~ ^0\ [67][0-9]\ %,\ 1\ [67][0-9]\ %$ || "$1" =~ ^0-1\ [67][0-9]\ %$ ]]' _ "$(line 'query tile of 128:' mixed)"
   "$R" dump-diff "$tmp/ref" "$tmp/ref" >"$tmp/same.out" 2>&1
   tap_ok "$n: a dump against itself: identical, no table" \
     bash -c 'grep -qx "identical: none of the 76800 elements differs" "$1" && ! grep -q "share of large" "$1"' _ "$tmp/same.out"
