@@ -57,11 +57,20 @@ static int dump_load(const char *dir, dump_t *d) {
         if (!(dims[i] >= 1 && dims[i] <= 1 << 24 && dims[i] == floor(dims[i])))
             return fprintf(stderr, "sdpa-report: dump-diff: %s: no valid shape.%c\n", path, "BHSD"[i]), -1;
     d->B = (int)dims[0], d->H = (int)dims[1], d->S = (int)dims[2], d->D = (int)dims[3];
+    const size_t want[4] = {(size_t)d->B, (size_t)d->H, (size_t)d->S, (size_t)d->D};
+    /* A dump comes from elsewhere: its size is bounded before anything is allocated (2^30 elements,
+     * 2 GiB of float16, far above any shape the artifact runs: (2,32,8192,64) is 2^25). */
+    size_t count = 1;
+    for (int i = 0; i < 4; i++)
+        count = count <= ((size_t)1 << 30) / want[i] ? count * want[i] : ((size_t)1 << 30) + 1;
+    if (count > (size_t)1 << 30)
+        return fprintf(stderr, "sdpa-report: dump-diff: %s: more than 2^30 elements (%d,%d,%d,%d)\n", path,
+                       d->B, d->H, d->S, d->D),
+               -1;
     snprintf(path, sizeof path, "%s/o.npy", dir);
     npy_header_t h;
     if (npy_read_header(path, &h, err, sizeof err) != 0)
         return fprintf(stderr, "sdpa-report: dump-diff: %s\n", err), -1;
-    const size_t want[4] = {(size_t)d->B, (size_t)d->H, (size_t)d->S, (size_t)d->D};
     if (strcmp(h.descr, NPY_F2) != 0 || h.fortran_order || h.ndim != 4 ||
         memcmp(h.shape, want, sizeof want) != 0)
         return fprintf(stderr,
@@ -69,7 +78,6 @@ static int dump_load(const char *dir, dump_t *d) {
                        "(%d,%d,%d,%d)\n",
                        path, d->B, d->H, d->S, d->D),
                -1;
-    const size_t count = want[0] * want[1] * want[2] * want[3];
     FILE *f = fopen(path, "rb");
     d->o = malloc(count * sizeof *d->o);
     unsigned char *raw = malloc(count * 2);

@@ -96,6 +96,10 @@ for R in "${@:2}"; do
   "$R" dump-diff "$tmp/bad" "$tmp/ref" >"$tmp/bad.out" 2>&1
   tap_ok "$n: a meta.json without the shape: exit 1 naming the field" \
     bash -c '[ $1 -eq 1 ] && grep -q "bad/meta.json: no valid shape.H" "$2"' _ $? "$tmp/bad.out"
+  echo '{"shape": {"B": 65536, "H": 65536, "S": 65536, "D": 65536}}' >"$tmp/bad/meta.json"
+  "$R" dump-diff "$tmp/bad" "$tmp/ref" >"$tmp/bad.out" 2>&1
+  tap_ok "$n: a shape of 2^64 elements: exit 1 before any allocation" \
+    bash -c '[ $1 -eq 1 ] && grep -q "more than 2^30 elements" "$2"' _ $? "$tmp/bad.out"
   "$R" dump-diff "$tmp/ref" >/dev/null 2>&1
   tap_ok "$n: one directory only: usage, exit 2" test $? -eq 2
   "$R" dump-diff "$tmp/rows" "$tmp/ref" --large 2 >/dev/null 2>&1
