@@ -10,14 +10,14 @@
 # OUT         an empty or new directory whose files come home
 # DEADLINE_S  seconds this command may run in all (the node's limit, less a margin)
 # Order, most valuable first (tools/campaign/README.md: never give up steps 2 to 4): environment
-# and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s,
-# not the lease; a wrong one leaves its output in failed/); the e4m3 correctness matrix and its D = 128 / causal twin, over the variants
-# whose smoke ended with a verdict (a hung or faulting one is left out: left-out.txt); the first
-# variant that hung and the first that faulted run again with the driver's GPU core dumps on
-# (gpu-capture.sh: capture-<v>/, where the threads stood); the campaign with
-# what is left less 45 s as its --time-limit, the probes, the profiles and the Hopper line's
-# experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume it
-# later); the seed-linear and outlier matrices where its tarball lacks them (steps.tsv: in-c1
+# and probe; each variant alone under a 20 s timeout (smoke-<v>.json; a hung kernel costs 20 s, not
+# the lease; a wrong one leaves its output in failed/); the e4m3 correctness matrix and its D = 128
+# / causal twin, over the variants whose smoke ended with a verdict (a hung or faulting one is left
+# out: left-out.txt); the first variant that hung and the first that faulted run again with the
+# driver's GPU core dumps on (gpu-capture.sh: capture-<v>/, where the threads stood); the campaign
+# with what is left less 45 s as its --time-limit, the probes, the profiles and the Hopper line's
+# experiments first (it plans its own parts, packs c1.tar.gz, exit 4 when parts are left: --resume
+# it later); the seed-linear and outlier matrices where its tarball lacks them (steps.tsv: in-c1
 # where it has them). Each step runs only if its limit fits what is left. The loose files are
 # packed into node-files.tar.gz after every step; steps.tsv says what ran, its exit status and
 # seconds. Tested on a stand-in bundle by tests/campaign/short-lease.sh.
