@@ -6,7 +6,8 @@
 # would leave it; one column; one head; 70 % of the elements drawn at random, as an error that
 # mixes every output leaves them), so the lines the tool prints are checked against what was
 # planted, not against its own output. Also: a dump against itself, dumps of other problems,
-# missing and malformed files.
+# missing and malformed files; tools/campaign/dump-diff.sh (the emulator's run of the problem a
+# meta.json names, its fields checked as data).
 # Usage: tests/report/dump-diff.sh build/bin/sdpa-bench build/bin/sdpa-report [sdpa-report-asan]
 # shellcheck disable=SC2016 # the checks' bash -c scripts expand their own arguments
 set -u
@@ -108,4 +109,33 @@ for R in "${@:2}"; do
   tap_ok "$n: --large 1: the planted elements (off by at least 1, ten times the RMS) still count" \
     test "$(line 'query row mod 16:' large)" = "0-7 0 %, 8-15 100 %"
 done
+
+# tools/campaign/dump-diff.sh: the emulator's output of the problem a dump's meta.json names, then
+# the diff. On a copy of the rows plant (a B,H,S,D shape) and of one at a named shape (ragged).
+R=$(realpath "$2") S=tools/campaign/dump-diff.sh
+if command -v jq >/dev/null; then
+  bash "$S" "$tmp/rows" "$bench" "$R" >"$tmp/script.out" 2>"$tmp/script.err"
+  tap_ok "dump-diff.sh on a dump of a B,H,S,D shape: exit 0, the emulator run at 2,3,200,64, the planted rows found" \
+    bash -c '[ $1 -eq 0 ] && grep -q "the emulator.s stage6, --shape 2,3,200,64, seed 0, e4m3, normal" "$2" &&
+      grep -qx "  query row mod 16: *0-7 0 %, 8-15 100 %" "$3"' _ $? "$tmp/script.err" "$tmp/script.out"
+  "$bench" --backend emu --check-only --quiet --variant stage6 --shape ragged --seeds 2 --dump "$tmp/named" >/dev/null
+  mkdir -p "$tmp/named2" && cp "$tmp/named/meta.json" "$tmp/named2/" && cp "$tmp/named/o.npy" "$tmp/named2/"
+  bash "$S" "$tmp/named2" "$bench" "$R" >"$tmp/script.out" 2>"$tmp/script.err"
+  tap_ok "dump-diff.sh on a dump of a named shape (ragged, seed 2): run by its name and seed, identical" \
+    bash -c '[ $1 -eq 0 ] && grep -q "the emulator.s stage6, --shape ragged, seed 2," "$2" &&
+      grep -q "^identical: " "$3"' _ $? "$tmp/script.err" "$tmp/script.out"
+  sed 's/"variant":[^,]*/"variant": "stage6; touch PWNED"/' "$tmp/named/meta.json" >"$tmp/named2/meta.json"
+  (cd "$tmp" && bash "$OLDPWD/$S" "$tmp/named2" "$bench" "$R") >/dev/null 2>"$tmp/script.err"
+  tap_ok "dump-diff.sh: a variant outside its form in meta.json: exit 2 naming the field, nothing run" \
+    bash -c '[ $1 -eq 2 ] && grep -q "meta.json: variant missing or not of the form" "$2" && [ ! -e "$3/PWNED" ] &&
+      ! grep -q "the emulator" "$2"' _ $? "$tmp/script.err" "$tmp"
+  sed 's/"codec":[^,]*/"codec": ["e4m3"]/' "$tmp/named/meta.json" >"$tmp/named2/meta.json"
+  bash "$S" "$tmp/named2" "$bench" "$R" >/dev/null 2>"$tmp/script.err"
+  tap_ok "dump-diff.sh: a codec that is not a string: exit 2 naming it" \
+    bash -c '[ $1 -eq 2 ] && grep -q "meta.json: codec missing" "$2"' _ $? "$tmp/script.err"
+  bash "$S" "$tmp/nowhere" "$bench" "$R" >/dev/null 2>"$tmp/script.err"
+  tap_ok "dump-diff.sh: no meta.json: exit 2 naming it" bash -c '[ $1 -eq 2 ] && grep -q "nowhere/meta.json: no such file" "$2"' _ $? "$tmp/script.err"
+else
+  tap_skip "dump-diff.sh" "jq not installed (make deps)"
+fi
 tap_done
