@@ -9,7 +9,7 @@
 # Exit status: dump-diff's (0 compared, 1 a dump unreadable or of another problem), 2 on bad usage
 # or a bad meta.json, 3 when the emulator's run fails. The emulator's dump is removed at the end.
 set -u
-[ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: dump-diff.sh DIR [SDPA_BENCH [SDPA_REPORT]]" >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 3 ]; then echo "usage: dump-diff.sh DIR [SDPA_BENCH [SDPA_REPORT]]" >&2; exit 2; fi
 dir=$1 bench=${2:-build/bin/sdpa-bench} report=${3:-build/bin/sdpa-report}
 meta=$dir/meta.json
 command -v jq >/dev/null || { echo "dump-diff.sh: jq is needed (make deps)" >&2; exit 2; }
@@ -17,8 +17,11 @@ command -v jq >/dev/null || { echo "dump-diff.sh: jq is needed (make deps)" >&2;
 # field NAME JQ_PATH ERE: the field's value, refused unless it matches ERE whole
 field() {
   local v
-  v=$(jq -er "$2 | if type == \"string\" or type == \"number\" or type == \"boolean\" then tostring else error end" "$meta" 2>/dev/null) &&
-    [[ $v =~ ^($3)$ ]] || { echo "dump-diff.sh: $meta: $1 missing or not of the form $3" >&2; exit 2; }
+  if ! v=$(jq -er "$2 | if type == \"string\" or type == \"number\" or type == \"boolean\" then tostring else error end" \
+    "$meta" 2>/dev/null) || ! [[ $v =~ ^($3)$ ]]; then
+    echo "dump-diff.sh: $meta: $1 missing or not of the form $3" >&2
+    exit 2
+  fi
   printf '%s' "$v"
 }
 variant=$(field variant .variant '[a-z0-9][a-z0-9-]{0,39}') || exit 2
@@ -41,5 +44,9 @@ echo "dump-diff.sh: the emulator's $variant, ${shape[*]}, seed $seed, $codec, $d
   --dist "$dist" --dump "$emu/dump" >"$emu/bench.log" 2>&1
 rc=$?
 # exit 1 is a failed check on the emulator too (then both outputs are wrong, and the diff still says how)
-[ $rc -le 1 ] && [ -f "$emu/dump/o.npy" ] || { cat "$emu/bench.log" >&2; echo "dump-diff.sh: the emulator's run failed (exit $rc)" >&2; exit 3; }
+if [ $rc -gt 1 ] || [ ! -f "$emu/dump/o.npy" ]; then
+  cat "$emu/bench.log" >&2
+  echo "dump-diff.sh: the emulator's run failed (exit $rc)" >&2
+  exit 3
+fi
 "$report" dump-diff "$dir" "$emu/dump"
