@@ -100,8 +100,14 @@ static bool arm_skips(harness_t *h, size_t i, const cli_shape_t *s, bool record)
  * passed[] still says the variant had passed). A directory that already holds a dump is left as it
  * is, and a write that fails is reported; neither changes the run's result. */
 static void dump_failed(const harness_t *h, const problem_t *p, const check_t *c) {
-    char dir[4096], err[1024];
-    snprintf(dir, sizeof dir, "%s/%s-%s-s%" PRIu64, h->opt->dump_failed, c->variant, p->shape_name, p->seed);
+    char dir[4096], err[1024], shape[96];
+    /* a shape given as B,H,S,D is named by its dimensions, not as "custom" (two would share a name) */
+    if (named_shape_find(p->shape_name))
+        snprintf(shape, sizeof shape, "%s", p->shape_name);
+    else
+        snprintf(shape, sizeof shape, "%d,%d,%d,%d%s", p->shape.B, p->shape.H, p->shape.S, p->shape.D,
+                 p->shape.causal ? "-causal" : "");
+    snprintf(dir, sizeof dir, "%s/%s-%s-s%" PRIu64, h->opt->dump_failed, c->variant, shape, p->seed);
     const dump_meta_t m = {c->variant, p->shape_name, h->be->ops->name, p->softmax_scale};
     if (dump_check_new(dir, err, sizeof err) != 0)
         fprintf(stderr, "sdpa-bench: --dump-failed: %s already holds a dump; left as it is\n", dir);
