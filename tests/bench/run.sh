@@ -244,9 +244,9 @@ sum=$(cat "$df"/*/* | md5sum)
 tap_ok "the same directory again: the check's exit (1), the dump left as it was, stderr says so" \
   bash -c '[ $1 -eq 1 ] && [ "$(cat "$2"/*/* | md5sum)" = "$3" ] && grep -q "already holds a dump; left as it is" "$4"' _ $? \
   "$df" "$sum" "$tmp/df2.stderr"
-"$bin" --backend emu --check-only --shape small --seeds 0 --variant test-wrong --dump-failed "" >/dev/null 2>"$tmp/df3.stderr"
 "$bin" --backend emu --check-only --quiet --shape 1,1,40,64 --seeds 0 --variant test-wrong --dump-failed "$tmp/df4" >/dev/null 2>&1
 tap_ok "a shape given as B,H,S,D: its directory named by the dimensions (not 'custom')" test -s "$tmp/df4/test-wrong-1,1,40,64-s0/o.npy"
+"$bin" --backend emu --check-only --shape small --seeds 0 --variant test-wrong --dump-failed "" >/dev/null 2>"$tmp/df3.stderr"
 tap_ok "--dump-failed '': exit 2 naming the flag" bash -c '[ $1 -eq 2 ] && grep -q -- "--dump-failed" "$2"' _ $? "$tmp/df3.stderr"
 
 # A signal (the campaign's step guard stopping a hung step) names what was in flight, on stderr:
