@@ -374,5 +374,8 @@ PLANT_BINS := $(foreach p,$(PLANTS),$(KPLANT)/$(p)/sdpa-bench \
 # ~90 CPU-seconds of compiles.
 TEST_LONG_DEPS   += $(PLANT_BINS)
 TEST_LONG_SUITES += "bash tests/kernels/planted.sh $(KPLANT) $(PLANTS)"
+# What sdpa-report dump-diff reads on two of them (the pattern the campaign README quotes).
+TEST_LONG_DEPS   += $(BIN)/sdpa-bench $(BIN)/sdpa-report
+TEST_LONG_SUITES += "bash tests/kernels/plant-patterns.sh $(KPLANT) $(BIN)/sdpa-bench $(BIN)/sdpa-report"
 TEST_LONG_DEPS   += $(foreach p,$(PLANTS_RAND),$(KPLANT)/$(p)/sdpa-bench-tsan)
 TEST_LONG_SUITES += "bash tests/kernels/planted-rand.sh $(KPLANT) $(PLANTS_RAND)"
