@@ -167,33 +167,32 @@ static bool uniform(const part_t *p, double *lo, double *hi) {
     return *hi >= *lo && *hi - *lo <= 25;
 }
 
+/* The end of the run of classes from k on whose printed share is class k's (in s). */
+static size_t run_end(const part_t *p, size_t k, char *s, size_t n) {
+    char t[24];
+    share(s, n, p->large[k], p->all[k]);
+    for (k++; k < p->n; k++) {
+        share(t, sizeof t, p->large[k], p->all[k]);
+        if (strcmp(s, t) != 0) break;
+    }
+    return k;
+}
+
 /* One line: runs of consecutive classes with the same printed share, "0-7 0 %, 8-15 100 %"; more
  * than four runs of a uniform partition as one range of shares. */
 static void print_part(const part_t *p) {
     printf("  %-22s", p->name);
+    char s[24];
     size_t runs = 0;
-    for (size_t k = 0; k < p->n; runs++) {
-        char s[24], t[24];
-        share(s, sizeof s, p->large[k], p->all[k]);
-        for (k++; k < p->n; k++) {
-            share(t, sizeof t, p->large[k], p->all[k]);
-            if (strcmp(s, t) != 0) break;
-        }
-    }
+    for (size_t k = 0; k < p->n; runs++) k = run_end(p, k, s, sizeof s);
     double lo, hi;
     if (runs > 4 && uniform(p, &lo, &hi)) {
         printf(" every class %.0f-%.0f %% (no pattern)\n", lo, hi);
         return;
     }
     runs = 0;
-    for (size_t k = 0; k < p->n;) {
-        char s[24], t[24];
-        share(s, sizeof s, p->large[k], p->all[k]);
-        size_t e = k + 1;
-        for (; e < p->n; e++) {
-            share(t, sizeof t, p->large[e], p->all[e]);
-            if (strcmp(s, t) != 0) break;
-        }
+    for (size_t k = 0, e; k < p->n; k = e) {
+        e = run_end(p, k, s, sizeof s);
         if (++runs > 16) {
             printf(" ... (%zu classes in all)", p->n);
             break;
@@ -202,7 +201,6 @@ static void print_part(const part_t *p) {
             printf("%s %zu %s", runs > 1 ? "," : "", k, s);
         else
             printf("%s %zu-%zu %s", runs > 1 ? "," : "", k, e - 1, s);
-        k = e;
     }
     putchar('\n');
 }

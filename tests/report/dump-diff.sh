@@ -45,11 +45,12 @@ plant column 'd == 37'
 plant head 'h == 1 and b == 0'
 plant mixed 'random.random() < 0.7' # 70 % of the elements, drawn (seeded)
 
+# line LABEL CASE: what follows LABEL on its line of $tmp/CASE.out
+line() { grep -E "^  $1 +" "$tmp/$2.out" | sed -E "s/^  $1 +//"; }
 for R in "${@:2}"; do
   R=$(realpath "$R") n=$(basename "$R")
   "$R" dump-diff "$tmp/rows" "$tmp/ref" >"$tmp/rows.out" 2>&1
   tap_ok "$n: two dumps of one problem compare (exit 0)" test $? -eq 0
-  line() { grep -E "^  $1 +" "$tmp/$2.out" | sed -E "s/^  $1 +//"; }
   tap_ok "$n: rows 8-15 of every 16 planted: the fragment-row line says so" \
     test "$(line 'query row mod 16:' rows)" = "0-7 0 %, 8-15 100 %"
   tap_ok "$n:   ... modulo 64, four such runs" \
